@@ -1,0 +1,50 @@
+# Front door: `make demo` and `make test` do all the set-up from a fresh clone.
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD   ?= build
+ASAN    ?= build-asan
+FUZZ    ?= build-fuzz
+PREFIX  ?= /usr/local
+FUZZ_SECONDS ?= 20
+
+.PHONY: all deps build test test-fast test-asan fuzz demo bench install clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMS_WERROR=ON
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+$(ASAN)/CMakeCache.txt: | deps
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DPMS_WERROR=ON -DPMS_SANITIZE=ON
+
+# Every test, twice: the normal build, then AddressSanitizer + UBSan; then the fuzzers briefly.
+test: build $(ASAN)/CMakeCache.txt
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cmake --build $(ASAN) -j $(JOBS)
+	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE no-sanitize
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Debug -DPMS_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ) -j $(JOBS)
+	tests/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS)
+
+demo: build
+	scripts/demo.sh $(BUILD)
+
+bench: build
+	bench/run-all.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(FUZZ)

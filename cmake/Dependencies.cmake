@@ -1,0 +1,22 @@
+# Locates the libraries pmuscope is built on. scripts/install-deps.sh installs them.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+
+pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
+pkg_check_modules(GSL REQUIRED IMPORTED_TARGET gsl)
+
+find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)
+find_library(PFM_LIBRARY pfm REQUIRED)
+add_library(pms_dep_pfm INTERFACE)
+target_include_directories(pms_dep_pfm INTERFACE ${PFM_INCLUDE_DIR})
+target_link_libraries(pms_dep_pfm INTERFACE ${PFM_LIBRARY})
+
+find_path(GLPK_INCLUDE_DIR glpk.h REQUIRED)
+find_library(GLPK_LIBRARY glpk REQUIRED)
+add_library(pms_dep_glpk INTERFACE)
+target_include_directories(pms_dep_glpk INTERFACE ${GLPK_INCLUDE_DIR})
+target_link_libraries(pms_dep_glpk INTERFACE ${GLPK_LIBRARY})
+
+if(NOT PMS_FUZZ)
+  pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+endif()

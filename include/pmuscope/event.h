@@ -1,0 +1,78 @@
+/* pmuscope: event names to perf_event_attr, and opening events with explained errors.
+ *
+ * Accepted names (as perf accepts them):
+ *   generic hardware   cycles, instructions, cache-misses, branch-misses, ...
+ *   generic cache      L1-dcache-load-misses, LLC-loads, dTLB-load-misses, ...
+ *   software           cpu-clock, task-clock, page-faults, context-switches, ...
+ *   raw                rNNNN (hex config)
+ *   sysfs PMU          pmu/event=0x3c,umask=0x1/ using /sys/bus/event_source/devices/PMU/format
+ *   libpfm4            INST_RETIRED:ANY_P, skl::L1D:REPLACEMENT, ...
+ * each optionally followed by modifiers :u :k :h :p :pp :ppp (combinations such as :uk, :upp).
+ * Lists are comma-separated; {a,b,c} makes a group led by its first member. */
+#ifndef PMUSCOPE_EVENT_H
+#define PMUSCOPE_EVENT_H
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMS_EVENT_NAME_MAX 128
+
+typedef enum pms_event_source {
+    PMS_EVSRC_GENERIC,  /* perf's generic hardware/cache/software names */
+    PMS_EVSRC_RAW,      /* rNNNN */
+    PMS_EVSRC_SYSFS,    /* pmu/term=value,.../ */
+    PMS_EVSRC_PFM,      /* a libpfm4 name */
+} pms_event_source;
+
+typedef struct pms_event {
+    char name[PMS_EVENT_NAME_MAX]; /* as written by the user, e.g. "cycles:u" */
+    struct perf_event_attr attr;   /* type, config, config1/2, exclude_* set; size set;
+                                      sampling and read_format fields left zero */
+    int group;                     /* events with the same group number form one group;
+                                      ungrouped events each get their own number */
+    pms_event_source source;
+} pms_event;
+
+/* Parses one event name with modifiers. */
+int pms_event_parse(const char *spec, pms_event *out);
+
+/* Parses a comma-separated list with {..} groups into a malloc'ed array (free()).
+ * Group numbers are assigned in order; a group's leader is its first event. */
+int pms_event_list_parse(const char *spec, pms_event **events, size_t *count);
+
+/* perf_event_open(2) with an explained failure: the message names the event and the
+ * reason, e.g. "cycles: not supported on this machine: no hardware PMU is exposed
+ * (ENOENT), as in many virtual machines" or "cycles: permission denied: perf_event_paranoid
+ * is 3; run as root or set kernel.perf_event_paranoid=1". Returns the fd, or a negative
+ * pms_status (PMS_ENOTSUP, PMS_EPERM, PMS_ENOENT for a missing process, PMS_EINVAL). */
+int pms_event_open(const char *name, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                   unsigned long flags);
+
+/* Checks whether this machine can count the event (opens and closes it on the calling
+ * process). Returns PMS_OK or the status pms_event_open gave, with its message. */
+int pms_event_probe(const pms_event *ev);
+
+/* True if the event is a software event that works without a hardware PMU. */
+int pms_event_is_software(const pms_event *ev);
+
+/* The time-based software event that can stand in for ev when the machine cannot
+ * count it (--fallback): cpu-clock for sampling, task-clock for counting/intervals. */
+typedef enum pms_fallback_use { PMS_FALLBACK_SAMPLING, PMS_FALLBACK_COUNTING } pms_fallback_use;
+int pms_event_fallback(const pms_event *ev, pms_fallback_use use, pms_event *out);
+
+/* Calls fn for every event name this machine knows (generic, cache, software, the
+ * sysfs events of each PMU, libpfm4's events for the detected PMUs); stops early and
+ * returns fn's value if it returns non-zero. */
+typedef int (*pms_event_visit_fn)(const char *name, const char *description, pms_event_source source,
+                                  void *ctx);
+int pms_event_foreach(pms_event_visit_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/* pmuscope: a small streaming JSON writer for --json output.
+ * Commas, nesting and string escaping are handled here; numbers that are not
+ * finite are written as null (JSON has no NaN). */
+#ifndef PMUSCOPE_JSON_H
+#define PMUSCOPE_JSON_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct pms_json {
+    FILE *out;
+    int depth;
+    bool need_comma[64];
+    bool after_key;
+    bool pretty;
+} pms_json;
+
+void pms_json_init(pms_json *j, FILE *out, bool pretty);
+void pms_json_object_begin(pms_json *j);
+void pms_json_object_end(pms_json *j);
+void pms_json_array_begin(pms_json *j);
+void pms_json_array_end(pms_json *j);
+void pms_json_key(pms_json *j, const char *key);
+void pms_json_string(pms_json *j, const char *s);
+void pms_json_double(pms_json *j, double v);
+void pms_json_int(pms_json *j, int64_t v);
+void pms_json_uint(pms_json *j, uint64_t v);
+void pms_json_bool(pms_json *j, bool v);
+void pms_json_null(pms_json *j);
+/* Ends the document with a newline. */
+void pms_json_finish(pms_json *j);
+
+/* Shorthands for "key": value members. */
+void pms_json_kv_string(pms_json *j, const char *key, const char *s);
+void pms_json_kv_double(pms_json *j, const char *key, double v);
+void pms_json_kv_int(pms_json *j, const char *key, int64_t v);
+void pms_json_kv_uint(pms_json *j, const char *key, uint64_t v);
+void pms_json_kv_bool(pms_json *j, const char *key, bool v);
+#endif

@@ -1,0 +1,125 @@
+/* pmuscope: the perf.data file format, both ways, and the parsing of perf records.
+ *
+ * The reader makes one streaming pass over the data section and hands each record
+ * to callbacks, so memory does not grow with the number of samples. It reads files
+ * written by `perf record` (kernel 4.x to 6.x layouts) and by pmuscope, skips record
+ * types it does not use, checks every size field against the file, and reports the
+ * byte offset of anything malformed.
+ *
+ * The writer produces files that `perf script -i` and `perf report -i` read: header,
+ * attributes with their sample ids, the data section as raw perf records, and the
+ * feature sections perf needs to name events and find binaries. The file is valid
+ * after every pms_perfdata_writer_sync(), so an interrupted recording loses nothing
+ * written before it. */
+#ifndef PMUSCOPE_PERFDATA_H
+#define PMUSCOPE_PERFDATA_H
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One event of a file: its attribute, the name it was given, and the sample ids
+ * (one per opened fd) by which samples point back to it. */
+typedef struct pms_perfdata_attr {
+    struct perf_event_attr attr;
+    const char *name;
+    const uint64_t *ids;
+    size_t nids;
+} pms_perfdata_attr;
+
+/* A counter value inside a PERF_SAMPLE_READ sample. */
+typedef struct pms_read_value {
+    uint64_t value;
+    uint64_t id;
+} pms_read_value;
+
+/* A parsed PERF_RECORD_SAMPLE. Fields not in the attr's sample_type are zero. */
+typedef struct pms_sample {
+    const pms_perfdata_attr *attr; /* the event that took the sample (by id), or NULL */
+    uint64_t ip;
+    uint32_t pid, tid;
+    uint64_t time;
+    uint64_t id;
+    uint32_t cpu;
+    uint64_t period;
+    uint16_t misc;               /* PERF_RECORD_MISC_* of the record: user/kernel */
+    /* PERF_SAMPLE_READ (PERF_FORMAT_GROUP or a single value) */
+    uint64_t time_enabled, time_running;
+    size_t nvalues;
+    const pms_read_value *values; /* points into the record or the parser's buffer */
+} pms_sample;
+
+/* PERF_RECORD_MMAP / MMAP2: where a file was mapped in a process. */
+typedef struct pms_mmap_event {
+    uint32_t pid, tid;
+    uint64_t start, len, pgoff;
+    uint32_t prot;                 /* MMAP2 only, else 0 */
+    int executable;                /* PROT_EXEC, or MMAP (not MMAP_DATA) records */
+    const char *filename;
+    uint64_t time;                 /* from sample_id_all, 0 if absent */
+} pms_mmap_event;
+
+typedef struct pms_task_event {    /* COMM, FORK, EXIT */
+    uint32_t type;                 /* PERF_RECORD_COMM / FORK / EXIT */
+    uint32_t pid, tid, ppid, ptid;
+    const char *comm;              /* COMM only */
+    uint64_t time;
+} pms_task_event;
+
+/* Callbacks of a read pass; any may be NULL. A non-zero return stops the pass and is
+ * returned by pms_perfdata_read(). */
+typedef struct pms_perfdata_handlers {
+    int (*sample)(const pms_sample *s, void *ctx);
+    int (*mmap)(const pms_mmap_event *m, void *ctx);
+    int (*task)(const pms_task_event *t, void *ctx);
+    int (*lost)(uint64_t lost_samples, void *ctx);     /* PERF_RECORD_LOST(_SAMPLES) */
+    int (*throttle)(int unthrottle, uint64_t time, void *ctx);
+    /* Every record, before the typed callback; for tools that need the rest. */
+    int (*raw)(const struct perf_event_header *h, uint64_t file_offset, void *ctx);
+    void *ctx;
+} pms_perfdata_handlers;
+
+typedef struct pms_perfdata_reader pms_perfdata_reader;
+
+/* Opens and checks the header and attribute section. */
+int pms_perfdata_open(pms_perfdata_reader **out, const char *path);
+void pms_perfdata_close(pms_perfdata_reader *r);
+size_t pms_perfdata_nattrs(const pms_perfdata_reader *r);
+const pms_perfdata_attr *pms_perfdata_get_attr(const pms_perfdata_reader *r, size_t i);
+/* Size of the data section in bytes (for progress). */
+uint64_t pms_perfdata_data_size(const pms_perfdata_reader *r);
+/* One pass over the data section. */
+int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *h);
+
+/* Parses a PERF_RECORD_SAMPLE laid out by attrs[] (all of which must share one
+ * sample_type and read_format, as pmuscope's and perf's multi-event files do with
+ * PERF_SAMPLE_IDENTIFIER). Used for live ring-buffer records as well as files.
+ * values storage: up to max_values entries written to vbuf. */
+int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr *attrs, size_t nattrs,
+                     pms_sample *out, pms_read_value *vbuf, size_t max_values);
+
+/* ---- writer ---- */
+
+typedef struct pms_perfdata_writer pms_perfdata_writer;
+
+/* Creates PATH (replacing it) for the given events. Record metadata that perf wants
+ * in the feature sections (hostname, os release, arch, cpus, command line) is filled
+ * in by the writer itself; cmdline is the recording command (may be NULL). */
+int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const pms_perfdata_attr *attrs,
+                             size_t nattrs, int argc, char *const argv[]);
+/* Appends one record (h->size bytes) to the data section. */
+int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_header *h);
+/* Makes the file on disk a valid perf.data holding everything added so far. */
+int pms_perfdata_writer_sync(pms_perfdata_writer *w);
+/* Syncs, writes the feature sections, closes and frees. */
+int pms_perfdata_writer_close(pms_perfdata_writer *w);
+/* Bytes of records written so far. */
+uint64_t pms_perfdata_writer_data_size(const pms_perfdata_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,89 @@
+/* pmuscope: overflow sampling into mmap ring buffers.
+ *
+ * One or more sampling events (each with its own period or frequency, optional
+ * period randomisation and optional counters read at every sample) write into one
+ * ring buffer per monitored thread (the others are redirected with
+ * PERF_EVENT_IOC_SET_OUTPUT). Samples always carry IP, TID, TIME, PERIOD, ID and
+ * IDENTIFIER; MMAP2/COMM/FORK/EXIT records are requested so that IPs can be
+ * symbolised later. pms_sampler_poll() hands every record to a callback in order,
+ * contiguous even where it wraps in the buffer, and advances data_tail. */
+#ifndef PMUSCOPE_SAMPLER_H
+#define PMUSCOPE_SAMPLER_H
+#include "pmuscope/event.h"
+#include "pmuscope/perfdata.h"
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pms_randomize_kind {
+    PMS_RANDOMIZE_NONE,
+    PMS_RANDOMIZE_MASK, /* next period = base + uniform value below 2^bits (pfmon; seed 002) */
+    PMS_RANDOMIZE_EXP,  /* next period exponentially distributed with mean base (seed 003) */
+} pms_randomize_kind;
+
+typedef struct pms_randomize {
+    pms_randomize_kind kind;
+    unsigned bits;      /* MASK only */
+    uint64_t seed;      /* 0: seeded from the clock */
+} pms_randomize;
+
+typedef struct pms_sampling_event {
+    pms_event event;
+    uint64_t period;           /* -c; 0 means use freq */
+    uint64_t freq;             /* -F in Hz */
+    pms_randomize randomize;
+    const pms_event *read;     /* counters read at every sample (PERF_SAMPLE_READ group) */
+    size_t nread;
+} pms_sampling_event;
+
+typedef struct pms_sampler_config {
+    const pms_sampling_event *events;
+    size_t nevents;
+    size_t mmap_pages;         /* data pages per buffer, a power of 2; 0: 128 (512 KiB) */
+    int use_clockid;           /* non-zero: timestamps from clockid (e.g. CLOCK_MONOTONIC) */
+    int clockid;
+    int inherit;               /* follow threads and children created later */
+    int enable_on_exec;        /* start counting when the launched child execs */
+} pms_sampler_config;
+
+typedef struct pms_sampler_stats {
+    uint64_t records, samples;
+    uint64_t lost;             /* samples lost (PERF_RECORD_LOST) */
+    uint64_t throttles, unthrottles;
+    uint64_t period_updates;   /* PERF_EVENT_IOC_PERIOD calls made for randomisation */
+    uint64_t period_update_ns; /* time spent in those calls */
+} pms_sampler_stats;
+
+typedef struct pms_sampler pms_sampler;
+
+/* Opens the events on process pid (all its current threads; with inherit, later ones
+ * too). pid may be a child held by pms_child_spawn. */
+int pms_sampler_open(pms_sampler **out, const pms_sampler_config *cfg, pid_t pid);
+/* The opened events as perf.data attributes with their sample ids: the sampling
+ * events first, in order, then their read counters. Valid until close. */
+const pms_perfdata_attr *pms_sampler_attrs(const pms_sampler *s, size_t *count);
+int pms_sampler_enable(pms_sampler *s);
+int pms_sampler_disable(pms_sampler *s);
+
+/* Waits up to timeout_ms (0: no wait, -1: forever) for data, then passes every
+ * available record to fn. Returns the number of records, or a negative status
+ * (fn's non-zero return stops the drain and is returned). */
+typedef int (*pms_record_fn)(const struct perf_event_header *h, void *ctx);
+int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx);
+
+/* Changes the period of sampling event i on every thread (PERF_EVENT_IOC_PERIOD). */
+int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period);
+
+/* True once every monitored thread has exited (all buffers report POLLHUP). */
+int pms_sampler_target_gone(const pms_sampler *s);
+
+void pms_sampler_get_stats(const pms_sampler *s, pms_sampler_stats *out);
+void pms_sampler_close(pms_sampler *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

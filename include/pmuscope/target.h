@@ -1,0 +1,38 @@
+/* pmuscope: the program being measured, launched or attached to.
+ *
+ * A launched command is forked and held before exec until the caller has opened its
+ * counters on the child's pid (with enable_on_exec, so counting starts at exec), then
+ * released. A failure to exec is reported to the caller, not printed by the child. */
+#ifndef PMUSCOPE_TARGET_H
+#define PMUSCOPE_TARGET_H
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pms_child {
+    pid_t pid;
+    int release_fd; /* write end of the pipe the child waits on before exec */
+    int error_fd;   /* read end of the close-on-exec pipe that carries an exec errno */
+} pms_child;
+
+/* Forks a child that will exec argv[0] (searched in PATH) once released. */
+int pms_child_spawn(pms_child *c, char *const argv[]);
+/* Lets the child exec; fails (PMS_ECHILD, with the reason) if the exec failed. */
+int pms_child_release(pms_child *c, const char *name);
+/* Kills and reaps a child that was never released (on a setup failure). */
+void pms_child_abort(pms_child *c);
+/* Waits for the child; *status as from waitpid. Retries on EINTR unless
+ * *interrupted becomes non-zero (set by a signal handler), then returns PMS_EIO
+ * with errno EINTR so the caller can forward the signal and wait again. */
+int pms_child_wait(pms_child *c, int *status, volatile int *interrupted);
+
+/* Lists the thread ids of process pid from /proc/pid/task into a malloc'ed array. */
+int pms_process_threads(pid_t pid, pid_t **tids, size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pmuscope needs to build, test and run its demo.
+# Idempotent: only missing packages are installed. apt-get as root, sudo otherwise.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config clang
+  libpfm4-dev libdw-dev libelf-dev libcmocka-dev
+  libgsl-dev libglpk-dev glpk-utils
+  linux-perf valgrind
+  r-base-core r-cran-nnls
+  zstd xz-utils
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  run=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  run=(sudo)
+else
+  echo "install-deps: these Debian packages are missing: ${missing[*]}" >&2
+  echo "install-deps: run as root, or give this user sudo, or install them by hand:" >&2
+  echo "  apt-get install --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${run[@]}" apt-get update -qq
+"${run[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

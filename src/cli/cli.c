@@ -1,0 +1,109 @@
+#include "cli/cli.h"
+
+#include "pmuscope/error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("pmuscope: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_FAIL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("pmuscope: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cmd)
+        fprintf(stderr, "\nSee 'pmuscope %s --help'.\n", cmd);
+    else
+        fputs("\nSee 'pmuscope --help'.\n", stderr);
+    return CLI_USAGE;
+}
+
+int cli_lib_error(void)
+{
+    return cli_error("%s", pms_strerror());
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("pmuscope: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+bool cli_parse_count(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-') return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s) return false;
+    unsigned long long mult = 1;
+    switch (*end) {
+    case 'k': case 'K': mult = 1ULL << 10; end++; break;
+    case 'm': case 'M': mult = 1ULL << 20; end++; break;
+    case 'g': case 'G': mult = 1ULL << 30; end++; break;
+    default: break;
+    }
+    if (*end) return false;
+    if (v > UINT64_MAX / mult) return false;
+    *out = v * mult;
+    return true;
+}
+
+bool cli_parse_double(const char *s, double *out)
+{
+    if (!s || !*s) return false;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+FILE *cli_open_output(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0) return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f) cli_error("cannot write %s: %s", path, strerror(errno));
+    return f;
+}
+
+void cli_close_output(FILE *f)
+{
+    if (f && f != stdout) fclose(f);
+    else if (f) fflush(f);
+}
+
+bool cli_show_progress(void) { return isatty(STDERR_FILENO); }
+
+void cli_progress(const char *what, uint64_t done, uint64_t total)
+{
+    if (total)
+        fprintf(stderr, "\r%s: %llu/%llu (%.0f%%)\033[K", what, (unsigned long long)done,
+                (unsigned long long)total, 100.0 * (double)done / (double)total);
+    else
+        fprintf(stderr, "\r%s: %llu\033[K", what, (unsigned long long)done);
+    fflush(stderr);
+}
+
+void cli_progress_end(void) { fputs("\n", stderr); }

@@ -1,0 +1,40 @@
+/* Shared plumbing of the command-line front end (no analysis logic here). */
+#ifndef PMS_CLI_H
+#define PMS_CLI_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes: 0 success, 1 runtime failure, 2 usage error. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+#define PMS_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
+#include "cli/commands.def"
+#undef PMS_COMMAND
+
+/* Prints "pmuscope: <message>" to stderr; returns CLI_FAIL. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "pmuscope: <message>" and a pointer to --help; returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "pmuscope: <pms_strerror()>" for a failed library call; returns CLI_FAIL. */
+int cli_lib_error(void);
+/* Prints a warning "pmuscope: warning: ..." to stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses an unsigned count with an optional K/M/G suffix (powers of 1024 for
+ * periods such as 64K, as seed 002 writes them). Returns false on bad input. */
+bool cli_parse_count(const char *s, uint64_t *out);
+/* Parses a double; returns false on bad input or trailing junk. */
+bool cli_parse_double(const char *s, double *out);
+
+/* Opens FILE for writing ("-" means stdout). Prints the error and returns NULL on failure. */
+FILE *cli_open_output(const char *path);
+void cli_close_output(FILE *f);
+
+/* True if stderr is a terminal and progress lines should be drawn. */
+bool cli_show_progress(void);
+/* Draws "what: done/total" on stderr, overwriting the line; total 0 means unknown. */
+void cli_progress(const char *what, uint64_t done, uint64_t total);
+void cli_progress_end(void);
+
+#endif

@@ -1,0 +1,137 @@
+#include "pmuscope/target.h"
+
+#include "util/error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <stdio.h>
+#include <unistd.h>
+
+int pms_child_spawn(pms_child *c, char *const argv[])
+{
+    int release[2], error[2];
+    if (!argv || !argv[0]) return pms_fail(PMS_EINVAL, "no command given to run");
+    if (pipe2(release, O_CLOEXEC) < 0) return pms_fail_errno(PMS_EIO, errno, "pipe");
+    if (pipe2(error, O_CLOEXEC) < 0) {
+        close(release[0]);
+        close(release[1]);
+        return pms_fail_errno(PMS_EIO, errno, "pipe");
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(release[0]); close(release[1]); close(error[0]); close(error[1]);
+        return pms_fail_errno(PMS_EIO, e, "fork");
+    }
+    if (pid == 0) {
+        /* Child: wait for the go byte (or EOF when the parent gives up), then exec. */
+        close(release[1]);
+        close(error[0]);
+        char go;
+        ssize_t n;
+        do n = read(release[0], &go, 1); while (n < 0 && errno == EINTR);
+        if (n != 1) _exit(127);
+        execvp(argv[0], argv);
+        int e = errno;
+        if (write(error[1], &e, sizeof e) < 0) { /* nothing more can be done */ }
+        _exit(127);
+    }
+    close(release[0]);
+    close(error[1]);
+    c->pid = pid;
+    c->release_fd = release[1];
+    c->error_fd = error[0];
+    return PMS_OK;
+}
+
+int pms_child_release(pms_child *c, const char *name)
+{
+    char go = 1;
+    ssize_t n;
+    do n = write(c->release_fd, &go, 1); while (n < 0 && errno == EINTR);
+    close(c->release_fd);
+    c->release_fd = -1;
+    /* The error pipe closes on a successful exec; otherwise it carries errno. */
+    int e = 0;
+    do n = read(c->error_fd, &e, sizeof e); while (n < 0 && errno == EINTR);
+    close(c->error_fd);
+    c->error_fd = -1;
+    if (n == (ssize_t)sizeof e) {
+        waitpid(c->pid, NULL, 0);
+        c->pid = -1;
+        return pms_fail_errno(PMS_ECHILD, e, "cannot run '%s'", name ? name : "command");
+    }
+    return PMS_OK;
+}
+
+void pms_child_abort(pms_child *c)
+{
+    if (c->release_fd >= 0) close(c->release_fd);
+    if (c->error_fd >= 0) close(c->error_fd);
+    c->release_fd = c->error_fd = -1;
+    if (c->pid > 0) {
+        kill(c->pid, SIGKILL);
+        waitpid(c->pid, NULL, 0);
+        c->pid = -1;
+    }
+}
+
+int pms_child_wait(pms_child *c, int *status, volatile int *interrupted)
+{
+    for (;;) {
+        pid_t r = waitpid(c->pid, status, 0);
+        if (r == c->pid) return PMS_OK;
+        if (r < 0 && errno == EINTR) {
+            if (interrupted && *interrupted) {
+                errno = EINTR;
+                return pms_fail(PMS_EIO, "interrupted while waiting for the command");
+            }
+            continue;
+        }
+        return pms_fail_errno(PMS_ECHILD, errno, "waiting for process %d", (int)c->pid);
+    }
+}
+
+int pms_process_threads(pid_t pid, pid_t **tids, size_t *count)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d) {
+        int e = errno;
+        if (e == ENOENT) return pms_fail(PMS_ENOENT, "no process with pid %d", (int)pid);
+        return pms_fail_errno(pms_status_from_errno(e), e, "cannot list the threads of process %d", (int)pid);
+    }
+    size_t n = 0, cap = 16;
+    pid_t *list = malloc(cap * sizeof *list);
+    if (!list) {
+        closedir(d);
+        return pms_fail(PMS_ENOMEM, "out of memory");
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        char *end;
+        long t = strtol(de->d_name, &end, 10);
+        if (*end || t <= 0) continue;
+        if (n == cap) {
+            pid_t *grown = realloc(list, 2 * cap * sizeof *list);
+            if (!grown) {
+                free(list);
+                closedir(d);
+                return pms_fail(PMS_ENOMEM, "out of memory");
+            }
+            list = grown;
+            cap *= 2;
+        }
+        list[n++] = (pid_t)t;
+    }
+    closedir(d);
+    *tids = list;
+    *count = n;
+    return PMS_OK;
+}

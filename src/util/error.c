@@ -1,0 +1,80 @@
+#include "util/error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* One message per thread: the phase monitor runs its own thread. */
+static _Thread_local char last_message[1024];
+
+const char *pms_strerror(void) { return last_message; }
+
+const char *pms_status_name(int status)
+{
+    switch (status) {
+    case PMS_OK: return "success";
+    case PMS_EINVAL: return "invalid argument";
+    case PMS_ENOMEM: return "out of memory";
+    case PMS_EIO: return "input/output error";
+    case PMS_EFORMAT: return "format error";
+    case PMS_ENOTSUP: return "not supported";
+    case PMS_EPERM: return "permission denied";
+    case PMS_ENOENT: return "not found";
+    case PMS_ENUMERIC: return "numerical error";
+    case PMS_ECHILD: return "target command failed";
+    default: return "unknown error";
+    }
+}
+
+int pms_fail(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int pms_fail_errno(int status, int errnum, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(last_message, sizeof last_message, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof last_message)
+        snprintf(last_message + n, sizeof last_message - (size_t)n, ": %s", strerror(errnum));
+    return status;
+}
+
+int pms_fail_context(int status, const char *fmt, ...)
+{
+    char prefix[512], old[sizeof last_message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    memcpy(old, last_message, sizeof old);
+    /* Truncation is acceptable: the head of the message matters most. */
+    size_t n = strlen(prefix);
+    if (n > sizeof last_message - 3) n = sizeof last_message - 3;
+    memcpy(last_message, prefix, n);
+    memcpy(last_message + n, ": ", 2);
+    size_t room = sizeof last_message - n - 3;
+    size_t m = strnlen(old, room);
+    memcpy(last_message + n + 2, old, m);
+    last_message[n + 2 + m] = '\0';
+    return status;
+}
+
+int pms_status_from_errno(int errnum)
+{
+    switch (errnum) {
+    case ENOMEM: return PMS_ENOMEM;
+    case EACCES: case EPERM: return PMS_EPERM;
+    case ENOENT: case ESRCH: return PMS_ENOENT;
+    case EOPNOTSUPP: case ENODEV: return PMS_ENOTSUP;
+    case EINVAL: return PMS_EINVAL;
+    default: return PMS_EIO;
+    }
+}

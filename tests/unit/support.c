@@ -1,0 +1,50 @@
+#include "test_support.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *pms_test_write_temp(const char *suffix, const void *data, size_t len)
+{
+    static char paths[8][256];
+    static int slot;
+    char *path = paths[slot++ % 8];
+    snprintf(path, sizeof paths[0], "/tmp/pms-test-XXXXXX%s", suffix ? suffix : "");
+    int fd = mkstemps(path, suffix ? (int)strlen(suffix) : 0);
+    if (fd < 0) fail_msg("mkstemps failed");
+    if (len && write(fd, data, len) != (ssize_t)len) fail_msg("write failed");
+    close(fd);
+    return path;
+}
+
+const char *pms_test_fixture(const char *name)
+{
+    static char path[1024];
+    const char *dir = getenv("PMS_FIXTURES");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/fixtures", name);
+    return path;
+}
+
+int pms_test_system(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int rc = system(cmd);
+    if (rc == -1) return -1;
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+void pms_test_assert_close(double a, double b, double rel, const char *what, const char *file, int line)
+{
+    double scale = fmax(fabs(a), fabs(b));
+    double diff = fabs(a - b);
+    if (isnan(a) || isnan(b) || diff > rel * (scale > 1e-300 ? scale : 1.0)) {
+        print_error("%s:%d: %s = %.17g, expected %.17g (rel tol %g)\n", file, line, what, a, b, rel);
+        _fail(file, line);
+    }
+}

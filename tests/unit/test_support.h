@@ -1,0 +1,19 @@
+/* Helpers shared by the cmocka unit tests. */
+#ifndef PMS_TEST_SUPPORT_H
+#define PMS_TEST_SUPPORT_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */
+const char *pms_test_write_temp(const char *suffix, const void *data, size_t len);
+/* Path of a fixture under tests/fixtures (uses $PMS_FIXTURES). */
+const char *pms_test_fixture(const char *name);
+/* Runs a shell command; returns its exit status, or -1. */
+int pms_test_system(const char *fmt, ...);
+/* Asserts two doubles agree to a relative tolerance (absolute near zero). */
+#define assert_close(a, b, rel) pms_test_assert_close((a), (b), (rel), #a, __FILE__, __LINE__)
+void pms_test_assert_close(double a, double b, double rel, const char *what, const char *file, int line);
+#endif

@@ -68,8 +68,8 @@ static int report_interval(pms_counter *c, const pms_measure_opts *o, double t, 
     return o->on_interval ? o->on_interval(t, delta, n, o->ctx) : 0;
 }
 
-static int measure_loop(pms_counter *c, struct target *tg, const pms_measure_opts *o, pms_count *totals,
-                        pms_measure_result *res)
+static int measure_loop(pms_counter *c, struct target *tg, double start, const pms_measure_opts *o,
+                        pms_count *totals, pms_measure_result *res)
 {
     size_t n = pms_counter_count(c);
     pms_count *prev = calloc(n, sizeof *prev), *now = calloc(n, sizeof *now), *delta = calloc(n, sizeof *delta);
@@ -77,7 +77,7 @@ static int measure_loop(pms_counter *c, struct target *tg, const pms_measure_opt
         free(prev), free(now), free(delta);
         return pms_fail(PMS_ENOMEM, "out of memory");
     }
-    double start = now_s(), step = o->interval_ms / 1000.0, next = start + step, last_tick = start;
+    double step = o->interval_ms / 1000.0, next = start + step, last_tick = start;
     bool forwarded = false, stopped_by_callback = false;
     int r = PMS_OK;
     for (;;) {
@@ -149,11 +149,12 @@ int pms_measure_command(pms_counter *c, char *const argv[], const pms_measure_op
         return r;
     }
     struct target tg = {child.pid, open_pidfd(child.pid), true};
+    double start = now_s(); /* the command may be done before the loop starts */
     if ((r = pms_child_release(&child, argv[0])) != PMS_OK) {
         if (tg.pidfd >= 0) close(tg.pidfd);
         return r;
     }
-    r = measure_loop(c, &tg, o, totals, res);
+    r = measure_loop(c, &tg, start, o, totals, res);
     if (tg.pidfd >= 0) close(tg.pidfd);
     return r;
 }
@@ -166,7 +167,7 @@ int pms_measure_pid(pms_counter *c, pid_t pid, const pms_measure_opts *o, pms_co
     int r = pms_counter_attach(c, pid);
     if (r) return r;
     struct target tg = {pid, open_pidfd(pid), false};
-    r = measure_loop(c, &tg, o, totals, res);
+    r = measure_loop(c, &tg, now_s(), o, totals, res);
     if (tg.pidfd >= 0) close(tg.pidfd);
     return r;
 }

@@ -31,6 +31,8 @@ const char *pms_sysfs_root(void);
 int pms_sysfs_parse(const char *spec, struct perf_event_attr *attr);
 /* Calls fn for every event alias in the sysfs events/ directory of each PMU. */
 int pms_sysfs_foreach(pms_event_visit_fn fn, void *ctx);
+/* True if the PMU of this type counts only system-wide (it has a cpumask); names it in pmu. */
+bool pms_sysfs_pmu_is_system_wide(uint32_t type, char *pmu, size_t size);
 /* True if the machine exposes a core hardware PMU (devices/cpu or devices/cpu_core, ...). */
 bool pms_sysfs_has_core_pmu(void);
 

@@ -69,12 +69,18 @@ static int explain(const char *name, const struct perf_event_attr *attr, pid_t p
         return explain_permission(name, attr, pid, cpu, err);
     case ESRCH:
         return pms_fail(PMS_ENOENT, "%s: no process with pid %d (ESRCH)", name, (int)pid);
-    case EINVAL:
+    case EINVAL: {
+        char pmu[128];
+        if (pid != -1 && pms_sysfs_pmu_is_system_wide(attr->type, pmu, sizeof pmu))
+            return pms_fail(PMS_ENOTSUP,
+                            "%s: the %s PMU counts per CPU for the whole system, not per process (EINVAL); "
+                            "pmuscope counts processes", name, pmu);
         return pms_fail(PMS_EINVAL,
                         "%s: the kernel rejected the event (EINVAL): type %u config 0x%llx%s", name, attr->type,
                         (unsigned long long)attr->config,
                         attr->precise_ip ? " (the precise level :p may be too high for this PMU)" :
                                            " is not valid for this PMU");
+    }
     case EMFILE:
         return pms_fail(PMS_EIO, "%s: too many open files (EMFILE); raise the limit with ulimit -n", name);
     case EBUSY:

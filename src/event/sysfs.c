@@ -236,3 +236,29 @@ int pms_sysfs_foreach(pms_event_visit_fn fn, void *ctx)
     closedir(d);
     return r;
 }
+
+bool pms_sysfs_pmu_is_system_wide(uint32_t type, char *pmu, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/" DEVICES, pms_sysfs_root());
+    DIR *d = opendir(path);
+    if (!d) return false;
+    bool found = false;
+    struct dirent *de;
+    while (!found && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.') continue;
+        char file[1400], buf[32];
+        snprintf(file, sizeof file, "%s/%s/type", path, de->d_name);
+        if (!read_line(file, buf, sizeof buf) || strtoul(buf, NULL, 10) != type) continue;
+        /* PMUs that count per CPU only (uncore, RAPL) publish the CPUs to open them on. */
+        snprintf(file, sizeof file, "%s/%s/cpumask", path, de->d_name);
+        FILE *f = fopen(file, "r");
+        if (f) {
+            fclose(f);
+            snprintf(pmu, size, "%s", de->d_name);
+            found = true;
+        }
+    }
+    closedir(d);
+    return found;
+}

@@ -5,6 +5,7 @@
 #include "test_support.h"
 #include "pmuscope/perfdata.h"
 #include "pmuscope/error.h"
+#include "binary_helpers.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -37,17 +38,8 @@ static pms_perfdata_attr cpu_clock_attr(void)
 static int setup(void **state)
 {
     (void)state;
-    const char *dir = getenv("PMS_WORKLOADS");
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/hotspots", dir ? dir : "workloads");
-    if (!realpath(path, binary)) return -1;
-    for (int i = 0; i < 5; i++) {
-        char cmd[PATH_MAX + 64];
-        snprintf(cmd, sizeof cmd, "nm '%s' | awk '$3==\"%s\"{print $1}'", binary, names[i]);
-        FILE *p = popen(cmd, "r");
-        if (!p || fscanf(p, "%lx", (unsigned long *)&sym_addr[i]) != 1) return -1;
-        pclose(p);
-    }
+    snprintf(binary, sizeof binary, "%s", pms_test_workload("hotspots"));
+    for (int i = 0; i < 5; i++) sym_addr[i] = pms_test_nm_address(binary, names[i]);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/profile.h"
+#include "binary_helpers.h"
 
 #include <limits.h>
 #include <math.h>
@@ -45,17 +46,6 @@ static void test_wilson_matches_r(void **state)
 
 static const char *names[] = {"hot_a", "hot_b", "hot_c", "hot_d", "hot_e"};
 
-static uint64_t nm_address(const char *binary, const char *symbol)
-{
-    char cmd[PATH_MAX + 128];
-    snprintf(cmd, sizeof cmd, "nm '%s' | awk '$3==\"%s\"{print $1; exit}'", binary, symbol);
-    FILE *p = popen(cmd, "r");
-    unsigned long v = 0;
-    if (!p || fscanf(p, "%lx", &v) != 1) fail_msg("nm found no %s", symbol);
-    pclose(p);
-    return v;
-}
-
 /* perf report's overhead of `symbol`, in percent. */
 static double perf_share(const char *file, const char *symbol)
 {
@@ -84,12 +74,13 @@ static void write_recording(const char *file, const char *bin, uint64_t base, un
     pms_task_event comm = {.type = PERF_RECORD_COMM, .pid = 300, .tid = 300, .comm = "hotspots", .time = 1};
     assert_true(pms_perfdata_encode_task(rec, sizeof rec, &a, &comm) > 0);
     assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
-    pms_mmap_event m = {.pid = 300, .tid = 300, .start = base + 0x1000, .len = 0x1000, .pgoff = 0x1000,
+    uint64_t text = pms_test_text_offset(bin);
+    pms_mmap_event m = {.pid = 300, .tid = 300, .start = base + text, .len = 0x1000, .pgoff = text,
                         .executable = 1, .filename = bin, .time = 2};
     assert_true(pms_perfdata_encode_mmap2(rec, sizeof rec, &a, &m) > 0);
     assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
     uint64_t addr[5];
-    for (int f = 0; f < 5; f++) addr[f] = nm_address(bin, names[f]);
+    for (int f = 0; f < 5; f++) addr[f] = pms_test_nm_address(bin, names[f]);
     /* A fixed pseudo-random mix, so the shares are not round numbers. */
     uint64_t x = 12345;
     memset(counts, 0, 5 * sizeof *counts);
@@ -116,9 +107,7 @@ static void write_recording(const char *file, const char *bin, uint64_t base, un
 static void test_shares_agree_with_perf_report(void **state)
 {
     (void)state;
-    char bin[PATH_MAX], raw[PATH_MAX];
-    snprintf(raw, sizeof raw, "%s/hotspots", getenv("PMS_WORKLOADS") ? getenv("PMS_WORKLOADS") : "workloads");
-    assert_non_null(realpath(raw, bin));
+    const char *bin = pms_test_workload("hotspots");
     const char *file = pms_test_write_temp(".data", "", 0);
     unsigned counts[5], kernel;
     write_recording(file, bin, 0x55aa00000000ull, counts, &kernel);

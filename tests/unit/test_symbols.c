@@ -4,6 +4,7 @@
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/symbols.h"
+#include "binary_helpers.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -13,27 +14,6 @@
 
 __attribute__((noinline)) int pms_test_marker_function(int x);
 __attribute__((noinline)) int pms_test_marker_function(int x) { return x * 3 + 1; }
-
-static uint64_t nm_address(const char *binary, const char *symbol)
-{
-    char cmd[PATH_MAX + 128];
-    snprintf(cmd, sizeof cmd, "nm '%s' | awk '$3==\"%s\"{print $1; exit}'", binary, symbol);
-    FILE *p = popen(cmd, "r");
-    unsigned long v = 0;
-    if (!p || fscanf(p, "%lx", &v) != 1) fail_msg("nm found no %s in %s", symbol, binary);
-    pclose(p);
-    return v;
-}
-
-static const char *hotspots(void)
-{
-    static char path[PATH_MAX];
-    char raw[PATH_MAX];
-    const char *dir = getenv("PMS_WORKLOADS");
-    snprintf(raw, sizeof raw, "%s/hotspots", dir ? dir : "workloads");
-    if (!realpath(raw, path)) fail_msg("no hotspots binary at %s", raw);
-    return path;
-}
 
 /* Feeds the executable mappings of this very process, as perf would synthesise them. */
 static void add_own_maps(pms_symbols *s, uint32_t pid)
@@ -69,7 +49,7 @@ static void test_own_process_pie_and_libc(void **state)
     /* The file offset agrees with nm's address through the program headers. */
     uint64_t addr;
     assert_int_equal(pms_symbols_offset_to_address(s, si.binary, si.file_offset, &addr), PMS_OK);
-    assert_int_equal(addr, nm_address(si.binary, "pms_test_marker_function") + 3);
+    assert_int_equal(addr, pms_test_nm_address(si.binary, "pms_test_marker_function") + 3);
 
     /* A shared library: getpid in libc (aliases such as __getpid share its address). */
     ip = (uint64_t)(uintptr_t)&getpid;
@@ -84,17 +64,18 @@ static void test_own_process_pie_and_libc(void **state)
 static void test_hotspots_mapped_like_the_kernel(void **state)
 {
     (void)state;
-    const char *bin = hotspots();
+    const char *bin = pms_test_workload("hotspots");
+    const uint64_t text = pms_test_text_offset(bin);
     pms_symbols *s;
     assert_int_equal(pms_symbols_create(&s), PMS_OK);
-    /* The text segment only, at file offset 0x1000, as perf record shows it. */
+    /* The text segment only, at its file offset, as perf record shows it. */
     const uint64_t base = 0x5651cb5a8000;
-    pms_mmap_event m = {.pid = 5, .tid = 5, .start = base + 0x1000, .len = 0x1000, .pgoff = 0x1000,
+    pms_mmap_event m = {.pid = 5, .tid = 5, .start = base + text, .len = 0x1000, .pgoff = text,
                         .executable = 1, .filename = bin, .time = 100};
     assert_int_equal(pms_symbols_add_mmap(s, &m), PMS_OK);
     static const char *names[] = {"hot_a", "hot_b", "hot_c", "hot_d", "hot_e"};
     for (int i = 0; i < 5; i++) {
-        uint64_t a = nm_address(bin, names[i]);
+        uint64_t a = pms_test_nm_address(bin, names[i]);
         pms_symbol_info si;
         pms_symbols_resolve(s, 5, base + a + 5, 200, 0, &si);
         assert_string_equal(si.binary, bin);
@@ -112,7 +93,7 @@ static void test_hotspots_mapped_like_the_kernel(void **state)
     pms_task_event fork = {.type = PERF_RECORD_FORK, .pid = 6, .ppid = 5, .tid = 6, .ptid = 5};
     assert_int_equal(pms_symbols_add_task(s, &fork), PMS_OK);
     pms_symbol_info si;
-    pms_symbols_resolve(s, 6, base + nm_address(bin, "hot_c"), 300, 0, &si);
+    pms_symbols_resolve(s, 6, base + pms_test_nm_address(bin, "hot_c"), 300, 0, &si);
     assert_non_null(si.symbol);
     assert_string_equal(si.symbol, "hot_c");
     /* Buckets. */
@@ -122,7 +103,7 @@ static void test_hotspots_mapped_like_the_kernel(void **state)
     pms_symbols_resolve(s, 5, 0x1234, 0, 0, &si);
     assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
     assert_int_equal(si.mapped, 0);
-    pms_symbols_resolve(s, 999, base + 0x1100, 0, 0, &si);
+    pms_symbols_resolve(s, 999, base + text + 0x10, 0, 0, &si);
     assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
     pms_symbols_destroy(s);
 }

@@ -8,6 +8,8 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <errno.h>
 
 struct segment {
     uint64_t vaddr, offset, filesz, memsz;
@@ -74,6 +76,15 @@ static int load_segments(pms_elf_file *f)
 
 static void open_file(pms_elf_file *f)
 {
+    struct stat st;
+    if (stat(f->path, &st) != 0) {
+        f->error = strdup(strerror(errno));
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) { /* a FIFO or device would block or never end */
+        f->error = strdup("not a regular file");
+        return;
+    }
     f->dwfl = dwfl_begin(&callbacks);
     if (f->dwfl) {
         dwfl_report_begin(f->dwfl);

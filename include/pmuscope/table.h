@@ -61,8 +61,7 @@ int pms_table_require(const pms_table *t, const char *name, size_t *col);
  * file:line:column and the cell when the column is a string column ("expected
  * a number, found 'abc'"), or, unless allow_nan, when a cell is empty or NaN. */
 int pms_table_numeric(const pms_table *t, size_t col, bool allow_nan, const double **values);
-/* A cell of a string column, or the text of a numeric cell as read ("" for a
- * table built in memory). */
+/* A cell of a string column (NULL for a numeric column: use pms_table_numeric). */
 const char *pms_table_string(const pms_table *t, size_t row, size_t col);
 
 /* Building: every column must have the same number of rows; the first column

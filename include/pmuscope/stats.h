@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +83,13 @@ int pms_lm_aliased(const double *x, size_t n, size_t p, bool intercept, double t
 
 /* Predicts n rows of x (p = ncoef minus the intercept columns) into yhat. */
 int pms_lm_predict(const pms_lm *m, const double *x, size_t n, double *yhat);
+
+/* Writes the model as R's print(summary(lm(...))) does: call, residual
+ * quantiles, coefficient table with significance stars, residual standard
+ * error, R-squared, F statistic (4 significant digits, as R's default). For
+ * NNLS the estimates are shown with the coefficients held at zero marked.
+ * response names y in the formula line. */
+int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out);
 
 /* ---- Non-negative least squares -------------------------------------- */
 

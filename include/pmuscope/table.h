@@ -72,6 +72,18 @@ int pms_table_add_string(pms_table *t, const char *name, const char *const *valu
 /* A new table with the given rows (indices into t, in that order). */
 int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, pms_table **out);
 
+/* The text of a cell: the string, or the number as %.15g ("" for NaN). */
+void pms_table_cell_text(const pms_table *t, size_t row, size_t col, char *buf, size_t size);
+
+/* The distinct values of a column in order of first appearance, as cell text.
+ * *values: n malloc'd strings in a malloc'd array (free each, then the array). */
+int pms_table_distinct(const pms_table *t, size_t col, char ***values, size_t *n);
+
+/* The rows (ascending) where every condition "COLUMN=VALUE" holds (text
+ * equality, or numeric equality for numeric columns). *rows is malloc'd. Fails
+ * naming a condition without '=' or an unknown column. */
+int pms_table_filter(const pms_table *t, const char *const *where, size_t nwhere, size_t **rows, size_t *n);
+
 /* Writes the table with a header line, sep ',' or '\t' (quoting fields that need it). */
 int pms_table_write(const pms_table *t, FILE *out, char sep);
 

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,4 +340,83 @@ bool pms_parse_cell_number(const char *s, size_t len, double *out, bool *missing
     if (end == buf || *end) return false;
     *out = v;
     return true;
+}
+
+void pms_table_cell_text(const pms_table *t, size_t row, size_t col, char *buf, size_t size)
+{
+    const struct column *c = &t->cols[col];
+    if (c->type == PMS_COLUMN_STRING)
+        snprintf(buf, size, "%s", c->str[row]);
+    else if (isnan(c->num[row]))
+        snprintf(buf, size, "%s", "");
+    else
+        snprintf(buf, size, "%.15g", c->num[row]);
+}
+
+int pms_table_distinct(const pms_table *t, size_t col, char ***values, size_t *n)
+{
+    if (col >= t->ncols) return pms_fail(PMS_EINVAL, "%s: no column %zu", t->name, col + 1);
+    char **v = NULL;
+    size_t nv = 0;
+    char buf[256];
+    for (size_t i = 0; i < t->nrows; i++) {
+        pms_table_cell_text(t, i, col, buf, sizeof buf);
+        bool seen = false;
+        for (size_t k = 0; k < nv && !seen; k++) seen = strcmp(v[k], buf) == 0;
+        if (seen) continue;
+        char **v2 = realloc(v, (nv + 1) * sizeof *v2);
+        char *s = strdup(buf);
+        if (!v2 || !s) {
+            free(s);
+            free_strings(v2 ? v2 : v, nv);
+            return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+        }
+        v = v2;
+        v[nv++] = s;
+    }
+    *values = v;
+    *n = nv;
+    return PMS_OK;
+}
+
+int pms_table_filter(const pms_table *t, const char *const *where, size_t nwhere, size_t **rows, size_t *n)
+{
+    size_t *r = malloc((t->nrows ? t->nrows : 1) * sizeof *r), nr = 0;
+    size_t *cols = malloc((nwhere ? nwhere : 1) * sizeof *cols);
+    char **want = calloc(nwhere ? nwhere : 1, sizeof *want);
+    int rc = r && cols && want ? PMS_OK : pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    for (size_t k = 0; k < nwhere && rc == PMS_OK; k++) {
+        const char *eq = strchr(where[k], '=');
+        if (!eq) {
+            rc = pms_fail(PMS_EINVAL, "filter '%s': expected COLUMN=VALUE", where[k]);
+            break;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - where[k]), where[k]);
+        if ((rc = pms_table_require(t, name, &cols[k])) < 0) break;
+        if (!(want[k] = strdup(eq + 1))) rc = pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    }
+    for (size_t i = 0; i < t->nrows && rc == PMS_OK; i++) {
+        bool all = true;
+        for (size_t k = 0; k < nwhere && all; k++) {
+            const struct column *c = &t->cols[cols[k]];
+            if (c->type == PMS_COLUMN_STRING) {
+                all = strcmp(c->str[i], want[k]) == 0;
+            } else {
+                char *end;
+                double v = strtod(want[k], &end);
+                all = end != want[k] && *end == '\0' && c->num[i] == v;
+            }
+        }
+        if (all) r[nr++] = i;
+    }
+    free(cols);
+    free_strings(want, nwhere);
+    if (rc < 0) {
+        free(r);
+        return rc;
+    }
+    *rows = r;
+    *n = nr;
+    return PMS_OK;
 }

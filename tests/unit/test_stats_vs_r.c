@@ -3,6 +3,7 @@
  * *.golden, made by r_reference.R) and, when Rscript is installed, against R's
  * numbers computed live by the same script. */
 #include "test_support.h"
+#include "ref_values.h"
 #include "pmuscope/error.h"
 #include "pmuscope/stats.h"
 #include "pmuscope/table.h"
@@ -11,37 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct ref {
-    double val[256];
-    char keys[256][128];
-    size_t n;
-};
-
-static void ref_load(struct ref *r, const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot open %s", path);
-    char line[512];
-    r->n = 0;
-    while (fgets(line, sizeof line, f) && r->n < 256) {
-        char *comma = strrchr(line, ',');
-        if (!comma) continue;
-        *comma = '\0';
-        snprintf(r->keys[r->n], sizeof r->keys[0], "%.127s", line);
-        r->val[r->n++] = strtod(comma + 1, NULL);
-    }
-    fclose(f);
-    if (r->n == 0) fail_msg("%s: no reference values", path);
-}
-
-static double ref_get(const struct ref *r, const char *key)
-{
-    for (size_t i = 0; i < r->n; i++)
-        if (strcmp(r->keys[i], key) == 0) return r->val[i];
-    fail_msg("reference value '%s' missing", key);
-    return NAN;
-}
 
 /* Loads a fixture: response in column 0, regressors after. */
 struct data {
@@ -143,8 +113,6 @@ static void check_nnls_against(const struct data *d, const struct ref *r)
     assert_close(sqrt(m->rss), ref_get(r, "rnorm"), 1e-9);
     pms_lm_free(m);
 }
-
-static bool have_rscript(void) { return pms_test_system("command -v Rscript >/dev/null 2>&1") == 0; }
 
 /* what: "lm" or "nnls". Golden always; live R too when installed. */
 static void check_fixture(const char *fixture, const char *what)

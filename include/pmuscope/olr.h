@@ -28,6 +28,8 @@
  * Values are whole counts in [0, 2^63 - 1]; x must increase strictly. */
 #ifndef PMUSCOPE_OLR_H
 #define PMUSCOPE_OLR_H
+#include "pmuscope/error.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

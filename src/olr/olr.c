@@ -323,7 +323,7 @@ static int to_count(double v, uint64_t sample, const char *what, size_t j, uint6
 
 int pms_olr_push_double(pms_olr *o, double x, const double *y)
 {
-    uint64_t ux, buf[16], *uy = o->opt.ncounters <= 16 ? buf : malloc(o->opt.ncounters * sizeof *uy);
+    uint64_t ux = 0, buf[16], *uy = o->opt.ncounters <= 16 ? buf : malloc(o->opt.ncounters * sizeof *uy);
     if (!uy) return pms_fail(PMS_ENOMEM, "olr: out of memory");
     int rc = to_count(x, o->nsamples, "x", 0, &ux);
     for (size_t j = 0; rc == 0 && j < o->opt.ncounters; j++) rc = to_count(y[j], o->nsamples, NULL, j, &uy[j]);

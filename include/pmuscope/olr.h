@@ -134,6 +134,9 @@ void pms_olr_destroy(pms_olr *o);
 int pms_olr_push(pms_olr *o, uint64_t x, const uint64_t *y);
 /* The same from doubles (CSV input): NaN, infinities, negative or fractional values are errors. */
 int pms_olr_push_double(pms_olr *o, double x, const double *y);
+/* A double as a whole count in [0, 2^63); NaN, infinities, negative or fractional values
+ * are errors ("NaN: expected a count"; callers add where it was). */
+int pms_olr_count_from_double(double v, uint64_t *out);
 /* Closes the open segments. An empty stream or a single sample is an error. */
 int pms_olr_finish(pms_olr *o);
 

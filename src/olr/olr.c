@@ -307,16 +307,11 @@ int pms_olr_push(pms_olr *o, uint64_t x, const uint64_t *y)
     return PMS_OK;
 }
 
-/* A double that is a whole count in [0, 2^63). */
-static int to_count(double v, uint64_t sample, const char *what, size_t j, uint64_t *out)
+int pms_olr_count_from_double(double v, uint64_t *out)
 {
-    char name[32];
-    if (what) snprintf(name, sizeof name, "%s", what);
-    else snprintf(name, sizeof name, "counter %zu", j);
-    if (isnan(v)) return pms_fail(PMS_EINVAL, "olr: sample %llu: %s is NaN: expected a count", (unsigned long long)sample, name);
+    if (isnan(v)) return pms_fail(PMS_EINVAL, "NaN: expected a count");
     if (!(v >= 0 && v < 0x1p63) || v != floor(v))
-        return pms_fail(PMS_EINVAL, "olr: sample %llu: %s = %g: expected a whole count in [0, 2^63)",
-                        (unsigned long long)sample, name, v);
+        return pms_fail(PMS_EINVAL, "%g: expected a whole count in [0, 2^63)", v);
     *out = (uint64_t)v;
     return PMS_OK;
 }
@@ -325,8 +320,11 @@ int pms_olr_push_double(pms_olr *o, double x, const double *y)
 {
     uint64_t ux = 0, buf[16], *uy = o->opt.ncounters <= 16 ? buf : malloc(o->opt.ncounters * sizeof *uy);
     if (!uy) return pms_fail(PMS_ENOMEM, "olr: out of memory");
-    int rc = to_count(x, o->nsamples, "x", 0, &ux);
-    for (size_t j = 0; rc == 0 && j < o->opt.ncounters; j++) rc = to_count(y[j], o->nsamples, NULL, j, &uy[j]);
+    int rc = pms_olr_count_from_double(x, &ux);
+    if (rc) pms_fail_context(rc, "olr: sample %llu: x", (unsigned long long)o->nsamples);
+    for (size_t j = 0; rc == 0 && j < o->opt.ncounters; j++)
+        if ((rc = pms_olr_count_from_double(y[j], &uy[j])))
+            pms_fail_context(rc, "olr: sample %llu: counter %zu", (unsigned long long)o->nsamples, j);
     if (rc == 0) rc = pms_olr_push(o, ux, uy);
     if (uy != buf) free(uy);
     return rc;

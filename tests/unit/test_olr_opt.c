@@ -255,12 +255,12 @@ static void test_bad_input(void **state)
     assert_message("counter 0 fell from 5 to 4");
     double yd = NAN;
     assert_int_equal(pms_olr_push_double(o, 12, &yd), PMS_EINVAL);
-    assert_message("sample 1: counter 0 is NaN");
+    assert_message("olr: sample 1: counter 0: NaN: expected a count");
     yd = 6.5;
     assert_int_equal(pms_olr_push_double(o, 12, &yd), PMS_EINVAL);
     assert_message("6.5: expected a whole count");
     assert_int_equal(pms_olr_push_double(o, -1, &yd), PMS_EINVAL);
-    assert_message("x = -1");
+    assert_message("sample 1: x: -1: expected a whole count");
     /* rejected samples left the stream as it was */
     yd = 7;
     assert_int_equal(pms_olr_push_double(o, 12, &yd), 0);

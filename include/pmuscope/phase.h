@@ -15,6 +15,7 @@
 #define PMUSCOPE_PHASE_H
 #include "pmuscope/bbv.h"
 #include "pmuscope/error.h"
+#include "pmuscope/perfdata.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -74,7 +75,7 @@ typedef struct pms_classifier pms_classifier;
 int pms_classifier_create(pms_classifier **out, const pms_classifier_config *cfg);
 void pms_classifier_destroy(pms_classifier *c);
 /* Classifies one normalised signature of cfg->signature_size entries; returns its phase
- * id (>= 0) and the distance to the cache entry or mean it matched (2 for a new one). */
+ * id (>= 0) and the distance to the closest cache entry or mean (2 when the cache was empty). */
 int pms_classifier_classify(pms_classifier *c, const double *sig, double *distance);
 /* Number of phase ids handed out so far (ids 1..n). */
 int pms_classifier_nphases(const pms_classifier *c);
@@ -204,6 +205,91 @@ void pms_phase_engine_summary(const pms_phase_engine *e, pms_phase_summary *out)
 /* Phase ids (and predictions of predictor k for each interval, -1 for the first) so far. */
 const int *pms_phase_engine_labels(const pms_phase_engine *e, size_t *n);
 const int *pms_phase_engine_predictions(const pms_phase_engine *e, pms_predictor_kind k, size_t *n);
+
+/* ---- where intervals come from ---- */
+
+/* Called for every interval; a non-zero return stops the replay or the monitor's
+ * reading and is returned by the call that was reading. */
+typedef int (*pms_phase_event_fn)(const pms_phase_event *ev, void *ctx);
+
+/* How samples are cut into intervals. */
+typedef struct pms_phase_source {
+    /* Name of the event whose overflows end intervals (e.g. "instructions", "task-clock");
+     * its samples' periods give the interval size and, with PERF_SAMPLE_READ of cycles and
+     * instructions, the interval's CPI. NULL: every samples_per_interval samples end one. */
+    const char *interval_event;
+    uint64_t samples_per_interval; /* default 100 */
+} pms_phase_source;
+
+/* Replays a perf.data file (perf's or pmuscope's) through the engine: every sample of
+ * another event than the interval event adds its IP. With dynamic intervals, as many
+ * recorded intervals are merged as the engine asks for. */
+int pms_phase_replay_perfdata(pms_phase_engine *e, const char *path, const pms_phase_source *src,
+                              pms_phase_event_fn fn, void *ctx);
+/* Replays basic block vectors (exp-bbv or SimPoint): each vector is one base interval;
+ * blocks project by their address when the PC file gave one, else by their number;
+ * weights are the instruction counts. */
+int pms_phase_replay_bbv(pms_phase_engine *e, const pms_bbv *b, pms_phase_event_fn fn, void *ctx);
+
+/* ---- a known schedule to compare with ---- */
+
+/* A true schedule, "start_ns end_ns label" per line (as `phases --trace` writes it,
+ * CLOCK_MONOTONIC); labels are words (A, B, ...) or numbers. '#' lines are comments. */
+typedef struct pms_phase_truth pms_phase_truth;
+int pms_phase_truth_load(pms_phase_truth **out, const char *path);
+void pms_phase_truth_free(pms_phase_truth *t);
+/* The label (index into the distinct labels, from 0) covering most of [start, end), or
+ * -1 when the interval lies outside the schedule. */
+int pms_phase_truth_label(const pms_phase_truth *t, uint64_t start, uint64_t end);
+const char *pms_phase_truth_name(const pms_phase_truth *t, int label);
+
+/* ---- the live monitor ---- */
+
+/* Samples a thread or process and classifies its intervals as they end. The IP samples
+ * and the interval event's overflow records share one ring buffer, which the monitor
+ * reads on its own thread or inside pms_phase_monitor_poll(); no signal handler is
+ * needed. Dynamic intervals change the interval event's period, and the sample period
+ * by the same factor, so that an interval keeps about the same number of samples. */
+typedef struct pms_phase_monitor_config {
+    pms_phase_config phase;
+    const char *sample_event;    /* NULL: "branches" with a hardware PMU, "cpu-clock" without */
+    uint64_t sample_period;      /* 0: 100000 branches, or 100000 ns of cpu-clock */
+    int randomize;               /* exponentially distributed sample periods (seed 003, 3.1.3) */
+    uint64_t random_seed;        /* 0: from the clock */
+    const char *interval_event;  /* NULL: "instructions" with a PMU, "task-clock" without */
+    uint64_t interval_size;      /* 0: 100M instructions, or 10 ms of task-clock */
+    int use_clockid, clockid;    /* timestamps from this clock (e.g. CLOCK_MONOTONIC) */
+    int inherit;                 /* follow threads created later */
+    int enable_on_exec;          /* pid is a child held before exec (pms_child_spawn) */
+    int own_thread;              /* 1: read on a thread of the monitor; 0: in pms_phase_monitor_poll */
+    pms_phase_event_fn on_interval; /* every interval (may be NULL) */
+    pms_phase_event_fn on_change;   /* intervals whose phase differs from the previous (may be NULL) */
+    void *user;                     /* passed to both callbacks */
+} pms_phase_monitor_config;
+
+void pms_phase_monitor_config_default(pms_phase_monitor_config *c);
+
+typedef struct pms_phase_monitor pms_phase_monitor;
+/* Opens the events on pid (0: the calling process). Fails with the reason when an event
+ * named in cfg cannot be opened; unnamed events fall back to the software ones. */
+int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_monitor_config *cfg);
+int pms_phase_monitor_start(pms_phase_monitor *m);
+/* Without own_thread: waits up to timeout_ms for records and handles them (callbacks run
+ * here). Returns the number of records, or a negative status / a callback's value. */
+int pms_phase_monitor_poll(pms_phase_monitor *m, int timeout_ms);
+/* Stops sampling, handles what is left in the buffer (a last partial interval included)
+ * and joins the thread. Returns the first failure of the reading thread, if any. */
+int pms_phase_monitor_stop(pms_phase_monitor *m);
+void pms_phase_monitor_close(pms_phase_monitor *m);
+/* The events actually used, e.g. "cpu-clock" and "task-clock" on a machine without PMU. */
+const char *pms_phase_monitor_sample_event(const pms_phase_monitor *m);
+const char *pms_phase_monitor_interval_event(const pms_phase_monitor *m);
+/* True once every monitored thread has exited. */
+int pms_phase_monitor_target_gone(const pms_phase_monitor *m);
+/* Valid until close; read it after stop. */
+const pms_phase_engine *pms_phase_monitor_engine(const pms_phase_monitor *m);
+/* Records lost by the kernel (the buffer was full) and intervals without any sample. */
+void pms_phase_monitor_losses(const pms_phase_monitor *m, uint64_t *lost, uint64_t *empty_intervals);
 
 #ifdef __cplusplus
 }

@@ -63,6 +63,53 @@ double pms_kendall_tau_b(const uint64_t *x, const uint64_t *y, size_t n);
 int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t n, size_t top,
                       double *precision, double *recall);
 
+/* ---- ground truth: exact counts from valgrind ----
+ *
+ * A truth directory holds what two valgrind runs of one command wrote:
+ *   callgrind.out, callgrind.log   callgrind --dump-instr=yes (per-instruction counts)
+ *   exp-bbv.bb, exp-bbv.pc, exp-bbv.log   exp-bbv (basic blocks; the log, written with
+ *                                  -v -v, gives each object's load address)
+ *   objects                        "BUILD-ID PATH" of every object that ran, taken when
+ *                                  valgrind ran, to refuse a rebuilt or different binary
+ * Every address is mapped to (object, file offset), the space that perf's MMAP records
+ * also lead to, so PIE/ASLR and shared libraries line up. Basic blocks are cut at every
+ * block start exp-bbv saw; a block's execution count is the exact count of its first
+ * instruction. */
+
+typedef struct pms_hotspot_truth pms_hotspot_truth;
+
+/* Runs argv under valgrind twice (callgrind, then exp-bbv), writing into dir (created
+ * if needed). Fails with PMS_ECHILD if the command cannot run or exits non-zero. */
+int pms_hotspot_truth_record(const char *dir, char *const argv[]);
+/* Loads a truth directory; refuses it (PMS_EINVAL) if a recorded object has since
+ * been rebuilt (build-id changed). */
+int pms_hotspot_truth_load(pms_hotspot_truth **out, const char *dir);
+void pms_hotspot_truth_free(pms_hotspot_truth *t);
+
+/* NI: all instructions executed. */
+uint64_t pms_hotspot_truth_instructions(const pms_hotspot_truth *t);
+/* The profiled command as callgrind recorded it. */
+const char *pms_hotspot_truth_command(const pms_hotspot_truth *t);
+size_t pms_hotspot_truth_nobjects(const pms_hotspot_truth *t);
+const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i);
+const char *pms_hotspot_truth_object_build_id(const pms_hotspot_truth *t, size_t i);
+/* The object with this build-id (or, if build_id is NULL or "", this path); -1 if none. */
+long pms_hotspot_truth_find_object(const pms_hotspot_truth *t, const char *path, const char *build_id);
+/* The execution counts of all basic blocks (the list B). */
+const uint64_t *pms_hotspot_truth_block_counts(const pms_hotspot_truth *t, size_t *n);
+
+/* What the truth says about the instruction at (object, file offset). */
+typedef struct pms_hotspot_fact {
+    uint64_t executed;      /* exact count of the instruction, 0 if it never ran */
+    uint64_t block_count;   /* count of its basic block, 0 if it never ran */
+    uint64_t block_offset;  /* file offset of the block's first instruction */
+    const char *function;   /* function name from callgrind, "" if unknown */
+} pms_hotspot_fact;
+void pms_hotspot_truth_lookup(const pms_hotspot_truth *t, size_t object, uint64_t offset, pms_hotspot_fact *out);
+/* Instructions and blocks that valgrind reported but that could not be placed in
+ * a file (anonymous code, valgrind's own preload objects). */
+void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks);
+
 #ifdef __cplusplus
 }
 #endif

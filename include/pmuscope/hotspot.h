@@ -106,9 +106,55 @@ typedef struct pms_hotspot_fact {
     const char *function;   /* function name from callgrind, "" if unknown */
 } pms_hotspot_fact;
 void pms_hotspot_truth_lookup(const pms_hotspot_truth *t, size_t object, uint64_t offset, pms_hotspot_fact *out);
+/* The executed instructions, sorted by (object, offset). */
+size_t pms_hotspot_truth_ninstructions(const pms_hotspot_truth *t);
+void pms_hotspot_truth_instruction(const pms_hotspot_truth *t, size_t i, size_t *object, uint64_t *offset,
+                                   uint64_t *count);
 /* Instructions and blocks that valgrind reported but that could not be placed in
- * a file (anonymous code, valgrind's own preload objects). */
-void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks);
+ * a file (anonymous code, valgrind's own preload objects), and placed blocks whose
+ * function name in exp-bbv differs from callgrind's for the same instruction (a
+ * check that the two runs were lined up right; more than 10% refuses the truth). */
+void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks,
+                                size_t *name_mismatches);
+/* Basic blocks placed in object i. */
+size_t pms_hotspot_truth_object_blocks(const pms_hotspot_truth *t, size_t object);
+
+/* ---- sampled hotspots against the truth ---- */
+
+/* Samples at one location of a file: the object as the recording mapped it (path,
+ * and build-id if the recording kept one, else NULL) and the file offset of the IP.
+ * The same location may appear several times; counts are added. */
+typedef struct pms_hotspot_sample {
+    const char *path;
+    const char *build_id;
+    uint64_t offset;
+    uint64_t count;
+} pms_hotspot_sample;
+
+/* One sampled IP with what the truth says about it. */
+typedef struct pms_hotspot_row {
+    size_t object;         /* truth object index */
+    uint64_t offset;       /* file offset */
+    uint64_t sampled;      /* c_i */
+    pms_hotspot_fact fact; /* r_i, bc, function */
+} pms_hotspot_row;
+
+typedef struct pms_hotspot_result {
+    pms_hotspot_measures measures;
+    size_t top_n;
+    double top_precision, top_recall;
+    pms_hotspot_row *rows;    /* sorted by sampled count, decreasing */
+    size_t nrows;
+    uint64_t outside_samples; /* samples in files the truth does not know (left out of S) */
+} pms_hotspot_result;
+
+/* Builds S and R from the samples and computes the measures and top-N. Samples in a
+ * file the truth does not describe are left out and counted; if they are more than 1%
+ * of all samples, or a build-id differs, the truth belongs to another binary and the
+ * call fails (PMS_EINVAL) naming the object. */
+int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *samples, size_t n, size_t top_n,
+                         pms_hotspot_result *out);
+void pms_hotspot_result_free(pms_hotspot_result *r);
 
 #ifdef __cplusplus
 }

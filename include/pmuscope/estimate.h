@@ -12,6 +12,7 @@
 #define PMUSCOPE_ESTIMATE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,8 +56,19 @@ int pms_runs_read(const char *path, const char *cycles_col, const char *const *i
 int pms_runs_sum_intervals(const char *path, const char *const *group, const char *const *ignore,
                            const char *cycles_col, pms_runs **out);
 
-/* Writes the runs as CSV: run,<cycles>,<counters...> with integers where exact. */
-int pms_runs_write_csv(const pms_runs *r, const char *path);
+/* Builds one run per program from `perf stat -I` output files (CSV or plain,
+ * see perfstat.h; they must give a start time, as the ARM cBench files do) and
+ * matching program-window files ("#Name Start(ns) End(ns)", ns on the same
+ * clock). An interval belongs to the program whose window holds its middle;
+ * intervals between programs are left out. Files measured in separate passes
+ * (event lists) are merged by program name: the counters of a later file that
+ * an earlier one lacks are appended; an event in both (the cycles anchor) is
+ * kept from the first. */
+int pms_runs_sum_windows(const char *const *interval_paths, const char *const *window_paths, size_t nfiles,
+                         const char *cycles_col, pms_runs **out);
+
+/* Writes the runs as CSV: run,<cycles>,<counters...> (pms_table_write). */
+int pms_runs_write_csv(const pms_runs *r, FILE *out);
 
 /* Picks rows of the runs: `spec` is a list like "1-10,50". When every label ends
  * in a distinct number (TEST1 .. TEST50), the numbers select labels; otherwise
@@ -105,6 +117,86 @@ void pms_lp_fit_free(pms_lp_fit *f);
  * '_'; x<i> when names collide) and eps_<j> (j = 1..m); rows run_<j>. */
 int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
                  const char *const *names, const char *path);
+
+/* ---- MRA -------------------------------------------------------------------- */
+
+typedef enum pms_mra_select {
+    PMS_MRA_ALL = 0,    /* every counter given (the paper's MRA) */
+    PMS_MRA_STEP_P = 1, /* backward elimination: drop the counter with the largest p
+                           value while it is above alpha */
+    PMS_MRA_STEP_AIC = 2, /* backward elimination by AIC as R's step(): drop the
+                             counter whose removal lowers n log(RSS/n) + 2k most */
+} pms_mra_select;
+
+typedef struct pms_mra_options {
+    pms_mra_select select;
+    double alpha; /* for PMS_MRA_STEP_P; 0 means 0.05 */
+} pms_mra_options;
+
+/* OLS (stats module, as R's lm) of cycles on the counters. Counters that are
+ * constant or exact linear combinations of others over the runs (R would print
+ * NA for them) are left out and listed in dropped; the stepwise options then
+ * remove more, listed in removal order after them. Fails when there are fewer
+ * than n + 2 runs for n counters (no residual degrees of freedom), or when no
+ * counter varies. */
+typedef struct pms_mra_fit {
+    pms_cycle_model model;
+    struct pms_lm *lm;     /* summary of the final fit; its columns are the used counters */
+    size_t *dropped;       /* counter indices left out */
+    size_t n_aliased;      /* the first n_aliased of dropped were aliased (collinear) */
+    size_t n_dropped;
+    double aic;            /* n log(RSS/n) + 2 (k + 1) of the final fit, as R's extractAIC */
+} pms_mra_fit;
+
+int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_t n,
+                     const char *const *names, const pms_mra_options *opt, pms_mra_fit *out);
+void pms_mra_fit_free(pms_mra_fit *f);
+
+/* ---- MRACM ------------------------------------------------------------------ */
+
+/* Default thresholds on |r| (Pearson correlation with cycles over the fitting
+ * runs). The paper pairs counters at r = 0.96..0.99 with counters at |r| =
+ * 0.11..0.37 (its TABLES IV, VII-IX); 0.4 is the low bound that keeps every low
+ * counter it paired and none of its high ones. */
+#define PMS_MRACM_HIGH 0.9
+#define PMS_MRACM_LOW 0.4
+#define PMS_MRACM_MAX_VIF 10.0
+
+typedef struct pms_mracm_options {
+    double high;     /* |r| >= high is a high-correlation counter; 0 means 0.9 */
+    double low;      /* |r| < low is a low-correlation counter; 0 means 0.4 */
+    double max_vif;  /* pairs with VIF >= max_vif are rejected; 0 means 10, INFINITY keeps all */
+    /* 0: choose the pair with the lowest mean |error %| on the fitting runs.
+     * In (0, 1): hold out that fraction of the fitting runs (pms_split with
+     * seed), fit each pair on the rest, choose on the held-out runs. The chosen
+     * pair is refitted on all fitting runs. */
+    double validation;
+    unsigned long long seed;
+} pms_mracm_options;
+
+typedef struct pms_mracm_pair {
+    size_t high, low;     /* counter indices */
+    double vif;           /* INFINITY when the two are exactly collinear */
+    bool rejected;        /* vif >= max_vif */
+    double error_pct;     /* mean |error %| on the selection runs (NaN when rejected) */
+} pms_mracm_pair;
+
+typedef struct pms_mracm_fit {
+    bool applicable;
+    char reason[256];      /* why not, as "NA" in the paper's TABLE X */
+    double *correlation;   /* n: r of each counter with cycles (NaN: constant counter) */
+    pms_mracm_pair *pairs; /* every high x low pair */
+    size_t n_pairs;
+    size_t best;           /* index into pairs when applicable */
+    pms_cycle_model model; /* the chosen pair, fitted on all fitting runs */
+    struct pms_lm *lm;     /* its summary */
+} pms_mracm_fit;
+
+/* Returns PMS_OK with applicable false and a reason when there is no high or no
+ * low counter, or every pair is rejected; fails only on bad input. */
+int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, size_t n,
+                       const char *const *names, const pms_mracm_options *opt, pms_mracm_fit *out);
+void pms_mracm_fit_free(pms_mracm_fit *f);
 
 #ifdef __cplusplus
 }

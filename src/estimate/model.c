@@ -62,3 +62,33 @@ double pms_estimate_error_pct(double estimate, double measured)
 {
     return (estimate - measured) / measured * 100.0;
 }
+
+double *pms_estimate_columns(const double *events, size_t m, size_t n, const size_t *cols, size_t k)
+{
+    double *x = malloc((m * k > 0 ? m * k : 1) * sizeof *x);
+    if (!x) return NULL;
+    for (size_t j = 0; j < m; j++)
+        for (size_t c = 0; c < k; c++) x[j * k + c] = events[j * n + cols[c]];
+    return x;
+}
+
+const char **pms_estimate_names(const char *const *names, const size_t *cols, size_t k)
+{
+    const char **out = malloc((k ? k : 1) * sizeof *out);
+    if (!out) return NULL;
+    for (size_t c = 0; c < k; c++) out[c] = names ? names[cols[c]] : NULL;
+    return out;
+}
+
+int pms_cycle_model_from_lm(pms_cycle_model *model, size_t n, const pms_lm *lm, const size_t *cols, size_t k)
+{
+    int rc = pms_cycle_model_alloc(model, n);
+    if (rc < 0) return rc;
+    model->intercept = lm->coef[0];
+    for (size_t c = 0; c < k; c++) {
+        model->coef[cols[c]] = lm->coef[c + 1];
+        model->used[cols[c]] = true;
+    }
+    model->n_used = k;
+    return PMS_OK;
+}

@@ -33,7 +33,7 @@ kill -0 "$sleeper" || fail "the attached process should survive"
 stat=$!; pids+=("$stat")
 child=""
 for _ in $(seq 50); do
-    child=$(ps -o pid= --ppid "$stat" | tr -d ' ' | head -1)
+    child=$(ps -o pid= --ppid "$stat" | tr -d ' ' | head -1 || true)
     [ -n "$child" ] && break
     sleep 0.02
 done

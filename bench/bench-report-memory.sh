@@ -2,8 +2,9 @@
 # Peak memory of `pmuscope report` against perf.data size, next to `perf report` on the
 # same files. The files (default 10, 100 and 1000 MB; PMS_BENCH_SIZES="10 100" to change)
 # are written by pmuscope's writer (bench_perfdata_gen: 8 processes of the hotspots
-# binary, random IPs in its text, 1% kernel samples) and deleted afterwards. Peak RSS from
-# /usr/bin/time -v (maximum resident set size), median of 3 runs.
+# binary, random IPs in its text, 1% kernel samples at 4096 IPs, so the distinct IPs stay
+# bounded) and deleted afterwards. Peak RSS from /usr/bin/time (maximum resident set
+# size), median of 3 runs.
 # usage: bench-report-memory.sh [BUILD]
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         uint32_t pid = 1000 + (uint32_t)(x % NPROC);
         pms_sample s = {.pid = pid, .tid = pid, .time = t, .period = 100000, .ip = base + text_off + (x >> 20) % text_size};
         if (x % 100 == 0) {
-            s.ip = 0xffffffff81000000ull + (x >> 24) % 0x100000;
+            s.ip = 0xffffffff81000000ull + (x >> 24) % 4096 * 4; /* 4096 distinct kernel IPs */
             s.misc = PERF_RECORD_MISC_KERNEL;
         }
         if (add(w, rec, pms_perfdata_encode_sample(rec, sizeof rec, &a, &s))) return 1;

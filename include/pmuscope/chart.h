@@ -30,7 +30,7 @@ int pms_chart_add_points(pms_chart *c, const char *label, const double *x, const
  * ncat x ncomp, row-major. */
 int pms_chart_add_stacked_bars(pms_chart *c, const char *const *categories, size_t ncat,
                                const char *const *components, size_t ncomp, const double *values);
-/* A heat map of rows x cols cells (row 0 at the top), values scaled to [min, max] of the data. */
+/* A heat map of rows x cols cells (row 0 at the bottom, as the y axis counts), values scaled to [min, max] of the data. */
 int pms_chart_add_heatmap(pms_chart *c, const double *values, size_t rows, size_t cols);
 /* A timeline band: one coloured cell per step, colour by label (labels < 0 drawn grey). */
 int pms_chart_add_timeline(pms_chart *c, const int *labels, size_t n);

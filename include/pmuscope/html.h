@@ -1,0 +1,37 @@
+/* pmuscope: one self-contained HTML page (inline CSS and SVG; no scripts, no external
+ * fonts or requests) for `pmuscope report --html` and `pmuscope demo`. */
+#ifndef PMUSCOPE_HTML_H
+#define PMUSCOPE_HTML_H
+#include "pmuscope/chart.h"
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pms_html {
+    FILE *out;
+    int in_table;
+} pms_html;
+
+/* Writes the document head and the page title. */
+void pms_html_begin(pms_html *h, FILE *out, const char *title);
+/* A section with its heading (an id is made from the heading for links). */
+void pms_html_section(pms_html *h, const char *heading);
+void pms_html_paragraph(pms_html *h, const char *text);
+/* Preformatted text (terminal output, a model summary). */
+void pms_html_pre(pms_html *h, const char *text);
+/* A table: headers, then rows of cells; numeric-looking cells are right-aligned. */
+void pms_html_table_begin(pms_html *h, const char *const *headers, size_t ncols);
+void pms_html_table_row(pms_html *h, const char *const *cells, size_t ncols);
+void pms_html_table_end(pms_html *h);
+/* Charts stacked into one inline SVG figure with a caption. */
+int pms_html_charts(pms_html *h, pms_chart *const *charts, size_t ncharts, const char *caption);
+/* Closes the document; returns PMS_EIO if anything failed to write. */
+int pms_html_end(pms_html *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -29,13 +29,13 @@ int main(int argc, char **argv)
     uint64_t text_off = strtoull(argv[4], NULL, 0), text_size = strtoull(argv[5], NULL, 0);
     if (!bytes || !text_size) return fprintf(stderr, "bench_perfdata_gen: bad size\n"), 2;
     static const uint64_t ids[] = {1};
-    pms_perfdata_attr a = {.name = "cpu-clock", .ids = ids, .nids = 1};
-    a.attr.size = sizeof a.attr;
-    a.attr.type = PERF_TYPE_SOFTWARE;
-    a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-    a.attr.sample_period = 100000;
-    a.attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-    a.attr.sample_id_all = a.attr.mmap = a.attr.mmap2 = a.attr.comm = 1;
+    const uint64_t sample_type =
+        PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+    pms_perfdata_attr a = {
+        .attr = {.size = sizeof(struct perf_event_attr), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+                 .sample_period = 100000, .sample_type = sample_type, .sample_id_all = 1, .mmap = 1, .mmap2 = 1,
+                 .comm = 1},
+        .name = "cpu-clock", .ids = ids, .nids = 1};
     pms_perfdata_writer *w;
     if (pms_perfdata_writer_open(&w, argv[1], &a, 1, argc, argv)) {
         fprintf(stderr, "bench_perfdata_gen: %s\n", pms_strerror());

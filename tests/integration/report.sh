@@ -49,6 +49,8 @@ assert ev["samples"] == int(sys.argv[2]), (ev["samples"], sys.argv[2])
 assert sum(r["samples"] for r in ev["rows"]) == ev["samples"]
 assert ev["rows"][0]["function"] == "hot_a"
 assert abs(sum(r["share"] for r in ev["rows"]) - 1) < 1e-9
+# perf record -c 100000 stores no period in the samples: each stands for 100000.
+assert all(r["period"] == 100000 * r["samples"] for r in ev["rows"])
 EOF
 
 # Two events in one file (samples told apart by their ids): one table each, with the

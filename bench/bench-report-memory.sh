@@ -30,7 +30,7 @@ for mb in $sizes; do
     samples=$("$build/pmuscope" report -i "$f" --json --limit 1 | awk -F': ' '/"samples"/{gsub(/,/,"",$2); print $2; exit}')
     read -r pms_kb pms_s < <(measure "$build/pmuscope" report -i "$f" --limit 0)
     read -r perf_kb perf_s < <(measure perf report -i "$f" --stdio --sort sym)
-    printf "%8s %10s %14s %14s %10.2f %12s %12s\n" "$mb" "$samples" "$pms_kb" "$perf_kb" \
+    printf "%8s %10s %14s %14s %10.3f %12s %12s\n" "$mb" "$samples" "$pms_kb" "$perf_kb" \
         "$(echo "$pms_kb / $perf_kb" | bc -l)" "$pms_s" "$perf_s"
     rm -f "$f"
 done

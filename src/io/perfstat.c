@@ -208,8 +208,8 @@ int pms_perfstat_parse(const char *data, size_t len, const char *name, pms_table
         if (!parse_any(s, l, &pl)) {
             rc = pms_fail(PMS_EFORMAT,
                           "%s:%zu: expected a perf stat -I line '<time> <count> [unit] <event>' "
-                          "(or CSV from -x), found '%.60s'",
-                          name, line, s);
+                          "(or CSV from -x), found '%.*s'",
+                          name, line, (int)(l < 60 ? l : 60), s);
             break;
         }
         rc = add_count(&p, &pl, line);

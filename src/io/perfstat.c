@@ -147,7 +147,7 @@ static int add_count(struct pivot *p, const struct perfstat_line *pl, size_t lin
         if (p->nint == p->cap && (rc = grow_intervals(p)) < 0) return rc;
         p->time[p->nint++] = pl->time;
     }
-    size_t e;
+    size_t e = 0;
     if ((rc = event_index(p, pl->event, pl->event_len, line, &e)) < 0) return rc;
     double *cell = &p->val[e][p->nint - 1];
     if (pl->per_cpu) {

@@ -209,6 +209,10 @@ void est_print_json(FILE *out, const est_data *d, const est_result *res)
     pms_json_array_begin(&j);
     for (size_t a = 0; a < d->n_train; a++) pms_json_string(&j, d->runs->labels[d->train[a]]);
     pms_json_array_end(&j);
+    pms_json_key(&j, "test");
+    pms_json_array_begin(&j);
+    for (size_t t = 0; t < d->n_test; t++) pms_json_string(&j, d->runs->labels[d->test[t]]);
+    pms_json_array_end(&j);
     pms_json_key(&j, "methods");
     pms_json_array_begin(&j);
     for (size_t k = 0; k < EST_METHODS; k++) {

@@ -40,6 +40,14 @@ for m in 0 1 2; do
     close "$mine" "$est" 1e-12 || fail "estimate of method $m: $mine != $est"
 done
 
+# stepwise MRA removes what R's step() and p-value elimination remove (see the golden file);
+# MRACM on a validation split still picks instructions + cache-misses
+"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select aic --validate 0.3 --seed 3 --json > "$tmp/aic.json"
+jq -e '.methods[1].stepwise_removed == ["branches"]' "$tmp/aic.json" >/dev/null || fail "--select aic"
+jq -e '.methods[2].pairs[] | select(.chosen) | .high == "instructions" and .low == "cache-misses"' "$tmp/aic.json" >/dev/null || fail "--validate"
+"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select p --method mra --json > "$tmp/p.json"
+jq -e '.methods[0].stepwise_removed == ["branches", "page-faults"]' "$tmp/p.json" >/dev/null || fail "--select p"
+
 # the LP written for glpsol has the same optimum
 glpsol --lp "$tmp/m.lp" -o "$tmp/sol.txt" >/dev/null
 gobj=$(awk '/^Objective:/ { print $4 }' "$tmp/sol.txt")

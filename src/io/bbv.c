@@ -1,0 +1,270 @@
+/* valgrind exp-bbv basic block vectors: T: lines (BB file) and F: lines (PC file). */
+#include "io/bbv_internal.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/grow.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pms_bbv_create(pms_bbv **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+}
+
+void pms_bbv_free(pms_bbv *b)
+{
+    if (!b) return;
+    free(b->entries);
+    free(b->intervals);
+    free(b->blocks);
+    free(b->names);
+    free(b);
+}
+
+/* Parses an unsigned number in base 10 or 16 at *p; advances *p. */
+static int parse_u64(const char **p, const char *end, int base, uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+    while (s < end && isxdigit((unsigned char)*s) && (base == 16 || isdigit((unsigned char)*s))) {
+        unsigned d = isdigit((unsigned char)*s) ? (unsigned)(*s - '0') : (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+        if (v > (UINT64_MAX - d) / (uint64_t)base) return -1;
+        v = v * (uint64_t)base + d;
+        s++;
+    }
+    if (s == *p) return -1;
+    *p = s;
+    *out = v;
+    return 0;
+}
+
+static const char *skip_blanks(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+    return s;
+}
+
+/* Makes the entries from index first to the end one interval. */
+static int finish_interval(pms_bbv *b, size_t first, size_t line)
+{
+    if (pms_grow(&b->intervals, &b->intervals_cap, b->nintervals + 1, sizeof *b->intervals))
+        return pms_fail(PMS_ENOMEM, "out of memory for basic block vectors");
+    pms_bbv_slot *iv = &b->intervals[b->nintervals++];
+    iv->first = first;
+    iv->n = b->nentries - first;
+    iv->line = line;
+    iv->instructions = 0;
+    for (size_t i = first; i < b->nentries; i++) {
+        iv->instructions += b->entries[i].count;
+        pms_bbv_block *blk = (pms_bbv_block *)pms_bbv_find_block(b, b->entries[i].block);
+        if (blk) blk->instructions += b->entries[i].count;
+    }
+    return PMS_OK;
+}
+
+int pms_bbv_add_interval(pms_bbv *b, const pms_bbv_entry *entries, size_t n)
+{
+    if (pms_grow(&b->entries, &b->entries_cap, b->nentries + n, sizeof *b->entries))
+        return pms_fail(PMS_ENOMEM, "out of memory for basic block vectors");
+    size_t first = b->nentries;
+    if (n) memcpy(b->entries + first, entries, n * sizeof *entries);
+    b->nentries += n;
+    return finish_interval(b, first, 0);
+}
+
+/* One T: line, "T:b:c   :b:c ...", appended as an interval. */
+static int parse_t_line(pms_bbv *b, const char *name, size_t line, const char *s, const char *end)
+{
+    const char *start = s;
+    size_t first = b->nentries;
+    s++; /* 'T' */
+    for (;;) {
+        s = skip_blanks(s, end);
+        if (s == end) break;
+        pms_bbv_entry e;
+        if (*s != ':')
+            return pms_fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected ':block:count'", name, line,
+                            (size_t)(s - start) + 1);
+        s++;
+        if (parse_u64(&s, end, 10, &e.block) || s == end || *s != ':')
+            return pms_fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected a block number followed by ':'",
+                            name, line, (size_t)(s - start) + 1);
+        s++;
+        if (parse_u64(&s, end, 10, &e.count))
+            return pms_fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected an instruction count after block %llu",
+                            name, line, (size_t)(s - start) + 1, (unsigned long long)e.block);
+        if (pms_grow(&b->entries, &b->entries_cap, b->nentries + 1, sizeof *b->entries))
+            return pms_fail(PMS_ENOMEM, "out of memory for basic block vectors");
+        b->entries[b->nentries++] = e;
+    }
+    return finish_interval(b, first, line);
+}
+
+/* Calls fn for each line (without its newline), with its 1-based number. */
+typedef int (*line_fn)(pms_bbv *b, const char *name, size_t line, const char *s, const char *end);
+
+static int for_each_line(pms_bbv *b, const char *name, const char *text, size_t len, line_fn fn)
+{
+    const char *p = text, *end = text + len;
+    for (size_t line = 1; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        if (memchr(p, '\0', (size_t)(e - p)))
+            return pms_fail(PMS_EFORMAT, "%s: line %zu: unexpected NUL byte: not a text file", name, line);
+        int rc = fn(b, name, line, p, e);
+        if (rc) return rc;
+        p = nl ? nl + 1 : end;
+    }
+    return PMS_OK;
+}
+
+static int bb_line(pms_bbv *b, const char *name, size_t line, const char *s, const char *end)
+{
+    s = skip_blanks(s, end);
+    if (s == end) return PMS_OK;
+    if (*s == '#') {
+        static const char key[] = "Interval Size ";
+        const char *k = memmem(s, (size_t)(end - s), key, sizeof key - 1);
+        if (k) {
+            const char *v = k + sizeof key - 1;
+            uint64_t size;
+            if (parse_u64(&v, end, 10, &size) == 0) b->interval_size = size;
+        }
+        return PMS_OK;
+    }
+    if (*s != 'T')
+        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected a 'T:' vector line or a '#' comment, found '%c'",
+                        name, line, isprint((unsigned char)*s) ? *s : '?');
+    return parse_t_line(b, name, line, s, end);
+}
+
+int pms_bbv_parse_text(pms_bbv *b, const char *name, const char *text, size_t len)
+{
+    return for_each_line(b, name, text, len, bb_line);
+}
+
+int pms_bbv_parse(pms_bbv **out, const char *name, const char *text, size_t len)
+{
+    pms_bbv *b;
+    int rc = pms_bbv_create(&b);
+    if (rc) return rc;
+    rc = pms_bbv_parse_text(b, name, text, len);
+    if (rc) {
+        pms_bbv_free(b);
+        return rc;
+    }
+    *out = b;
+    return PMS_OK;
+}
+
+/* One F: line, "F:block:hexaddr:function". */
+static int pc_line(pms_bbv *b, const char *name, size_t line, const char *s, const char *end)
+{
+    s = skip_blanks(s, end);
+    if (s == end || *s == '#') return PMS_OK;
+    pms_bbv_block blk = {0};
+    if (end - s < 2 || s[0] != 'F' || s[1] != ':')
+        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected an 'F:block:address:function' line", name, line);
+    s += 2;
+    if (parse_u64(&s, end, 10, &blk.block) || s == end || *s != ':')
+        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected a block number followed by ':'", name, line);
+    s++;
+    if (parse_u64(&s, end, 16, &blk.address) || s == end || *s != ':')
+        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected a hexadecimal address followed by ':'", name, line);
+    s++;
+    while (end > s && (end[-1] == '\r' || end[-1] == ' ')) end--;
+    size_t nlen = (size_t)(end - s);
+    if (pms_grow(&b->names, &b->names_cap, b->names_len + nlen + 1, 1) ||
+        pms_grow(&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof *b->blocks))
+        return pms_fail(PMS_ENOMEM, "out of memory for the PC file");
+    memcpy(b->names + b->names_len, s, nlen);
+    b->names[b->names_len + nlen] = '\0';
+    blk.function = (const char *)(uintptr_t)b->names_len; /* an offset until the names stop moving */
+    b->names_len += nlen + 1;
+    b->blocks[b->nblocks++] = blk;
+    return PMS_OK;
+}
+
+static int by_block(const void *a, const void *b)
+{
+    uint64_t x = ((const pms_bbv_block *)a)->block, y = ((const pms_bbv_block *)b)->block;
+    return (x > y) - (x < y);
+}
+
+int pms_bbv_parse_pc(pms_bbv *b, const char *name, const char *text, size_t len)
+{
+    if (b->nblocks) return pms_fail(PMS_EINVAL, "%s: a PC file was already loaded", name);
+    int rc = for_each_line(b, name, text, len, pc_line);
+    if (rc) return rc;
+    for (size_t i = 0; i < b->nblocks; i++)
+        b->blocks[i].function = b->names + (uintptr_t)b->blocks[i].function;
+    qsort(b->blocks, b->nblocks, sizeof *b->blocks, by_block);
+    for (size_t i = 1; i < b->nblocks; i++)
+        if (b->blocks[i].block == b->blocks[i - 1].block)
+            return pms_fail(PMS_EFORMAT, "%s: block %llu is listed twice", name,
+                            (unsigned long long)b->blocks[i].block);
+    for (size_t i = 0; i < b->nblocks; i++) b->blocks[i].instructions = 0;
+    for (size_t i = 0; i < b->nentries; i++) {
+        pms_bbv_block *blk = (pms_bbv_block *)pms_bbv_find_block(b, b->entries[i].block);
+        if (blk) blk->instructions += b->entries[i].count;
+    }
+    return PMS_OK;
+}
+
+int pms_bbv_load(pms_bbv **out, const char *bb_path, const char *pc_path)
+{
+    char *text;
+    size_t len;
+    int rc = pms_read_file(bb_path, &text, &len);
+    if (rc) return rc;
+    pms_bbv *b;
+    rc = pms_bbv_parse(&b, bb_path, text, len);
+    free(text);
+    if (rc) return rc;
+    if (pc_path) {
+        rc = pms_read_file(pc_path, &text, &len);
+        if (!rc) {
+            rc = pms_bbv_parse_pc(b, pc_path, text, len);
+            free(text);
+        }
+        if (rc) {
+            pms_bbv_free(b);
+            return rc;
+        }
+    }
+    *out = b;
+    return PMS_OK;
+}
+
+size_t pms_bbv_nintervals(const pms_bbv *b) { return b->nintervals; }
+
+int pms_bbv_get_interval(const pms_bbv *b, size_t i, pms_bbv_interval *out)
+{
+    if (i >= b->nintervals)
+        return pms_fail(PMS_EINVAL, "interval %zu out of range (%zu intervals)", i, b->nintervals);
+    const pms_bbv_slot *s = &b->intervals[i];
+    out->entries = b->entries + s->first;
+    out->nentries = s->n;
+    out->instructions = s->instructions;
+    out->line = s->line;
+    return PMS_OK;
+}
+
+uint64_t pms_bbv_interval_size(const pms_bbv *b) { return b->interval_size; }
+size_t pms_bbv_nblocks(const pms_bbv *b) { return b->nblocks; }
+const pms_bbv_block *pms_bbv_get_block(const pms_bbv *b, size_t i) { return i < b->nblocks ? &b->blocks[i] : NULL; }
+
+const pms_bbv_block *pms_bbv_find_block(const pms_bbv *b, uint64_t block)
+{
+    size_t lo = 0, hi = b->nblocks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->blocks[mid].block < block) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < b->nblocks && b->blocks[lo].block == block ? &b->blocks[lo] : NULL;
+}

@@ -1,0 +1,48 @@
+/* SimPoint .bb frequency vector files: the T: lines of exp-bbv, dimensions from 1. */
+#include "io/bbv_internal.h"
+#include "util/error.h"
+#include "util/file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int pms_simpoint_load(pms_bbv **out, const char *path)
+{
+    char *text;
+    size_t len;
+    int rc = pms_read_file(path, &text, &len);
+    if (rc) return rc;
+    pms_bbv *b;
+    rc = pms_bbv_parse(&b, path, text, len);
+    free(text);
+    if (rc) return rc;
+    for (size_t i = 0; i < b->nintervals; i++) {
+        const pms_bbv_slot *s = &b->intervals[i];
+        for (size_t j = 0; j < s->n; j++)
+            if (b->entries[s->first + j].block == 0) {
+                pms_bbv_free(b);
+                return pms_fail(PMS_EFORMAT, "%s: line %zu: dimension 0: SimPoint numbers dimensions from 1",
+                                path, s->line);
+            }
+    }
+    *out = b;
+    return PMS_OK;
+}
+
+int pms_simpoint_write(const pms_bbv *b, FILE *out, const char *name)
+{
+    for (size_t i = 0; i < b->nintervals; i++) {
+        const pms_bbv_slot *s = &b->intervals[i];
+        if (fputc('T', out) == EOF) break;
+        for (size_t j = 0; j < s->n; j++) {
+            const pms_bbv_entry *e = &b->entries[s->first + j];
+            if (e->block == 0)
+                return pms_fail(PMS_EINVAL, "%s: interval %zu: dimension 0: SimPoint numbers dimensions from 1",
+                                name, i + 1);
+            fprintf(out, ":%llu:%llu ", (unsigned long long)e->block, (unsigned long long)e->count);
+        }
+        fputc('\n', out);
+    }
+    if (fflush(out) || ferror(out)) return pms_fail_errno(PMS_EIO, errno, "%s: write failed", name);
+    return PMS_OK;
+}

@@ -1,0 +1,115 @@
+#include "phase/assembler.h"
+#include "util/error.h"
+#include "util/grow.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pms_assembler_init(pms_assembler *a, pms_phase_engine *e, const pms_phase_source *src,
+                        const pms_perfdata_attr *attrs, size_t nattrs, pms_phase_event_fn fn, void *ctx)
+{
+    memset(a, 0, sizeof *a);
+    a->engine = e;
+    a->fn = fn;
+    a->ctx = ctx;
+    a->attrs = attrs;
+    a->nattrs = nattrs;
+    a->samples_per_interval = src && src->samples_per_interval ? src->samples_per_interval : 100;
+}
+
+static int same_name(const char *have, const char *want)
+{
+    if (!have) return 0;
+    if (!strcmp(have, want)) return 1;
+    size_t n = strcspn(have, ":");
+    return strlen(want) == n && !strncmp(have, want, n);
+}
+
+const pms_perfdata_attr *pms_assembler_find_event(const pms_perfdata_attr *attrs, size_t nattrs, const char *name)
+{
+    for (size_t i = 0; i < nattrs; i++)
+        if (same_name(attrs[i].name, name)) return &attrs[i];
+    return NULL;
+}
+
+static const pms_perfdata_attr *attr_of_id(const pms_assembler *a, uint64_t id)
+{
+    for (size_t i = 0; i < a->nattrs; i++)
+        for (size_t j = 0; j < a->attrs[i].nids; j++)
+            if (a->attrs[i].ids[j] == id) return &a->attrs[i];
+    return NULL;
+}
+
+/* Cumulative cycles and instructions from a PERF_SAMPLE_READ group, if both are there. */
+static int read_counts(const pms_assembler *a, const pms_sample *s, uint64_t *cycles, uint64_t *instructions)
+{
+    int found = 0;
+    for (size_t i = 0; i < s->nvalues; i++) {
+        const pms_perfdata_attr *at = attr_of_id(a, s->values[i].id);
+        if (!at || at->attr.type != PERF_TYPE_HARDWARE) continue;
+        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) *cycles = s->values[i].value, found |= 1;
+        if (at->attr.config == PERF_COUNT_HW_INSTRUCTIONS) *instructions = s->values[i].value, found |= 2;
+    }
+    return found == 3;
+}
+
+static int end_interval(pms_assembler *a, const pms_sample *mark)
+{
+    uint64_t end = mark ? mark->time : a->last_time;
+    double metric = NAN;
+    uint64_t cycles, instructions;
+    if (mark && read_counts(a, mark, &cycles, &instructions)) {
+        if (a->have_counts && instructions > a->instructions)
+            metric = (double)(cycles - a->cycles) / (double)(instructions - a->instructions);
+        a->cycles = cycles;
+        a->instructions = instructions;
+        a->have_counts = 1;
+    } else if (a->n && end > a->start_time) {
+        metric = (double)(end - a->start_time) / (double)a->n; /* ns per sample */
+    }
+    int rc = PMS_OK;
+    if (a->n) {
+        pms_phase_interval iv = {.addresses = a->ips, .n = a->n, .size = a->size,
+                                 .start_time = a->start_time, .end_time = end, .metric = metric};
+        pms_phase_event ev;
+        rc = pms_phase_engine_push(a->engine, &iv, &ev);
+        if (!rc && a->fn) rc = a->fn(&ev, a->ctx);
+    } else {
+        a->dropped_empty++;
+    }
+    a->n = 0;
+    a->marks = 0;
+    a->size = 0;
+    a->start_time = end;
+    return rc;
+}
+
+int pms_assembler_sample(pms_assembler *a, const pms_sample *s)
+{
+    if (!a->n && !a->marks && !a->start_time) a->start_time = s->time;
+    a->last_time = s->time;
+    unsigned want = pms_phase_engine_next_multiple(a->engine);
+    if (a->interval && s->attr == a->interval) {
+        a->size += s->period;
+        if (++a->marks >= (a->one_mark_per_interval ? 1 : want)) return end_interval(a, s);
+        return PMS_OK;
+    }
+    if (pms_grow(&a->ips, &a->cap, a->n + 1, sizeof *a->ips))
+        return pms_fail(PMS_ENOMEM, "out of memory for the interval's samples");
+    a->ips[a->n++] = s->ip;
+    if (!a->interval && a->n >= a->samples_per_interval * want) {
+        a->size = a->n;
+        return end_interval(a, s);
+    }
+    return PMS_OK;
+}
+
+int pms_assembler_finish(pms_assembler *a)
+{
+    if (!a->n) return PMS_OK;
+    if (!a->interval) a->size = a->n;
+    return end_interval(a, NULL);
+}
+
+void pms_assembler_free(pms_assembler *a) { free(a->ips); }

@@ -1,0 +1,35 @@
+/* Internal: cutting a stream of parsed samples into intervals for the engine. Shared by
+ * the perf.data replay and the live monitor, so that both cut intervals the same way. */
+#ifndef PMS_PHASE_ASSEMBLER_H
+#define PMS_PHASE_ASSEMBLER_H
+#include "pmuscope/phase.h"
+
+typedef struct pms_assembler {
+    pms_phase_engine *engine;
+    pms_phase_event_fn fn;
+    void *ctx;
+    const pms_perfdata_attr *attrs;    /* to name the counters of PERF_SAMPLE_READ values */
+    size_t nattrs;
+    const pms_perfdata_attr *interval; /* the interval event, or NULL: fixed sample counts */
+    uint64_t samples_per_interval;
+    int one_mark_per_interval;         /* live: the interval event's period already follows
+                                          the dynamic size; replay: merge marks */
+    uint64_t *ips;
+    size_t n, cap;
+    unsigned marks;
+    uint64_t size, start_time, last_time;
+    uint64_t cycles, instructions;     /* cumulative values at the last interval end */
+    int have_counts;
+    uint64_t dropped_empty;            /* intervals without samples, not classified */
+} pms_assembler;
+
+void pms_assembler_init(pms_assembler *a, pms_phase_engine *e, const pms_phase_source *src,
+                        const pms_perfdata_attr *attrs, size_t nattrs, pms_phase_event_fn fn, void *ctx);
+/* Finds the interval event among attrs by name (with or without modifiers). */
+const pms_perfdata_attr *pms_assembler_find_event(const pms_perfdata_attr *attrs, size_t nattrs, const char *name);
+int pms_assembler_sample(pms_assembler *a, const pms_sample *s);
+/* Classifies what is left as a last, partial interval (if it has samples). */
+int pms_assembler_finish(pms_assembler *a);
+void pms_assembler_free(pms_assembler *a);
+
+#endif

@@ -1,0 +1,171 @@
+/* Phase classifiers (seed 003, 3.2).
+ *
+ * Distance based: an LRU cache of signatures with their phase ids. A signature within
+ * the similarity threshold of its closest entry takes that entry's id and replaces its
+ * signature; otherwise it evicts the least recently used entry. A new entry has the
+ * transition phase id until it has been seen transition_threshold times (Lau et al.).
+ *
+ * Sequential k-means: the distance classifier runs until K phases have ids in the
+ * cache; those entries become the K means, and from then on every signature joins the
+ * nearest mean, which moves towards it (equation 3.4). */
+#include "pmuscope/phase.h"
+#include "util/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cache_entry {
+    double *sig;
+    int id;
+    unsigned count;   /* times matched, including the first */
+    uint64_t used;    /* LRU stamp */
+    int valid;
+} cache_entry;
+
+struct pms_classifier {
+    pms_classifier_config cfg;
+    cache_entry *cache;
+    double *storage;
+    uint64_t clock;
+    int next_id;
+    /* k-means, once the means are seeded */
+    int means_ready;
+    double *means;    /* k x n */
+    double *weights;
+    int *mean_ids;
+};
+
+void pms_classifier_config_default(pms_classifier_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->kind = PMS_CLASSIFIER_DISTANCE;
+    c->signature_size = 32;
+    c->threshold = 35;
+    c->cache_size = 32;
+    c->transition_threshold = 2;
+    c->k = 4;
+    c->learning_rate = 0;
+}
+
+int pms_classifier_create(pms_classifier **out, const pms_classifier_config *cfg)
+{
+    if (cfg->signature_size < 1 || cfg->signature_size > PMS_PHASE_MAX_SIGNATURE)
+        return pms_fail(PMS_EINVAL, "signature size %zu: expected 1 to %d", cfg->signature_size,
+                        PMS_PHASE_MAX_SIGNATURE);
+    if (!(cfg->threshold >= 0 && cfg->threshold <= 100))
+        return pms_fail(PMS_EINVAL, "similarity threshold %g%%: expected 0 to 100", cfg->threshold);
+    if (cfg->cache_size < 1 || cfg->cache_size > 65536)
+        return pms_fail(PMS_EINVAL, "cache size %zu: expected 1 to 65536", cfg->cache_size);
+    if (cfg->kind == PMS_CLASSIFIER_KMEANS && (cfg->k < 1 || cfg->k > cfg->cache_size))
+        return pms_fail(PMS_EINVAL, "k-means K = %zu: expected 1 to the cache size (%zu)", cfg->k, cfg->cache_size);
+    if (!(cfg->learning_rate >= 0 && cfg->learning_rate <= 1))
+        return pms_fail(PMS_EINVAL, "learning rate %g: expected 0 (1/weight) or a value up to 1", cfg->learning_rate);
+    pms_classifier *c = calloc(1, sizeof *c);
+    size_t n = cfg->signature_size, k = cfg->kind == PMS_CLASSIFIER_KMEANS ? cfg->k : 0;
+    if (c) {
+        c->cfg = *cfg;
+        c->cache = calloc(cfg->cache_size, sizeof *c->cache);
+        c->storage = calloc(cfg->cache_size * n, sizeof *c->storage);
+        c->means = calloc(k * n + 1, sizeof *c->means);
+        c->weights = calloc(k + 1, sizeof *c->weights);
+        c->mean_ids = calloc(k + 1, sizeof *c->mean_ids);
+    }
+    if (!c || !c->cache || !c->storage || !c->means || !c->weights || !c->mean_ids) {
+        pms_classifier_destroy(c);
+        return pms_fail(PMS_ENOMEM, "out of memory for the phase classifier");
+    }
+    for (size_t i = 0; i < cfg->cache_size; i++) c->cache[i].sig = c->storage + i * n;
+    *out = c;
+    return PMS_OK;
+}
+
+void pms_classifier_destroy(pms_classifier *c)
+{
+    if (!c) return;
+    free(c->cache);
+    free(c->storage);
+    free(c->means);
+    free(c->weights);
+    free(c->mean_ids);
+    free(c);
+}
+
+int pms_classifier_nphases(const pms_classifier *c) { return c->next_id; }
+
+/* Seeds the means from the cache once K entries have ids of their own. */
+static void try_seed_means(pms_classifier *c)
+{
+    size_t n = c->cfg.signature_size, k = 0;
+    for (size_t i = 0; i < c->cfg.cache_size; i++)
+        if (c->cache[i].valid && c->cache[i].id > 0) k++;
+    if (k < c->cfg.k) return;
+    k = 0;
+    /* Lowest ids first, so that the means keep the order of discovery. */
+    for (int id = 1; id <= c->next_id && k < c->cfg.k; id++)
+        for (size_t i = 0; i < c->cfg.cache_size; i++)
+            if (c->cache[i].valid && c->cache[i].id == id) {
+                memcpy(c->means + k * n, c->cache[i].sig, n * sizeof *c->means);
+                c->weights[k] = c->cache[i].count;
+                c->mean_ids[k++] = id;
+            }
+    c->means_ready = 1;
+}
+
+static int classify_kmeans(pms_classifier *c, const double *sig, double *distance)
+{
+    size_t n = c->cfg.signature_size, best = 0;
+    double bestd = INFINITY;
+    for (size_t k = 0; k < c->cfg.k; k++) {
+        double d = pms_signature_distance(c->means + k * n, sig, n);
+        if (d < bestd) bestd = d, best = k;
+    }
+    double *m = c->means + best * n;
+    c->weights[best] += 1;
+    double rate = c->cfg.learning_rate > 0 ? c->cfg.learning_rate : 1.0 / c->weights[best];
+    for (size_t i = 0; i < n; i++) m[i] += rate * (sig[i] - m[i]);
+    if (distance) *distance = bestd;
+    return c->mean_ids[best];
+}
+
+static int classify_distance(pms_classifier *c, const double *sig, double *distance)
+{
+    size_t n = c->cfg.signature_size;
+    double limit = c->cfg.threshold / 100.0 * 2.0, bestd = INFINITY;
+    cache_entry *best = NULL, *victim = NULL;
+    for (size_t i = 0; i < c->cfg.cache_size; i++) {
+        cache_entry *e = &c->cache[i];
+        if (!e->valid) {
+            if (!victim || victim->valid) victim = e;
+            continue;
+        }
+        if (!victim || (victim->valid && e->used < victim->used)) victim = e;
+        double d = pms_signature_distance(e->sig, sig, n);
+        if (d < bestd) bestd = d, best = e;
+    }
+    c->clock++;
+    if (best && bestd <= limit) {
+        memcpy(best->sig, sig, n * sizeof *sig);
+        best->count++;
+        best->used = c->clock;
+        if (best->id == PMS_PHASE_TRANSITION && best->count >= c->cfg.transition_threshold)
+            best->id = ++c->next_id;
+        if (distance) *distance = bestd;
+        return best->id;
+    }
+    memcpy(victim->sig, sig, n * sizeof *sig);
+    victim->valid = 1;
+    victim->count = 1;
+    victim->used = c->clock;
+    victim->id = c->cfg.transition_threshold <= 1 ? ++c->next_id : PMS_PHASE_TRANSITION;
+    if (distance) *distance = best ? bestd : 2.0;
+    return victim->id;
+}
+
+int pms_classifier_classify(pms_classifier *c, const double *sig, double *distance)
+{
+    if (c->means_ready) return classify_kmeans(c, sig, distance);
+    int id = classify_distance(c, sig, distance);
+    if (c->cfg.kind == PMS_CLASSIFIER_KMEANS && c->next_id >= (int)c->cfg.k) try_seed_means(c);
+    return id;
+}

@@ -1,0 +1,208 @@
+/* The live phase monitor: one ring buffer holds the IP samples and the interval event's
+ * overflow records; they are cut into intervals by the same assembler as the perf.data
+ * replay, on the monitor's own thread or inside pms_phase_monitor_poll(). */
+#include "phase/assembler.h"
+#include "pmuscope/sampler.h"
+#include "util/error.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pms_phase_monitor {
+    pms_phase_monitor_config cfg;
+    pms_event events[4];            /* sample, interval, then cycles and instructions if counted */
+    pms_sampling_event sampling[2];
+    pms_sampler *sampler;
+    pms_phase_engine *engine;
+    pms_assembler assembler;
+    unsigned multiple;              /* the periods currently set, in base intervals */
+    uint64_t lost;
+    pthread_t thread;
+    int thread_running;
+    atomic_int stop;
+    int callback_status;            /* a non-zero return of on_record's work, for poll */
+    int failure;                    /* the reading thread's status */
+    char message[1024];             /* and its message (pms_strerror is per thread) */
+    int stopped;
+};
+
+void pms_phase_monitor_config_default(pms_phase_monitor_config *c)
+{
+    memset(c, 0, sizeof *c);
+    pms_phase_config_default(&c->phase);
+    c->own_thread = 1;
+}
+
+/* Parses name, or when it is NULL the first of the preferred names this machine can count. */
+static int pick_event(const char *name, const char *preferred, const char *fallback, pms_event *out)
+{
+    if (name) return pms_event_parse(name, out);
+    if (pms_event_parse(preferred, out) == PMS_OK && pms_event_probe(out) == PMS_OK) return PMS_OK;
+    return pms_event_parse(fallback, out);
+}
+
+static int on_interval(const pms_phase_event *ev, void *ctx)
+{
+    pms_phase_monitor *m = ctx;
+    int rc = 0;
+    if (m->cfg.on_interval) rc = m->cfg.on_interval(ev, m->cfg.user);
+    if (!rc && ev->changed && m->cfg.on_change) rc = m->cfg.on_change(ev, m->cfg.user);
+    if (rc) return rc;
+    /* Dynamic intervals: the interval event's period follows the engine's wish, and the
+     * sample period grows with it so that an interval keeps about as many samples. */
+    if (ev->next_multiple != m->multiple) {
+        m->multiple = ev->next_multiple;
+        rc = pms_sampler_set_period(m->sampler, 1, m->sampling[1].period * m->multiple);
+        if (!rc) rc = pms_sampler_set_period(m->sampler, 0, m->sampling[0].period * m->multiple);
+    }
+    return rc;
+}
+
+static int on_record(const struct perf_event_header *h, void *ctx)
+{
+    pms_phase_monitor *m = ctx;
+    if (h->type == PERF_RECORD_LOST) {
+        const struct { struct perf_event_header h; uint64_t id, lost; } *l = (const void *)h;
+        if (h->size >= sizeof *l) m->lost += l->lost;
+        return 0;
+    }
+    if (h->type != PERF_RECORD_SAMPLE) return 0;
+    size_t nattrs;
+    const pms_perfdata_attr *attrs = pms_sampler_attrs(m->sampler, &nattrs);
+    pms_sample s;
+    pms_read_value values[8];
+    int rc = pms_sample_parse(h, attrs, nattrs, &s, values, 8);
+    if (!rc) rc = pms_assembler_sample(&m->assembler, &s);
+    if (rc) m->callback_status = rc;
+    return rc;
+}
+
+int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_monitor_config *cfg)
+{
+    pms_phase_monitor *m = calloc(1, sizeof *m);
+    if (!m) return pms_fail(PMS_ENOMEM, "out of memory for the phase monitor");
+    m->cfg = *cfg;
+    m->multiple = 1;
+    int rc = pick_event(cfg->sample_event, "branches", "cpu-clock", &m->events[0]);
+    if (!rc) rc = pick_event(cfg->interval_event, "instructions", "task-clock", &m->events[1]);
+    if (rc) {
+        free(m);
+        return rc;
+    }
+    int hw_interval = !pms_event_is_software(&m->events[1]);
+    m->sampling[0] = (pms_sampling_event){.event = m->events[0],
+                                          .period = cfg->sample_period ? cfg->sample_period : 100000};
+    if (cfg->randomize) m->sampling[0].randomize = (pms_randomize){.kind = PMS_RANDOMIZE_EXP, .seed = cfg->random_seed};
+    m->sampling[1] = (pms_sampling_event){
+        .event = m->events[1],
+        .period = cfg->interval_size ? cfg->interval_size : hw_interval ? 100000000 : 10000000};
+    /* With a PMU, cycles and instructions read at every interval end give its CPI. */
+    if (hw_interval && pms_event_parse("cycles", &m->events[2]) == PMS_OK &&
+        pms_event_parse("instructions", &m->events[3]) == PMS_OK && pms_event_probe(&m->events[2]) == PMS_OK) {
+        m->sampling[1].read = &m->events[2];
+        m->sampling[1].nread = 2;
+    }
+    pms_sampler_config sc = {.events = m->sampling, .nevents = 2, .use_clockid = cfg->use_clockid,
+                             .clockid = cfg->clockid, .inherit = cfg->inherit, .enable_on_exec = cfg->enable_on_exec};
+    rc = pms_sampler_open(&m->sampler, &sc, pid);
+    if (!rc) rc = pms_phase_engine_create(&m->engine, &cfg->phase, m->sampling[1].period);
+    if (rc) {
+        pms_phase_monitor_close(m);
+        return rc;
+    }
+    size_t nattrs;
+    const pms_perfdata_attr *attrs = pms_sampler_attrs(m->sampler, &nattrs);
+    pms_assembler_init(&m->assembler, m->engine, NULL, attrs, nattrs, on_interval, m);
+    m->assembler.interval = &attrs[1];
+    m->assembler.one_mark_per_interval = 1;
+    *out = m;
+    return PMS_OK;
+}
+
+static void *reader(void *arg)
+{
+    pms_phase_monitor *m = arg;
+    while (!atomic_load(&m->stop)) {
+        int rc = pms_sampler_poll(m->sampler, 50, on_record, m);
+        if (m->callback_status) rc = m->callback_status;
+        if (rc < 0 || m->callback_status) {
+            m->failure = rc;
+            snprintf(m->message, sizeof m->message, "%s", pms_strerror());
+            break;
+        }
+        if (rc == 0 && pms_sampler_target_gone(m->sampler)) break;
+    }
+    return NULL;
+}
+
+int pms_phase_monitor_start(pms_phase_monitor *m)
+{
+    int rc = m->cfg.enable_on_exec ? PMS_OK : pms_sampler_enable(m->sampler);
+    if (rc || !m->cfg.own_thread) return rc;
+    if (pthread_create(&m->thread, NULL, reader, m)) return pms_fail(PMS_EIO, "cannot start the monitor thread");
+    m->thread_running = 1;
+    return PMS_OK;
+}
+
+int pms_phase_monitor_poll(pms_phase_monitor *m, int timeout_ms)
+{
+    if (m->cfg.own_thread) return pms_fail(PMS_EINVAL, "this monitor reads on its own thread: no poll needed");
+    int n = pms_sampler_poll(m->sampler, timeout_ms, on_record, m);
+    if (m->callback_status) {
+        n = m->callback_status;
+        m->callback_status = 0;
+    }
+    return n;
+}
+
+int pms_phase_monitor_stop(pms_phase_monitor *m)
+{
+    if (m->stopped) return m->failure ? pms_fail(m->failure, "%s", m->message) : PMS_OK;
+    m->stopped = 1;
+    atomic_store(&m->stop, 1);
+    if (m->thread_running) pthread_join(m->thread, NULL);
+    m->thread_running = 0;
+    pms_sampler_disable(m->sampler);
+    int rc = m->failure;
+    /* What is left in the buffer, then the last partial interval. */
+    while (!rc) {
+        int n = pms_sampler_poll(m->sampler, 0, on_record, m);
+        if (m->callback_status || n <= 0) {
+            rc = m->callback_status ? m->callback_status : n;
+            break;
+        }
+    }
+    if (!rc) rc = pms_assembler_finish(&m->assembler);
+    if (rc && !m->failure) {
+        m->failure = rc;
+        snprintf(m->message, sizeof m->message, "%s", pms_strerror());
+    }
+    return rc ? pms_fail(rc, "%s", m->message) : PMS_OK;
+}
+
+void pms_phase_monitor_close(pms_phase_monitor *m)
+{
+    if (!m) return;
+    if (m->thread_running) {
+        atomic_store(&m->stop, 1);
+        pthread_join(m->thread, NULL);
+    }
+    pms_sampler_close(m->sampler);
+    pms_assembler_free(&m->assembler);
+    pms_phase_engine_destroy(m->engine);
+    free(m);
+}
+
+const char *pms_phase_monitor_sample_event(const pms_phase_monitor *m) { return m->events[0].name; }
+const char *pms_phase_monitor_interval_event(const pms_phase_monitor *m) { return m->events[1].name; }
+const pms_phase_engine *pms_phase_monitor_engine(const pms_phase_monitor *m) { return m->engine; }
+int pms_phase_monitor_target_gone(const pms_phase_monitor *m) { return pms_sampler_target_gone(m->sampler); }
+
+void pms_phase_monitor_losses(const pms_phase_monitor *m, uint64_t *lost, uint64_t *empty_intervals)
+{
+    *lost = m->lost;
+    *empty_intervals = m->assembler.dropped_empty;
+}

@@ -98,7 +98,8 @@ static int merge_runs(pms_runs **a, const pms_runs *b)
         size_t o = 0;
         while (o < b->n_runs && strcmp(b->labels[o], x->labels[j]) != 0) o++;
         if (o == b->n_runs) {
-            rc = pms_fail(PMS_EFORMAT, "%s: program %s has no window in %s", b->source, x->labels[j], x->source);
+            rc = pms_fail(PMS_EFORMAT, "program %s of %s has no window among the programs of %s", x->labels[j],
+                          x->source, b->source);
             break;
         }
         m->labels[j] = strdup(x->labels[j]);

@@ -76,8 +76,8 @@ static void print_lm(FILE *out, const struct pms_lm *lm)
 {
     fprintf(out, "  %-24s %14s %12s %9s %10s\n", "", "Estimate", "Std. Error", "t value", "Pr(>|t|)");
     for (size_t c = 0; c < lm->ncoef; c++)
-        fprintf(out, "  %-24s %14.7g %12.5g %9.3f %10.3g\n", lm->names[c], lm->coef[c], lm->std_error[c],
-                lm->t_value[c], lm->p_value[c]);
+        fprintf(out, fabs(lm->t_value[c]) < 1e5 ? "  %-24s %14.7g %12.5g %9.3f %10.3g\n" : "  %-24s %14.7g %12.5g %9.3g %10.3g\n",
+                lm->names[c], lm->coef[c], lm->std_error[c], lm->t_value[c], lm->p_value[c]);
     fprintf(out, "  Residual standard error: %.6g on %zu degrees of freedom\n", lm->sigma, lm->df_residual);
     fprintf(out, "  Multiple R-squared: %.6g, Adjusted R-squared: %.6g\n", lm->r_squared, lm->adj_r_squared);
 }

@@ -2,7 +2,8 @@
 # LP and MRA of `pmuscope estimate` against their peers on the same data:
 # glpsol solving the LP model file pmuscope writes (--write-lp), and R's lm() on
 # the same runs table. Prints the median wall time of 5 runs of each and the ratio
-# (peer / pmuscope: above 1 means pmuscope is faster). Runs table: 2000 runs x 12
+# (peer / pmuscope: above 1 means pmuscope is faster; both times include starting
+# the program and reading the CSV). Runs table: 2000 runs x 12
 # counters, made with a fixed seed.
 set -euo pipefail
 build=${1:-build}

@@ -63,6 +63,14 @@ static void test_two_lists_merged_by_program(void **state)
     wp[1] = w2;
     assert_true(pms_runs_sum_windows(ip, wp, 2, NULL, &r) < 0);
     assert_non_null(strstr(pms_strerror(), "program progB of"));
+    /* a program shorter than an interval gets none */
+    const char tiny[] = "#Name\tStart(ns)\tEnd(ns)\nprogA\t1481219964000000000\t1481219965200000000\n"
+                        "progC\t1481219966600000000\t1481219966700000000\n";
+    wp[0] = pms_test_write_temp(".data", tiny, strlen(tiny));
+    assert_true(pms_runs_sum_windows(ip, wp, 1, NULL, &r) < 0);
+    assert_non_null(strstr(pms_strerror(), "line 3: no interval of"));
+    assert_non_null(strstr(pms_strerror(), "falls in the window of progC"));
+    remove(wp[0]);
     /* a window that ends before it starts */
     const char bad[] = "#Name\tStart(ns)\tEnd(ns)\nprogA\t20\t10\n";
     wp[0] = pms_test_write_temp(".data", bad, strlen(bad));

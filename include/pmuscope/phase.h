@@ -242,6 +242,7 @@ void pms_phase_truth_free(pms_phase_truth *t);
  * -1 when the interval lies outside the schedule. */
 int pms_phase_truth_label(const pms_phase_truth *t, uint64_t start, uint64_t end);
 const char *pms_phase_truth_name(const pms_phase_truth *t, int label);
+int pms_phase_truth_nlabels(const pms_phase_truth *t);
 
 /* ---- the live monitor ---- */
 

@@ -59,7 +59,7 @@ static int end_interval(pms_assembler *a, const pms_sample *mark)
 {
     uint64_t end = mark ? mark->time : a->last_time;
     double metric = NAN;
-    uint64_t cycles, instructions;
+    uint64_t cycles = 0, instructions = 0;
     if (mark && read_counts(a, mark, &cycles, &instructions)) {
         if (a->have_counts && instructions > a->instructions)
             metric = (double)(cycles - a->cycles) / (double)(instructions - a->instructions);

@@ -10,6 +10,7 @@ packages=(
   linux-perf valgrind
   r-base-core r-cran-nnls
   zstd xz-utils
+  jq
 )
 
 missing=()

@@ -8,7 +8,8 @@
  *   sysfs PMU          pmu/event=0x3c,umask=0x1/ using /sys/bus/event_source/devices/PMU/format
  *   libpfm4            INST_RETIRED:ANY_P, skl::L1D:REPLACEMENT, ...
  * each optionally followed by modifiers :u :k :h :p :pp :ppp (combinations such as :uk, :upp).
- * Lists are comma-separated; {a,b,c} makes a group led by its first member. */
+ * Lists are comma-separated; {a,b,c} makes a group led by its first member.
+ * The sysfs tree is read under $PMS_SYSFS_ROOT (default /sys), so tests can use a fake one. */
 #ifndef PMUSCOPE_EVENT_H
 #define PMUSCOPE_EVENT_H
 #include <linux/perf_event.h>

@@ -101,6 +101,22 @@ int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *h);
 int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr *attrs, size_t nattrs,
                      pms_sample *out, pms_read_value *vbuf, size_t max_values);
 
+/* ---- encoding records (synthesised COMM/MMAP2 for attach mode, tests, generators) ----
+ * Each lays out one record for `attr` (with the sample_id_all trailer when the attr asks
+ * for it: pid/tid/time of the event, the attr's first id, cpu 0) in buf and returns its
+ * size in bytes, or 0 when it does not fit in cap bytes or the sample_type has fields
+ * beyond PERF_SAMPLE_READ. Strings are padded to 8 bytes as the kernel does. */
+size_t pms_perfdata_encode_sample(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_sample *s);
+/* Writes MMAP2 (device/inode zero; prot from m->prot, or PROT_READ|PROT_EXEC when
+ * m->executable and m->prot is 0). */
+size_t pms_perfdata_encode_mmap2(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_mmap_event *m);
+/* COMM, FORK or EXIT after t->type. */
+size_t pms_perfdata_encode_task(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_task_event *t);
+
+/* Opens a perf.data image held in memory (len bytes at data, kept by the caller until
+ * close); `name` stands for the file in messages. */
+int pms_perfdata_open_mem(pms_perfdata_reader **out, const void *data, size_t len, const char *name);
+
 /* ---- writer ---- */
 
 typedef struct pms_perfdata_writer pms_perfdata_writer;

@@ -1,0 +1,99 @@
+/* pmuscope: counting groups of events on a launched command or on every thread of a
+ * running process, read as totals or per interval.
+ *
+ * Each {..} group of the event list is opened as one perf group and read with
+ * read_format GROUP|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID; values are summed over
+ * the threads. When the kernel multiplexes the counters, the scaled value is
+ * raw x enabled / running, as perf stat reports it. */
+#ifndef PMUSCOPE_COUNTER_H
+#define PMUSCOPE_COUNTER_H
+#include "pmuscope/event.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pms_count_state {
+    PMS_COUNT_COUNTED,       /* ran for some time: value is meaningful */
+    PMS_COUNT_NOT_COUNTED,   /* opened but never scheduled (running time 0): "<not counted>" */
+    PMS_COUNT_NOT_SUPPORTED, /* could not be opened (only with PMS_COUNTER_SKIP_UNSUPPORTED) */
+} pms_count_state;
+
+typedef struct pms_count {
+    uint64_t raw;     /* counter value summed over threads */
+    uint64_t enabled; /* ns the event was enabled, summed over threads */
+    uint64_t running; /* ns it was actually on a counter */
+    double value;     /* scaled: raw x enabled / running */
+    pms_count_state state;
+} pms_count;
+
+/* "counted", "<not counted>", "<not supported>". */
+const char *pms_count_state_name(pms_count_state s);
+/* Scales raw by enabled/running and sets the state (not counted when running is 0). */
+void pms_count_scale(pms_count *c);
+/* The counts of the interval between two cumulative reads, scaled. */
+void pms_count_delta(const pms_count *now, const pms_count *before, size_t n, pms_count *out);
+
+typedef struct pms_counter pms_counter;
+
+enum {
+    /* An event this machine cannot count is reported <not supported> instead of
+     * failing the whole set (as perf stat does); the default is to fail with the reason. */
+    PMS_COUNTER_SKIP_UNSUPPORTED = 1u << 0,
+};
+
+/* A counter set for events (copied; groups as in pms_event.group). */
+int pms_counter_create(const pms_event *events, size_t n, unsigned flags, pms_counter **out);
+void pms_counter_destroy(pms_counter *c);
+size_t pms_counter_count(const pms_counter *c);
+const pms_event *pms_counter_event(const pms_counter *c, size_t i);
+/* Why event i is <not supported> (the pms_event_open message), or NULL. */
+const char *pms_counter_unsupported_reason(const pms_counter *c, size_t i);
+
+/* Opens the events on a child held before exec (target.h): counting starts at exec
+ * (enable_on_exec) and follows its threads and children (inherit). */
+int pms_counter_open_child(pms_counter *c, pid_t pid);
+/* Opens the events on every current thread of pid (and, by inheritance, the threads
+ * they create), counting from now. */
+int pms_counter_attach(pms_counter *c, pid_t pid);
+/* Reads the cumulative counts since opening into out[pms_counter_count(c)]. */
+int pms_counter_read(pms_counter *c, pms_count *out);
+
+/* Measuring one run: launch a command or attach to a process, read at intervals,
+ * and read the totals when the target ends or a stop is requested. */
+typedef int (*pms_interval_fn)(double t_sec, const pms_count *delta, size_t n, void *ctx);
+
+typedef struct pms_measure_opts {
+    unsigned interval_ms;            /* 0: totals only */
+    pms_interval_fn on_interval;     /* called with each interval's counts; non-zero stops */
+    void *ctx;
+    volatile sig_atomic_t *stop;     /* set to a signal number by the caller's handler:
+                                        forwarded to a launched command, ends an attach */
+} pms_measure_opts;
+
+typedef struct pms_measure_result {
+    double elapsed_s;   /* wall time from exec (or attach) to the end */
+    double user_s, sys_s; /* the command's CPU time (launched commands only) */
+    int wait_status;    /* as from waitpid (launched commands only) */
+    bool target_ended;  /* the attached process exited */
+    int stop_signal;    /* the signal that stopped the measurement, 0 if none */
+} pms_measure_result;
+
+/* Launches argv with the counters of c, waits for it and reads the totals into
+ * totals[pms_counter_count(c)]. The counter set is opened here: create a fresh one per run. */
+int pms_measure_command(pms_counter *c, char *const argv[], const pms_measure_opts *o, pms_count *totals,
+                        pms_measure_result *res);
+/* Attaches to every thread of pid and counts until it exits or *o->stop is set. */
+int pms_measure_pid(pms_counter *c, pid_t pid, const pms_measure_opts *o, pms_count *totals,
+                    pms_measure_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

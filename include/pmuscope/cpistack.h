@@ -1,0 +1,84 @@
+/* pmuscope: CPI stacks by linear regression (seed 001, Choudhary and Singh).
+ *
+ * From a wide interval table: CPI = cycles / instructions per interval; the
+ * regressors are miss events, per instruction (default) or per interval as the
+ * paper used them, optionally min-max normalised; cold-start intervals are
+ * skipped and the range clipped; a seeded random split (4:1 by default) gives
+ * the training and test intervals; CPI is fitted by OLS or NNLS; the CPI stack
+ * is base = intercept and component_i = coefficient_i x mean of event i over
+ * the training intervals. */
+#ifndef PMUSCOPE_CPISTACK_H
+#define PMUSCOPE_CPISTACK_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdio.h>
+
+#include "pmuscope/chart.h"
+#include "pmuscope/json.h"
+#include "pmuscope/stats.h"
+#include "pmuscope/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pms_cpistack_options {
+    const char *cycles;        /* column name by hand, or NULL to recognise it */
+    const char *instructions;  /* idem */
+    const char *const *events; /* regressors by hand; NULL: every miss-like column */
+    size_t nevents;
+    const char *const *where;  /* "COLUMN=VALUE" row filters (all must hold) */
+    size_t nwhere;
+    bool per_interval;         /* regressors as counts per interval (the paper) instead of per instruction */
+    bool normalize;            /* min-max normalise the regressors over the used intervals */
+    size_t skip;               /* cold-start intervals dropped from the front */
+    size_t range_first;        /* keep positions range_first..range_last (1-based, after filtering); 0 = all */
+    size_t range_last;
+    double train_fraction;     /* (0, 1]; 0 means 0.8; 1 fits and tests on the same intervals */
+    uint64_t seed;
+    pms_lm_method method;
+} pms_cpistack_options;
+
+typedef struct pms_cpistack {
+    size_t nevents;
+    char **events;         /* regressor names */
+    size_t nrows;          /* intervals used */
+    size_t *rows;          /* their row indices in the table */
+    size_t ndropped;       /* intervals dropped for zero instructions */
+    double *cpi;           /* nrows observed CPI */
+    double *x;             /* nrows x nevents regressors as fitted */
+    size_t ntrain, ntest;
+    size_t *train, *test;  /* positions in 0..nrows-1 */
+    pms_lm *model;
+    double test_rmse, test_mae; /* on the test intervals (NaN when there are none) */
+    double *cor;           /* nevents x nevents Pearson correlation (training intervals) */
+    double *vif;           /* nevents VIFs (NaN when not defined) */
+    char vif_note[256];    /* why VIFs are NaN, or "" */
+    double base;           /* intercept */
+    double *component;     /* nevents: coefficient x mean regressor over the training intervals */
+    double model_cpi;      /* base + sum of components */
+    double observed_cpi;   /* mean CPI over the training intervals */
+    double *stack;         /* nrows x (1 + nevents): base, coefficient x regressor of each interval */
+} pms_cpistack;
+
+int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pms_cpistack **out);
+void pms_cpistack_free(pms_cpistack *s);
+
+/* Reports (src/cpistack/cpistack_report.c). */
+/* The lm-style summary, test errors, correlation matrix with VIFs, and the stack. */
+int pms_cpistack_write_text(const pms_cpistack *s, FILE *out);
+/* One JSON object with every number of the text report. */
+void pms_cpistack_write_json(const pms_cpistack *s, struct pms_json *j);
+/* A chart of the stacked CPI per interval over time and one of observed
+ * against model CPI; title names the group (may be NULL). */
+int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **stacks, pms_chart **cpi);
+/* Stacked bars, one bar per stack (base, then the components). All stacks
+ * must have the same events. */
+int pms_cpistack_bar_chart(const pms_cpistack *const *s, const char *const *labels, size_t n, pms_chart **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,204 @@
+/* pmuscope: estimating the CPU cycles of a run from its event counts (seed 004,
+ * Hattori & Takeuchi): linear programming (LP), multiple regression (MRA) and
+ * multiple regression considering multicollinearity (MRACM).
+ *
+ * Every method fits the model  c^ = x_I + sum_i x_i * E_i  on a set of runs
+ * (measured cycles c_j and event totals E_ij) and is judged on other runs by
+ * error % = (c^ - c) / c * 100.
+ *
+ * Data is passed as plain arrays: cycles[m] and events[m * n] (row-major, run j
+ * at events[j * n .. j * n + n - 1]); names[n] label the counters in messages. */
+#ifndef PMUSCOPE_ESTIMATE_H
+#define PMUSCOPE_ESTIMATE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the data: a runs table ------------------------------------------------ */
+
+/* One row per run: a label ("TEST7", "bzip2d/1000MHz/1"), the measured cycles,
+ * and the totals of the counters. Read-only for callers; pms_runs_destroy frees it. */
+typedef struct pms_runs {
+    size_t n_runs;
+    size_t n_counters;
+    char **labels;   /* n_runs */
+    char **counters; /* n_counters column names */
+    char *cycles_name;
+    double *cycles;  /* n_runs */
+    double *events;  /* n_runs x n_counters, row-major */
+    size_t *lines;   /* line of each run in its source file (1-based), for messages */
+    char *source;    /* the file the runs came from */
+} pms_runs;
+
+void pms_runs_destroy(pms_runs *r);
+
+/* Reads a runs table (CSV or TSV with a header; see pms_table): the first column
+ * is the run label, `cycles_col` (NULL: "cycles", then "CPU_CYCLES") the measured
+ * cycles, every other numeric column a counter except `size` and the names in
+ * `ignore` (NULL-terminated, may be NULL). A column whose values are not all
+ * numbers is left out unless it is the cycles column (an error there).
+ * Fails with the file and line of a missing or non-finite value, of zero or
+ * negative cycles, and on a table with no runs or no counters. */
+int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out);
+
+/* Builds runs by summing the rows of an interval table (one row per interval)
+ * that share the values of the `group` columns (NULL-terminated); the label is
+ * those values joined by '/'. Summed are the numeric columns other than the group
+ * columns and `ignore`. Runs keep the order of their first interval.
+ * With group NULL the table must be the ARM cBench merged TSV (ARMPM_BUILDMODEL
+ * layout: Timestamp, Benchmark, Run(#), frequency, temperature, voltage, current,
+ * power, then the PMU events), which is grouped by (Benchmark, frequency, Run)
+ * with only the PMU event columns summed. */
+int pms_runs_sum_intervals(const char *path, const char *const *group, const char *const *ignore,
+                           const char *cycles_col, pms_runs **out);
+
+/* Builds one run per program from `perf stat -I` output files (CSV or plain,
+ * see perfstat.h; they must give a start time, as the ARM cBench files do) and
+ * matching program-window files ("#Name Start(ns) End(ns)", ns on the same
+ * clock). An interval belongs to the program whose window holds its middle;
+ * intervals between programs are left out. Files measured in separate passes
+ * (event lists) are merged by program name: the counters of a later file that
+ * an earlier one lacks are appended; an event in both (the cycles anchor) is
+ * kept from the first. */
+int pms_runs_sum_windows(const char *const *interval_paths, const char *const *window_paths, size_t nfiles,
+                         const char *cycles_col, pms_runs **out);
+
+/* Writes the runs as CSV: run,<cycles>,<counters...> (pms_table_write). */
+int pms_runs_write_csv(const pms_runs *r, FILE *out);
+
+/* Picks rows of the runs: `spec` is a list like "1-10,50". When every label ends
+ * in a distinct number (TEST1 .. TEST50), the numbers select labels; otherwise
+ * (or with by_index) they are 1-based row numbers. Fills idx (allocated,
+ * *n_idx entries) in the order of the table. Fails naming the number that
+ * matches no run. */
+int pms_runs_select(const pms_runs *r, const char *spec, bool by_index, size_t **idx, size_t *n_idx);
+
+/* True if pms_runs_select would match spec numbers against label numbers. */
+bool pms_runs_numbered(const pms_runs *r);
+
+/* ---- a fitted model --------------------------------------------------------- */
+
+typedef struct pms_cycle_model {
+    size_t n_counters; /* as in the data it was fitted on */
+    double intercept;
+    double *coef;      /* n_counters; 0 for counters not in the model */
+    bool *used;        /* n_counters; counters in the model */
+    size_t n_used;     /* "No. of counters" of the paper's TABLE X */
+} pms_cycle_model;
+
+void pms_cycle_model_free(pms_cycle_model *m);
+/* Estimated cycles of one run (row of n_counters event values). */
+double pms_cycle_model_predict(const pms_cycle_model *m, const double *events_row);
+/* (estimate - measured) / measured * 100. */
+double pms_estimate_error_pct(double estimate, double measured);
+
+/* ---- LP --------------------------------------------------------------------- */
+
+/* minimise sum_j eps_j  s.t.  eps_j = c_j - (x_I + sum_i x_i E_ij) >= 0,
+ * x_I >= 0, x_i >= 0 (seed 004, B.1), solved with GLPK's simplex. */
+typedef struct pms_lp_fit {
+    pms_cycle_model model; /* counters with x_i > 0 are "used" */
+    double objective;      /* sum of eps_j */
+    size_t n_runs;
+    double *eps;           /* n_runs residuals c_j - c^_j, all >= 0 */
+    bool *tight;           /* n_runs: eps_j = 0 (the model touches that run) */
+    size_t n_tight;
+} pms_lp_fit;
+
+int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t n, pms_lp_fit *out);
+void pms_lp_fit_free(pms_lp_fit *f);
+
+/* Writes the same model in CPLEX LP format (what glpsol --lp reads). Columns are
+ * named x_I, x_<counter> (characters other than letters, digits and '_' become
+ * '_'; x<i> when names collide) and eps_<j> (j = 1..m); rows run_<j>. */
+int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
+                 const char *const *names, const char *path);
+
+/* ---- MRA -------------------------------------------------------------------- */
+
+typedef enum pms_mra_select {
+    PMS_MRA_ALL = 0,    /* every counter given (the paper's MRA) */
+    PMS_MRA_STEP_P = 1, /* backward elimination: drop the counter with the largest p
+                           value while it is above alpha */
+    PMS_MRA_STEP_AIC = 2, /* backward elimination by AIC as R's step(): drop the
+                             counter whose removal lowers n log(RSS/n) + 2k most */
+} pms_mra_select;
+
+typedef struct pms_mra_options {
+    pms_mra_select select;
+    double alpha; /* for PMS_MRA_STEP_P; 0 means 0.05 */
+} pms_mra_options;
+
+/* OLS (stats module, as R's lm) of cycles on the counters. Counters that are
+ * constant or exact linear combinations of others over the runs (R would print
+ * NA for them) are left out and listed in dropped; the stepwise options then
+ * remove more, listed in removal order after them. Fails when there are fewer
+ * than n + 2 runs for n counters (no residual degrees of freedom), or when no
+ * counter varies. */
+typedef struct pms_mra_fit {
+    pms_cycle_model model;
+    struct pms_lm *lm;     /* summary of the final fit; its columns are the used counters */
+    size_t *dropped;       /* counter indices left out */
+    size_t n_aliased;      /* the first n_aliased of dropped were aliased (collinear) */
+    size_t n_dropped;
+    double aic;            /* n log(RSS/n) + 2 (k + 1) of the final fit, as R's extractAIC */
+} pms_mra_fit;
+
+int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_t n,
+                     const char *const *names, const pms_mra_options *opt, pms_mra_fit *out);
+void pms_mra_fit_free(pms_mra_fit *f);
+
+/* ---- MRACM ------------------------------------------------------------------ */
+
+/* Default thresholds on |r| (Pearson correlation with cycles over the fitting
+ * runs). The paper pairs counters at r = 0.96..0.99 with counters at |r| =
+ * 0.11..0.37 (its TABLES IV, VII-IX); 0.4 is the low bound that keeps every low
+ * counter it paired and none of its high ones. */
+#define PMS_MRACM_HIGH 0.9
+#define PMS_MRACM_LOW 0.4
+#define PMS_MRACM_MAX_VIF 10.0
+
+typedef struct pms_mracm_options {
+    double high;     /* |r| >= high is a high-correlation counter; 0 means 0.9 */
+    double low;      /* |r| < low is a low-correlation counter; 0 means 0.4 */
+    double max_vif;  /* pairs with VIF >= max_vif are rejected; 0 means 10, INFINITY keeps all */
+    /* 0: choose the pair with the lowest mean |error %| on the fitting runs.
+     * In (0, 1): hold out that fraction of the fitting runs (pms_split with
+     * seed), fit each pair on the rest, choose on the held-out runs. The chosen
+     * pair is refitted on all fitting runs. */
+    double validation;
+    unsigned long long seed;
+} pms_mracm_options;
+
+typedef struct pms_mracm_pair {
+    size_t high, low;     /* counter indices */
+    double vif;           /* INFINITY when the two are exactly collinear */
+    bool rejected;        /* vif >= max_vif */
+    double error_pct;     /* mean |error %| on the selection runs (NaN when rejected) */
+} pms_mracm_pair;
+
+typedef struct pms_mracm_fit {
+    bool applicable;
+    char reason[256];      /* why not, as "NA" in the paper's TABLE X */
+    double *correlation;   /* n: r of each counter with cycles (NaN: constant counter) */
+    pms_mracm_pair *pairs; /* every high x low pair */
+    size_t n_pairs;
+    size_t best;           /* index into pairs when applicable */
+    pms_cycle_model model; /* the chosen pair, fitted on all fitting runs */
+    struct pms_lm *lm;     /* its summary */
+} pms_mracm_fit;
+
+/* Returns PMS_OK with applicable false and a reason when there is no high or no
+ * low counter, or every pair is rejected; fails only on bad input. */
+int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, size_t n,
+                       const char *const *names, const pms_mracm_options *opt, pms_mracm_fit *out);
+void pms_mracm_fit_free(pms_mracm_fit *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

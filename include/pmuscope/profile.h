@@ -1,0 +1,69 @@
+/* pmuscope: the sampled-IP profile behind `pmuscope report`.
+ *
+ * Samples are counted per (event, process, IP) in one streaming pass, so memory grows
+ * with the number of distinct IPs, not of samples. Tables are made at the end, when
+ * every mapping is known: by symbol (binary + function) or by instruction (binary +
+ * file offset), with each row's share of the event's samples and a Wilson score
+ * confidence interval for that share (the sample is a binomial draw: each sample lands
+ * in the row or not). */
+#ifndef PMUSCOPE_PROFILE_H
+#define PMUSCOPE_PROFILE_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmuscope/perfdata.h"
+#include "pmuscope/symbols.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pms_profile pms_profile;
+
+typedef enum pms_profile_key {
+    PMS_PROFILE_BY_SYMBOL = 0,
+    PMS_PROFILE_BY_IP = 1,
+} pms_profile_key;
+
+typedef struct pms_profile_row {
+    const char *binary;     /* file, "[vdso]"-style name, "[kernel]" or "[unknown]" */
+    const char *symbol;     /* function, or NULL when none covers the address(es) */
+    uint64_t ip;            /* BY_IP: a run-time IP of the row (the first one seen); else 0 */
+    uint64_t file_offset;   /* BY_IP: offset in the binary; BY_SYMBOL: of the symbol start */
+    uint64_t symbol_offset; /* BY_IP: offset of the IP in its symbol */
+    uint64_t samples;
+    uint64_t period;        /* sum of the samples' periods */
+    double share;           /* samples / all samples of the event */
+    double ci_low, ci_high; /* Wilson score interval of share */
+} pms_profile_row;
+
+/* Reports progress of pms_profile_read: bytes of the data section done and in all. */
+typedef void (*pms_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
+/* A profile that symbolises through `symbols` (owned by the caller, fed by the profile
+ * itself when it reads a file). */
+int pms_profile_create(pms_profile **out, pms_symbols *symbols);
+void pms_profile_destroy(pms_profile *p);
+
+/* Counts one sample of event `event` (an index chosen by the caller, < 1024). */
+int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s);
+/* Reads a whole perf.data: samples (event = the attr's index in the file), mmap and task
+ * records into the symbol map; progress may be NULL. */
+int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn progress, void *ctx);
+
+uint64_t pms_profile_samples(const pms_profile *p, size_t event); /* all samples of the event */
+uint64_t pms_profile_lost(const pms_profile *p);                  /* PERF_RECORD_LOST totals */
+size_t pms_profile_distinct_ips(const pms_profile *p);
+
+/* The table of one event, rows sorted by samples (most first); *rows is malloc'd (free it),
+ * its strings belong to the symbol map. confidence in (0, 1), e.g. 0.95. */
+int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double confidence, pms_profile_row **rows,
+                      size_t *nrows);
+
+/* Wilson score interval for a binomial proportion k/n at the given confidence level. */
+int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,41 @@
+/* pmuscope: measuring more events than the PMU counts at once, over several runs
+ * (seed 004): the events are split into runs that fit the counters, the anchor events
+ * (cycles and instructions, or task-clock without a PMU) are measured in every run,
+ * and the runs are merged into one table with the anchors' variation between runs. */
+#ifndef PMUSCOPE_SCHEDULE_H
+#define PMUSCOPE_SCHEDULE_H
+#include "pmuscope/statfmt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pms_schedule pms_schedule;
+
+/* Splits events into runs of at most per_run events each (besides the anchors, which
+ * like Intel's fixed counters are not counted against per_run). */
+int pms_schedule_create(const pms_event *anchors, size_t na, const pms_event *events, size_t ne, unsigned per_run,
+                        pms_schedule **out);
+void pms_schedule_destroy(pms_schedule *s);
+size_t pms_schedule_runs(const pms_schedule *s);
+/* The events of run r: the anchors, then its share of the events, as one perf group. */
+const pms_event *pms_schedule_run_events(const pms_schedule *s, size_t r, size_t *n);
+/* Stores the totals of run r, in the order of pms_schedule_run_events. */
+int pms_schedule_record(pms_schedule *s, size_t r, const pms_count *totals);
+/* The merged table, na + ne values: the anchors (mean over the runs) then the events,
+ * each from its run; anchor_cv[na] gets each anchor's coefficient of variation between
+ * the runs in % (NAN with a single run). Fails if a run has not been recorded. */
+int pms_schedule_merge(const pms_schedule *s, pms_stat_value *out, double *anchor_cv);
+/* Forgets the recorded runs (to measure the next size). */
+void pms_schedule_reset(pms_schedule *s);
+
+/* How many of events (at most limit) the PMU counts in one group beside the anchors,
+ * found by opening growing groups on the calling thread and checking that they are
+ * scheduled. Software events take no counter: a list of them all fits. */
+int pms_schedule_probe_capacity(const pms_event *anchors, size_t na, const pms_event *events, size_t ne,
+                                unsigned *capacity);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

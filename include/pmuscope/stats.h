@@ -1,0 +1,153 @@
+/* pmuscope: the statistics the methods share, on GSL.
+ *
+ * Ordinary least squares with everything R's summary(lm()) prints, prediction,
+ * error measures, Pearson correlation, variance inflation factors, min-max and
+ * z-score normalisation, a seeded train/test split, and non-negative least
+ * squares (Lawson-Hanson).
+ *
+ * Matrices are plain row-major arrays: x[i * p + j] is row i, column j. The
+ * intercept is never a column of x: it is added by the fit (pms_lm_options).
+ * Every function returns PMS_OK or a negative pms_status with a message
+ * (pms_strerror()) that names the offending column (by the names given, or
+ * "x1".."xp") and row. */
+#ifndef PMUSCOPE_STATS_H
+#define PMUSCOPE_STATS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Linear models ---------------------------------------------------- */
+
+typedef enum pms_lm_method {
+    PMS_LM_OLS = 0,  /* least squares by Householder QR (as R's lm) */
+    PMS_LM_NNLS = 1, /* least squares with every coefficient >= 0 (Lawson-Hanson),
+                        the intercept included when there is one */
+} pms_lm_method;
+
+typedef struct pms_lm_options {
+    bool no_intercept;   /* fit y ~ 0 + x (R's "- 1") instead of y ~ 1 + x */
+    pms_lm_method method;
+    double tol;          /* rank tolerance as R's lm (qr tol); 0 means 1e-7 */
+} pms_lm_options;
+
+/* A fitted model. Read-only; made by pms_lm_fit, freed by pms_lm_free.
+ * Coefficient k is the intercept when has_intercept (k = 0, named
+ * "(Intercept)"), then the columns of x in order. */
+typedef struct pms_lm {
+    pms_lm_method method;
+    bool has_intercept;
+    size_t n;            /* observations */
+    size_t ncoef;        /* coefficients, intercept included */
+    char **names;        /* ncoef names */
+    double *coef;        /* estimates */
+    double *std_error;   /* standard errors (NaN for NNLS: not defined under constraints) */
+    double *t_value;     /* coef / std_error (NaN for NNLS) */
+    double *p_value;     /* two-sided, Pr(>|t|) with df_residual degrees of freedom (NaN for NNLS) */
+    double *cov_unscaled;/* ncoef x ncoef (X'X)^-1, row-major (NULL for NNLS) */
+    double *fitted;      /* n fitted values */
+    double *residuals;   /* n residuals y - fitted */
+    double resid_quantiles[5]; /* Min, 1Q, Median, 3Q, Max (R's quantile type 7) */
+    size_t df_residual;  /* n - ncoef */
+    double rss;          /* residual sum of squares */
+    double sigma;        /* residual standard error sqrt(rss / df_residual) */
+    double r_squared;    /* multiple R-squared (centred when there is an intercept, as R) */
+    double adj_r_squared;
+    double f_statistic;  /* on f_df1 and f_df2 degrees of freedom (NaN when ncoef - intercept = 0) */
+    double f_df1, f_df2;
+    double f_p_value;
+    /* NNLS: which coefficients the solution holds at zero (ncoef flags, NULL for OLS). */
+    bool *at_bound;
+} pms_lm;
+
+/* Fits y ~ x over n rows and p columns. names (may be NULL) name the p columns.
+ * Fails with PMS_EINVAL when n <= ncoef (no residual degrees of freedom), with
+ * PMS_ENUMERIC when a value is not finite (naming row and column) or when the
+ * design is rank deficient: the message names every column that is constant
+ * (collinear with the intercept) or a linear combination of earlier columns,
+ * as R would report NA for them, and nothing is dropped silently. */
+int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char *const *names,
+               const pms_lm_options *opt, pms_lm **out);
+void pms_lm_free(pms_lm *m);
+
+/* The columns of x (0-based, in the order R's pivoting would alias them) that
+ * are linear combinations of the intercept (when intercept) and the columns
+ * before them, by the same tolerance as pms_lm_fit; *naliased is 0 for a design
+ * of full rank. aliased must hold p entries. */
+int pms_lm_aliased(const double *x, size_t n, size_t p, bool intercept, double tol, size_t *aliased,
+                   size_t *naliased);
+
+/* Predicts n rows of x (p = ncoef minus the intercept columns) into yhat. */
+int pms_lm_predict(const pms_lm *m, const double *x, size_t n, double *yhat);
+
+/* Writes the model as R's print(summary(lm(...))) does: call, residual
+ * quantiles, coefficient table with significance stars, residual standard
+ * error, R-squared, F statistic (4 significant digits, as R's default). For
+ * NNLS the estimates are shown with the coefficients held at zero marked.
+ * response names y in the formula line. */
+int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out);
+
+/* ---- Non-negative least squares -------------------------------------- */
+
+/* Solves min ||A x - b|| subject to x >= 0 (Lawson and Hanson, 1974, NNLS),
+ * A is m x n row-major. x receives n values; *rnorm (may be NULL) the residual
+ * 2-norm. max_iter 0 means 3n as in Lawson-Hanson and R's nnls. Fails with
+ * PMS_ENUMERIC when the iteration limit is reached or a value is not finite. */
+int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_iter, double *x,
+             double *rnorm);
+
+/* ---- Errors ----------------------------------------------------------- */
+
+double pms_rmse(const double *y, const double *yhat, size_t n);
+double pms_mae(const double *y, const double *yhat, size_t n);
+/* Mean absolute percentage error, in percent; fails (PMS_ENUMERIC, naming the
+ * row) when an observed value is zero. */
+int pms_mape(const double *y, const double *yhat, size_t n, double *out);
+
+/* ---- Correlation and multicollinearity -------------------------------- */
+
+/* Pearson correlation matrix of the p columns of x (n rows) into r (p x p).
+ * Fails (PMS_ENUMERIC) on a constant column or a non-finite value, naming it. */
+int pms_correlation(const double *x, size_t n, size_t p, const char *const *names, double *r);
+
+/* Variance inflation factor of each column: 1 / (1 - R_j^2), R_j^2 of column j
+ * regressed on the others with an intercept (the diagonal of the inverse
+ * correlation matrix). vif receives p values; fails (PMS_ENUMERIC) naming the
+ * columns when they are exactly collinear. p = 1 gives 1. */
+int pms_vif(const double *x, size_t n, size_t p, const char *const *names, double *vif);
+
+/* ---- Normalisation ---------------------------------------------------- */
+
+/* Min-max normalisation in place, each column to [0, 1]: (x - min) / (max - min).
+ * min and max (may be NULL) receive the p column minima and maxima. Fails on a
+ * constant column (naming it) and leaves x unchanged then. */
+int pms_normalize_minmax(double *x, size_t n, size_t p, const char *const *names, double *min,
+                         double *max);
+/* z-score normalisation in place: (x - mean) / sd, sd with n - 1 as R's sd().
+ * mean and sd (may be NULL) receive the column parameters. */
+int pms_normalize_zscore(double *x, size_t n, size_t p, const char *const *names, double *mean,
+                         double *sd);
+/* Applies saved parameters to other rows: x = (x - offset[j]) / scale[j]
+ * (for min-max offset = min, scale = max - min). */
+void pms_normalize_apply(double *x, size_t n, size_t p, const double *offset, const double *scale);
+
+/* ---- Train/test split ------------------------------------------------- */
+
+/* A reproducible random split of rows 0..n-1: round(n * train_fraction) rows
+ * (at least 1, at most n) go to train, the rest to test, each list in
+ * ascending row order. The same seed gives the same split on every machine
+ * (GSL's MT19937). train and test must hold n entries each. */
+int pms_split(size_t n, double train_fraction, uint64_t seed, size_t *train, size_t *ntrain,
+              size_t *test, size_t *ntest);
+
+/* Copies the chosen rows of a row-major n x p array into dst (count x p). */
+void pms_rows_gather(const double *src, size_t p, const size_t *rows, size_t count, double *dst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,66 @@
+/* pmuscope: from run-time instruction addresses to (binary, file offset, function).
+ *
+ * A pms_symbols map is fed the MMAP/MMAP2 and FORK records of a recording (live or from
+ * a perf.data) and then turns a sampled IP of a process into the mapped file, the offset
+ * of the IP in that file, and the ELF symbol that covers it. File offsets are the common
+ * space across ASLR and PIE, so addresses from other tools (valgrind, which loads PIE
+ * binaries elsewhere) meet sampled IPs there: pms_symbols_lookup_file() goes from
+ * (binary, file offset) to the symbol. Symbols come from elfutils (libdwfl: .symtab, or
+ * .dynsym, or separate debuginfo found by build id).
+ *
+ * Addresses outside every mapping go to two buckets: "[kernel]" (kernel-mode samples)
+ * and "[unknown]" (no mapping known for that process and address). */
+#ifndef PMUSCOPE_SYMBOLS_H
+#define PMUSCOPE_SYMBOLS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmuscope/perfdata.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMS_BINARY_KERNEL "[kernel]"
+#define PMS_BINARY_UNKNOWN "[unknown]"
+
+typedef struct pms_symbols pms_symbols;
+
+/* Where an address lands. Strings belong to the map and live as long as it does. */
+typedef struct pms_symbol_info {
+    const char *binary;      /* mapped file path, "[vdso]"-style name, or one of the buckets */
+    uint64_t file_offset;    /* offset of the address in the binary (the IP itself in a bucket) */
+    const char *symbol;      /* covering function, or NULL when the binary has none there */
+    uint64_t symbol_offset;  /* address - symbol start */
+    uint64_t symbol_address; /* the symbol's start as an ELF address (st_value) */
+    int mapped;              /* 1 when the address fell in a file mapping */
+} pms_symbol_info;
+
+int pms_symbols_create(pms_symbols **out);
+void pms_symbols_destroy(pms_symbols *s);
+
+/* Feeds one mapping (only executable ones are kept). */
+int pms_symbols_add_mmap(pms_symbols *s, const pms_mmap_event *m);
+/* Feeds a FORK (the child sees its parent's mappings) or EXEC/EXIT; others are ignored. */
+int pms_symbols_add_task(pms_symbols *s, const pms_task_event *t);
+
+/* Maps a sampled IP of process pid at `time` (0: any) to its binary and file offset,
+ * and looks up the symbol. kernel: the sample was taken in kernel mode
+ * (PERF_RECORD_MISC_KERNEL). Never fails: unmapped addresses land in a bucket. */
+void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel, pms_symbol_info *out);
+
+/* The symbol that covers file offset `file_offset` of `binary` (for addresses from other
+ * tools). Returns PMS_OK with out->symbol NULL when no symbol covers it, PMS_ENOENT or
+ * PMS_EFORMAT when the binary cannot be opened or is not ELF. */
+int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_offset, pms_symbol_info *out);
+
+/* The ELF address (as in nm, objdump) of a file offset in binary, through its PT_LOAD
+ * program headers; and back. For tools whose addresses are ELF addresses plus a load
+ * bias. */
+int pms_symbols_offset_to_address(pms_symbols *s, const char *binary, uint64_t file_offset, uint64_t *address);
+int pms_symbols_address_to_offset(pms_symbols *s, const char *binary, uint64_t address, uint64_t *file_offset);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,295 @@
+/* pmuscope cpistack: CPI stacks from interval counts by regression (seed 001). */
+#include "cli/cli.h"
+#include "pmuscope/chart.h"
+#include "pmuscope/cpistack.h"
+#include "pmuscope/error.h"
+#include "pmuscope/json.h"
+#include "pmuscope/perfstat.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fputs("usage: pmuscope cpistack [options] FILE [FILE...]\n\n"
+          "Fits CPI = cycles / instructions per interval against miss events (OLS as R's lm, or\n"
+          "non-negative least squares) and prints the model summary, the test error, the\n"
+          "correlation of the events with their VIFs, and the CPI stack: base = intercept,\n"
+          "component = coefficient x mean event value over the training intervals.\n\n"
+          "FILE is `perf stat -I` output (CSV from -x or the plain form), `pmuscope stat --wide`\n"
+          "output, or any CSV/TSV table with a header. Several FILEs are event groups measured in\n"
+          "separate runs and are merged interval by interval.\n\n"
+          "Options:\n"
+          "  --cycles NAME          cycles column (default: found by name: cycles, CPU_CYCLES, ...)\n"
+          "  --instructions NAME    instructions column (instructions, INST_RETIRED, ...)\n"
+          "  -e, --events A,B,...   regressors (default: every miss event: *-misses, *_REFILL, ...)\n"
+          "  --per-interval         regress on counts per interval, as the paper (default: per instruction)\n"
+          "  --normalize            min-max normalise the regressors to [0, 1], as the paper\n"
+          "  --skip N               drop the first N intervals (cold start)\n"
+          "  --range A:B            keep intervals A to B (1-based; 'A:' to the end)\n"
+          "  --split F              fraction of intervals for training (default 0.8; 1 = no test)\n"
+          "  --seed S               seed of the random split (default 1)\n"
+          "  --method ols|nnls      least squares, or with every coefficient >= 0 (default ols)\n"
+          "  --by COLUMN            one CPI stack per distinct value of COLUMN (e.g. Benchmark)\n"
+          "  --where COLUMN=VALUE   use only the rows where COLUMN equals VALUE (repeatable)\n"
+          "  --merge interval|time  how several FILEs are aligned (default interval)\n"
+          "  --merge-tol SEC        largest time difference when merging by time (default 0.05)\n"
+          "  --svg FILE             draw the stacks (bar per group, stacks per interval over time)\n"
+          "  --json                 print JSON instead of text\n"
+          "  -h, --help             this help\n",
+          out);
+}
+
+struct opts {
+    pms_cpistack_options c;
+    const char *by, *svg;
+    bool json;
+    pms_merge_key merge;
+    double merge_tol;
+    char *events_buf;
+    const char *events[64];
+    const char *where[16];
+};
+
+static int parse_range(const char *s, struct opts *o)
+{
+    const char *colon = strchr(s, ':');
+    char a[32] = "";
+    if (!colon || (size_t)(colon - s) >= sizeof a) return -1;
+    memcpy(a, s, (size_t)(colon - s));
+    uint64_t first, last = 0;
+    if (!cli_parse_count(a, &first) || first == 0) return -1;
+    if (colon[1] && (!cli_parse_count(colon + 1, &last) || last < first)) return -1;
+    o->c.range_first = first;
+    o->c.range_last = last;
+    return 0;
+}
+
+static int parse_events(char *list, struct opts *o)
+{
+    o->c.nevents = 0;
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        if (o->c.nevents == sizeof o->events / sizeof o->events[0]) return -1;
+        o->events[o->c.nevents++] = tok;
+    }
+    o->c.events = o->c.nevents ? o->events : NULL;
+    return o->c.nevents ? 0 : -1;
+}
+
+static int parse_options(int argc, char **argv, struct opts *o)
+{
+    enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
+           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON };
+    static const struct option longopts[] = {
+        {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
+        {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
+        {"normalize", no_argument, 0, O_NORMALIZE}, {"skip", required_argument, 0, O_SKIP},
+        {"range", required_argument, 0, O_RANGE},   {"split", required_argument, 0, O_SPLIT},
+        {"seed", required_argument, 0, O_SEED},     {"method", required_argument, 0, O_METHOD},
+        {"by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
+        {"merge", required_argument, 0, O_MERGE},   {"merge-tol", required_argument, 0, O_MERGE_TOL},
+        {"svg", required_argument, 0, O_SVG},       {"json", no_argument, 0, O_JSON},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    int c;
+    uint64_t v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_CYCLES: o->c.cycles = optarg; break;
+        case O_INSTR: o->c.instructions = optarg; break;
+        case 'e':
+            free(o->events_buf);
+            o->events_buf = strdup(optarg);
+            if (!o->events_buf || parse_events(o->events_buf, o) < 0)
+                return cli_usage_error("cpistack", "--events '%s': expected a comma-separated list of up to 64 columns", optarg);
+            break;
+        case O_PER_INTERVAL: o->c.per_interval = true; break;
+        case O_NORMALIZE: o->c.normalize = true; break;
+        case O_SKIP:
+            if (!cli_parse_count(optarg, &v)) return cli_usage_error("cpistack", "--skip '%s': expected a count", optarg);
+            o->c.skip = (size_t)v;
+            break;
+        case O_RANGE:
+            if (parse_range(optarg, o) < 0)
+                return cli_usage_error("cpistack", "--range '%s': expected A:B or A: with 1 <= A <= B", optarg);
+            break;
+        case O_SPLIT:
+            if (!cli_parse_double(optarg, &o->c.train_fraction) || !(o->c.train_fraction > 0 && o->c.train_fraction <= 1))
+                return cli_usage_error("cpistack", "--split '%s': expected a fraction in (0, 1]", optarg);
+            break;
+        case O_SEED:
+            if (!cli_parse_count(optarg, &v)) return cli_usage_error("cpistack", "--seed '%s': expected a number", optarg);
+            o->c.seed = v;
+            break;
+        case O_METHOD:
+            if (strcmp(optarg, "ols") == 0)
+                o->c.method = PMS_LM_OLS;
+            else if (strcmp(optarg, "nnls") == 0)
+                o->c.method = PMS_LM_NNLS;
+            else
+                return cli_usage_error("cpistack", "--method '%s': expected ols or nnls", optarg);
+            break;
+        case O_BY: o->by = optarg; break;
+        case O_WHERE:
+            if (o->c.nwhere == sizeof o->where / sizeof o->where[0] || !strchr(optarg, '='))
+                return cli_usage_error("cpistack", "--where '%s': expected COLUMN=VALUE (at most 15)", optarg);
+            o->where[o->c.nwhere++] = optarg;
+            break;
+        case O_MERGE:
+            if (strcmp(optarg, "interval") == 0)
+                o->merge = PMS_MERGE_BY_INTERVAL;
+            else if (strcmp(optarg, "time") == 0)
+                o->merge = PMS_MERGE_BY_TIME;
+            else
+                return cli_usage_error("cpistack", "--merge '%s': expected interval or time", optarg);
+            break;
+        case O_MERGE_TOL:
+            if (!cli_parse_double(optarg, &o->merge_tol) || o->merge_tol < 0)
+                return cli_usage_error("cpistack", "--merge-tol '%s': expected seconds >= 0", optarg);
+            break;
+        case O_SVG: o->svg = optarg; break;
+        case O_JSON: o->json = true; break;
+        case 'h': usage(stdout); return -CLI_OK - 1;
+        default: return cli_usage_error("cpistack", "unknown option");
+        }
+    }
+    o->c.where = o->where;
+    if (optind >= argc) return cli_usage_error("cpistack", "expected an interval file");
+    return CLI_OK;
+}
+
+/* Reads every FILE and merges them when there are several. */
+static int load(int nfiles, char **files, const struct opts *o, pms_table **out)
+{
+    pms_table **t = calloc((size_t)nfiles, sizeof *t);
+    if (!t) return cli_error("out of memory");
+    int rc = CLI_OK;
+    for (int i = 0; i < nfiles && rc == CLI_OK; i++)
+        if (pms_interval_table_read(files[i], &t[i]) < 0) rc = cli_lib_error();
+    if (rc == CLI_OK && nfiles == 1) {
+        *out = t[0];
+        t[0] = NULL;
+    } else if (rc == CLI_OK &&
+               pms_table_merge_runs((const pms_table *const *)t, (size_t)nfiles, o->merge, o->merge_tol, out) < 0) {
+        rc = cli_lib_error();
+    }
+    for (int i = 0; i < nfiles; i++) pms_table_free(t[i]);
+    free(t);
+    return rc;
+}
+
+struct group_run {
+    char **labels;
+    size_t n;
+    pms_cpistack **stacks;
+};
+
+static int compute_groups(const pms_table *t, const struct opts *o, struct group_run *g)
+{
+    if (!o->by) {
+        g->n = 1;
+        g->labels = calloc(1, sizeof *g->labels);
+        g->stacks = calloc(1, sizeof *g->stacks);
+        if (!g->labels || !g->stacks || !(g->labels[0] = strdup(pms_table_name(t)))) return cli_error("out of memory");
+        return pms_cpistack_compute(t, &o->c, &g->stacks[0]) < 0 ? cli_lib_error() : CLI_OK;
+    }
+    size_t col;
+    if (pms_table_require(t, o->by, &col) < 0 || pms_table_distinct(t, col, &g->labels, &g->n) < 0) return cli_lib_error();
+    g->stacks = calloc(g->n, sizeof *g->stacks);
+    if (!g->stacks) return cli_error("out of memory");
+    for (size_t k = 0; k < g->n; k++) {
+        pms_cpistack_options c = o->c;
+        const char *where[17];
+        char cond[512];
+        memcpy(where, o->c.where, o->c.nwhere * sizeof *where);
+        snprintf(cond, sizeof cond, "%s=%s", o->by, g->labels[k]);
+        where[c.nwhere++] = cond;
+        c.where = where;
+        if (pms_cpistack_compute(t, &c, &g->stacks[k]) < 0) {
+            cli_error("%s %s: %s", o->by, g->labels[k], pms_strerror());
+            return CLI_FAIL;
+        }
+    }
+    return CLI_OK;
+}
+
+static int write_svg(const struct opts *o, const struct group_run *g)
+{
+    enum { MAX_GROUP_CHARTS = 12 };
+    pms_chart *charts[1 + 2 * MAX_GROUP_CHARTS] = {0};
+    size_t nc = 0;
+    int rc = CLI_OK;
+    if (pms_cpistack_bar_chart((const pms_cpistack *const *)g->stacks, (const char *const *)g->labels, g->n, &charts[nc]) < 0)
+        rc = cli_lib_error();
+    else
+        nc++;
+    for (size_t k = 0; k < g->n && k < MAX_GROUP_CHARTS && rc == CLI_OK; k++) {
+        if (pms_cpistack_charts(g->stacks[k], o->by ? g->labels[k] : NULL, &charts[nc], &charts[nc + 1]) < 0)
+            rc = cli_lib_error();
+        else
+            nc += 2;
+    }
+    if (g->n > MAX_GROUP_CHARTS) cli_warn("--svg: per-interval charts drawn for the first %d groups only", MAX_GROUP_CHARTS);
+    if (rc == CLI_OK) {
+        FILE *f = cli_open_output(o->svg);
+        if (!f)
+            rc = CLI_FAIL;
+        else if (pms_chart_write_svg(charts, nc, 900, f) < 0)
+            rc = cli_lib_error();
+        if (f) cli_close_output(f);
+    }
+    for (size_t i = 0; i < nc; i++) pms_chart_free(charts[i]);
+    return rc;
+}
+
+static void write_report(const struct opts *o, const struct group_run *g)
+{
+    if (o->json) {
+        pms_json j;
+        pms_json_init(&j, stdout, true);
+        pms_json_object_begin(&j);
+        pms_json_key(&j, "groups");
+        pms_json_array_begin(&j);
+        for (size_t k = 0; k < g->n; k++) {
+            pms_json_object_begin(&j);
+            pms_json_kv_string(&j, "group", g->labels[k]);
+            pms_json_key(&j, "result");
+            pms_cpistack_write_json(g->stacks[k], &j);
+            pms_json_object_end(&j);
+        }
+        pms_json_array_end(&j);
+        pms_json_object_end(&j);
+        pms_json_finish(&j);
+        return;
+    }
+    for (size_t k = 0; k < g->n; k++) {
+        if (o->by) printf("%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
+        pms_cpistack_write_text(g->stacks[k], stdout);
+    }
+}
+
+int cmd_cpistack(int argc, char **argv)
+{
+    struct opts o = {.c = {.seed = 1, .train_fraction = 0.8}, .merge_tol = 0.05};
+    int rc = parse_options(argc, argv, &o);
+    if (rc != CLI_OK) {
+        free(o.events_buf);
+        return rc == -CLI_OK - 1 ? CLI_OK : rc;
+    }
+    pms_table *t = NULL;
+    struct group_run g = {0};
+    rc = load(argc - optind, argv + optind, &o, &t);
+    if (rc == CLI_OK) rc = compute_groups(t, &o, &g);
+    if (rc == CLI_OK) write_report(&o, &g);
+    if (rc == CLI_OK && o.svg) rc = write_svg(&o, &g);
+    for (size_t k = 0; k < g.n; k++) {
+        if (g.labels) free(g.labels[k]);
+        if (g.stacks) pms_cpistack_free(g.stacks[k]);
+    }
+    free(g.labels);
+    free(g.stacks);
+    pms_table_free(t);
+    free(o.events_buf);
+    return rc;
+}

@@ -1,0 +1,326 @@
+/* pmuscope estimate: estimate the cycles of runs from their event counts with
+ * LP, MRA and MRACM (seed 004) and compare them on runs not used for fitting. */
+#include "cli/cli.h"
+#include "cli/estimate_output.h"
+#include "pmuscope/error.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const method_names[EST_METHODS] = {"lp", "mra", "mracm"};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pmuscope estimate RUNS [--train LIST] [--test LIST] [--method lp,mra,mracm] [options]\n"
+            "\n"
+            "Estimate the CPU cycles of runs from their event counts (seed 004): fit LP, MRA\n"
+            "and MRACM models on the --train runs and print the error %% = (estimate - measured)\n"
+            "/ measured x 100 of each on the --test runs, as the paper's TABLE X, then each model.\n"
+            "\n"
+            "RUNS is a runs table (CSV/TSV, one row per run: label first, then a cycles column\n"
+            "and counter columns; `pmuscope stat --schedule=runs` writes one), or with\n"
+            "--sum-intervals an interval table whose rows are summed into runs, or with\n"
+            "--windows a comma list of `perf stat -I` files summed per program.\n"
+            "\n"
+            "Runs:\n"
+            "  --train LIST        runs to fit on, e.g. 1-10 (default: every run not in --test)\n"
+            "  --test LIST         runs to estimate, e.g. 50 or 11-20,50\n"
+            "                      LIST numbers match the number that ends each run label\n"
+            "                      (TEST7 is 7) when every label ends in a distinct number,\n"
+            "                      otherwise they are 1-based row numbers\n"
+            "  --by-index          always read LIST numbers as row numbers\n"
+            "  --cycles COL        the measured cycles column (default: cycles, CPU_CYCLES, ...)\n"
+            "  --counters COLS     use only these counters (default: every counter column)\n"
+            "  --ignore COLS       columns that are not counters\n"
+            "Methods:\n"
+            "  --method LIST       lp, mra, mracm (default: all three)\n"
+            "  --select all|p|aic  MRA counters: all (default), backward elimination by p value\n"
+            "                      (--alpha, default 0.05) or by AIC as R's step()\n"
+            "  --alpha P           p value threshold for --select p\n"
+            "  --high R            MRACM high correlation: |r| >= R (default 0.9)\n"
+            "  --low R             MRACM low correlation: |r| < R (default 0.4, the paper's\n"
+            "                      paired counters have |r| <= 0.37, its high ones >= 0.96)\n"
+            "  --max-vif V         MRACM rejects pairs with VIF >= V (default 10)\n"
+            "  --validate F        MRACM chooses the pair on a held-out fraction F of the\n"
+            "                      fitting runs (default: on the fitting runs themselves)\n"
+            "  --seed N            seed of the --validate split (default 1)\n"
+            "Inputs and outputs:\n"
+            "  --sum-intervals     RUNS is an interval table: sum its rows per run; without\n"
+            "                      --group-by it must be the ARM cBench merged TSV (grouped by\n"
+            "                      Benchmark, frequency and Run(#))\n"
+            "  --group-by COLS     the columns that identify a run (implies --sum-intervals)\n"
+            "  --windows FILES     program windows (#Name Start(ns) End(ns)), one per RUNS file\n"
+            "  --write-runs FILE   write the runs table used (CSV) to FILE\n"
+            "  --write-lp FILE     write the LP model (CPLEX LP format, for glpsol --lp)\n"
+            "  --json              machine-readable output\n"
+            "  -h, --help          show this help\n");
+}
+
+/* Splits a comma list into a NULL-terminated array of strings (one allocation). */
+static char **split_list(const char *s)
+{
+    size_t n = 1, len = strlen(s);
+    for (const char *p = s; *p; p++) n += *p == ',';
+    char **out = malloc((n + 1) * sizeof *out + len + 1);
+    if (!out) return NULL;
+    char *copy = (char *)(out + n + 1);
+    memcpy(copy, s, len + 1);
+    size_t k = 0;
+    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) out[k++] = tok;
+    out[k] = NULL;
+    return out;
+}
+
+typedef struct est_options {
+    const char *train, *test, *cycles, *select, *write_runs, *write_lp;
+    char **counters, **ignore, **group_by, **windows;
+    bool by_index, sum_intervals, json;
+    bool method[EST_METHODS];
+    pms_mra_options mra;
+    pms_mracm_options mracm;
+} est_options;
+
+static bool parse_methods(const char *s, bool *method)
+{
+    memset(method, 0, EST_METHODS * sizeof *method);
+    char **list = split_list(s);
+    bool ok = list && list[0];
+    for (size_t k = 0; ok && list[k]; k++) {
+        size_t m = 0;
+        while (m < EST_METHODS && strcmp(list[k], method_names[m]) != 0) m++;
+        ok = m < EST_METHODS;
+        if (ok) method[m] = true;
+    }
+    free(list);
+    return ok;
+}
+
+static int parse_options(int argc, char **argv, est_options *o)
+{
+    enum { O_TRAIN = 256, O_TEST, O_BY_INDEX, O_CYCLES, O_COUNTERS, O_IGNORE, O_METHOD, O_SELECT, O_ALPHA, O_HIGH,
+           O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_JSON };
+    static const struct option opts[] = {
+        {"train", required_argument, 0, O_TRAIN},       {"test", required_argument, 0, O_TEST},
+        {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
+        {"counters", required_argument, 0, O_COUNTERS}, {"ignore", required_argument, 0, O_IGNORE},
+        {"method", required_argument, 0, O_METHOD},     {"select", required_argument, 0, O_SELECT},
+        {"alpha", required_argument, 0, O_ALPHA},       {"high", required_argument, 0, O_HIGH},
+        {"low", required_argument, 0, O_LOW},           {"max-vif", required_argument, 0, O_MAXVIF},
+        {"validate", required_argument, 0, O_VALIDATE}, {"seed", required_argument, 0, O_SEED},
+        {"sum-intervals", no_argument, 0, O_SUM},       {"group-by", required_argument, 0, O_GROUP},
+        {"windows", required_argument, 0, O_WINDOWS},   {"write-runs", required_argument, 0, O_WRUNS},
+        {"write-lp", required_argument, 0, O_WLP},      {"json", no_argument, 0, O_JSON},
+        {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
+    };
+    for (size_t m = 0; m < EST_METHODS; m++) o->method[m] = true;
+    o->select = "all";
+    o->mracm.seed = 1;
+    int c;
+    double v;
+    uint64_t u;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return -1;
+        case O_TRAIN: o->train = optarg; break;
+        case O_TEST: o->test = optarg; break;
+        case O_BY_INDEX: o->by_index = true; break;
+        case O_CYCLES: o->cycles = optarg; break;
+        case O_COUNTERS: free(o->counters), o->counters = split_list(optarg); break;
+        case O_IGNORE: free(o->ignore), o->ignore = split_list(optarg); break;
+        case O_GROUP: free(o->group_by), o->group_by = split_list(optarg), o->sum_intervals = true; break;
+        case O_WINDOWS: free(o->windows), o->windows = split_list(optarg); break;
+        case O_SUM: o->sum_intervals = true; break;
+        case O_WRUNS: o->write_runs = optarg; break;
+        case O_WLP: o->write_lp = optarg; break;
+        case O_JSON: o->json = true; break;
+        case O_METHOD:
+            if (!parse_methods(optarg, o->method))
+                return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm", optarg);
+            break;
+        case O_SELECT:
+            o->select = optarg;
+            if (strcmp(optarg, "all") == 0) o->mra.select = PMS_MRA_ALL;
+            else if (strcmp(optarg, "p") == 0) o->mra.select = PMS_MRA_STEP_P;
+            else if (strcmp(optarg, "aic") == 0) o->mra.select = PMS_MRA_STEP_AIC;
+            else return cli_usage_error("estimate", "--select '%s': expected all, p or aic", optarg);
+            break;
+        case O_ALPHA: case O_HIGH: case O_LOW: case O_MAXVIF: case O_VALIDATE: {
+            /* probabilities and fractions in (0, 1), correlations in (0, 1], VIF > 0 */
+            double hi = c == O_MAXVIF ? INFINITY : 1.0;
+            bool closed = c == O_HIGH || c == O_LOW;
+            const char *name = c == O_ALPHA ? "--alpha" : c == O_HIGH ? "--high" : c == O_LOW ? "--low"
+                             : c == O_MAXVIF ? "--max-vif" : "--validate";
+            if (!cli_parse_double(optarg, &v) || v <= 0 || v > hi || (!closed && v == hi))
+                return cli_usage_error("estimate", "%s '%s': expected a number in (0, %s%s", name, optarg,
+                                       c == O_MAXVIF ? "inf" : "1", closed ? "]" : ")");
+            if (c == O_ALPHA) o->mra.alpha = v;
+            if (c == O_HIGH) o->mracm.high = v;
+            if (c == O_LOW) o->mracm.low = v;
+            if (c == O_MAXVIF) o->mracm.max_vif = v;
+            if (c == O_VALIDATE) o->mracm.validation = v;
+            break;
+        }
+        case O_SEED:
+            if (!cli_parse_count(optarg, &u)) return cli_usage_error("estimate", "--seed '%s': expected a number", optarg);
+            o->mracm.seed = u;
+            break;
+        default: return cli_usage_error("estimate", "unknown option");
+        }
+    }
+    if (optind + 1 != argc) return cli_usage_error("estimate", "expected one RUNS file");
+    if (o->windows && o->sum_intervals)
+        return cli_usage_error("estimate", "--windows and --sum-intervals/--group-by are different inputs: give one");
+    return 0;
+}
+
+static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
+{
+    if (o->sum_intervals)
+        return pms_runs_sum_intervals(arg, (const char *const *)o->group_by, (const char *const *)o->ignore,
+                                      o->cycles, runs) < 0 ? cli_lib_error() : 0;
+    if (!o->windows)
+        return pms_runs_read(arg, o->cycles, (const char *const *)o->ignore, runs) < 0 ? cli_lib_error() : 0;
+    char **files = split_list(arg);
+    size_t nf = 0, nw = 0;
+    while (files && files[nf]) nf++;
+    while (o->windows[nw]) nw++;
+    int rc = nf == nw ? pms_runs_sum_windows((const char *const *)files, (const char *const *)o->windows, nf,
+                                             o->cycles, runs)
+                      : -1;
+    free(files);
+    if (nf != nw) return cli_usage_error("estimate", "%zu interval files but %zu --windows files", nf, nw);
+    return rc < 0 ? cli_lib_error() : 0;
+}
+
+/* Chooses the runs and counters, and gathers the fitting data. */
+static int prepare(const est_options *o, const pms_runs *r, est_data *d)
+{
+    d->runs = r;
+    if (o->test && pms_runs_select(r, o->test, o->by_index, &d->test, &d->n_test) < 0) return cli_lib_error();
+    if (o->train) {
+        if (pms_runs_select(r, o->train, o->by_index, &d->train, &d->n_train) < 0) return cli_lib_error();
+    } else {
+        d->train = malloc(r->n_runs * sizeof *d->train);
+        for (size_t j = 0; d->train && j < r->n_runs; j++) {
+            bool in_test = false;
+            for (size_t t = 0; t < d->n_test; t++) in_test |= d->test[t] == j;
+            if (!in_test) d->train[d->n_train++] = j;
+        }
+        if (d->n_train == 0) return cli_error("every run is a --test run: none is left to fit on");
+    }
+    for (size_t a = 0; a < d->n_train; a++)
+        for (size_t t = 0; t < d->n_test; t++)
+            if (d->train[a] == d->test[t])
+                cli_warn("run %s is both a fitting and a test run", r->labels[d->train[a]]);
+    d->names = malloc((r->n_counters + 1) * sizeof *d->names);
+    d->counter_col = malloc((r->n_counters + 1) * sizeof *d->counter_col);
+    if (!d->names || !d->counter_col) return cli_error("out of memory");
+    for (size_t i = 0; i < r->n_counters; i++) {
+        bool take = !o->counters;
+        for (size_t k = 0; o->counters && o->counters[k]; k++) take |= strcmp(o->counters[k], r->counters[i]) == 0;
+        if (take) d->names[d->n_counters] = r->counters[i], d->counter_col[d->n_counters++] = i;
+    }
+    for (size_t k = 0; o->counters && o->counters[k]; k++) {
+        bool found = false;
+        for (size_t i = 0; i < d->n_counters; i++) found |= strcmp(d->names[i], o->counters[k]) == 0;
+        if (!found) return cli_error("--counters: %s has no counter column '%s'", r->source, o->counters[k]);
+    }
+    d->cycles = malloc(d->n_train * sizeof *d->cycles);
+    d->events = malloc((d->n_train * d->n_counters + 1) * sizeof *d->events);
+    if (!d->cycles || !d->events) return cli_error("out of memory");
+    for (size_t a = 0; a < d->n_train; a++) {
+        size_t j = d->train[a];
+        d->cycles[a] = r->cycles[j];
+        for (size_t i = 0; i < d->n_counters; i++)
+            d->events[a * d->n_counters + i] = r->events[j * r->n_counters + d->counter_col[i]];
+    }
+    return 0;
+}
+
+static int write_runs(const pms_runs *runs, const char *path)
+{
+    FILE *f = cli_open_output(path);
+    if (!f) return CLI_FAIL;
+    int rc = pms_runs_write_csv(runs, f) < 0 ? cli_lib_error() : 0;
+    if (f != stdout && ferror(f)) rc = cli_error("cannot write %s", path);
+    cli_close_output(f);
+    return rc;
+}
+
+static void fail_reason(est_result *res)
+{
+    res->ok = false;
+    snprintf(res->reason, sizeof res->reason, "%s", pms_strerror());
+}
+
+static void run_methods(const est_options *o, const est_data *d, est_result *res)
+{
+    const double *c = d->cycles, *e = d->events;
+    size_t m = d->n_train, n = d->n_counters;
+    for (size_t k = 0; k < EST_METHODS; k++) res[k].wanted = o->method[k];
+    if (res[EST_LP].wanted) {
+        res[EST_LP].ok = pms_lp_fit_runs(c, e, m, n, &res[EST_LP].lp) == PMS_OK;
+        if (res[EST_LP].ok) res[EST_LP].model = &res[EST_LP].lp.model;
+        else fail_reason(&res[EST_LP]);
+    }
+    if (res[EST_MRA].wanted) {
+        res[EST_MRA].select = o->select;
+        res[EST_MRA].ok = pms_mra_fit_runs(c, e, m, n, d->names, &o->mra, &res[EST_MRA].mra) == PMS_OK;
+        if (res[EST_MRA].ok) res[EST_MRA].model = &res[EST_MRA].mra.model;
+        else fail_reason(&res[EST_MRA]);
+    }
+    if (res[EST_MRACM].wanted) {
+        pms_mracm_fit *f = &res[EST_MRACM].mracm;
+        if (pms_mracm_fit_runs(c, e, m, n, d->names, &o->mracm, f) != PMS_OK) {
+            fail_reason(&res[EST_MRACM]);
+        } else if (!f->applicable) {
+            res[EST_MRACM].ok = false;
+            snprintf(res[EST_MRACM].reason, sizeof res[EST_MRACM].reason, "not applicable: %s", f->reason);
+        } else {
+            res[EST_MRACM].ok = true;
+            res[EST_MRACM].model = &f->model;
+        }
+    }
+}
+
+static void free_all(est_options *o, est_data *d, est_result *res, pms_runs *runs)
+{
+    free(o->counters), free(o->ignore), free(o->group_by), free(o->windows);
+    free(d->names), free(d->counter_col), free(d->train), free(d->test), free(d->cycles), free(d->events);
+    pms_lp_fit_free(&res[EST_LP].lp);
+    pms_mra_fit_free(&res[EST_MRA].mra);
+    pms_mracm_fit_free(&res[EST_MRACM].mracm);
+    pms_runs_destroy(runs);
+}
+
+int cmd_estimate(int argc, char **argv)
+{
+    est_options o = {0};
+    est_data d = {0};
+    est_result res[EST_METHODS] = {{0}};
+    pms_runs *runs = NULL;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != 0) {
+        free_all(&o, &d, res, runs);
+        return rc < 0 ? CLI_OK : rc; /* -1: --help was shown */
+    }
+    rc = load_runs(&o, argv[optind], &runs);
+    if (rc == 0 && o.write_runs) rc = write_runs(runs, o.write_runs);
+    if (rc == 0) rc = prepare(&o, runs, &d);
+    if (rc == 0 && o.write_lp && pms_lp_write(d.cycles, d.events, d.n_train, d.n_counters, d.names, o.write_lp) < 0)
+        rc = cli_lib_error();
+    if (rc == 0) {
+        run_methods(&o, &d, res);
+        if (o.json) est_print_json(stdout, &d, res);
+        else est_print_text(stdout, &d, res);
+        bool any = false;
+        for (size_t k = 0; k < EST_METHODS; k++) any |= res[k].ok;
+        if (!any) rc = cli_error("no method could fit a model (see the reasons above)");
+    }
+    free_all(&o, &d, res, runs);
+    return rc;
+}

@@ -1,0 +1,264 @@
+/* pmuscope report: the hotspot table of a perf.data (perf's or pmuscope's own). */
+#include "cli/cli.h"
+#include "pmuscope/error.h"
+#include "pmuscope/json.h"
+#include "pmuscope/perfdata.h"
+#include "pmuscope/profile.h"
+#include "pmuscope/symbols.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROGRESS_MIN_BYTES (64u << 20)
+
+struct options {
+    const char *input, *event, *output;
+    pms_profile_key key;
+    double confidence;
+    uint64_t limit;
+    int json, csv;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pmuscope report [-i FILE] [--sort sym|ip] [--confidence C] [--limit N] [--json|--csv]\n"
+            "\n"
+            "Reads a perf.data written by `perf record` or `pmuscope record` in one streaming pass\n"
+            "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
+            "samples fell: binary, function, samples and share of each event's samples.\n"
+            "\n"
+            "  -i, --input FILE      perf.data to read (default: perf.data)\n"
+            "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
+            "      --by KEY          with its run-time IP, file offset and offset in the function\n"
+            "  -e, --event NAME      only this event (default: one table per event in the file)\n"
+            "      --confidence C    level of the confidence intervals (default 0.95). Each share\n"
+            "                        comes with a Wilson score interval: treating each sample as an\n"
+            "                        independent draw that lands in the row or not, the true share of\n"
+            "                        the run lies in [low, high] with probability C. Few samples give\n"
+            "                        wide intervals; rows whose intervals overlap are not reliably ordered.\n"
+            "  -n, --limit N         print the N largest rows of each table (default 25, 0: all)\n"
+            "      --json            JSON output (all fields, full paths)\n"
+            "      --csv             CSV output: event,binary,function,ip,file_offset,symbol_offset,\n"
+            "                        samples,period,share,ci_low,ci_high\n"
+            "  -o, --output FILE     write the report to FILE instead of stdout\n"
+            "  -h, --help            this help\n"
+            "\n"
+            "Shares are of sample counts; with a fixed period (-c) they equal perf report's overhead.\n"
+            "Kernel-mode samples are counted in [kernel], addresses in no known mapping in [unknown].\n");
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV };
+    static const struct option longopts[] = {
+        {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
+        {"by", required_argument, NULL, 's'},        {"event", required_argument, NULL, 'e'},
+        {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+        {"limit", required_argument, NULL, 'n'},     {"json", no_argument, NULL, OPT_JSON},
+        {"csv", no_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+    };
+    *o = (struct options){"perf.data", NULL, "-", PMS_PROFILE_BY_SYMBOL, 0.95, 25, 0, 0};
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "i:s:e:n:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'i': o->input = optarg; break;
+        case 'e': o->event = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 's':
+            if (strcmp(optarg, "sym") == 0 || strcmp(optarg, "symbol") == 0)
+                o->key = PMS_PROFILE_BY_SYMBOL;
+            else if (strcmp(optarg, "ip") == 0)
+                o->key = PMS_PROFILE_BY_IP;
+            else
+                return cli_usage_error("report", "--sort: expected 'sym' or 'ip', got '%s'", optarg);
+            break;
+        case OPT_CONFIDENCE:
+            if (!cli_parse_double(optarg, &o->confidence) || o->confidence <= 0 || o->confidence >= 1)
+                return cli_usage_error("report", "--confidence: expected a level between 0 and 1, got '%s'", optarg);
+            break;
+        case 'n':
+            if (!cli_parse_count(optarg, &o->limit))
+                return cli_usage_error("report", "--limit: expected a count, got '%s'", optarg);
+            break;
+        case OPT_JSON: o->json = 1; break;
+        case OPT_CSV: o->csv = 1; break;
+        case 'h': usage(stdout); return -1;
+        default: return cli_usage_error("report", "unknown option");
+        }
+    }
+    if (optind < argc) return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+    if (o->json && o->csv) return cli_usage_error("report", "--json and --csv exclude each other");
+    return CLI_OK;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+static void show_progress(uint64_t done, uint64_t total, void *ctx)
+{
+    (void)ctx;
+    cli_progress("reading", done >> 20, total >> 20);
+}
+
+struct table {
+    const char *event;
+    uint64_t samples;
+    pms_profile_row *rows;
+    size_t nrows;
+};
+
+static size_t shown_rows(const struct options *o, const struct table *t)
+{
+    return o->limit && o->limit < t->nrows ? (size_t)o->limit : t->nrows;
+}
+
+static void print_text(FILE *out, const struct options *o, const struct table *t, uint64_t lost)
+{
+    fprintf(out, "# %s: event %s, %llu samples", o->input, t->event, (unsigned long long)t->samples);
+    if (lost) fprintf(out, ", %llu lost", (unsigned long long)lost);
+    fprintf(out, "; share with its %g%% Wilson interval\n", 100 * o->confidence);
+    if (o->key == PMS_PROFILE_BY_IP)
+        fprintf(out, "%8s  %-17s %9s  %-18s %-20s %10s  %s\n", "share", "interval", "samples", "ip", "binary",
+                "offset", "function");
+    else
+        fprintf(out, "%8s  %-17s %9s  %-20s %s\n", "share", "interval", "samples", "binary", "function");
+    size_t shown = shown_rows(o, t);
+    for (size_t i = 0; i < shown; i++) {
+        const pms_profile_row *r = &t->rows[i];
+        char interval[40];
+        snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
+        fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
+        if (o->key == PMS_PROFILE_BY_IP) {
+            fprintf(out, "0x%-16llx %-20s %#10llx  %s", (unsigned long long)r->ip, base_name(r->binary),
+                    (unsigned long long)r->file_offset, r->symbol ? r->symbol : "[unknown]");
+            if (r->symbol) fprintf(out, "+%#llx", (unsigned long long)r->symbol_offset);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol ? r->symbol : "[unknown]");
+        }
+    }
+    if (shown < t->nrows) {
+        uint64_t rest = 0;
+        for (size_t i = shown; i < t->nrows; i++) rest += t->rows[i].samples;
+        fprintf(out, "# %zu more rows with %llu samples (%.2f%%); --limit 0 shows all\n", t->nrows - shown,
+                (unsigned long long)rest, t->samples ? 100.0 * (double)rest / (double)t->samples : 0.0);
+    }
+}
+
+static void print_csv(FILE *out, const struct options *o, const struct table *t)
+{
+    for (size_t i = 0; i < shown_rows(o, t); i++) {
+        const pms_profile_row *r = &t->rows[i];
+        fprintf(out, "%s,%s,%s,%#llx,%#llx,%#llx,%llu,%llu,%.6f,%.6f,%.6f\n", t->event, r->binary,
+                r->symbol ? r->symbol : "", (unsigned long long)r->ip, (unsigned long long)r->file_offset,
+                (unsigned long long)r->symbol_offset, (unsigned long long)r->samples, (unsigned long long)r->period,
+                r->share, r->ci_low, r->ci_high);
+    }
+}
+
+static void print_json_table(pms_json *j, const struct options *o, const struct table *t)
+{
+    pms_json_object_begin(j);
+    pms_json_kv_string(j, "event", t->event);
+    pms_json_kv_uint(j, "samples", t->samples);
+    pms_json_key(j, "rows");
+    pms_json_array_begin(j);
+    for (size_t i = 0; i < shown_rows(o, t); i++) {
+        const pms_profile_row *r = &t->rows[i];
+        pms_json_object_begin(j);
+        pms_json_kv_string(j, "binary", r->binary);
+        pms_json_key(j, "function");
+        if (r->symbol) pms_json_string(j, r->symbol);
+        else pms_json_null(j);
+        if (o->key == PMS_PROFILE_BY_IP) {
+            pms_json_kv_uint(j, "ip", r->ip);
+            pms_json_kv_uint(j, "symbol_offset", r->symbol_offset);
+        }
+        pms_json_kv_uint(j, "file_offset", r->file_offset);
+        pms_json_kv_uint(j, "samples", r->samples);
+        pms_json_kv_uint(j, "period", r->period);
+        pms_json_kv_double(j, "share", r->share);
+        pms_json_kv_double(j, "ci_low", r->ci_low);
+        pms_json_kv_double(j, "ci_high", r->ci_high);
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
+    pms_json_kv_uint(j, "rows_total", t->nrows);
+    pms_json_object_end(j);
+}
+
+/* Reads the file into a profile; prints progress for big files. */
+static int read_profile(const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+{
+    int progress = cli_show_progress() && pms_perfdata_data_size(r) >= PROGRESS_MIN_BYTES;
+    int rc = pms_profile_read(p, r, progress ? show_progress : NULL, NULL);
+    if (progress) cli_progress_end();
+    (void)o;
+    return rc;
+}
+
+static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+{
+    pms_json j;
+    if (o->json) {
+        pms_json_init(&j, out, true);
+        pms_json_object_begin(&j);
+        pms_json_kv_string(&j, "file", o->input);
+        pms_json_kv_string(&j, "sort", o->key == PMS_PROFILE_BY_IP ? "ip" : "sym");
+        pms_json_kv_double(&j, "confidence", o->confidence);
+        pms_json_kv_uint(&j, "lost", pms_profile_lost(p));
+        pms_json_key(&j, "events");
+        pms_json_array_begin(&j);
+    } else if (o->csv) {
+        fputs("event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n", out);
+    }
+    int found = 0;
+    for (size_t e = 0; e < pms_perfdata_nattrs(r); e++) {
+        const char *name = pms_perfdata_get_attr(r, e)->name;
+        if (o->event ? strcmp(o->event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
+        found = 1;
+        struct table t = {name, pms_profile_samples(p, e), NULL, 0};
+        if (pms_profile_table(p, e, o->key, o->confidence, &t.rows, &t.nrows)) return cli_lib_error();
+        if (o->json) print_json_table(&j, o, &t);
+        else if (o->csv) print_csv(out, o, &t);
+        else print_text(out, o, &t, pms_profile_lost(p));
+        free(t.rows);
+    }
+    if (o->json) {
+        pms_json_array_end(&j);
+        pms_json_object_end(&j);
+        pms_json_finish(&j);
+    }
+    if (o->event && !found) return cli_error("%s: no event named '%s' in the file", o->input, o->event);
+    if (!found && !o->json && !o->csv) fprintf(out, "# %s: no samples\n", o->input);
+    return CLI_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    struct options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc < 0 ? CLI_OK : rc;
+    pms_perfdata_reader *r = NULL;
+    pms_symbols *syms = NULL;
+    pms_profile *p = NULL;
+    if (pms_perfdata_open(&r, o.input) || pms_symbols_create(&syms) || pms_profile_create(&p, syms) ||
+        read_profile(&o, r, p)) {
+        rc = cli_lib_error();
+    } else {
+        FILE *out = cli_open_output(o.output);
+        rc = out ? emit(out, &o, r, p) : CLI_FAIL;
+        cli_close_output(out);
+    }
+    pms_profile_destroy(p);
+    pms_symbols_destroy(syms);
+    pms_perfdata_close(r);
+    return rc;
+}

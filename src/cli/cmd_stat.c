@@ -1,0 +1,305 @@
+/* pmuscope stat: count events of a command or a running process, as perf stat does. */
+#include "cli/cli.h"
+#include "cli/stat_cli.h"
+
+#include "pmuscope/error.h"
+#include "pmuscope/json.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* perf's default set, hardware events only where this machine has them. */
+#define DEFAULT_SOFTWARE "task-clock,context-switches,cpu-migrations,page-faults"
+#define DEFAULT_HARDWARE ",cycles,instructions,branches,branch-misses"
+
+static void usage(FILE *out)
+{
+    fputs("usage: pmuscope stat [options] -- COMMAND [ARGS...]\n"
+          "       pmuscope stat [options] -p PID\n\n"
+          "Count events of a command (from its exec) or of every thread of a running process\n"
+          "(until it ends or Ctrl-C), and print them as perf stat does (on stderr unless -o).\n\n"
+          "  -e, --event EVENTS     events, comma-separated, {a,b} for groups (perf's names, rNNNN,\n"
+          "                         pmu/event=..,umask=../, libpfm4 names; see 'pmuscope list').\n"
+          "                         Default: " DEFAULT_SOFTWARE "\n"
+          "                         and, with a hardware PMU, cycles,instructions,branches,branch-misses\n"
+          "  -p, --pid PID          attach to all threads of process PID\n"
+          "  -I, --interval-print MS  print the counts of every MS milliseconds\n"
+          "  -x, --field-separator SEP  CSV in perf's columns: [time,]value,unit,event,[variance,]\n"
+          "                         run time,running %,metric value,metric unit\n"
+          "  -o, --output FILE      write the results to FILE\n"
+          "      --wide             CSV table: header time,<event>,..., one row per interval (or one\n"
+          "                         for the whole run), on stdout unless -o\n"
+          "  -r, --repeat N         run the command N times; mean and +- stddev of the mean, as perf\n"
+          "      --fallback         let task-clock stand in for events this machine cannot count\n"
+          "                         (the output names the substitute as task-clock(for EVENT))\n"
+          "      --json             JSON on stdout unless -o\n"
+          "      --schedule=runs    more events than counters: run the command once per group of\n"
+          "                         events that fits, with the anchor events in every run, and merge\n"
+          "      --max-counters N   events per run besides the anchors (default: probed)\n"
+          "      --anchor EVENTS    anchor events (default cycles,instructions; task-clock without PMU)\n"
+          "      --sizes LIST       with --schedule=runs: run COMMAND once per size (1-10,50), the size\n"
+          "                         appended as its last argument; writes the runs table\n"
+          "                         run,size,<anchors>,<events> (CSV, stdout unless -o)\n"
+          "  -h, --help             this help\n\n"
+          "Exit status: the command's (128+N if killed by signal N); 1 if an event cannot be\n"
+          "counted on this machine (the message says why), 2 for a usage error.\n",
+          out);
+}
+
+/* What one measurement prints as it goes (the -I lines). */
+struct printer {
+    const stat_opts *o;
+    FILE *out;
+    pms_json *json;
+    const pms_event *events;
+    size_t n;
+    pms_stat_value *values;
+    bool header_done;
+};
+
+static void to_values(struct printer *p, const pms_count *counts)
+{
+    for (size_t i = 0; i < p->n; i++) pms_stat_value_set(&p->values[i], &p->events[i], &counts[i]);
+}
+
+static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
+{
+    struct printer *p = ctx;
+    (void)n;
+    to_values(p, delta);
+    double step = p->o->interval_ms / 1000.0;
+    if (p->json) {
+        pms_json_object_begin(p->json);
+        pms_json_kv_double(p->json, "time", t);
+        pms_json_key(p->json, "counts");
+        pms_stat_json_values(p->json, p->values, p->n, step);
+        pms_json_object_end(p->json);
+    } else if (p->o->wide) {
+        if (!p->header_done) pms_stat_wide_header(p->out, p->values, p->n);
+        pms_stat_wide_row(p->out, t, p->values, p->n);
+    } else if (p->o->sep) {
+        pms_stat_print_csv(p->out, p->o->sep, t, step, 1, p->values, p->n);
+    } else {
+        pms_stat_print_plain_interval(p->out, t, step, p->values, p->n, !p->header_done);
+    }
+    p->header_done = true;
+    fflush(p->out);
+    return 0;
+}
+
+static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals, pms_measure_result *res)
+{
+    pms_counter *c;
+    if (pms_counter_create(p->events, p->n, 0, &c) != PMS_OK) return cli_lib_error();
+    pms_measure_opts mo = {.interval_ms = o->interval_ms, .on_interval = on_interval, .ctx = p, .stop = &stat_stop};
+    int r = o->pid ? pms_measure_pid(c, o->pid, &mo, totals, res) : pms_measure_command(c, o->argv, &mo, totals, res);
+    pms_counter_destroy(c);
+    return r == PMS_OK ? CLI_OK : cli_lib_error();
+}
+
+static void print_totals(const stat_opts *o, FILE *out, pms_json *json, const pms_stat_summary *s,
+                         const pms_stat_value *v, size_t n)
+{
+    if (json) {
+        pms_json_key(json, "counts");
+        pms_stat_json_values(json, v, n, s->elapsed_s);
+        pms_json_kv_double(json, "elapsed_s", s->elapsed_s);
+        pms_json_kv_uint(json, "runs", s->runs);
+        if (s->has_rusage) {
+            pms_json_kv_double(json, "user_s", s->user_s);
+            pms_json_kv_double(json, "sys_s", s->sys_s);
+        }
+        pms_json_key(json, "notes");
+        pms_json_array_begin(json);
+        for (size_t k = 0; k < s->nnotes; k++) pms_json_string(json, s->notes[k]);
+        pms_json_array_end(json);
+    } else if (o->interval_ms) {
+        for (size_t k = 0; k < s->nnotes; k++) fprintf(out, "# %s\n", s->notes[k]);
+    } else if (o->wide) {
+        pms_stat_wide_header(out, v, n);
+        pms_stat_wide_row(out, s->elapsed_s, v, n);
+    } else if (o->sep) {
+        pms_stat_print_csv(out, o->sep, -1, s->elapsed_s, s->runs, v, n);
+    } else {
+        pms_stat_print_plain(out, s, v, n);
+    }
+}
+
+static int run_stat(const stat_opts *o)
+{
+    stat_notes notes = {0};
+    pms_event *events = NULL;
+    size_t n = 0;
+    int rc = stat_prepare_events(o->events_spec, o->fallback, &events, &n, &notes);
+    if (rc) return rc;
+    FILE *out = stat_open_output(o, o->json || o->wide);
+    pms_stat_value *runs = calloc((size_t)o->repeat * n, sizeof *runs), *avg = calloc(n, sizeof *avg);
+    pms_count *totals = calloc(n, sizeof *totals);
+    double *elapsed = calloc(o->repeat, sizeof *elapsed);
+    if (!out || !runs || !avg || !totals || !elapsed) {
+        rc = out ? cli_error("out of memory") : CLI_FAIL;
+        goto done;
+    }
+    pms_json json;
+    if (o->json) {
+        pms_json_init(&json, out, true);
+        pms_json_object_begin(&json);
+        if (o->interval_ms) {
+            pms_json_key(&json, "intervals");
+            pms_json_array_begin(&json);
+        }
+    }
+    struct printer p = {o, out, o->json ? &json : NULL, events, n, avg, false};
+    pms_measure_result res = {0};
+    unsigned done = 0;
+    double user = 0, sys = 0;
+    int exit_code = CLI_OK;
+    stat_install_signals();
+    while (done < o->repeat && !stat_stop) {
+        if ((rc = measure_once(o, &p, totals, &res)) != CLI_OK) break;
+        p.values = runs + (size_t)done * n;
+        to_values(&p, totals);
+        p.values = avg;
+        elapsed[done++] = res.elapsed_s;
+        user += res.user_s;
+        sys += res.sys_s;
+        if (!o->pid) exit_code = stat_exit_code(res.wait_status);
+    }
+    if (o->json && o->interval_ms) pms_json_array_end(&json);
+    if (done > 0) {
+        /* Ctrl-C still prints what was counted, as perf does. */
+        pms_stat_average_runs(runs, done, n, avg);
+        pms_stat_value ev = {.state = PMS_COUNT_COUNTED};
+        pms_stat_value *el = calloc(done, sizeof *el);
+        for (unsigned k = 0; el && k < done; k++) el[k] = (pms_stat_value){.value = elapsed[k], .state = PMS_COUNT_COUNTED};
+        if (el) pms_stat_average_runs(el, done, 1, &ev);
+        free(el);
+        char target[512];
+        if (o->pid)
+            snprintf(target, sizeof target, "process id '%d'", (int)o->pid);
+        else
+            stat_describe_command(o->argv, target, sizeof target);
+        pms_stat_summary s = {.target = target, .runs = done, .elapsed_s = ev.value,
+                              .elapsed_stddev_s = isfinite(ev.rel_stddev) ? ev.rel_stddev * ev.value / 100.0 : 0,
+                              .has_rusage = !o->pid, .user_s = user / done, .sys_s = sys / done,
+                              .notes = (const char *const *)notes.lines, .nnotes = notes.n};
+        print_totals(o, out, o->json ? &json : NULL, &s, avg, n);
+        if (rc == CLI_OK) rc = exit_code;
+    }
+    if (o->json) {
+        pms_json_object_end(&json);
+        pms_json_finish(&json);
+    }
+done:
+    if (out) stat_close_output(out);
+    free(runs), free(avg), free(totals), free(elapsed), free(events);
+    stat_notes_free(&notes);
+    return rc;
+}
+
+static bool append_events(char **spec, const char *more)
+{
+    size_t old = *spec ? strlen(*spec) : 0;
+    char *s = realloc(*spec, old + strlen(more) + 2);
+    if (!s) return false;
+    if (old)
+        s[old++] = ',';
+    strcpy(s + old, more);
+    *spec = s;
+    return true;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+    enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES };
+    static const struct option longopts[] = {
+        {"event", required_argument, NULL, 'e'},        {"pid", required_argument, NULL, 'p'},
+        {"interval-print", required_argument, NULL, 'I'}, {"field-separator", required_argument, NULL, 'x'},
+        {"output", required_argument, NULL, 'o'},       {"repeat", required_argument, NULL, 'r'},
+        {"wide", no_argument, NULL, OPT_WIDE},          {"fallback", no_argument, NULL, OPT_FALLBACK},
+        {"json", no_argument, NULL, OPT_JSON},          {"schedule", required_argument, NULL, OPT_SCHEDULE},
+        {"max-counters", required_argument, NULL, OPT_MAX}, {"anchor", required_argument, NULL, OPT_ANCHOR},
+        {"sizes", required_argument, NULL, OPT_SIZES},  {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    stat_opts o = {.repeat = 1};
+    int opt, rc = CLI_OK;
+    uint64_t v;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+e:p:I:x:o:r:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'e':
+            if (!append_events(&o.events_spec, optarg)) rc = cli_error("out of memory");
+            break;
+        case 'p':
+            if (!cli_parse_count(optarg, &v) || v == 0 || v > 0x7fffffff)
+                rc = cli_usage_error("stat", "-p: expected a process id, found '%s'", optarg);
+            o.pid = (pid_t)v;
+            break;
+        case 'I':
+            if (!cli_parse_count(optarg, &v) || v < 10 || v > 3600000)
+                rc = cli_usage_error("stat", "-I: expected milliseconds between 10 and 3600000, found '%s'", optarg);
+            o.interval_ms = (unsigned)v;
+            break;
+        case 'x':
+            if (!*optarg) rc = cli_usage_error("stat", "-x: expected a separator");
+            o.sep = optarg;
+            break;
+        case 'o': o.output = optarg; break;
+        case 'r':
+            if (!cli_parse_count(optarg, &v) || v == 0 || v > 100000)
+                rc = cli_usage_error("stat", "-r: expected a number of runs (1 or more), found '%s'", optarg);
+            o.repeat = (unsigned)v;
+            break;
+        case OPT_WIDE: o.wide = true; break;
+        case OPT_FALLBACK: o.fallback = true; break;
+        case OPT_JSON: o.json = true; break;
+        case OPT_SCHEDULE:
+            if (strcmp(optarg, "runs") != 0)
+                rc = cli_usage_error("stat", "--schedule: expected 'runs', found '%s'", optarg);
+            o.schedule_runs = true;
+            break;
+        case OPT_MAX:
+            if (!cli_parse_count(optarg, &v) || v == 0 || v > 64)
+                rc = cli_usage_error("stat", "--max-counters: expected 1 to 64, found '%s'", optarg);
+            o.max_counters = (unsigned)v;
+            break;
+        case OPT_ANCHOR: o.anchor_spec = optarg; break;
+        case OPT_SIZES: o.sizes_spec = optarg; break;
+        case 'h':
+            usage(stdout);
+            free(o.events_spec);
+            return CLI_OK;
+        default: rc = cli_usage_error("stat", "unknown option"); break;
+        }
+        if (rc) break;
+    }
+    if (rc == CLI_OK) {
+        o.argv = argv + optind;
+        bool has_cmd = optind < argc;
+        if (!has_cmd && !o.pid)
+            rc = cli_usage_error("stat", "expected a command to run (after --) or -p PID");
+        else if (has_cmd && o.pid)
+            rc = cli_usage_error("stat", "give either a command or -p PID, not both");
+        else if ((o.json ? 1 : 0) + (o.wide ? 1 : 0) + (o.sep ? 1 : 0) > 1)
+            rc = cli_usage_error("stat", "--json, --wide and -x choose different outputs: give one");
+        else if (o.schedule_runs && (o.pid || o.interval_ms || o.repeat > 1))
+            rc = cli_usage_error("stat", "--schedule=runs runs a command whole: it does not go with -p, -I or -r");
+        else if (!o.schedule_runs && (o.sizes_spec || o.max_counters || o.anchor_spec))
+            rc = cli_usage_error("stat", "--sizes, --max-counters and --anchor need --schedule=runs");
+        else if (o.pid && o.repeat > 1)
+            rc = cli_usage_error("stat", "-r repeats a command: it does not go with -p");
+    }
+    if (rc == CLI_OK && !o.events_spec) {
+        pms_event cycles;
+        bool hw = pms_event_parse("cycles", &cycles) == PMS_OK && pms_event_probe(&cycles) == PMS_OK;
+        if (!append_events(&o.events_spec, hw ? DEFAULT_SOFTWARE DEFAULT_HARDWARE : DEFAULT_SOFTWARE))
+            rc = cli_error("out of memory");
+    }
+    if (rc == CLI_OK) rc = o.schedule_runs ? stat_schedule(&o) : run_stat(&o);
+    free(o.events_spec);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/* Internal to `pmuscope stat`: options and the pieces shared by its modes
+ * (cmd_stat.c: counting and repeats; stat_schedule.c: --schedule=runs). */
+#ifndef PMS_CLI_STAT_H
+#define PMS_CLI_STAT_H
+#include "pmuscope/counter.h"
+#include "pmuscope/statfmt.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct stat_opts {
+    char *events_spec;    /* -e, joined with ',' */
+    pid_t pid;            /* -p */
+    unsigned interval_ms; /* -I */
+    const char *sep;      /* -x */
+    const char *output;   /* -o */
+    bool wide, json, fallback, schedule_runs;
+    unsigned repeat;       /* -r */
+    unsigned max_counters; /* --max-counters, 0: probe */
+    const char *anchor_spec;
+    const char *sizes_spec;
+    char **argv; /* the command, NULL-terminated */
+} stat_opts;
+
+/* Notes printed under the table (what --fallback substituted, anchor variation). */
+typedef struct stat_notes {
+    char *lines[64];
+    size_t n;
+} stat_notes;
+void stat_note(stat_notes *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void stat_notes_free(stat_notes *notes);
+
+/* Set by SIGINT/SIGTERM to the signal number. */
+extern volatile sig_atomic_t stat_stop;
+
+/* Parses an event list and checks that this machine can count each event; with
+ * fallback a time-based software event stands in for one that cannot be counted,
+ * and a note says so. Prints the error and returns CLI_FAIL otherwise. */
+int stat_prepare_events(const char *spec, bool fallback, pms_event **events, size_t *n, stat_notes *notes);
+
+/* "'cmd arg ...'" for the report header. */
+void stat_describe_command(char *const argv[], char *buf, size_t size);
+/* "exited with status 3", "was killed by signal 9 (Killed)". */
+void stat_describe_status(int wait_status, char *buf, size_t size);
+/* Handlers that set stat_stop on SIGINT and SIGTERM. */
+void stat_install_signals(void);
+/* The exit code for a command's wait status: its code, or 128 + signal (with a message). */
+int stat_exit_code(int wait_status);
+/* Where the output goes: -o FILE; else stdout for --json/--wide/runs tables, stderr for perf's formats. */
+FILE *stat_open_output(const stat_opts *o, bool machine_format);
+void stat_close_output(FILE *f);
+
+/* --schedule=runs */
+int stat_schedule(const stat_opts *o);
+
+#endif

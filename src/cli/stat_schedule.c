@@ -1,0 +1,301 @@
+/* pmuscope stat --schedule=runs [--sizes LIST]: more events than counters, over several
+ * runs with anchor events in each, merged into one table (seed 004). */
+#include "cli/cli.h"
+#include "cli/stat_cli.h"
+
+#include "pmuscope/error.h"
+#include "pmuscope/json.h"
+#include "pmuscope/schedule.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses "1-10,50" into a malloc'ed list of sizes. */
+static int parse_sizes(const char *spec, long **sizes, size_t *count)
+{
+    size_t cap = 16, n = 0;
+    long *list = malloc(cap * sizeof *list);
+    if (!list) return cli_error("out of memory");
+    const char *p = spec;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p || errno || lo < 0) goto bad;
+        if (*end == '-') {
+            const char *q = end + 1;
+            hi = strtol(q, &end, 10);
+            if (end == q || errno || hi < lo || hi - lo > 100000) goto bad;
+        }
+        for (long s = lo; s <= hi; s++) {
+            if (n == cap) {
+                long *grown = realloc(list, 2 * cap * sizeof *list);
+                if (!grown) {
+                    free(list);
+                    return cli_error("out of memory");
+                }
+                list = grown;
+                cap *= 2;
+            }
+            list[n++] = s;
+        }
+        if (*end == ',' && end[1]) end++;
+        else if (*end) goto bad;
+        p = end;
+    }
+    if (n == 0) goto bad;
+    *sizes = list;
+    *count = n;
+    return CLI_OK;
+bad:
+    free(list);
+    return cli_usage_error("stat", "--sizes: expected sizes such as 1-10,50, found '%s' (at offset %zu)", spec,
+                           (size_t)(p - spec));
+}
+
+/* cycles,instructions if this machine counts them, else task-clock. */
+static const char *default_anchors(void)
+{
+    pms_event ev;
+    if (pms_event_parse("cycles", &ev) == PMS_OK && pms_event_probe(&ev) == PMS_OK &&
+        pms_event_parse("instructions", &ev) == PMS_OK && pms_event_probe(&ev) == PMS_OK)
+        return "cycles,instructions";
+    return "task-clock";
+}
+
+/* Leaves out events that are also anchors (they are measured in every run anyway). */
+static size_t drop_anchors(pms_event *events, size_t n, const pms_event *anchors, size_t na)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (size_t a = 0; a < na; a++) dup = dup || strcmp(events[i].name, anchors[a].name) == 0;
+        if (!dup) events[k++] = events[i];
+    }
+    return k;
+}
+
+struct plan {
+    const stat_opts *o;
+    pms_schedule *s;
+    size_t na, ne;
+    char **argv;   /* the command with room for the size */
+    char size_arg[32];
+    double elapsed_sum; /* over the runs measured */
+    size_t measured;
+};
+
+/* Runs every group of the schedule once (for one size, or none). */
+static int run_groups(struct plan *p, long size, const char *label)
+{
+    size_t runs = pms_schedule_runs(p->s);
+    for (size_t r = 0; r < runs && !stat_stop; r++) {
+        size_t n;
+        const pms_event *evs = pms_schedule_run_events(p->s, r, &n);
+        if (cli_show_progress()) {
+            char what[96];
+            snprintf(what, sizeof what, "%s: run %zu/%zu", label, r + 1, runs);
+            cli_progress(what, r, runs);
+        } else {
+            fprintf(stderr, "pmuscope: %s: run %zu/%zu: %s", label, r + 1, runs, evs[p->na].name);
+            for (size_t i = p->na + 1; i < n; i++) fprintf(stderr, ",%s", evs[i].name);
+            fputc('\n', stderr);
+        }
+        pms_counter *c;
+        if (pms_counter_create(evs, n, 0, &c) != PMS_OK) return cli_lib_error();
+        pms_count *totals = calloc(n, sizeof *totals);
+        pms_measure_result res;
+        pms_measure_opts mo = {.stop = &stat_stop};
+        int st = totals ? pms_measure_command(c, p->argv, &mo, totals, &res) : PMS_ENOMEM;
+        pms_counter_destroy(c);
+        if (st != PMS_OK) {
+            free(totals);
+            return st == PMS_ENOMEM ? cli_error("out of memory") : cli_lib_error();
+        }
+        if (res.wait_status != 0) {
+            free(totals);
+            char how[64];
+            stat_describe_status(res.wait_status, how, sizeof how);
+            return cli_error("%s: run %zu/%zu: the command %s, so %s", label, r + 1, runs, how,
+                             size >= 0 ? "this size has no row" : "the table would be incomplete");
+        }
+        p->elapsed_sum += res.elapsed_s;
+        p->measured++;
+        pms_schedule_record(p->s, r, totals);
+        free(totals);
+    }
+    if (cli_show_progress()) cli_progress_end();
+    if (stat_stop) return cli_error("interrupted by signal %d", (int)stat_stop);
+    return CLI_OK;
+}
+
+static void note_anchor_variation(stat_notes *notes, const pms_event *anchors, size_t na, const double *cv,
+                                  size_t runs)
+{
+    for (size_t a = 0; a < na; a++) {
+        if (isfinite(cv[a]))
+            stat_note(notes, "anchor %s varied between the %zu runs: coefficient of variation %.2f%%",
+                      anchors[a].name, runs, cv[a]);
+        else
+            stat_note(notes, "anchor %s: a single run, no variation to report", anchors[a].name);
+    }
+}
+
+/* --sizes: one row of the runs table per size. */
+static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_stat_value *merged, double *cv)
+{
+    long *sizes;
+    size_t nsizes;
+    int rc = parse_sizes(p->o->sizes_spec, &sizes, &nsizes);
+    if (rc) return rc;
+    pms_json json;
+    if (p->o->json) {
+        pms_json_init(&json, out, true);
+        pms_json_object_begin(&json);
+        pms_json_key(&json, "runs");
+        pms_json_array_begin(&json);
+    }
+    double *worst = calloc(p->na ? p->na : 1, sizeof *worst);
+    for (size_t k = 0; rc == CLI_OK && k < nsizes; k++) {
+        char label[48];
+        snprintf(p->size_arg, sizeof p->size_arg, "%ld", sizes[k]);
+        snprintf(label, sizeof label, "TEST%ld (%zu/%zu)", sizes[k], k + 1, nsizes);
+        pms_schedule_reset(p->s);
+        if ((rc = run_groups(p, sizes[k], label)) != CLI_OK) break;
+        if (pms_schedule_merge(p->s, merged, cv) != PMS_OK) {
+            rc = cli_lib_error();
+            break;
+        }
+        if (p->o->json) {
+            pms_json_object_begin(&json);
+            char run[48];
+            snprintf(run, sizeof run, "TEST%ld", sizes[k]);
+            pms_json_kv_string(&json, "run", run);
+            pms_json_kv_int(&json, "size", sizes[k]);
+            pms_json_key(&json, "counts");
+            pms_stat_json_values(&json, merged, p->na + p->ne, 0);
+            pms_json_key(&json, "anchor_cv_pct");
+            pms_json_object_begin(&json);
+            for (size_t a = 0; a < p->na; a++) pms_json_kv_double(&json, anchors[a].name, cv[a]);
+            pms_json_object_end(&json);
+            pms_json_object_end(&json);
+        } else {
+            if (k == 0) pms_stat_runs_header(out, merged, p->na + p->ne);
+            pms_stat_runs_row(out, sizes[k], merged, p->na + p->ne);
+        }
+        fflush(out); /* a row written is a row kept, whatever happens next */
+        for (size_t a = 0; a < p->na; a++) {
+            fprintf(stderr, "pmuscope: TEST%ld: anchor %s CV %.2f%% between %zu runs\n", sizes[k], anchors[a].name,
+                    cv[a], pms_schedule_runs(p->s));
+            if (worst && isfinite(cv[a]) && cv[a] > worst[a]) worst[a] = cv[a];
+        }
+    }
+    if (rc == CLI_OK && worst)
+        for (size_t a = 0; a < p->na; a++)
+            fprintf(stderr, "pmuscope: anchor %s: largest coefficient of variation between runs %.2f%%\n",
+                    anchors[a].name, worst[a]);
+    if (p->o->json) {
+        pms_json_array_end(&json);
+        pms_json_object_end(&json);
+        pms_json_finish(&json);
+    }
+    free(worst);
+    free(sizes);
+    return rc;
+}
+
+int stat_schedule(const stat_opts *o)
+{
+    stat_notes notes = {0};
+    pms_event *anchors = NULL, *events = NULL;
+    size_t na = 0, ne = 0;
+    int rc = stat_prepare_events(o->anchor_spec ? o->anchor_spec : default_anchors(), o->fallback, &anchors, &na,
+                                 &notes);
+    if (rc == CLI_OK) rc = stat_prepare_events(o->events_spec, o->fallback, &events, &ne, &notes);
+    if (rc) goto out;
+    ne = drop_anchors(events, ne, anchors, na);
+    if (ne == 0) {
+        rc = cli_usage_error("stat", "--schedule=runs: every event is an anchor; nothing to schedule");
+        goto out;
+    }
+    unsigned per_run = o->max_counters;
+    if (!per_run && pms_schedule_probe_capacity(anchors, na, events, ne, &per_run) != PMS_OK) {
+        rc = cli_lib_error();
+        goto out;
+    }
+    struct plan p = {.o = o, .na = na, .ne = ne};
+    if (pms_schedule_create(anchors, na, events, ne, per_run, &p.s) != PMS_OK) {
+        rc = cli_lib_error();
+        goto out;
+    }
+    size_t argc = 0;
+    while (o->argv[argc]) argc++;
+    p.argv = calloc(argc + 2, sizeof *p.argv);
+    pms_stat_value *merged = calloc(na + ne, sizeof *merged);
+    double *cv = calloc(na ? na : 1, sizeof *cv);
+    FILE *out = NULL;
+    if (!p.argv || !merged || !cv) {
+        rc = cli_error("out of memory");
+    } else {
+        memcpy(p.argv, o->argv, argc * sizeof *p.argv);
+        if (o->sizes_spec) p.argv[argc] = p.size_arg;
+        fprintf(stderr, "pmuscope: %zu events in %zu runs of at most %u beside the anchors", ne,
+                pms_schedule_runs(p.s), per_run);
+        for (size_t a = 0; a < na; a++) fprintf(stderr, "%s%s", a ? "," : " (", anchors[a].name);
+        fputs(na ? ")\n" : "\n", stderr);
+        stat_install_signals();
+        out = stat_open_output(o, o->json || o->wide || o->sizes_spec);
+        if (!out) rc = CLI_FAIL;
+    }
+    if (rc == CLI_OK && o->sizes_spec) {
+        rc = run_sizes(&p, anchors, out, merged, cv);
+    } else if (rc == CLI_OK) {
+        if ((rc = run_groups(&p, -1, "schedule")) == CLI_OK) {
+            if (pms_schedule_merge(p.s, merged, cv) != PMS_OK) {
+                rc = cli_lib_error();
+            } else {
+                note_anchor_variation(&notes, anchors, na, cv, pms_schedule_runs(p.s));
+                char target[512];
+                stat_describe_command(o->argv, target, sizeof target);
+                pms_stat_summary s = {.target = target, .runs = 1, .elapsed_s = p.elapsed_sum / (double)p.measured,
+                                      .notes = (const char *const *)notes.lines,
+                                      .nnotes = notes.n};
+                if (o->json) {
+                    pms_json json;
+                    pms_json_init(&json, out, true);
+                    pms_json_object_begin(&json);
+                    pms_json_kv_uint(&json, "runs", pms_schedule_runs(p.s));
+                    pms_json_key(&json, "counts");
+                    pms_stat_json_values(&json, merged, na + ne, 0);
+                    pms_json_key(&json, "anchor_cv_pct");
+                    pms_json_object_begin(&json);
+                    for (size_t a = 0; a < na; a++) pms_json_kv_double(&json, anchors[a].name, cv[a]);
+                    pms_json_object_end(&json);
+                    pms_json_object_end(&json);
+                    pms_json_finish(&json);
+                } else if (o->wide) {
+                    pms_stat_wide_header(out, merged, na + ne);
+                    pms_stat_wide_row(out, 0, merged, na + ne);
+                } else if (o->sep) {
+                    pms_stat_print_csv(out, o->sep, -1, 0, 1, merged, na + ne);
+                } else {
+                    pms_stat_print_plain(out, &s, merged, na + ne);
+                }
+                if (o->json || o->wide || o->sep)
+                    for (size_t k = 0; k < notes.n; k++) fprintf(stderr, "pmuscope: %s\n", notes.lines[k]);
+            }
+        }
+    }
+    if (out) stat_close_output(out);
+    free(p.argv);
+    free(merged);
+    free(cv);
+    pms_schedule_destroy(p.s);
+out:
+    free(anchors);
+    free(events);
+    stat_notes_free(&notes);
+    return rc;
+}

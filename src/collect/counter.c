@@ -1,0 +1,209 @@
+/* Counter sets: perf groups opened per thread, read with PERF_FORMAT_GROUP and summed. */
+#include "pmuscope/counter.h"
+#include "pmuscope/target.h"
+
+#include "util/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define READ_FORMAT \
+    (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
+
+struct pms_counter {
+    pms_event *events;
+    size_t n;
+    unsigned flags;
+    char **unsupported; /* per event: the reason it could not be opened, or NULL */
+    size_t nthreads;
+    int *fds;           /* nthreads x n; -1 where not open */
+    uint64_t *ids;      /* nthreads x n: PERF_FORMAT_ID of each fd */
+    bool *leader;       /* nthreads x n: fd leads its group (the one to read) */
+    uint64_t *buf;      /* one group read */
+};
+
+int pms_counter_create(const pms_event *events, size_t n, unsigned flags, pms_counter **out)
+{
+    *out = NULL;
+    if (n == 0) return pms_fail(PMS_EINVAL, "no events to count");
+    pms_counter *c = calloc(1, sizeof *c);
+    if (!c) return pms_fail(PMS_ENOMEM, "out of memory");
+    c->n = n;
+    c->flags = flags;
+    c->events = malloc(n * sizeof *c->events);
+    c->unsupported = calloc(n, sizeof *c->unsupported);
+    c->buf = malloc((3 + 2 * n) * sizeof *c->buf);
+    if (!c->events || !c->unsupported || !c->buf) {
+        pms_counter_destroy(c);
+        return pms_fail(PMS_ENOMEM, "out of memory");
+    }
+    memcpy(c->events, events, n * sizeof *events);
+    *out = c;
+    return PMS_OK;
+}
+
+static void close_all(pms_counter *c)
+{
+    for (size_t k = 0; k < c->nthreads * c->n; k++)
+        if (c->fds[k] >= 0) close(c->fds[k]);
+    free(c->fds);
+    free(c->ids);
+    free(c->leader);
+    c->fds = NULL;
+    c->ids = NULL;
+    c->leader = NULL;
+    c->nthreads = 0;
+}
+
+void pms_counter_destroy(pms_counter *c)
+{
+    if (!c) return;
+    close_all(c);
+    if (c->unsupported)
+        for (size_t i = 0; i < c->n; i++) free(c->unsupported[i]);
+    free(c->unsupported);
+    free(c->events);
+    free(c->buf);
+    free(c);
+}
+
+size_t pms_counter_count(const pms_counter *c) { return c->n; }
+const pms_event *pms_counter_event(const pms_counter *c, size_t i) { return i < c->n ? &c->events[i] : NULL; }
+const char *pms_counter_unsupported_reason(const pms_counter *c, size_t i)
+{
+    return i < c->n ? c->unsupported[i] : NULL;
+}
+
+static int alloc_threads(pms_counter *c, size_t nthreads)
+{
+    close_all(c);
+    c->fds = malloc(nthreads * c->n * sizeof *c->fds);
+    c->ids = calloc(nthreads * c->n, sizeof *c->ids);
+    c->leader = calloc(nthreads * c->n, sizeof *c->leader);
+    if (!c->fds || !c->ids || !c->leader) return pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t k = 0; k < nthreads * c->n; k++) c->fds[k] = -1;
+    c->nthreads = nthreads;
+    return PMS_OK;
+}
+
+/* Opens every group on one thread. A group is a run of events with the same group
+ * number; its first event that opens leads it. */
+static int open_thread(pms_counter *c, size_t t, pid_t tid, bool on_exec)
+{
+    int leader_fd = -1;
+    for (size_t i = 0; i < c->n; i++) {
+        if (i == 0 || c->events[i].group != c->events[i - 1].group) leader_fd = -1;
+        if (c->unsupported[i]) continue;
+        struct perf_event_attr attr = c->events[i].attr;
+        attr.size = sizeof attr;
+        attr.read_format = READ_FORMAT;
+        attr.inherit = 1;
+        bool leads = leader_fd < 0;
+        attr.disabled = leads;
+        attr.enable_on_exec = leads && on_exec;
+        int fd = pms_event_open(c->events[i].name, &attr, tid, -1, leader_fd, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0) {
+            if ((c->flags & PMS_COUNTER_SKIP_UNSUPPORTED) && (fd == PMS_ENOTSUP || fd == PMS_EINVAL)) {
+                c->unsupported[i] = strdup(pms_strerror());
+                if (!c->unsupported[i]) return pms_fail(PMS_ENOMEM, "out of memory");
+                continue;
+            }
+            return fd;
+        }
+        size_t k = t * c->n + i;
+        c->fds[k] = fd;
+        c->leader[k] = leads;
+        if (leads) leader_fd = fd;
+        if (ioctl(fd, PERF_EVENT_IOC_ID, &c->ids[k]) < 0)
+            return pms_fail_errno(PMS_EIO, errno, "%s: cannot get the event id", c->events[i].name);
+    }
+    return PMS_OK;
+}
+
+static void close_thread(pms_counter *c, size_t t)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        size_t k = t * c->n + i;
+        if (c->fds[k] >= 0) close(c->fds[k]);
+        c->fds[k] = -1;
+        c->leader[k] = false;
+    }
+}
+
+int pms_counter_open_child(pms_counter *c, pid_t pid)
+{
+    int r = alloc_threads(c, 1);
+    if (r) return r;
+    r = open_thread(c, 0, pid, true);
+    if (r) close_all(c);
+    return r;
+}
+
+int pms_counter_attach(pms_counter *c, pid_t pid)
+{
+    pid_t *tids;
+    size_t nt;
+    int r = pms_process_threads(pid, &tids, &nt);
+    if (r) return r;
+    r = alloc_threads(c, nt);
+    size_t opened = 0;
+    for (size_t t = 0; r == PMS_OK && t < nt; t++) {
+        r = open_thread(c, t, tids[t], false);
+        if (r == PMS_ENOENT) { /* the thread ended since it was listed */
+            close_thread(c, t);
+            r = PMS_OK;
+        } else if (r == PMS_OK) {
+            opened++;
+        }
+    }
+    free(tids);
+    if (r == PMS_OK && opened == 0) r = pms_fail(PMS_ENOENT, "no process with pid %d", (int)pid);
+    for (size_t k = 0; r == PMS_OK && k < c->nthreads * c->n; k++)
+        if (c->leader[k] && ioctl(c->fds[k], PERF_EVENT_IOC_ENABLE, 0) < 0)
+            r = pms_fail_errno(PMS_EIO, errno, "cannot enable the counters of process %d", (int)pid);
+    if (r) close_all(c);
+    return r;
+}
+
+/* Adds one group read of thread t to out: nr, enabled, running, then {value, id} pairs. */
+static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
+{
+    size_t words = 3 + 2 * c->n;
+    ssize_t got = read(c->fds[t * c->n + lead], c->buf, words * sizeof *c->buf);
+    if (got == 0) return PMS_OK; /* nothing to read from a thread that is gone */
+    if (got < 0) return pms_fail_errno(PMS_EIO, errno, "%s: cannot read the counter group", c->events[lead].name);
+    uint64_t nr = c->buf[0];
+    if ((size_t)got < 3 * sizeof *c->buf || nr > c->n || (size_t)got < (3 + 2 * nr) * sizeof *c->buf)
+        return pms_fail(PMS_EIO, "%s: short group read (%zd bytes)", c->events[lead].name, got);
+    for (uint64_t m = 0; m < nr; m++) {
+        uint64_t value = c->buf[3 + 2 * m], id = c->buf[4 + 2 * m];
+        for (size_t i = lead; i < c->n && c->events[i].group == c->events[lead].group; i++)
+            if (c->fds[t * c->n + i] >= 0 && c->ids[t * c->n + i] == id) {
+                out[i].raw += value;
+                out[i].enabled += c->buf[1];
+                out[i].running += c->buf[2];
+                break;
+            }
+    }
+    return PMS_OK;
+}
+
+int pms_counter_read(pms_counter *c, pms_count *out)
+{
+    if (!c->fds) return pms_fail(PMS_EINVAL, "the counters are not open");
+    memset(out, 0, c->n * sizeof *out);
+    for (size_t t = 0; t < c->nthreads; t++)
+        for (size_t i = 0; i < c->n; i++)
+            if (c->leader[t * c->n + i]) {
+                int r = add_group(c, t, i, out);
+                if (r) return r;
+            }
+    for (size_t i = 0; i < c->n; i++) {
+        out[i].state = c->unsupported[i] ? PMS_COUNT_NOT_SUPPORTED : PMS_COUNT_COUNTED;
+        pms_count_scale(&out[i]);
+    }
+    return PMS_OK;
+}

@@ -1,0 +1,225 @@
+/* CPI stacks by regression (seed 001): choose the intervals and regressors,
+ * split, fit, test, and read the stack off the coefficients. */
+#include "pmuscope/cpistack.h"
+#include "pmuscope/perfstat.h"
+#include "util/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pms_cpistack_free(pms_cpistack *s)
+{
+    if (!s) return;
+    for (size_t j = 0; s->events && j < s->nevents; j++) free(s->events[j]);
+    free(s->events);
+    free(s->rows);
+    free(s->cpi);
+    free(s->x);
+    free(s->train);
+    free(s->test);
+    pms_lm_free(s->model);
+    free(s->cor);
+    free(s->vif);
+    free(s->component);
+    free(s->stack);
+    free(s);
+}
+
+/* The regressor columns: given by hand, or every miss-like numeric column. */
+static int choose_events(const pms_table *t, const pms_cpistack_options *o, size_t *cols, size_t *n)
+{
+    *n = 0;
+    if (o->events) {
+        for (size_t k = 0; k < o->nevents; k++) {
+            int rc = pms_table_find_event(t, PMS_EVENT_MISS, o->events[k], &cols[k]);
+            if (rc < 0) return rc;
+        }
+        *n = o->nevents;
+        return PMS_OK;
+    }
+    for (size_t j = 0; j < pms_table_cols(t); j++)
+        if (pms_table_col_type(t, j) == PMS_COLUMN_NUMERIC && pms_event_role_of(pms_table_col_name(t, j)) == PMS_EVENT_MISS)
+            cols[(*n)++] = j;
+    if (*n == 0)
+        return pms_fail(PMS_ENOENT, "%s: no miss events found by name (*-misses, *_REFILL, BRANCH_MISPRED, ...); "
+                                    "name the regressors with --events",
+                        pms_table_name(t));
+    return PMS_OK;
+}
+
+/* A cell used by the model must be a number: name the line when it is not. */
+static int check_cell(const pms_table *t, size_t row, size_t col, double v)
+{
+    if (isfinite(v)) return PMS_OK;
+    size_t line = pms_table_row_line(t, row);
+    if (line)
+        return pms_fail(PMS_EFORMAT, "%s:%zu: column '%s': expected a number, found an empty or NaN cell",
+                        pms_table_name(t), line, pms_table_col_name(t, col));
+    return pms_fail(PMS_EFORMAT, "%s: interval %zu: event '%s' has no count (<not counted> or missing)",
+                    pms_table_name(t), row + 1, pms_table_col_name(t, col));
+}
+
+/* The positions kept after --where, --skip and --range. */
+static int select_rows(const pms_table *t, const pms_cpistack_options *o, size_t **rows, size_t *n)
+{
+    int rc = pms_table_filter(t, o->where, o->nwhere, rows, n);
+    if (rc < 0) return rc;
+    size_t first = o->skip, last = *n; /* [first, last) */
+    if (o->range_first > 0 && o->range_first - 1 > first) first = o->range_first - 1;
+    if (o->range_last > 0 && o->range_last < last) last = o->range_last;
+    if (first >= last) {
+        free(*rows);
+        return pms_fail(PMS_EINVAL, "%s: no intervals left: %zu selected, skip %zu, range %zu:%zu", pms_table_name(t), *n,
+                        o->skip, o->range_first, o->range_last);
+    }
+    memmove(*rows, *rows + first, (last - first) * sizeof **rows);
+    *n = last - first;
+    return PMS_OK;
+}
+
+static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpistack *s, const size_t *ev)
+{
+    size_t cyc, ins;
+    int rc = pms_table_find_event(t, PMS_EVENT_CYCLES, o->cycles, &cyc);
+    if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_INSTRUCTIONS, o->instructions, &ins);
+    if (rc < 0) return rc;
+    const double *c, *in, *col;
+    pms_table_numeric(t, cyc, true, &c);
+    pms_table_numeric(t, ins, true, &in);
+    size_t *sel, nsel;
+    if ((rc = select_rows(t, o, &sel, &nsel)) < 0) return rc;
+    size_t p = s->nevents;
+    s->rows = malloc(nsel * sizeof *s->rows);
+    s->cpi = malloc(nsel * sizeof *s->cpi);
+    s->x = malloc(nsel * (p ? p : 1) * sizeof *s->x);
+    if (!s->rows || !s->cpi || !s->x) {
+        free(sel);
+        return pms_fail(PMS_ENOMEM, "out of memory");
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < nsel && rc == PMS_OK; k++) {
+        size_t r = sel[k];
+        if ((rc = check_cell(t, r, cyc, c[r])) < 0 || (rc = check_cell(t, r, ins, in[r])) < 0) break;
+        if (in[r] <= 0) {
+            s->ndropped++; /* an idle interval has no CPI */
+            continue;
+        }
+        s->rows[n] = r;
+        s->cpi[n] = c[r] / in[r];
+        for (size_t j = 0; j < p && rc == PMS_OK; j++) {
+            pms_table_numeric(t, ev[j], true, &col);
+            rc = check_cell(t, r, ev[j], col[r]);
+            s->x[n * p + j] = o->per_interval ? col[r] : col[r] / in[r];
+        }
+        n++;
+    }
+    free(sel);
+    s->nrows = n;
+    return rc;
+}
+
+static void correlation_and_vif(pms_cpistack *s, const double *xtrain)
+{
+    size_t p = s->nevents, n = s->ntrain;
+    for (size_t j = 0; j < p; j++) s->vif[j] = NAN;
+    for (size_t j = 0; j < p * p; j++) s->cor[j] = NAN;
+    /* both are diagnostics: a failure is reported in vif_note, not fatal (the fit has its own checks) */
+    if (pms_correlation(xtrain, n, p, (const char *const *)s->events, s->cor) < 0 ||
+        pms_vif(xtrain, n, p, (const char *const *)s->events, s->vif) < 0)
+        snprintf(s->vif_note, sizeof s->vif_note, "%s", pms_strerror());
+}
+
+static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
+{
+    size_t p = s->nevents, n = s->nrows;
+    double *xtr = malloc(s->ntrain * (p ? p : 1) * sizeof *xtr), *ytr = malloc(s->ntrain * sizeof *ytr);
+    double *xte = malloc((s->ntest ? s->ntest : 1) * (p ? p : 1) * sizeof *xte);
+    double *yte = malloc((s->ntest ? s->ntest : 1) * sizeof *yte), *pred = malloc((s->ntest ? s->ntest : 1) * sizeof *pred);
+    int rc = xtr && ytr && xte && yte && pred ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) {
+        pms_rows_gather(s->x, p, s->train, s->ntrain, xtr);
+        pms_rows_gather(s->cpi, 1, s->train, s->ntrain, ytr);
+        pms_rows_gather(s->x, p, s->test, s->ntest, xte);
+        pms_rows_gather(s->cpi, 1, s->test, s->ntest, yte);
+        pms_lm_options lo = {.method = o->method};
+        rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
+        if (rc < 0) rc = pms_fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
+    }
+    if (rc == PMS_OK) {
+        correlation_and_vif(s, xtr);
+        s->test_rmse = s->test_mae = NAN;
+        if (s->ntest && (rc = pms_lm_predict(s->model, xte, s->ntest, pred)) == PMS_OK) {
+            s->test_rmse = pms_rmse(yte, pred, s->ntest);
+            s->test_mae = pms_mae(yte, pred, s->ntest);
+        }
+    }
+    if (rc == PMS_OK) {
+        s->base = s->model->coef[0];
+        s->model_cpi = s->base;
+        s->observed_cpi = 0;
+        for (size_t i = 0; i < s->ntrain; i++) s->observed_cpi += ytr[i] / (double)s->ntrain;
+        for (size_t j = 0; j < p; j++) {
+            double mean = 0;
+            for (size_t i = 0; i < s->ntrain; i++) mean += xtr[i * p + j] / (double)s->ntrain;
+            s->component[j] = s->model->coef[j + 1] * mean;
+            s->model_cpi += s->component[j];
+        }
+        for (size_t i = 0; i < n; i++) {
+            s->stack[i * (p + 1)] = s->base;
+            for (size_t j = 0; j < p; j++) s->stack[i * (p + 1) + 1 + j] = s->model->coef[j + 1] * s->x[i * p + j];
+        }
+    }
+    free(xtr);
+    free(ytr);
+    free(xte);
+    free(yte);
+    free(pred);
+    return rc;
+}
+
+int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pms_cpistack **out)
+{
+    pms_cpistack_options o = *opt;
+    if (o.train_fraction == 0) o.train_fraction = 0.8;
+    pms_cpistack *s = calloc(1, sizeof *s);
+    size_t *ev = malloc((pms_table_cols(t) + o.nevents + 1) * sizeof *ev);
+    int rc = s && ev ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) rc = choose_events(t, &o, ev, &s->nevents);
+    if (rc == PMS_OK) {
+        s->events = calloc(s->nevents, sizeof *s->events);
+        for (size_t j = 0; s->events && j < s->nevents; j++) s->events[j] = strdup(pms_table_col_name(t, ev[j]));
+        rc = build_data(t, &o, s, ev);
+    }
+    if (rc == PMS_OK && o.normalize)
+        rc = pms_normalize_minmax(s->x, s->nrows, s->nevents, (const char *const *)s->events, NULL, NULL);
+    if (rc == PMS_OK) {
+        size_t p = s->nevents, n = s->nrows;
+        s->train = malloc(n * sizeof *s->train);
+        s->test = malloc(n * sizeof *s->test);
+        s->cor = malloc(p * p * sizeof *s->cor);
+        s->vif = malloc(p * sizeof *s->vif);
+        s->component = malloc(p * sizeof *s->component);
+        s->stack = malloc(n * (p + 1) * sizeof *s->stack);
+        if (!s->train || !s->test || !s->cor || !s->vif || !s->component || !s->stack)
+            rc = pms_fail(PMS_ENOMEM, "out of memory");
+    }
+    if (rc == PMS_OK) {
+        if (o.train_fraction >= 1) { /* fit and test on every interval */
+            for (size_t i = 0; i < s->nrows; i++) s->train[i] = i;
+            s->ntrain = s->nrows;
+            s->ntest = 0;
+        } else {
+            rc = pms_split(s->nrows, o.train_fraction, o.seed, s->train, &s->ntrain, s->test, &s->ntest);
+        }
+    }
+    if (rc == PMS_OK) rc = fit_and_stack(s, &o);
+    free(ev);
+    if (rc < 0) {
+        pms_cpistack_free(s);
+        return rc;
+    }
+    *out = s;
+    return PMS_OK;
+}

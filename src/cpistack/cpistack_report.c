@@ -1,0 +1,195 @@
+/* CPI stack reports: text (R-like), JSON and SVG charts. */
+#include "pmuscope/cpistack.h"
+#include "util/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int event_width(const pms_cpistack *s)
+{
+    int w = 12;
+    for (size_t j = 0; j < s->nevents; j++)
+        if ((int)strlen(s->events[j]) > w) w = (int)strlen(s->events[j]);
+    return w;
+}
+
+static void write_correlation(const pms_cpistack *s, FILE *out, int w)
+{
+    size_t p = s->nevents;
+    fprintf(out, "\nCorrelation of the regressors (training intervals) and VIF:\n%-*s", w, "");
+    for (size_t j = 0; j < p; j++) fprintf(out, " %7.7s", s->events[j]);
+    fprintf(out, " %9s\n", "VIF");
+    for (size_t a = 0; a < p; a++) {
+        fprintf(out, "%-*s", w, s->events[a]);
+        for (size_t b = 0; b < p; b++) fprintf(out, " %7.3f", s->cor[a * p + b]);
+        fprintf(out, " %9.3g%s\n", s->vif[a], s->vif[a] > 10 ? "  (high: collinear)" : "");
+    }
+    if (s->vif_note[0]) fprintf(out, "VIF not defined: %s\n", s->vif_note);
+}
+
+int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
+{
+    fprintf(out, "intervals: %zu used, %zu for training, %zu for testing", s->nrows, s->ntrain, s->ntest);
+    if (s->ndropped) fprintf(out, " (%zu dropped: no instructions)", s->ndropped);
+    fputs("\n\n", out);
+    int rc = pms_lm_write_summary(s->model, "CPI", out);
+    if (rc < 0) return rc;
+    if (s->ntest)
+        fprintf(out, "\nTest RMSE: %.4g CPI on %zu intervals (MAE %.4g)\n", s->test_rmse, s->ntest, s->test_mae);
+    else
+        fputs("\nTest RMSE: no test intervals (--split 1)\n", out);
+    int w = event_width(s);
+    write_correlation(s, out, w);
+
+    fprintf(out, "\nCPI stack (coefficient x mean over the training intervals):\n");
+    double total = s->model_cpi;
+    fprintf(out, "  %-*s %10.4f %6.1f%%\n", w, "base", s->base, 100 * s->base / total);
+    for (size_t j = 0; j < s->nevents; j++)
+        fprintf(out, "  %-*s %10.4f %6.1f%%%s\n", w, s->events[j], s->component[j], 100 * s->component[j] / total,
+                s->component[j] < 0 ? "  (negative: see VIF, or use --method nnls)" : "");
+    fprintf(out, "  %-*s %10.4f\n  %-*s %10.4f\n", w, "model CPI", s->model_cpi, w, "observed CPI", s->observed_cpi);
+    if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
+    return PMS_OK;
+}
+
+static void json_model(const pms_lm *m, pms_json *j)
+{
+    pms_json_key(j, "coefficients");
+    pms_json_array_begin(j);
+    for (size_t k = 0; k < m->ncoef; k++) {
+        pms_json_object_begin(j);
+        pms_json_kv_string(j, "name", m->names[k]);
+        pms_json_kv_double(j, "estimate", m->coef[k]);
+        pms_json_kv_double(j, "std_error", m->std_error[k]);
+        pms_json_kv_double(j, "t_value", m->t_value[k]);
+        pms_json_kv_double(j, "p_value", m->p_value[k]);
+        if (m->at_bound) pms_json_kv_bool(j, "at_bound", m->at_bound[k]);
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
+    pms_json_key(j, "residual_quantiles");
+    pms_json_array_begin(j);
+    for (int q = 0; q < 5; q++) pms_json_double(j, m->resid_quantiles[q]);
+    pms_json_array_end(j);
+    pms_json_kv_double(j, "sigma", m->sigma);
+    pms_json_kv_uint(j, "df_residual", m->df_residual);
+    pms_json_kv_double(j, "r_squared", m->r_squared);
+    pms_json_kv_double(j, "adj_r_squared", m->adj_r_squared);
+    pms_json_kv_double(j, "f_statistic", m->f_statistic);
+    pms_json_kv_double(j, "f_df1", m->f_df1);
+    pms_json_kv_double(j, "f_df2", m->f_df2);
+    pms_json_kv_double(j, "f_p_value", m->f_p_value);
+}
+
+void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
+{
+    size_t p = s->nevents;
+    pms_json_object_begin(j);
+    pms_json_kv_string(j, "method", s->model->method == PMS_LM_NNLS ? "nnls" : "ols");
+    pms_json_kv_uint(j, "intervals", s->nrows);
+    pms_json_kv_uint(j, "train", s->ntrain);
+    pms_json_kv_uint(j, "test", s->ntest);
+    pms_json_kv_uint(j, "dropped", s->ndropped);
+    pms_json_key(j, "model");
+    pms_json_object_begin(j);
+    json_model(s->model, j);
+    pms_json_object_end(j);
+    pms_json_kv_double(j, "test_rmse", s->test_rmse);
+    pms_json_kv_double(j, "test_mae", s->test_mae);
+    pms_json_key(j, "events");
+    pms_json_array_begin(j);
+    for (size_t a = 0; a < p; a++) {
+        pms_json_object_begin(j);
+        pms_json_kv_string(j, "name", s->events[a]);
+        pms_json_kv_double(j, "vif", s->vif[a]);
+        pms_json_kv_double(j, "component", s->component[a]);
+        pms_json_key(j, "correlation");
+        pms_json_array_begin(j);
+        for (size_t b = 0; b < p; b++) pms_json_double(j, s->cor[a * p + b]);
+        pms_json_array_end(j);
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
+    pms_json_key(j, "stack");
+    pms_json_object_begin(j);
+    pms_json_kv_double(j, "base", s->base);
+    for (size_t a = 0; a < p; a++) pms_json_kv_double(j, s->events[a], s->component[a]);
+    pms_json_kv_double(j, "model_cpi", s->model_cpi);
+    pms_json_kv_double(j, "observed_cpi", s->observed_cpi);
+    pms_json_object_end(j);
+    pms_json_object_end(j);
+}
+
+/* Component names for charts: "base" then the events. */
+static const char **stack_names(const pms_cpistack *s)
+{
+    const char **names = malloc((s->nevents + 1) * sizeof *names);
+    if (!names) return NULL;
+    names[0] = "base";
+    for (size_t j = 0; j < s->nevents; j++) names[j + 1] = s->events[j];
+    return names;
+}
+
+int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **stacks, pms_chart **cpi)
+{
+    char t1[300], t2[300];
+    snprintf(t1, sizeof t1, "CPI stack per interval%s%s", title ? ": " : "", title ? title : "");
+    snprintf(t2, sizeof t2, "Observed and model CPI%s%s", title ? ": " : "", title ? title : "");
+    size_t n = s->nrows, p = s->nevents;
+    const char **names = stack_names(s);
+    char (*cat)[24] = malloc((n ? n : 1) * sizeof *cat);
+    const char **cats = malloc((n ? n : 1) * sizeof *cats);
+    double *xs = malloc((n ? n : 1) * sizeof *xs), *fit = malloc((n ? n : 1) * sizeof *fit);
+    *stacks = pms_chart_new(t1, "interval", "CPI");
+    *cpi = pms_chart_new(t2, "interval", "CPI");
+    int rc = names && cat && cats && xs && fit && *stacks && *cpi ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == PMS_OK && i < n; i++) {
+        snprintf(cat[i], sizeof cat[i], "%zu", i + 1);
+        cats[i] = cat[i];
+        xs[i] = (double)(i + 1);
+        fit[i] = 0;
+        for (size_t c = 0; c <= p; c++) fit[i] += s->stack[i * (p + 1) + c];
+    }
+    if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(*stacks, cats, n, names, p + 1, s->stack);
+    if (rc == PMS_OK) rc = pms_chart_add_line(*cpi, "observed", xs, s->cpi, n, NULL);
+    if (rc == PMS_OK) rc = pms_chart_add_line(*cpi, "model", xs, fit, n, NULL);
+    free(names);
+    free(cat);
+    free(cats);
+    free(xs);
+    free(fit);
+    if (rc < 0) {
+        pms_chart_free(*stacks);
+        pms_chart_free(*cpi);
+        *stacks = *cpi = NULL;
+    }
+    return rc;
+}
+
+int pms_cpistack_bar_chart(const pms_cpistack *const *s, const char *const *labels, size_t n, pms_chart **out)
+{
+    if (n == 0) return pms_fail(PMS_EINVAL, "no CPI stacks to draw");
+    size_t p = s[0]->nevents;
+    double *v = malloc(n * (p + 1) * sizeof *v);
+    const char **names = stack_names(s[0]);
+    pms_chart *c = pms_chart_new("CPI stack", NULL, "CPI");
+    int rc = v && names && c ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t g = 0; rc == PMS_OK && g < n; g++) {
+        if (s[g]->nevents != p) {
+            rc = pms_fail(PMS_EINVAL, "CPI stacks with different events cannot share a chart");
+            break;
+        }
+        v[g * (p + 1)] = s[g]->base;
+        for (size_t j = 0; j < p; j++) v[g * (p + 1) + 1 + j] = s[g]->component[j];
+    }
+    if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(c, labels, n, names, p + 1, v);
+    free(v);
+    free(names);
+    if (rc < 0) {
+        pms_chart_free(c);
+        return rc;
+    }
+    *out = c;
+    return PMS_OK;
+}

@@ -1,0 +1,165 @@
+/* LP cycle model (seed 004, B.1): minimise the sum of one-sided residuals with
+ * non-negative coefficients, built and solved with GLPK. */
+#include "estimate/model.h"
+#include "util/error.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GLPK aborts the process on a name it does not accept, so names are reduced to
+ * [A-Za-z0-9_] and kept short. */
+#define LP_NAME_MAX 64
+
+static void lp_name(char *buf, const char *prefix, const char *name)
+{
+    size_t n = (size_t)snprintf(buf, LP_NAME_MAX, "%s%s", prefix, name);
+    if (n >= LP_NAME_MAX) n = LP_NAME_MAX - 1;
+    for (size_t i = strlen(prefix); i < n; i++) {
+        char c = buf[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+            buf[i] = '_';
+    }
+}
+
+/* Columns: 1 = x_I, 2..n+1 = x_i, n+2..n+m+1 = eps_j. Rows j: eps_j + x_I + sum x_i E_ij = c_j. */
+static glp_prob *lp_build(const double *cycles, const double *events, size_t m, size_t n,
+                          const char *const *names)
+{
+    glp_prob *P = glp_create_prob();
+    glp_set_prob_name(P, "pmuscope_lp_cycles");
+    glp_set_obj_name(P, "sum_eps");
+    glp_set_obj_dir(P, GLP_MIN);
+    glp_add_rows(P, (int)m);
+    glp_add_cols(P, (int)(n + m + 1));
+    glp_create_index(P);
+    char name[LP_NAME_MAX];
+
+    glp_set_col_name(P, 1, "x_I");
+    glp_set_col_bnds(P, 1, GLP_LO, 0.0, 0.0);
+    for (size_t i = 0; i < n; i++) {
+        int col = (int)i + 2;
+        lp_name(name, "x_", names ? names[i] : "");
+        if (!names || glp_find_col(P, name) != 0) snprintf(name, sizeof name, "x%zu", i + 1);
+        glp_set_col_name(P, col, name);
+        glp_set_col_bnds(P, col, GLP_LO, 0.0, 0.0);
+    }
+    for (size_t j = 0; j < m; j++) {
+        int col = (int)(n + j) + 2;
+        snprintf(name, sizeof name, "eps_%zu", j + 1);
+        glp_set_col_name(P, col, name);
+        glp_set_col_bnds(P, col, GLP_LO, 0.0, 0.0);
+        glp_set_obj_coef(P, col, 1.0);
+    }
+
+    int *ind = malloc((n + 3) * sizeof *ind);
+    double *val = malloc((n + 3) * sizeof *val);
+    if (!ind || !val) {
+        free(ind);
+        free(val);
+        glp_delete_prob(P);
+        return NULL;
+    }
+    for (size_t j = 0; j < m; j++) {
+        snprintf(name, sizeof name, "run_%zu", j + 1);
+        glp_set_row_name(P, (int)j + 1, name);
+        glp_set_row_bnds(P, (int)j + 1, GLP_FX, cycles[j], cycles[j]);
+        int len = 0;
+        ind[++len] = (int)(n + j) + 2, val[len] = 1.0;
+        ind[++len] = 1, val[len] = 1.0;
+        for (size_t i = 0; i < n; i++)
+            if (events[j * n + i] != 0.0) ind[++len] = (int)i + 2, val[len] = events[j * n + i];
+        glp_set_mat_row(P, (int)j + 1, len, ind, val);
+    }
+    free(ind);
+    free(val);
+    return P;
+}
+
+int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
+                 const char *const *names, const char *path)
+{
+    int rc = pms_estimate_check(cycles, events, m, n, names, 1);
+    if (rc < 0) return rc;
+    int term = glp_term_out(GLP_OFF); /* GLPK prints progress unless told not to */
+    glp_prob *P = lp_build(cycles, events, m, n, names);
+    if (!P) {
+        glp_term_out(term);
+        return pms_fail(PMS_ENOMEM, "LP: out of memory building the model");
+    }
+    int wr = glp_write_lp(P, NULL, path);
+    glp_delete_prob(P);
+    glp_term_out(term);
+    if (wr != 0) return pms_fail(PMS_EIO, "%s: cannot write the LP model", path);
+    return PMS_OK;
+}
+
+void pms_lp_fit_free(pms_lp_fit *f)
+{
+    if (!f) return;
+    pms_cycle_model_free(&f->model);
+    free(f->eps);
+    free(f->tight);
+    memset(f, 0, sizeof *f);
+}
+
+static int lp_solve(glp_prob *P)
+{
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    glp_scale_prob(P, GLP_SF_AUTO);
+    glp_adv_basis(P, 0);
+    /* glp_exact is not used to polish: GLPK's rational conversion of large
+     * counts (1e9 and up) is not exact, and its answer violated rows by 1e-10. */
+    if (glp_simplex(P, &parm) != 0) return -1;
+    return glp_get_status(P) == GLP_OPT ? 0 : -1;
+}
+
+int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t n, pms_lp_fit *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = pms_estimate_check(cycles, events, m, n, NULL, 1);
+    if (rc < 0) return rc;
+    int term = glp_term_out(GLP_OFF);
+    glp_prob *P = lp_build(cycles, events, m, n, NULL);
+    if (!P) {
+        glp_term_out(term);
+        return pms_fail(PMS_ENOMEM, "LP: out of memory building the model");
+    }
+    if (lp_solve(P) != 0) {
+        glp_delete_prob(P);
+        glp_term_out(term);
+        return pms_fail(PMS_ENUMERIC, "LP: GLPK found no optimal solution for %zu runs and %zu counters", m, n);
+    }
+    rc = pms_cycle_model_alloc(&out->model, n);
+    out->eps = calloc(m ? m : 1, sizeof *out->eps);
+    out->tight = calloc(m ? m : 1, sizeof *out->tight);
+    if (rc < 0 || !out->eps || !out->tight) {
+        glp_delete_prob(P);
+        glp_term_out(term);
+        pms_lp_fit_free(out);
+        return pms_fail(PMS_ENOMEM, "LP: out of memory");
+    }
+    out->n_runs = m;
+    out->objective = glp_get_obj_val(P);
+    out->model.intercept = glp_get_col_prim(P, 1);
+    for (size_t i = 0; i < n; i++) {
+        double x = glp_get_col_prim(P, (int)i + 2);
+        out->model.coef[i] = x > 0 ? x : 0.0;
+        out->model.used[i] = x > 0;
+        out->model.n_used += x > 0;
+    }
+    for (size_t j = 0; j < m; j++) {
+        int col = (int)(n + j) + 2;
+        double e = glp_get_col_prim(P, col);
+        out->eps[j] = e > 0 ? e : 0.0;
+        out->tight[j] = glp_get_col_stat(P, col) != GLP_BS || e <= 1e-9 * cycles[j];
+        out->n_tight += out->tight[j];
+    }
+    glp_delete_prob(P);
+    glp_term_out(term);
+    return PMS_OK;
+}

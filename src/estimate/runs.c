@@ -1,0 +1,249 @@
+/* The runs table: one row per run with its measured cycles and counter totals,
+ * read from a CSV/TSV (pmuscope stat --schedule=runs writes run,size,<events>). */
+#include "estimate/runs.h"
+#include "pmuscope/perfstat.h"
+#include "util/error.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pms_runs_destroy(pms_runs *r)
+{
+    if (!r) return;
+    for (size_t j = 0; j < r->n_runs && r->labels; j++) free(r->labels[j]);
+    for (size_t i = 0; i < r->n_counters && r->counters; i++) free(r->counters[i]);
+    free(r->labels);
+    free(r->counters);
+    free(r->cycles_name);
+    free(r->cycles);
+    free(r->events);
+    free(r->lines);
+    free(r->source);
+    free(r);
+}
+
+pms_runs *pms_runs_alloc(size_t n_runs, size_t n_counters, const char *source)
+{
+    pms_runs *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->labels = calloc(n_runs ? n_runs : 1, sizeof *r->labels);
+    r->counters = calloc(n_counters ? n_counters : 1, sizeof *r->counters);
+    r->cycles = calloc(n_runs ? n_runs : 1, sizeof *r->cycles);
+    r->events = calloc(n_runs * n_counters > 0 ? n_runs * n_counters : 1, sizeof *r->events);
+    r->lines = calloc(n_runs ? n_runs : 1, sizeof *r->lines);
+    r->source = strdup(source ? source : "");
+    if (!r->labels || !r->counters || !r->cycles || !r->events || !r->lines || !r->source) {
+        pms_runs_destroy(r);
+        return NULL;
+    }
+    r->n_runs = n_runs;
+    r->n_counters = n_counters;
+    return r;
+}
+
+bool pms_runs_name_in(const char *name, const char *const *list)
+{
+    for (size_t k = 0; list && list[k]; k++)
+        if (strcmp(name, list[k]) == 0) return true;
+    return false;
+}
+
+/* A cell as text: string cells as they are, numeric ones as %.17g trimmed. */
+void pms_runs_cell_text(const pms_table *t, size_t row, size_t col, char *buf, size_t len)
+{
+    if (pms_table_col_type(t, col) == PMS_COLUMN_STRING) {
+        snprintf(buf, len, "%s", pms_table_string(t, row, col));
+        return;
+    }
+    const double *v;
+    if (pms_table_numeric(t, col, true, &v) == PMS_OK) snprintf(buf, len, "%.15g", v[row]);
+}
+
+/* A string column that holds numbers in some cells is a numeric column with a
+ * bad cell ("<not counted>"): pms_table_numeric names the cell. */
+static int reject_mixed_column(const pms_table *t, size_t col)
+{
+    for (size_t row = 0; row < pms_table_rows(t); row++) {
+        const char *s = pms_table_string(t, row, col);
+        char *end;
+        if (s && *s && (strtod(s, &end), *end == '\0')) {
+            const double *v;
+            return pms_table_numeric(t, col, false, &v);
+        }
+    }
+    return PMS_OK;
+}
+
+/* Cycles must be positive: the error % divides by them. */
+int pms_runs_check_cycles(const pms_runs *r)
+{
+    for (size_t j = 0; j < r->n_runs; j++)
+        if (!(r->cycles[j] > 0))
+            return pms_fail(PMS_EINVAL, "%s: line %zu: run %s: %s is %g: measured cycles must be positive",
+                            r->source, r->lines[j], r->labels[j], r->cycles_name, r->cycles[j]);
+    return PMS_OK;
+}
+
+int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_col, const size_t *cols, size_t k,
+                          pms_runs **out)
+{
+    *out = NULL;
+    size_t rows = pms_table_rows(t);
+    if (rows == 0) return pms_fail(PMS_EFORMAT, "%s: no runs: the table has a header and no rows", pms_table_name(t));
+    if (k == 0)
+        return pms_fail(PMS_EFORMAT, "%s: no counter columns besides %s", pms_table_name(t),
+                        pms_table_col_name(t, cycles_col));
+    pms_runs *r = pms_runs_alloc(rows, k, pms_table_name(t));
+    if (!r) return pms_fail(PMS_ENOMEM, "%s: out of memory for %zu runs", pms_table_name(t), rows);
+    const double *v;
+    int rc = pms_table_numeric(t, cycles_col, false, &v);
+    r->cycles_name = strdup(pms_table_col_name(t, cycles_col));
+    for (size_t j = 0; rc == PMS_OK && j < rows; j++) r->cycles[j] = v[j];
+    for (size_t i = 0; rc == PMS_OK && i < k; i++) {
+        rc = pms_table_numeric(t, cols[i], false, &v);
+        r->counters[i] = strdup(pms_table_col_name(t, cols[i]));
+        for (size_t j = 0; rc == PMS_OK && j < rows; j++) r->events[j * k + i] = v[j];
+    }
+    char buf[512];
+    for (size_t j = 0; rc == PMS_OK && j < rows; j++) {
+        pms_runs_cell_text(t, j, label_col, buf, sizeof buf);
+        r->labels[j] = strdup(buf);
+        r->lines[j] = pms_table_row_line(t, j);
+    }
+    if (rc == PMS_OK) rc = pms_runs_check_cycles(r);
+    if (rc < 0) {
+        pms_runs_destroy(r);
+        return rc;
+    }
+    *out = r;
+    return PMS_OK;
+}
+
+int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out)
+{
+    *out = NULL;
+    pms_table *t = NULL;
+    int rc = pms_table_read(path, NULL, &t);
+    if (rc < 0) return rc;
+    size_t ncol = pms_table_cols(t), cyc = 0, k = 0;
+    size_t *cols = malloc((ncol ? ncol : 1) * sizeof *cols);
+    if (!cols) rc = pms_fail(PMS_ENOMEM, "%s: out of memory", path);
+    if (rc == PMS_OK && ncol < 3)
+        rc = pms_fail(PMS_EFORMAT, "%s: expected a run label, a cycles column and counter columns, found %zu column%s",
+                      path, ncol, ncol == 1 ? "" : "s");
+    if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc);
+    for (size_t c = 1; rc == PMS_OK && c < ncol; c++) {
+        const char *name = pms_table_col_name(t, c);
+        if (c == cyc || strcmp(name, "size") == 0 || pms_runs_name_in(name, ignore)) continue;
+        if (pms_table_col_type(t, c) == PMS_COLUMN_STRING)
+            rc = reject_mixed_column(t, c);
+        else if (pms_event_role_of(name) != PMS_EVENT_NOT_EVENT)
+            cols[k++] = c;
+    }
+    if (rc == PMS_OK) rc = pms_runs_from_columns(t, 0, cyc, cols, k, out);
+    free(cols);
+    pms_table_free(t);
+    return rc;
+}
+
+/* "TEST12" -> 12; false when the label does not end in digits. */
+static bool label_number(const char *label, unsigned long *num)
+{
+    size_t len = strlen(label), d = len;
+    while (d > 0 && isdigit((unsigned char)label[d - 1])) d--;
+    if (d == len || len - d > 9) return false;
+    *num = strtoul(label + d, NULL, 10);
+    return true;
+}
+
+bool pms_runs_numbered(const pms_runs *r)
+{
+    for (size_t j = 0; j < r->n_runs; j++) {
+        unsigned long a, b;
+        if (!label_number(r->labels[j], &a)) return false;
+        for (size_t q = 0; q < j; q++)
+            if (label_number(r->labels[q], &b) && a == b) return false;
+    }
+    return r->n_runs > 0;
+}
+
+/* Parses "N" or "N-M" at *s; advances past it. */
+static bool parse_range(const char **s, unsigned long *lo, unsigned long *hi)
+{
+    char *end;
+    if (!isdigit((unsigned char)**s)) return false;
+    errno = 0;
+    *lo = strtoul(*s, &end, 10);
+    *hi = *lo;
+    if (*end == '-') {
+        const char *p = end + 1;
+        if (!isdigit((unsigned char)*p)) return false;
+        *hi = strtoul(p, &end, 10);
+    }
+    if (errno || *hi < *lo || *hi - *lo > 1000000) return false;
+    *s = end;
+    return true;
+}
+
+int pms_runs_select(const pms_runs *r, const char *spec, bool by_index, size_t **idx, size_t *n_idx)
+{
+    *idx = NULL;
+    *n_idx = 0;
+    bool by_label = !by_index && pms_runs_numbered(r);
+    bool *chosen = calloc(r->n_runs ? r->n_runs : 1, sizeof *chosen);
+    if (!chosen) return pms_fail(PMS_ENOMEM, "out of memory");
+    const char *s = spec;
+    int rc = PMS_OK;
+    while (rc == PMS_OK && *s) {
+        unsigned long lo, hi;
+        if (!parse_range(&s, &lo, &hi) || (*s && *s != ',')) {
+            rc = pms_fail(PMS_EINVAL, "run list '%s': expected numbers and ranges like 1-10,50", spec);
+            break;
+        }
+        if (*s == ',') s++;
+        for (unsigned long v = lo; rc == PMS_OK && v <= hi; v++) {
+            size_t hit = SIZE_MAX;
+            for (size_t j = 0; j < r->n_runs && hit == SIZE_MAX; j++) {
+                unsigned long num;
+                if (by_label ? (label_number(r->labels[j], &num) && num == v) : j + 1 == v) hit = j;
+            }
+            if (hit == SIZE_MAX)
+                rc = by_label ? pms_fail(PMS_EINVAL, "run list '%s': no run is numbered %lu in %s", spec, v, r->source)
+                              : pms_fail(PMS_EINVAL, "run list '%s': %s has %zu runs, there is no run %lu", spec,
+                                         r->source, r->n_runs, v);
+            else
+                chosen[hit] = true;
+        }
+    }
+    size_t count = 0;
+    for (size_t j = 0; j < r->n_runs; j++) count += chosen[j];
+    if (rc == PMS_OK && count == 0) rc = pms_fail(PMS_EINVAL, "run list '%s': selects no run", spec);
+    if (rc == PMS_OK && !(*idx = malloc(count * sizeof **idx))) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t j = 0; rc == PMS_OK && j < r->n_runs; j++)
+        if (chosen[j]) (*idx)[(*n_idx)++] = j;
+    free(chosen);
+    return rc;
+}
+
+int pms_runs_write_csv(const pms_runs *r, FILE *out)
+{
+    pms_table *t = pms_table_new(r->source);
+    if (!t) return pms_fail(PMS_ENOMEM, "out of memory");
+    double *col = malloc((r->n_runs ? r->n_runs : 1) * sizeof *col);
+    int rc = col ? pms_table_add_string(t, "run", (const char *const *)r->labels, r->n_runs)
+                 : pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) rc = pms_table_add_numeric(t, r->cycles_name, r->cycles, r->n_runs);
+    for (size_t i = 0; rc == PMS_OK && i < r->n_counters; i++) {
+        for (size_t j = 0; j < r->n_runs; j++) col[j] = r->events[j * r->n_counters + i];
+        rc = pms_table_add_numeric(t, r->counters[i], col, r->n_runs);
+    }
+    free(col);
+    if (rc == PMS_OK) rc = pms_table_write(t, out, ',');
+    pms_table_free(t);
+    return rc;
+}

@@ -1,0 +1,20 @@
+/* Internal: building runs tables from tables. */
+#ifndef PMS_ESTIMATE_RUNS_H
+#define PMS_ESTIMATE_RUNS_H
+#include "pmuscope/estimate.h"
+#include "pmuscope/table.h"
+
+/* An empty runs table of the given shape (labels and names NULL), or NULL. */
+pms_runs *pms_runs_alloc(size_t n_runs, size_t n_counters, const char *source);
+/* True if name is one of the NULL-terminated list (which may be NULL). */
+bool pms_runs_name_in(const char *name, const char *const *list);
+/* A cell as text (numbers with %.15g). */
+void pms_runs_cell_text(const pms_table *t, size_t row, size_t col, char *buf, size_t len);
+/* Fails naming the line of a run whose cycles are not positive. */
+int pms_runs_check_cycles(const pms_runs *r);
+/* Runs from a table with one row per run: labels from label_col, cycles from
+ * cycles_col, counters from the k columns cols; missing values fail with
+ * file:line:column. */
+int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_col, const size_t *cols, size_t k,
+                          pms_runs **out);
+#endif

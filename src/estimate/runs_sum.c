@@ -1,0 +1,126 @@
+/* Runs from interval tables: the intervals of one run (one program at one
+ * frequency in one repetition, for the ARM cBench data) summed into one row. */
+#include "estimate/runs.h"
+#include "pmuscope/perfstat.h"
+#include "util/error.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The ARMPM_BUILDMODEL merged layout: group by program, frequency and
+ * repetition; the sensor columns carry units in parentheses ("A15 Power(W)"),
+ * PMU events do not. */
+static int armpm_layout(const pms_table *t, size_t group[3])
+{
+    long b = pms_table_find(t, "Benchmark"), r = pms_table_find(t, "Run(#)"), f = -1;
+    for (size_t c = 0; c < pms_table_cols(t); c++)
+        if (strstr(pms_table_col_name(t, c), "Frequency")) f = (long)c;
+    if (b < 0 || r < 0 || f < 0)
+        return pms_fail(PMS_EINVAL,
+                        "%s: not the ARM cBench merged layout (columns Benchmark, Run(#) and a Frequency "
+                        "column): name the columns that identify a run (--group-by)",
+                        pms_table_name(t));
+    group[0] = (size_t)b, group[1] = (size_t)f, group[2] = (size_t)r;
+    return PMS_OK;
+}
+
+static bool is_group(size_t c, const size_t *group, size_t ng)
+{
+    for (size_t g = 0; g < ng; g++)
+        if (group[g] == c) return true;
+    return false;
+}
+
+/* The label of a row: its group cells joined by '/'. */
+static void row_label(const pms_table *t, size_t row, const size_t *group, size_t ng, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t g = 0; g < ng && at + 1 < len; g++) {
+        if (g) buf[at++] = '/', buf[at] = '\0';
+        pms_runs_cell_text(t, row, group[g], buf + at, len - at);
+        at += strlen(buf + at);
+    }
+}
+
+/* Sums the rows into one run per distinct label; cycles_at is the position of
+ * the cycles column within cols. */
+static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const size_t *cols, size_t k, size_t cycles_at,
+                    pms_runs **out)
+{
+    size_t rows = pms_table_rows(t);
+    if (rows == 0) return pms_fail(PMS_EFORMAT, "%s: no intervals: the table has a header and no rows", pms_table_name(t));
+    const double **val = calloc(k, sizeof *val);
+    size_t *run_of = malloc(rows * sizeof *run_of), nruns = 0;
+    char **labels = calloc(rows, sizeof *labels);
+    int rc = (val && run_of && labels) ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == PMS_OK && i < k; i++) rc = pms_table_numeric(t, cols[i], false, &val[i]);
+    char buf[512];
+    for (size_t row = 0; rc == PMS_OK && row < rows; row++) {
+        row_label(t, row, group, ng, buf, sizeof buf);
+        size_t j = 0;
+        while (j < nruns && strcmp(labels[j], buf) != 0) j++;
+        if (j == nruns && !(labels[nruns++] = strdup(buf))) rc = pms_fail(PMS_ENOMEM, "out of memory");
+        run_of[row] = j;
+    }
+    pms_runs *r = rc == PMS_OK ? pms_runs_alloc(nruns, k - 1, pms_table_name(t)) : NULL;
+    if (rc == PMS_OK && !r) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t row = rows; rc == PMS_OK && row-- > 0;) {
+        size_t j = run_of[row];
+        r->lines[j] = pms_table_row_line(t, row); /* ends as the run's first line */
+        r->cycles[j] += val[cycles_at][row];
+        for (size_t i = 0, o = 0; i < k; i++)
+            if (i != cycles_at) r->events[j * (k - 1) + o++] += val[i][row];
+    }
+    for (size_t i = 0, o = 0; rc == PMS_OK && i < k; i++) {
+        char *name = strdup(pms_table_col_name(t, cols[i]));
+        if (i == cycles_at)
+            r->cycles_name = name;
+        else
+            r->counters[o++] = name;
+    }
+    for (size_t j = 0; rc == PMS_OK && j < nruns; j++) r->labels[j] = labels[j], labels[j] = NULL;
+    if (rc == PMS_OK) rc = pms_runs_check_cycles(r);
+    for (size_t j = 0; labels && j < nruns; j++) free(labels[j]);
+    free(labels);
+    free(run_of);
+    free(val);
+    if (rc < 0) {
+        pms_runs_destroy(r);
+        return rc;
+    }
+    *out = r;
+    return PMS_OK;
+}
+
+int pms_runs_sum_intervals(const char *path, const char *const *group_names, const char *const *ignore,
+                           const char *cycles_col, pms_runs **out)
+{
+    *out = NULL;
+    pms_table *t = NULL;
+    int rc = pms_interval_table_read(path, &t);
+    if (rc < 0) return rc;
+    size_t ncol = pms_table_cols(t), ng = 0, k = 0, cyc = 0, cycles_at = SIZE_MAX;
+    size_t *group = malloc((ncol + 3) * sizeof *group), *cols = malloc((ncol + 1) * sizeof *cols);
+    if (!group || !cols) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    bool armpm = !group_names;
+    if (rc == PMS_OK && armpm) rc = armpm_layout(t, group), ng = 3;
+    for (size_t g = 0; rc == PMS_OK && !armpm && group_names[g]; g++) rc = pms_table_require(t, group_names[g], &group[ng++]);
+    if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc);
+    for (size_t c = 0; rc == PMS_OK && c < ncol; c++) {
+        const char *name = pms_table_col_name(t, c);
+        bool summed = c == cyc || (pms_table_col_type(t, c) == PMS_COLUMN_NUMERIC && !is_group(c, group, ng) &&
+                                   !pms_runs_name_in(name, ignore) && pms_event_role_of(name) != PMS_EVENT_NOT_EVENT &&
+                                   !(armpm && (strchr(name, '(') || strcmp(name, "Timestamp") == 0)));
+        if (c == cyc) cycles_at = k;
+        if (summed) cols[k++] = c;
+    }
+    if (rc == PMS_OK && k < 2) rc = pms_fail(PMS_EFORMAT, "%s: no counter columns to sum besides the cycles", path);
+    if (rc == PMS_OK) rc = sum_rows(t, group, ng, cols, k, cycles_at, out);
+    free(group);
+    free(cols);
+    pms_table_free(t);
+    return rc;
+}

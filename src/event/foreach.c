@@ -1,0 +1,10 @@
+/* Every event name this machine knows, for `pmuscope list`. */
+#include "event/event_internal.h"
+
+int pms_event_foreach(pms_event_visit_fn fn, void *ctx)
+{
+    int r = pms_generic_foreach(fn, ctx);
+    if (!r) r = pms_sysfs_foreach(fn, ctx);
+    if (!r) r = pms_pfm_foreach(fn, ctx);
+    return r;
+}

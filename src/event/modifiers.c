@@ -1,0 +1,38 @@
+/* perf's event modifiers: u (user), k (kernel), h (hypervisor), p..ppp (precise). */
+#include "event/event_internal.h"
+#include "util/error.h"
+
+#include <string.h>
+
+bool pms_modifiers_valid(const char *s)
+{
+    return *s && strspn(s, "ukhp") == strlen(s);
+}
+
+int pms_modifiers_apply(const char *mods, const char *what, struct perf_event_attr *attr)
+{
+    bool u = false, k = false, h = false;
+    unsigned precise = 0;
+    for (const char *p = mods; *p; p++) {
+        switch (*p) {
+        case 'u': u = true; break;
+        case 'k': k = true; break;
+        case 'h': h = true; break;
+        case 'p':
+            if (++precise > 3)
+                return pms_fail(PMS_EINVAL, "%s: too many 'p' modifiers (at most :ppp)", what);
+            break;
+        default:
+            return pms_fail(PMS_EINVAL, "%s: unknown modifier '%c' in ':%s' (expected u, k, h or p)", what, *p,
+                            mods);
+        }
+    }
+    /* As perf: naming any privilege level counts only the levels named. */
+    if (u || k || h) {
+        attr->exclude_user = !u;
+        attr->exclude_kernel = !k;
+        attr->exclude_hv = !h;
+    }
+    if (precise) attr->precise_ip = precise;
+    return PMS_OK;
+}

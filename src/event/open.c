@@ -1,0 +1,110 @@
+/* perf_event_open(2) with failures explained in terms a user can act on:
+ * a missing PMU (ENOENT in virtual machines), perf_event_paranoid, ptrace rules. */
+#include "event/event_internal.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int read_paranoid(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    int v = 2; /* the kernel default when the file cannot be read */
+    if (f) {
+        if (fscanf(f, "%d", &v) != 1) v = 2;
+        fclose(f);
+    }
+    return v;
+}
+
+static bool needs_hardware_pmu(const struct perf_event_attr *attr)
+{
+    return attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_TRACEPOINT &&
+           attr->type != PERF_TYPE_BREAKPOINT;
+}
+
+static int explain_permission(const char *name, const struct perf_event_attr *attr, pid_t pid, int cpu, int err)
+{
+    int paranoid = read_paranoid();
+    /* The most permissive setting this request needs (see perf_event_open(2)). */
+    int needed = (pid == -1 && cpu >= 0) ? 0 : (!attr->exclude_kernel ? 1 : 2);
+    if (paranoid <= needed && pid > 0)
+        return pms_fail(PMS_EPERM,
+                        "%s: permission denied (%s) to count process %d: it belongs to another user or ptrace "
+                        "is restricted (kernel.yama.ptrace_scope); run as root or as the process's owner",
+                        name, err == EACCES ? "EACCES" : "EPERM", (int)pid);
+    return pms_fail(PMS_EPERM,
+                    "%s: permission denied (%s): perf_event_paranoid is %d; run as root (or with CAP_PERFMON) "
+                    "or set kernel.perf_event_paranoid=%d (sysctl -w kernel.perf_event_paranoid=%d)%s",
+                    name, err == EACCES ? "EACCES" : "EPERM", paranoid, needed, needed,
+                    needed == 1 ? ", or count user space only with the :u modifier" : "");
+}
+
+static int explain(const char *name, const struct perf_event_attr *attr, pid_t pid, int cpu, int err)
+{
+    switch (err) {
+    case ENOENT:
+        if (!needs_hardware_pmu(attr))
+            return pms_fail(PMS_ENOTSUP, "%s: not supported by this kernel (ENOENT)", name);
+        if (!pms_sysfs_has_core_pmu())
+            return pms_fail(PMS_ENOTSUP,
+                            "%s: not supported on this machine: no hardware PMU is exposed (ENOENT), as in many "
+                            "virtual machines; software events such as task-clock and cpu-clock work (--fallback "
+                            "substitutes one)",
+                            name);
+        return pms_fail(PMS_ENOTSUP, "%s: not supported by this machine's PMU (ENOENT): it has no such event", name);
+    case EOPNOTSUPP:
+        return pms_fail(PMS_ENOTSUP,
+                        "%s: not supported (EOPNOTSUPP): the PMU cannot %s", name,
+                        attr->precise_ip ? "give this precise (:p) level" :
+                        attr->sample_period ? "sample this event (no overflow interrupt)" :
+                                              "count with these exclusion settings");
+    case ENODEV:
+        return pms_fail(PMS_ENOTSUP, "%s: not supported on this CPU (ENODEV)", name);
+    case EACCES:
+    case EPERM:
+        return explain_permission(name, attr, pid, cpu, err);
+    case ESRCH:
+        return pms_fail(PMS_ENOENT, "%s: no process with pid %d (ESRCH)", name, (int)pid);
+    case EINVAL: {
+        char pmu[128];
+        if (pid != -1 && pms_sysfs_pmu_is_system_wide(attr->type, pmu, sizeof pmu))
+            return pms_fail(PMS_ENOTSUP,
+                            "%s: the %s PMU counts per CPU for the whole system, not per process (EINVAL); "
+                            "pmuscope counts processes", name, pmu);
+        return pms_fail(PMS_EINVAL,
+                        "%s: the kernel rejected the event (EINVAL): type %u config 0x%llx%s", name, attr->type,
+                        (unsigned long long)attr->config,
+                        attr->precise_ip ? " (the precise level :p may be too high for this PMU)" :
+                                           " is not valid for this PMU");
+    }
+    case EMFILE:
+        return pms_fail(PMS_EIO, "%s: too many open files (EMFILE); raise the limit with ulimit -n", name);
+    case EBUSY:
+        return pms_fail(PMS_EIO, "%s: the counters are held exclusively by another user (EBUSY)", name);
+    default:
+        return pms_fail_errno(pms_status_from_errno(err), err, "%s: perf_event_open failed", name);
+    }
+}
+
+int pms_event_open(const char *name, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+                   unsigned long flags)
+{
+    if (!attr->size) attr->size = sizeof *attr;
+    long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+    if (fd >= 0) return (int)fd;
+    return explain(name ? name : "event", attr, pid, cpu, errno);
+}
+
+int pms_event_probe(const pms_event *ev)
+{
+    struct perf_event_attr attr = ev->attr;
+    attr.disabled = 1;
+    int fd = pms_event_open(ev->name, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0) return fd;
+    close(fd);
+    return PMS_OK;
+}

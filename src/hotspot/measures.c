@@ -1,0 +1,99 @@
+/* NRMSE_SR, SC and OD exactly as seed 002 (section 3.2) defines them. */
+#include "hotspot/order_level.h"
+#include "pmuscope/hotspot.h"
+#include "util/error.h"
+#include <math.h>
+#include <stdlib.h>
+
+static int check_input(const pms_hotspot_ip *ips, size_t m, uint64_t ni, size_t nblocks)
+{
+    if (m == 0)
+        return pms_fail(PMS_EINVAL, "hotspot measures: no sampled IP (m = 0)");
+    if (ni == 0)
+        return pms_fail(PMS_EINVAL, "hotspot measures: the number of executed instructions NI is 0");
+    if (nblocks == 0)
+        return pms_fail(PMS_EINVAL, "hotspot measures: no basic block counts");
+    for (size_t i = 0; i < m; i++)
+        if (ips[i].sampled == 0)
+            return pms_fail(PMS_EINVAL, "hotspot measures: IP %zu has a sampled count of 0", i);
+    return PMS_OK;
+}
+
+static double nrmse_sr(const pms_hotspot_ip *ips, size_t m, uint64_t ns, uint64_t ni)
+{
+    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < m; i++) {
+        double s = (double)ips[i].sampled / (double)ns, r = (double)ips[i].executed / (double)ni;
+        sum += s * (s - r) * (s - r);
+        lo = fmin(lo, fmin(s, r));
+        hi = fmax(hi, fmax(s, r));
+    }
+    /* A single IP with equal fractions has a zero range: no error to normalise. */
+    return hi > lo ? sqrt(sum) / (hi - lo) : 0.0;
+}
+
+static int order_deviation(const pms_hotspot_ip *ips, size_t m, uint64_t ns, const uint64_t *block_counts,
+                           size_t nblocks, double *od)
+{
+    uint64_t *sampled = malloc(m * sizeof *sampled);
+    if (!sampled)
+        return pms_fail(PMS_ENOMEM, "order deviation: out of memory for %zu IPs", m);
+    for (size_t i = 0; i < m; i++)
+        sampled[i] = ips[i].sampled;
+    pms_level_table so, ro;
+    int rc = pms_level_table_build(&so, sampled, m);
+    free(sampled);
+    if (rc < 0)
+        return rc;
+    rc = pms_level_table_build(&ro, block_counts, nblocks);
+    if (rc < 0) {
+        pms_level_table_free(&so);
+        return rc;
+    }
+    double sum = 0;
+    for (size_t i = 0; i < m && rc == PMS_OK; i++) {
+        size_t rl = pms_level_of(&ro, ips[i].block_count);
+        if (rl == 0) {
+            rc = pms_fail(PMS_EINVAL, "order deviation: IP %zu lies in a block with count %llu, which is not among "
+                          "the %zu basic block counts", i, (unsigned long long)ips[i].block_count, nblocks);
+            break;
+        }
+        double d = (double)pms_level_of(&so, ips[i].sampled) - (double)rl;
+        sum += (double)ips[i].sampled / (double)ns * d * d;
+    }
+    pms_level_table_free(&so);
+    pms_level_table_free(&ro);
+    *od = sqrt(sum) / (double)m;
+    return rc;
+}
+
+int pms_hotspot_measure(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const uint64_t *block_counts,
+                        size_t nblocks, pms_hotspot_measures *out)
+{
+    int rc = check_input(ips, m, ni, nblocks);
+    if (rc < 0)
+        return rc;
+    uint64_t ns = 0, covered = 0;
+    for (size_t i = 0; i < m; i++) {
+        ns += ips[i].sampled;
+        covered += ips[i].executed;
+    }
+    out->m = m;
+    out->ns = ns;
+    out->ni = ni;
+    out->nrmse_sr = nrmse_sr(ips, m, ns, ni);
+    out->sc = (double)covered / (double)ni;
+    rc = order_deviation(ips, m, ns, block_counts, nblocks, &out->od);
+    if (rc < 0)
+        return rc;
+    uint64_t *c = malloc(2 * m * sizeof *c);
+    if (!c)
+        return pms_fail(PMS_ENOMEM, "kendall tau: out of memory for %zu IPs", m);
+    for (size_t i = 0; i < m; i++) {
+        c[i] = ips[i].sampled;
+        c[m + i] = ips[i].executed;
+    }
+    out->kendall_tau = pms_kendall_tau_b(c, c + m, m);
+    free(c);
+    return PMS_OK;
+}

@@ -1,0 +1,16 @@
+/* Internal: the distinct counts of a list, for order-level look-ups. */
+#ifndef PMS_HOTSPOT_ORDER_LEVEL_H
+#define PMS_HOTSPOT_ORDER_LEVEL_H
+#include "pmuscope/hotspot.h"
+
+typedef struct pms_level_table {
+    uint64_t *values; /* distinct counts, decreasing */
+    size_t n;
+} pms_level_table;
+
+int pms_level_table_build(pms_level_table *t, const uint64_t *counts, size_t n);
+/* The order level of count (1 = largest), or 0 if count is not in the table. */
+size_t pms_level_of(const pms_level_table *t, uint64_t count);
+void pms_level_table_free(pms_level_table *t);
+
+#endif

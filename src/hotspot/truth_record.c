@@ -1,0 +1,99 @@
+/* Running a command under valgrind to get its exact counts (the truth directory). */
+#include "hotspot/elf_image.h"
+#include "pmuscope/callgrind.h"
+#include "pmuscope/hotspot.h"
+#include "pmuscope/target.h"
+#include "util/error.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+/* Runs "valgrind TOOL_ARGS... argv..." and waits; the exit status must be 0. */
+static int run_valgrind(const char *const *tool_args, size_t ntool, char *const argv[], const char *log)
+{
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    char **cmd = calloc(1 + ntool + n + 1, sizeof *cmd);
+    if (!cmd)
+        return pms_fail(PMS_ENOMEM, "out of memory");
+    cmd[0] = "valgrind";
+    for (size_t i = 0; i < ntool; i++)
+        cmd[1 + i] = (char *)tool_args[i];
+    for (size_t i = 0; i < n; i++)
+        cmd[1 + ntool + i] = argv[i];
+    pms_child c;
+    int rc = pms_child_spawn(&c, cmd);
+    if (rc == PMS_OK)
+        rc = pms_child_release(&c, "valgrind");
+    int status = 0;
+    if (rc == PMS_OK)
+        rc = pms_child_wait(&c, &status, NULL);
+    free(cmd);
+    if (rc < 0)
+        return pms_fail_context(rc, "running %s under valgrind", argv[0]);
+    if (WIFSIGNALED(status))
+        return pms_fail(PMS_ECHILD, "%s under valgrind was killed by signal %d (see %s)", argv[0], WTERMSIG(status),
+                        log);
+    if (WEXITSTATUS(status) != 0)
+        return pms_fail(PMS_ECHILD, "%s under valgrind exited with status %d (see %s)", argv[0], WEXITSTATUS(status),
+                        log);
+    return PMS_OK;
+}
+
+/* Writes DIR/objects: the build-id and path of every object callgrind saw. */
+static int write_manifest(const char *dir, const char *profile)
+{
+    pms_callgrind *cg;
+    int rc = pms_callgrind_read(&cg, profile);
+    if (rc < 0)
+        return rc;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/objects", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        pms_callgrind_free(cg);
+        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot create %s", path);
+    }
+    fprintf(f, "# pmuscope hotspot truth: build-id and path of each object that ran\n");
+    for (size_t i = 0; i < pms_callgrind_nobjects(cg); i++) {
+        const char *ob = pms_callgrind_object(cg, i);
+        pms_elf_image img;
+        if (ob[0] != '/' || pms_elf_image_read(&img, ob) < 0)
+            continue; /* "???" and anonymous code: nothing to map */
+        fprintf(f, "%s %s\n", img.build_id[0] ? img.build_id : "-", ob);
+        pms_elf_image_free(&img);
+    }
+    pms_callgrind_free(cg);
+    if (fclose(f) != 0)
+        return pms_fail_errno(PMS_EIO, errno, "cannot write %s", path);
+    return PMS_OK;
+}
+
+int pms_hotspot_truth_record(const char *dir, char *const argv[])
+{
+    if (!argv || !argv[0])
+        return pms_fail(PMS_EINVAL, "no command to run under valgrind");
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot create truth directory %s", dir);
+    char a[5][PATH_MAX + 32];
+    snprintf(a[0], sizeof a[0], "--callgrind-out-file=%s/callgrind.out", dir);
+    snprintf(a[1], sizeof a[1], "--log-file=%s/callgrind.log", dir);
+    const char *callgrind[] = {"--tool=callgrind", "--dump-instr=yes", a[0], a[1]};
+    int rc = run_valgrind(callgrind, 4, argv, a[1] + strlen("--log-file="));
+    if (rc == PMS_OK) {
+        snprintf(a[0], sizeof a[0], "%s/callgrind.out", dir);
+        rc = write_manifest(dir, a[0]);
+    }
+    if (rc < 0)
+        return rc;
+    snprintf(a[2], sizeof a[2], "--bb-out-file=%s/exp-bbv.bb", dir);
+    snprintf(a[3], sizeof a[3], "--pc-out-file=%s/exp-bbv.pc", dir);
+    snprintf(a[4], sizeof a[4], "--log-file=%s/exp-bbv.log", dir);
+    const char *bbv[] = {"--tool=exp-bbv", "-v", "-v", "--interval-size=100000000", a[2], a[3], a[4]};
+    return run_valgrind(bbv, 7, argv, a[4] + strlen("--log-file="));
+}

@@ -1,0 +1,136 @@
+/* The feature sections of a perf.data that pmuscope writes, in the layouts that perf's
+ * tools/perf/util/header.c reads (write_hostname, write_nrcpus, write_event_desc, ...). */
+#include "io/perfdata_features.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef PMS_VERSION
+#define PMS_VERSION "0.1"
+#endif
+
+struct bytes {
+    unsigned char *p;
+    size_t len, cap;
+    int oom;
+};
+
+static void append(struct bytes *b, const void *data, size_t n)
+{
+    if (b->oom) return;
+    if (b->cap - b->len < n) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap - b->len < n) cap *= 2;
+        unsigned char *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void append_u32(struct bytes *b, uint32_t v) { append(b, &v, 4); }
+static void append_u64(struct bytes *b, uint64_t v) { append(b, &v, 8); }
+
+/* perf's do_write_string: u32 padded length, then the string and zeros up to it. */
+static void append_string(struct bytes *b, const char *s)
+{
+    static const unsigned char zeros[PMS_FEAT_STRING_ALIGN];
+    size_t n = strlen(s) + 1;
+    size_t padded = (n + PMS_FEAT_STRING_ALIGN - 1) / PMS_FEAT_STRING_ALIGN * PMS_FEAT_STRING_ALIGN;
+    append_u32(b, (uint32_t)padded);
+    append(b, s, n);
+    append(b, zeros, padded - n);
+}
+
+static void event_desc(struct bytes *b, const pms_perfdata_attr *attrs, size_t nattrs)
+{
+    append_u32(b, (uint32_t)nattrs);
+    append_u32(b, (uint32_t)sizeof(struct perf_event_attr));
+    for (size_t i = 0; i < nattrs; i++) {
+        struct perf_event_attr a = attrs[i].attr;
+        a.size = sizeof a;
+        append(b, &a, sizeof a);
+        append_u32(b, (uint32_t)attrs[i].nids);
+        append_string(b, attrs[i].name ? attrs[i].name : "");
+        for (size_t k = 0; k < attrs[i].nids; k++) append_u64(b, attrs[i].ids[k]);
+    }
+}
+
+static void cmdline(struct bytes *b, int argc, char *const argv[])
+{
+    if (argc <= 0 || !argv) {
+        append_u32(b, 1);
+        append_string(b, "pmuscope");
+        return;
+    }
+    append_u32(b, (uint32_t)argc);
+    for (int i = 0; i < argc; i++) append_string(b, argv[i] ? argv[i] : "");
+}
+
+static int add(pms_feature *f, size_t *n, unsigned bit, struct bytes *b)
+{
+    if (b->oom) {
+        free(b->p);
+        return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory building the header");
+    }
+    f[(*n)++] = (pms_feature){bit, b->p, b->len};
+    *b = (struct bytes){0};
+    return 0;
+}
+
+int pms_features_build(pms_feature **out, size_t *count, const pms_perfdata_attr *attrs, size_t nattrs, int argc,
+                       char *const argv[])
+{
+    enum { MAX_FEATURES = 8 };
+    pms_feature *f = calloc(MAX_FEATURES, sizeof *f);
+    if (!f) return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory");
+    size_t n = 0;
+    struct utsname u;
+    if (uname(&u) != 0) memset(&u, 0, sizeof u);
+    struct sysinfo si;
+    uint64_t mem_kb = sysinfo(&si) == 0 ? (uint64_t)si.totalram * si.mem_unit / 1024 : 0;
+    long conf = sysconf(_SC_NPROCESSORS_CONF), online = sysconf(_SC_NPROCESSORS_ONLN);
+
+    struct bytes b = {0};
+    int rc = 0;
+    append_string(&b, u.nodename);
+    rc = rc ? rc : add(f, &n, PMS_FEAT_HOSTNAME, &b);
+    append_string(&b, u.release);
+    rc = rc ? rc : add(f, &n, PMS_FEAT_OSRELEASE, &b);
+    append_string(&b, "pmuscope " PMS_VERSION);
+    rc = rc ? rc : add(f, &n, PMS_FEAT_VERSION, &b);
+    append_string(&b, u.machine);
+    rc = rc ? rc : add(f, &n, PMS_FEAT_ARCH, &b);
+    append_u32(&b, (uint32_t)(conf > 0 ? conf : 1));
+    append_u32(&b, (uint32_t)(online > 0 ? online : 1));
+    rc = rc ? rc : add(f, &n, PMS_FEAT_NRCPUS, &b);
+    append_u64(&b, mem_kb);
+    rc = rc ? rc : add(f, &n, PMS_FEAT_TOTAL_MEM, &b);
+    cmdline(&b, argc, argv);
+    rc = rc ? rc : add(f, &n, PMS_FEAT_CMDLINE, &b);
+    event_desc(&b, attrs, nattrs);
+    rc = rc ? rc : add(f, &n, PMS_FEAT_EVENT_DESC, &b);
+    free(b.p);
+    if (rc) {
+        pms_features_free(f, n);
+        return rc;
+    }
+    *out = f;
+    *count = n;
+    return PMS_OK;
+}
+
+void pms_features_free(pms_feature *f, size_t count)
+{
+    if (!f) return;
+    for (size_t i = 0; i < count; i++) free(f[i].data);
+    free(f);
+}

@@ -1,0 +1,21 @@
+/* Internal: the feature sections the writer puts after the data section. */
+#ifndef PMS_IO_PERFDATA_FEATURES_H
+#define PMS_IO_PERFDATA_FEATURES_H
+#include <stddef.h>
+
+#include "io/perfdata_format.h"
+
+typedef struct pms_feature {
+    unsigned bit;        /* PMS_FEAT_* */
+    unsigned char *data; /* the section's bytes */
+    size_t len;
+} pms_feature;
+
+/* Builds the sections perf reads to describe a recording: hostname, os release, version,
+ * arch, cpu counts, total memory, command line and the event descriptions (names and
+ * ids). *out is sorted by bit. */
+int pms_features_build(pms_feature **out, size_t *count, const pms_perfdata_attr *attrs, size_t nattrs, int argc,
+                       char *const argv[]);
+void pms_features_free(pms_feature *f, size_t count);
+
+#endif

@@ -1,0 +1,531 @@
+/* Reading perf.data (the file mode of `perf record`, perf 3.x to 6.x, and pmuscope's own
+ * files) in one streaming pass through a fixed window: memory does not grow with the
+ * number of records. Every size and offset is checked against the file before use, and
+ * every failure names the byte offset at fault. */
+#include "io/perfdata_format.h"
+#include "util/error.h"
+
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define WINDOW_SIZE (1u << 20)    /* at least one whole record (u16 size) */
+#define MAX_READ_VALUES (UINT16_MAX / 16)
+
+struct pms_perfdata_reader {
+    char *name;
+    int fd;                   /* -1 when reading from memory */
+    const unsigned char *mem; /* the image when fd < 0 */
+    uint64_t file_size;
+    struct pms_file_header hdr;
+    pms_perfdata_attr *attrs;
+    size_t nattrs, attrs_cap;
+    unsigned char *window;
+    pms_read_value values[MAX_READ_VALUES];
+    _Alignas(8) unsigned char aligned[UINT16_MAX + 1]; /* a record whose size broke 8-byte alignment */
+};
+
+static int fail_at(const pms_perfdata_reader *r, uint64_t off, const char *what)
+{
+    return pms_fail(PMS_EFORMAT, "%s: offset %llu: %s", r->name, (unsigned long long)off, what);
+}
+
+/* Reads exactly n bytes at off; a short read is a truncated file. */
+static int read_at(const pms_perfdata_reader *r, void *dst, size_t n, uint64_t off, const char *what)
+{
+    if (off > r->file_size || n > r->file_size - off)
+        return pms_fail(PMS_EFORMAT, "%s: offset %llu: %s of %zu bytes runs past the end of the file (%llu bytes)",
+                        r->name, (unsigned long long)off, what, n, (unsigned long long)r->file_size);
+    if (r->fd < 0) {
+        memcpy(dst, r->mem + off, n);
+        return PMS_OK;
+    }
+    unsigned char *p = dst;
+    while (n) {
+        ssize_t k = pread(r->fd, p, n, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return pms_fail_errno(PMS_EIO, errno, "%s: offset %llu: cannot read %s", r->name,
+                                         (unsigned long long)off, what);
+        if (k == 0) return fail_at(r, off, "file shrank while reading");
+        p += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return PMS_OK;
+}
+
+static bool section_ok(const pms_perfdata_reader *r, const struct pms_file_section *s)
+{
+    return s->offset <= r->file_size && s->size <= r->file_size - s->offset;
+}
+
+static int check_magic(pms_perfdata_reader *r)
+{
+    if (r->file_size < PMS_PERFDATA_PIPE_HEADER_SIZE)
+        return pms_fail(PMS_EFORMAT, "%s: %llu bytes is too short for a perf.data header", r->name,
+                        (unsigned long long)r->file_size);
+    uint64_t head[2];
+    int rc = read_at(r, head, sizeof head, 0, "file header");
+    if (rc) return rc;
+    if (head[0] == bswap_64(PMS_PERFDATA_MAGIC))
+        return pms_fail(PMS_ENOTSUP, "%s: big-endian perf.data (recorded on another architecture) is not supported",
+                        r->name);
+    if (head[0] == PMS_PERFDATA_MAGIC_V1)
+        return pms_fail(PMS_ENOTSUP, "%s: perf.data version 1 (perf before Linux 2.6.36) is not supported", r->name);
+    if (head[0] != PMS_PERFDATA_MAGIC) return fail_at(r, 0, "not a perf.data file: expected the magic \"PERFILE2\"");
+    if (head[1] == PMS_PERFDATA_PIPE_HEADER_SIZE)
+        return pms_fail(PMS_ENOTSUP,
+                        "%s: pipe-mode perf.data (perf record -o -) is not supported; convert it with "
+                        "'perf inject -i %s -o FILE'",
+                        r->name, r->name);
+    /* 72 bytes: the header before feature bits existed. */
+    if (head[1] != PMS_PERFDATA_HEADER_SIZE && head[1] != offsetof(struct pms_file_header, features))
+        return fail_at(r, 8, "header size is neither 104 nor 72 bytes");
+    memset(&r->hdr, 0, sizeof r->hdr);
+    return read_at(r, &r->hdr, (size_t)head[1], 0, "file header");
+}
+
+static int add_attr(pms_perfdata_reader *r, const struct perf_event_attr *a, uint64_t *ids, size_t nids)
+{
+    if (r->nattrs == r->attrs_cap) {
+        size_t cap = r->attrs_cap ? 2 * r->attrs_cap : 4;
+        pms_perfdata_attr *p = realloc(r->attrs, cap * sizeof *p);
+        if (!p) return pms_fail(PMS_ENOMEM, "%s: out of memory for event attributes", r->name);
+        r->attrs = p;
+        r->attrs_cap = cap;
+    }
+    r->attrs[r->nattrs++] = (pms_perfdata_attr){*a, NULL, ids, nids};
+    return PMS_OK;
+}
+
+/* Copies an on-file attr of any size (VER0 = 64 bytes up to newer kernels' larger ones). */
+static int decode_attr(const pms_perfdata_reader *r, const unsigned char *p, size_t avail, uint64_t off,
+                       struct perf_event_attr *a, size_t *size_out)
+{
+    if (avail < PERF_ATTR_SIZE_VER0) return fail_at(r, off, "event attribute shorter than 64 bytes");
+    uint32_t sz = pms_get_u32(p + offsetof(struct perf_event_attr, size));
+    if (sz == 0) sz = PERF_ATTR_SIZE_VER0;
+    if (sz < PERF_ATTR_SIZE_VER0 || sz > avail) return fail_at(r, off + 4, "event attribute size out of range");
+    memset(a, 0, sizeof *a);
+    memcpy(a, p, sz < sizeof *a ? sz : sizeof *a);
+    a->size = sizeof *a;
+    *size_out = sz;
+    return PMS_OK;
+}
+
+static int read_ids(pms_perfdata_reader *r, const struct pms_file_section *s, uint64_t at, uint64_t **ids,
+                    size_t *nids)
+{
+    *ids = NULL;
+    *nids = 0;
+    if (!section_ok(r, s) || s->size % 8) return fail_at(r, at, "sample id section out of the file or misaligned");
+    size_t n = (size_t)(s->size / 8);
+    *ids = malloc((n ? n : 1) * sizeof **ids);
+    if (!*ids) return pms_fail(PMS_ENOMEM, "%s: out of memory for sample ids", r->name);
+    int rc = read_at(r, *ids, n * 8, s->offset, "sample ids");
+    if (rc) {
+        free(*ids);
+        *ids = NULL;
+        return rc;
+    }
+    *nids = n;
+    return PMS_OK;
+}
+
+static int read_attrs(pms_perfdata_reader *r)
+{
+    const struct pms_file_header *h = &r->hdr;
+    uint64_t entry = h->attr_size;
+    if (entry < PERF_ATTR_SIZE_VER0 + sizeof(struct pms_file_section) || entry > 4096)
+        return fail_at(r, 16, "attribute entry size out of range");
+    if (!section_ok(r, &h->attrs) || h->attrs.size % entry)
+        return fail_at(r, 24, "attribute section lies outside the file or is not a whole number of entries");
+    if (h->attrs.size == 0) return fail_at(r, 24, "no event attributes (an empty or unfinished recording?)");
+    unsigned char buf[4096];
+    for (uint64_t off = h->attrs.offset; off < h->attrs.offset + h->attrs.size; off += entry) {
+        int rc = read_at(r, buf, (size_t)entry, off, "event attribute");
+        struct perf_event_attr a;
+        size_t sz;
+        if (!rc) rc = decode_attr(r, buf, (size_t)entry - sizeof(struct pms_file_section), off, &a, &sz);
+        if (rc) return rc;
+        struct pms_file_section ids;
+        memcpy(&ids, buf + sz, sizeof ids); /* perf puts it right after the attr's own size */
+        uint64_t *idv;
+        size_t nids;
+        rc = read_ids(r, &ids, off + sz, &idv, &nids);
+        if (!rc) rc = add_attr(r, &a, idv, nids);
+        if (rc) {
+            free(idv);
+            return rc;
+        }
+    }
+    return PMS_OK;
+}
+
+/* Reads a feature string (u32 length, then bytes) from p[0..len) at *pos. */
+static char *feature_string(const unsigned char *p, size_t len, size_t *pos)
+{
+    if (len - *pos < 4) return NULL;
+    uint32_t n = pms_get_u32(p + *pos);
+    if (n == 0 || n > len - *pos - 4) return NULL;
+    const char *s = (const char *)p + *pos + 4;
+    *pos += 4 + n;
+    return strndup(s, n);
+}
+
+/* HEADER_EVENT_DESC: the events' names, matched to the attrs by their ids. */
+static int parse_event_desc(pms_perfdata_reader *r, const unsigned char *p, size_t len, uint64_t off)
+{
+    if (len < 8) return fail_at(r, off, "event description section too short");
+    uint32_t nre = pms_get_u32(p), sz = pms_get_u32(p + 4);
+    size_t pos = 8;
+    for (uint32_t e = 0; e < nre; e++) {
+        if (sz < PERF_ATTR_SIZE_VER0 || len - pos < (size_t)sz + 4)
+            return fail_at(r, off + pos, "event description truncated");
+        pos += sz;
+        uint32_t nids = pms_get_u32(p + pos);
+        pos += 4;
+        char *name = feature_string(p, len, &pos);
+        if (!name || nids > (len - pos) / 8) {
+            free(name);
+            return fail_at(r, off + pos, "event description: bad name or id count");
+        }
+        uint64_t first = nids ? pms_get_u64(p + pos) : 0;
+        pos += (size_t)nids * 8;
+        pms_perfdata_attr *a = NULL;
+        if (nids) a = (pms_perfdata_attr *)pms_attr_by_id(r->attrs, r->nattrs, first);
+        if (!a && e < r->nattrs && !nids) a = &r->attrs[e];
+        if (a && !a->name)
+            a->name = name;
+        else
+            free(name);
+    }
+    return PMS_OK;
+}
+
+/* Checks that every feature section lies in the file (a file cut short in its features
+ * is not a whole one) and reads the event names from HEADER_EVENT_DESC. */
+static int read_features(pms_perfdata_reader *r)
+{
+    const struct pms_file_header *h = &r->hdr;
+    uint64_t at = h->data.offset + h->data.size; /* the table: one section per set bit */
+    struct pms_file_section desc = {0, 0};
+    for (unsigned bit = 0; bit < PMS_FEAT_BITS; bit++) {
+        if (!((h->features[bit / 64] >> (bit % 64)) & 1)) continue;
+        struct pms_file_section s;
+        int rc = read_at(r, &s, sizeof s, at, "feature section table");
+        if (rc) return rc;
+        if (!section_ok(r, &s)) {
+            char what[128];
+            snprintf(what, sizeof what, "feature section %u (%llu bytes at %llu) runs past the end of the file", bit,
+                     (unsigned long long)s.size, (unsigned long long)s.offset);
+            return fail_at(r, at, what);
+        }
+        if (bit == PMS_FEAT_EVENT_DESC) desc = s;
+        at += sizeof s;
+    }
+    if (!desc.size) return PMS_OK;
+    if (desc.size > (64u << 20)) return fail_at(r, desc.offset, "event description section larger than 64 MiB");
+    unsigned char *p = malloc(desc.size);
+    if (!p) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    int rc = read_at(r, p, (size_t)desc.size, desc.offset, "event description");
+    if (!rc) rc = parse_event_desc(r, p, (size_t)desc.size, desc.offset);
+    free(p);
+    return rc;
+}
+
+/* Events without a name in the file get one from their type and config. */
+static int name_attrs(pms_perfdata_reader *r)
+{
+    for (size_t i = 0; i < r->nattrs; i++) {
+        if (r->attrs[i].name) continue;
+        char buf[64];
+        snprintf(buf, sizeof buf, "type %u config 0x%llx", r->attrs[i].attr.type,
+                 (unsigned long long)r->attrs[i].attr.config);
+        if (!(r->attrs[i].name = strdup(buf))) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    }
+    return PMS_OK;
+}
+
+static int open_common(pms_perfdata_reader *r)
+{
+    r->window = malloc(WINDOW_SIZE);
+    if (!r->window) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    int rc = check_magic(r);
+    if (!rc && !section_ok(r, &r->hdr.data))
+        rc = pms_fail(PMS_EFORMAT, "%s: offset 40: data section (%llu bytes at %llu) runs past the end of the file "
+                                   "(%llu bytes): truncated recording",
+                      r->name, (unsigned long long)r->hdr.data.size, (unsigned long long)r->hdr.data.offset,
+                      (unsigned long long)r->file_size);
+    if (!rc) rc = read_attrs(r);
+    if (!rc) rc = read_features(r);
+    if (!rc) rc = name_attrs(r);
+    return rc;
+}
+
+static pms_perfdata_reader *reader_new(const char *name)
+{
+    pms_perfdata_reader *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->fd = -1;
+    r->name = strdup(name ? name : "perf.data");
+    if (!r->name) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+int pms_perfdata_open(pms_perfdata_reader **out, const char *path)
+{
+    *out = NULL;
+    pms_perfdata_reader *r = reader_new(path);
+    if (!r) return pms_fail(PMS_ENOMEM, "out of memory");
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int rc = PMS_OK;
+    if (r->fd < 0)
+        rc = pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
+    else if (fstat(r->fd, &st) != 0)
+        rc = pms_fail_errno(PMS_EIO, errno, "cannot stat %s", path);
+    else if (S_ISDIR(st.st_mode))
+        rc = pms_fail(PMS_ENOTSUP, "%s: is a directory (perf record --threads format), not supported", path);
+    else
+        r->file_size = (uint64_t)st.st_size;
+    if (!rc) rc = open_common(r);
+    if (rc) {
+        pms_perfdata_close(r);
+        return rc;
+    }
+    *out = r;
+    return PMS_OK;
+}
+
+int pms_perfdata_open_mem(pms_perfdata_reader **out, const void *data, size_t len, const char *name)
+{
+    *out = NULL;
+    pms_perfdata_reader *r = reader_new(name);
+    if (!r) return pms_fail(PMS_ENOMEM, "out of memory");
+    r->mem = data;
+    r->file_size = len;
+    int rc = open_common(r);
+    if (rc) {
+        pms_perfdata_close(r);
+        return rc;
+    }
+    *out = r;
+    return PMS_OK;
+}
+
+void pms_perfdata_close(pms_perfdata_reader *r)
+{
+    if (!r) return;
+    if (r->fd >= 0) close(r->fd);
+    for (size_t i = 0; i < r->nattrs; i++) {
+        free((char *)r->attrs[i].name);
+        free((uint64_t *)r->attrs[i].ids);
+    }
+    free(r->attrs);
+    free(r->window);
+    free(r->name);
+    free(r);
+}
+
+size_t pms_perfdata_nattrs(const pms_perfdata_reader *r) { return r->nattrs; }
+
+const pms_perfdata_attr *pms_perfdata_get_attr(const pms_perfdata_reader *r, size_t i)
+{
+    return i < r->nattrs ? &r->attrs[i] : NULL;
+}
+
+uint64_t pms_perfdata_data_size(const pms_perfdata_reader *r) { return r->hdr.data.size; }
+
+/* ---- the data pass ---- */
+
+/* The attr that describes a non-sample record's sample_id_all trailer. */
+static const pms_perfdata_attr *trailer_attr(const pms_perfdata_reader *r, const unsigned char *rec, size_t size)
+{
+    const pms_perfdata_attr *a = &r->attrs[0];
+    if (r->nattrs > 1 && (a->attr.sample_type & PERF_SAMPLE_IDENTIFIER) && size >= 16) {
+        const pms_perfdata_attr *by_id = pms_attr_by_id(r->attrs, r->nattrs, pms_get_u64(rec + size - 8));
+        if (by_id) a = by_id;
+    }
+    return a->attr.sample_id_all ? a : NULL;
+}
+
+/* Body length of a record without its trailer, or -1 if the trailer does not fit. */
+static int trailer(const pms_perfdata_reader *r, const unsigned char *rec, size_t size, pms_sample_id *sid,
+                   size_t *body)
+{
+    const pms_perfdata_attr *a = trailer_attr(r, rec, size);
+    memset(sid, 0, sizeof *sid);
+    *body = size;
+    if (!a) return 0;
+    if (pms_sample_id_parse(rec, size, a->attr.sample_type, sid)) return -1;
+    *body = size - pms_sample_id_size(a->attr.sample_type);
+    return 0;
+}
+
+/* A NUL-terminated string inside [p, end), or NULL. */
+static const char *record_string(const unsigned char *p, const unsigned char *end)
+{
+    if (p >= end || !memchr(p, 0, (size_t)(end - p))) return NULL;
+    return (const char *)p;
+}
+
+static int dispatch_mmap(const pms_perfdata_reader *r, const unsigned char *rec, const struct perf_event_header *h,
+                         uint64_t off, const pms_perfdata_handlers *hd)
+{
+    pms_sample_id sid;
+    size_t body;
+    size_t fixed = h->type == PERF_RECORD_MMAP2 ? 72 : 40;
+    if (trailer(r, rec, h->size, &sid, &body) || body <= fixed)
+        return fail_at(r, off, "mmap record too short for its fields");
+    pms_mmap_event m = {0};
+    m.pid = pms_get_u32(rec + 8);
+    m.tid = pms_get_u32(rec + 12);
+    m.start = pms_get_u64(rec + 16);
+    m.len = pms_get_u64(rec + 24);
+    m.pgoff = pms_get_u64(rec + 32);
+    m.time = sid.time;
+    bool data = h->misc & PERF_RECORD_MISC_MMAP_DATA;
+    if (h->type == PERF_RECORD_MMAP2) {
+        m.prot = pms_get_u32(rec + 64);
+        m.executable = (m.prot & 4 /* PROT_EXEC */) && !data;
+    } else {
+        m.executable = !data;
+    }
+    m.filename = record_string(rec + fixed, rec + body);
+    if (!m.filename) return fail_at(r, off, "mmap record: file name not terminated inside the record");
+    return hd->mmap ? hd->mmap(&m, hd->ctx) : 0;
+}
+
+static int dispatch_task(const pms_perfdata_reader *r, const unsigned char *rec, const struct perf_event_header *h,
+                         uint64_t off, const pms_perfdata_handlers *hd)
+{
+    pms_sample_id sid;
+    size_t body;
+    size_t fixed = h->type == PERF_RECORD_COMM ? 16 : 32;
+    if (trailer(r, rec, h->size, &sid, &body) || body < fixed + (h->type == PERF_RECORD_COMM))
+        return fail_at(r, off, "task record too short for its fields");
+    pms_task_event t = {.type = h->type, .time = sid.time};
+    t.pid = pms_get_u32(rec + 8);
+    if (h->type == PERF_RECORD_COMM) {
+        t.tid = pms_get_u32(rec + 12);
+        t.comm = record_string(rec + 16, rec + body);
+        if (!t.comm) return fail_at(r, off, "comm record: name not terminated inside the record");
+    } else {
+        t.ppid = pms_get_u32(rec + 12);
+        t.tid = pms_get_u32(rec + 16);
+        t.ptid = pms_get_u32(rec + 20);
+        t.time = pms_get_u64(rec + 24);
+    }
+    return hd->task ? hd->task(&t, hd->ctx) : 0;
+}
+
+/* PERF_RECORD_HEADER_ATTR: an attr followed by its ids (pipe mode, perf inject). */
+static int header_attr(pms_perfdata_reader *r, const unsigned char *rec, size_t size, uint64_t off)
+{
+    struct perf_event_attr a;
+    size_t sz;
+    int rc = decode_attr(r, rec + 8, size - 8, off + 8, &a, &sz);
+    if (rc) return rc;
+    size_t n = (size - 8 - sz) / 8;
+    uint64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    memcpy(ids, rec + 8 + sz, n * 8);
+    rc = add_attr(r, &a, ids, n);
+    if (rc) free(ids);
+    return rc ? rc : name_attrs(r);
+}
+
+static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t off, const pms_perfdata_handlers *hd)
+{
+    struct perf_event_header h;
+    memcpy(&h, rec, sizeof h);
+    int rc = hd->raw ? hd->raw((const struct perf_event_header *)rec, off, hd->ctx) : 0;
+    if (rc) return rc;
+    switch (h.type) {
+    case PERF_RECORD_SAMPLE: {
+        pms_sample s;
+        rc = pms_sample_parse((const struct perf_event_header *)rec, r->attrs, r->nattrs, &s, r->values,
+                              MAX_READ_VALUES);
+        if (rc) return pms_fail_context(rc, "%s: offset %llu", r->name, (unsigned long long)off);
+        return hd->sample ? hd->sample(&s, hd->ctx) : 0;
+    }
+    case PERF_RECORD_MMAP:
+    case PERF_RECORD_MMAP2:
+        return dispatch_mmap(r, rec, &h, off, hd);
+    case PERF_RECORD_COMM:
+    case PERF_RECORD_FORK:
+    case PERF_RECORD_EXIT:
+        return dispatch_task(r, rec, &h, off, hd);
+    case PERF_RECORD_LOST:
+    case PERF_RECORD_LOST_SAMPLES: {
+        size_t at = h.type == PERF_RECORD_LOST ? 16 : 8;
+        if (h.size < at + 8) return fail_at(r, off, "lost record too short");
+        return hd->lost ? hd->lost(pms_get_u64(rec + at), hd->ctx) : 0;
+    }
+    case PERF_RECORD_THROTTLE:
+    case PERF_RECORD_UNTHROTTLE:
+        if (h.size < 16) return fail_at(r, off, "throttle record too short");
+        return hd->throttle ? hd->throttle(h.type == PERF_RECORD_UNTHROTTLE, pms_get_u64(rec + 8), hd->ctx) : 0;
+    case PMS_RECORD_HEADER_ATTR:
+        return header_attr(r, rec, h.size, off);
+    case PMS_RECORD_COMPRESSED:
+        return pms_fail(PMS_ENOTSUP,
+                        "%s: offset %llu: compressed records (perf record -z) are not supported; "
+                        "decompress with 'perf inject -i %s -o FILE'",
+                        r->name, (unsigned long long)off, r->name);
+    default: /* FINISHED_ROUND, ID_INDEX, TIME_CONV, ... carry nothing pmuscope uses */
+        return 0;
+    }
+}
+
+int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
+{
+    static const pms_perfdata_handlers none;
+    if (!hd) hd = &none;
+    const uint64_t begin = r->hdr.data.offset, end = begin + r->hdr.data.size;
+    uint64_t win_off = begin; /* file offset of window[0] */
+    size_t win_len = 0, pos = 0;
+    uint64_t off = begin;
+    while (off < end) {
+        /* Keep a whole record (at most 64 KiB) in the window. */
+        if (win_len - pos < UINT16_MAX + 1u && win_off + win_len < end) {
+            memmove(r->window, r->window + pos, win_len - pos);
+            win_off += pos;
+            win_len -= pos;
+            pos = 0;
+            uint64_t want = end - (win_off + win_len);
+            if (want > WINDOW_SIZE - win_len) want = WINDOW_SIZE - win_len;
+            int rc = read_at(r, r->window + win_len, (size_t)want, win_off + win_len, "data section");
+            if (rc) return rc;
+            win_len += (size_t)want;
+        }
+        if (end - off < sizeof(struct perf_event_header))
+            return fail_at(r, off, "data section ends inside a record header (truncated file?)");
+        struct perf_event_header h;
+        memcpy(&h, r->window + pos, sizeof h);
+        if (h.size < sizeof h) return fail_at(r, off, "record size smaller than its 8-byte header");
+        if (h.size > end - off) {
+            char what[160];
+            snprintf(what, sizeof what, "record of type %u and %u bytes runs past the end of the data section at %llu",
+                     h.type, h.size, (unsigned long long)end);
+            return fail_at(r, off, what);
+        }
+        const unsigned char *rec = r->window + pos;
+        if ((uintptr_t)rec % 8) rec = memcpy(r->aligned, rec, h.size);
+        int rc = dispatch(r, rec, off, hd);
+        if (rc) return rc;
+        pos += h.size;
+        off += h.size;
+    }
+    return PMS_OK;
+}

@@ -1,0 +1,168 @@
+/* Parsing PERF_RECORD_SAMPLE and the sample_id_all trailer of other records
+ * (layouts from include/uapi/linux/perf_event.h). Only the fields up to
+ * PERF_SAMPLE_READ are decoded: pmuscope uses nothing that comes after them. */
+#include "io/perfdata_format.h"
+#include "util/error.h"
+
+#include <stdbool.h>
+
+const pms_perfdata_attr *pms_attr_by_id(const pms_perfdata_attr *attrs, size_t nattrs, uint64_t id)
+{
+    for (size_t i = 0; i < nattrs; i++)
+        for (size_t k = 0; k < attrs[i].nids; k++)
+            if (attrs[i].ids[k] == id) return &attrs[i];
+    return NULL;
+}
+
+size_t pms_sample_id_size(uint64_t st)
+{
+    size_t n = 0;
+    if (st & PERF_SAMPLE_TID) n += 8;
+    if (st & PERF_SAMPLE_TIME) n += 8;
+    if (st & PERF_SAMPLE_ID) n += 8;
+    if (st & PERF_SAMPLE_STREAM_ID) n += 8;
+    if (st & PERF_SAMPLE_CPU) n += 8;
+    if (st & PERF_SAMPLE_IDENTIFIER) n += 8;
+    return n;
+}
+
+int pms_sample_id_parse(const unsigned char *rec, size_t size, uint64_t st, pms_sample_id *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t need = pms_sample_id_size(st);
+    if (size < sizeof(struct perf_event_header) + need) return -1;
+    const unsigned char *p = rec + size - need;
+    if (st & PERF_SAMPLE_TID) {
+        out->pid = pms_get_u32(p);
+        out->tid = pms_get_u32(p + 4);
+        p += 8;
+    }
+    if (st & PERF_SAMPLE_TIME) { out->time = pms_get_u64(p); p += 8; }
+    if (st & PERF_SAMPLE_ID) { out->id = pms_get_u64(p); p += 8; }
+    if (st & PERF_SAMPLE_STREAM_ID) { out->stream_id = pms_get_u64(p); p += 8; }
+    if (st & PERF_SAMPLE_CPU) { out->cpu = pms_get_u32(p); p += 8; }
+    if (st & PERF_SAMPLE_IDENTIFIER) out->id = pms_get_u64(p);
+    return 0;
+}
+
+/* A bounds-checked cursor over one record. */
+struct cursor {
+    const unsigned char *p, *end;
+    bool short_read;
+};
+
+static uint64_t take_u64(struct cursor *c)
+{
+    if (c->end - c->p < 8) {
+        c->short_read = true;
+        c->p = c->end;
+        return 0;
+    }
+    uint64_t v = pms_get_u64(c->p);
+    c->p += 8;
+    return v;
+}
+
+/* Offset of the u64 sample id inside a sample without PERF_SAMPLE_IDENTIFIER. */
+static size_t id_position(uint64_t st)
+{
+    size_t pos = sizeof(struct perf_event_header);
+    if (st & PERF_SAMPLE_IP) pos += 8;
+    if (st & PERF_SAMPLE_TID) pos += 8;
+    if (st & PERF_SAMPLE_TIME) pos += 8;
+    if (st & PERF_SAMPLE_ADDR) pos += 8;
+    return pos;
+}
+
+static const pms_perfdata_attr *sample_attr(const unsigned char *rec, size_t size, const pms_perfdata_attr *attrs,
+                                            size_t nattrs)
+{
+    if (nattrs == 1) return &attrs[0];
+    uint64_t st = attrs[0].attr.sample_type;
+    size_t pos;
+    if (st & PERF_SAMPLE_IDENTIFIER)
+        pos = sizeof(struct perf_event_header);
+    else if (st & PERF_SAMPLE_ID)
+        pos = id_position(st);
+    else
+        return &attrs[0]; /* no way to tell the events apart: perf takes the first too */
+    if (pos + 8 > size) return NULL;
+    return pms_attr_by_id(attrs, nattrs, pms_get_u64(rec + pos));
+}
+
+static int parse_read(struct cursor *c, uint64_t rf, pms_sample *out, pms_read_value *vbuf, size_t max_values)
+{
+    if (rf & PERF_FORMAT_GROUP) {
+        uint64_t nr = take_u64(c);
+        if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) out->time_enabled = take_u64(c);
+        if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) out->time_running = take_u64(c);
+        size_t per = 8 * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+        if (c->short_read || nr > (uint64_t)(c->end - c->p) / per) {
+            c->short_read = true;
+            return 0;
+        }
+        if (nr > max_values)
+            return pms_fail(PMS_EINVAL, "sample reads a group of %llu counters, room for %zu", (unsigned long long)nr,
+                            max_values);
+        for (uint64_t i = 0; i < nr; i++) {
+            vbuf[i].value = take_u64(c);
+            vbuf[i].id = (rf & PERF_FORMAT_ID) ? take_u64(c) : 0;
+            if (rf & PERF_FORMAT_LOST) take_u64(c);
+        }
+        out->nvalues = (size_t)nr;
+    } else {
+        uint64_t value = take_u64(c);
+        if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) out->time_enabled = take_u64(c);
+        if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) out->time_running = take_u64(c);
+        uint64_t id = (rf & PERF_FORMAT_ID) ? take_u64(c) : 0;
+        if (rf & PERF_FORMAT_LOST) take_u64(c);
+        if (c->short_read) return 0;
+        if (max_values < 1) return pms_fail(PMS_EINVAL, "sample reads a counter, no room for its value");
+        vbuf[0].value = value;
+        vbuf[0].id = id;
+        out->nvalues = 1;
+    }
+    out->values = vbuf;
+    return 0;
+}
+
+int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr *attrs, size_t nattrs,
+                     pms_sample *out, pms_read_value *vbuf, size_t max_values)
+{
+    memset(out, 0, sizeof *out);
+    if (!h || !attrs || nattrs == 0) return pms_fail(PMS_EINVAL, "pms_sample_parse: no record or no attributes");
+    if (h->type != PERF_RECORD_SAMPLE)
+        return pms_fail(PMS_EINVAL, "pms_sample_parse: record type %u is not a sample", h->type);
+    const unsigned char *rec = (const unsigned char *)h;
+    size_t size = h->size;
+    if (size < sizeof *h) return pms_fail(PMS_EFORMAT, "sample record of %zu bytes is shorter than its header", size);
+
+    const pms_perfdata_attr *attr = sample_attr(rec, size, attrs, nattrs);
+    out->attr = attr;
+    out->misc = h->misc;
+    const struct perf_event_attr *a = attr ? &attr->attr : &attrs[0].attr;
+    uint64_t st = a->sample_type;
+    struct cursor c = {rec + sizeof *h, rec + size, false};
+
+    if (st & PERF_SAMPLE_IDENTIFIER) out->id = take_u64(&c);
+    if (st & PERF_SAMPLE_IP) out->ip = take_u64(&c);
+    if (st & PERF_SAMPLE_TID) {
+        uint64_t v = take_u64(&c);
+        out->pid = (uint32_t)v; /* little-endian: pid is the first u32 */
+        out->tid = (uint32_t)(v >> 32);
+    }
+    if (st & PERF_SAMPLE_TIME) out->time = take_u64(&c);
+    if (st & PERF_SAMPLE_ADDR) take_u64(&c);
+    if (st & PERF_SAMPLE_ID) out->id = take_u64(&c);
+    if (st & PERF_SAMPLE_STREAM_ID) take_u64(&c);
+    if (st & PERF_SAMPLE_CPU) out->cpu = (uint32_t)take_u64(&c);
+    if (st & PERF_SAMPLE_PERIOD) out->period = take_u64(&c);
+    if (st & PERF_SAMPLE_READ) {
+        int rc = parse_read(&c, a->read_format, out, vbuf, max_values);
+        if (rc) return rc;
+    }
+    if (c.short_read)
+        return pms_fail(PMS_EFORMAT, "sample record of %zu bytes is too short for its sample_type 0x%llx", size,
+                        (unsigned long long)st);
+    return PMS_OK;
+}

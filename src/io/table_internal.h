@@ -1,0 +1,21 @@
+/* Internal: building a pms_table without copying (the readers hand over arrays). */
+#ifndef PMS_IO_TABLE_INTERNAL_H
+#define PMS_IO_TABLE_INTERNAL_H
+#include "pmuscope/table.h"
+
+/* Takes ownership of values (malloc'd, rows entries), also on failure. */
+int pms_table_adopt_numeric(pms_table *t, const char *name, double *values, size_t rows);
+/* Takes ownership of values and of each string in it, also on failure. */
+int pms_table_adopt_string(pms_table *t, const char *name, char **values, size_t rows);
+/* Takes ownership of lines (rows entries: the source line of each row). */
+void pms_table_adopt_lines(pms_table *t, size_t *lines);
+/* Records where the first non-numeric cell of a string column was (line, 1-based
+ * field), so that asking for it as a number names that cell. */
+void pms_table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t field);
+
+/* Parses a whole cell as a number: optional blanks, a strtod number, optional
+ * blanks. Empty cells, "NA" and "nan" give NaN with *missing set. Returns false
+ * when the text is not a number. */
+bool pms_parse_cell_number(const char *s, size_t len, double *out, bool *missing);
+
+#endif

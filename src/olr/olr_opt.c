@@ -1,0 +1,189 @@
+/* opt: O'Rourke's online optimal piecewise-linear approximation (1981), in the
+ * form the PGM-index uses (Ferragina & Vinciguerra, OptimalPiecewiseLinearModel):
+ * the upper hull of (x, y + eps) and the lower hull of (x, y - eps) bound the
+ * feasible lines; rect[] holds the points of the two extreme ones (least slope
+ * through rect[0], rect[2]; greatest through rect[1], rect[3]). A point that
+ * leaves no feasible line closes the segment.
+ *
+ * Coordinates are relative to the segment's first point and kept below 2^62 by
+ * the caller's span cap, so every product of two differences is below 2^126 and
+ * every cross product is exact in __int128. */
+#include "olr/olr_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef __int128 i128;
+
+/* Spans beyond which a segment is closed, so that the arithmetic stays exact. */
+#define SPAN_X (INT64_C(1) << 62)
+#define SPAN_Y (INT64_C(1) << 61)
+
+static olr_pt sub(olr_pt a, olr_pt b) { return (olr_pt){a.x - b.x, a.y - b.y}; }
+/* Slope comparisons of PGM (valid when both dx have the same sign). */
+static bool slope_lt(olr_pt a, olr_pt b) { return (i128)a.y * b.x < (i128)a.x * b.y; }
+static bool slope_gt(olr_pt a, olr_pt b) { return (i128)a.y * b.x > (i128)a.x * b.y; }
+static i128 cross(olr_pt o, olr_pt a, olr_pt b)
+{
+    olr_pt oa = sub(a, o), ob = sub(b, o);
+    return (i128)oa.x * ob.y - (i128)oa.y * ob.x;
+}
+
+int olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull)
+{
+    memset(p, 0, sizeof *p);
+    p->eps = eps;
+    p->monotone = monotone;
+    p->cap = max_hull;
+    p->upper = malloc(max_hull * sizeof *p->upper);
+    p->lower = malloc(max_hull * sizeof *p->lower);
+    return p->upper && p->lower ? 0 : -1;
+}
+
+void olr_opt_free(olr_opt *p)
+{
+    free(p->upper);
+    free(p->lower);
+}
+
+/* Makes room for one more hull point by dropping the unused prefix, if that frees at
+ * least half the array (so the copying stays amortised O(1)). */
+static bool room(olr_pt *h, size_t *n, size_t *start, size_t cap)
+{
+    if (*n < cap) return true;
+    if (*start < cap / 2) return false;
+    memmove(h, h + *start, (*n - *start) * sizeof *h);
+    *n -= *start;
+    *start = 0;
+    return true;
+}
+
+bool olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+{
+    if (p->n == 0) return true;
+    uint64_t dx = x - p->x0;
+    int64_t dy = y - p->y0;
+    if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return false;
+    if (!room(p->upper, &p->nup, &p->up_start, p->cap) || !room(p->lower, &p->nlo, &p->lo_start, p->cap))
+        return false;
+    if (p->n < 2) return true;
+    olr_pt p1 = {(int64_t)dx, dy + p->eps}, p2 = {(int64_t)dx, dy - p->eps};
+    olr_pt slope1 = sub(p->rect[2], p->rect[0]), slope2 = sub(p->rect[3], p->rect[1]);
+    bool outside1 = slope_lt(sub(p1, p->rect[2]), slope1);
+    bool outside2 = slope_gt(sub(p2, p->rect[3]), slope2);
+    return !(outside1 || outside2);
+}
+
+void olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index)
+{
+    if (p->n == 0) {
+        p->x0 = x;
+        p->y0 = y;
+        p->first = index;
+    }
+    olr_pt p1 = {(int64_t)(x - p->x0), y - p->y0 + p->eps};
+    olr_pt p2 = {(int64_t)(x - p->x0), y - p->y0 - p->eps};
+    p->x_last = x;
+    p->y_last = y - p->y0;
+    if (p->n == 0) {
+        p->rect[0] = p1;
+        p->rect[1] = p2;
+        p->nup = p->nlo = p->up_start = p->lo_start = 0;
+        p->upper[p->nup++] = p1;
+        p->lower[p->nlo++] = p2;
+        p->n = 1;
+        return;
+    }
+    if (p->n == 1) {
+        p->rect[2] = p2;
+        p->rect[3] = p1;
+        p->upper[p->nup++] = p1;
+        p->lower[p->nlo++] = p2;
+        p->n = 2;
+        return;
+    }
+    olr_pt slope1 = sub(p->rect[2], p->rect[0]), slope2 = sub(p->rect[3], p->rect[1]);
+    if (slope_lt(sub(p1, p->rect[1]), slope2)) {
+        /* p1 lowers the greatest slope: find the lower-hull point it now passes through */
+        olr_pt min = sub(p->lower[p->lo_start], p1);
+        size_t min_i = p->lo_start;
+        for (size_t i = p->lo_start + 1; i < p->nlo; i++) {
+            olr_pt val = sub(p->lower[i], p1);
+            if (slope_gt(val, min)) break;
+            min = val;
+            min_i = i;
+        }
+        p->rect[1] = p->lower[min_i];
+        p->rect[3] = p1;
+        p->lo_start = min_i;
+        size_t end = p->nup;
+        while (end >= p->up_start + 2 && cross(p->upper[end - 2], p->upper[end - 1], p1) <= 0) end--;
+        p->nup = end;
+        p->upper[p->nup++] = p1;
+    }
+    if (slope_gt(sub(p2, p->rect[0]), slope1)) {
+        /* p2 raises the least slope: find the upper-hull point it now passes through */
+        olr_pt max = sub(p->upper[p->up_start], p2);
+        size_t max_i = p->up_start;
+        for (size_t i = p->up_start + 1; i < p->nup; i++) {
+            olr_pt val = sub(p->upper[i], p2);
+            if (slope_lt(val, max)) break;
+            max = val;
+            max_i = i;
+        }
+        p->rect[0] = p->upper[max_i];
+        p->rect[2] = p2;
+        p->up_start = max_i;
+        size_t end = p->nlo;
+        while (end >= p->lo_start + 2 && cross(p->lower[end - 2], p->lower[end - 1], p2) >= 0) end--;
+        p->nlo = end;
+        p->lower[p->nlo++] = p2;
+    }
+    p->n++;
+}
+
+static void horizontal(pms_olr_exact *e, int i, int64_t y)
+{
+    e->x[i] = 0;
+    e->y[i] = y;
+    e->dx[i] = 1;
+    e->dy[i] = 0;
+}
+
+static void through(pms_olr_exact *e, int i, olr_pt a, olr_pt b)
+{
+    e->x[i] = a.x;
+    e->y[i] = a.y;
+    e->dx[i] = b.x - a.x;
+    e->dy[i] = b.y - a.y;
+}
+
+void olr_opt_segment(olr_opt *p, pms_olr_segment *s)
+{
+    pms_olr_exact *e = &s->exact;
+    e->x0 = p->x0;
+    e->y0 = p->y0;
+    if (p->n == 1) {
+        horizontal(e, 0, 0);
+        horizontal(e, 1, 0);
+    } else {
+        through(e, 0, p->rect[0], p->rect[2]); /* least slope */
+        through(e, 1, p->rect[1], p->rect[3]); /* greatest slope */
+        /* Mean slope below 0 on a counter that never decreases: then y_last - y_first
+         * <= 2 eps (a feasible line falls), so the flat line at their middle fits. */
+        if (p->monotone && (i128)e->dy[0] * e->dx[1] + (i128)e->dy[1] * e->dx[0] < 0) {
+            horizontal(e, 0, 0);
+            horizontal(e, 1, p->y_last);
+        }
+    }
+    s->exact_valid = 1;
+    s->first = p->first;
+    s->count = p->n;
+    s->x_first = p->x0;
+    s->x_last = p->x_last;
+    s->y_first = (double)olr_exact_eval_real(e, p->x0);
+    s->y_last = (double)olr_exact_eval_real(e, p->x_last);
+    s->slope = (double)(((long double)e->dy[0] / e->dx[0] + (long double)e->dy[1] / e->dx[1]) / 2);
+    s->sigma = 0;
+    p->n = 0;
+}

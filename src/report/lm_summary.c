@@ -1,0 +1,71 @@
+/* summary(lm()) as R prints it (print.summary.lm with digits = 4). */
+#include "pmuscope/stats.h"
+#include "util/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *stars(double p)
+{
+    return p < 0.001 ? "***" : p < 0.01 ? "**" : p < 0.05 ? "*" : p < 0.1 ? "." : " ";
+}
+
+static void format_p(double p, char *buf, size_t size)
+{
+    if (p < 2e-16)
+        snprintf(buf, size, "<2e-16");
+    else
+        snprintf(buf, size, "%.3g", p);
+}
+
+static int name_width(const pms_lm *m)
+{
+    int w = 11;
+    for (size_t k = 0; k < m->ncoef; k++)
+        if ((int)strlen(m->names[k]) > w) w = (int)strlen(m->names[k]);
+    return w;
+}
+
+int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
+{
+    size_t k0 = m->has_intercept ? 1 : 0;
+    fprintf(out, "Call:\n%s(formula = %s ~ ", m->method == PMS_LM_NNLS ? "nnls" : "lm", response);
+    for (size_t k = k0; k < m->ncoef; k++) fprintf(out, "%s%s", k > k0 ? " + " : "", m->names[k]);
+    if (m->ncoef == k0) fputs("1", out);
+    if (!m->has_intercept) fputs(" - 1", out);
+    fputs(")\n\nResiduals:\n", out);
+    fprintf(out, "%10s %10s %10s %10s %10s\n", "Min", "1Q", "Median", "3Q", "Max");
+    for (int q = 0; q < 5; q++) fprintf(out, "%10.4g%s", m->resid_quantiles[q], q < 4 ? " " : "\n");
+
+    int w = name_width(m);
+    fputs("\nCoefficients:\n", out);
+    if (m->method == PMS_LM_OLS) {
+        fprintf(out, "%-*s %11s %11s %8s %9s\n", w, "", "Estimate", "Std. Error", "t value", "Pr(>|t|)");
+        for (size_t k = 0; k < m->ncoef; k++) {
+            char p[32];
+            format_p(m->p_value[k], p, sizeof p);
+            fprintf(out, "%-*s %11.4g %11.4g %8.3f %9s %s\n", w, m->names[k], m->coef[k], m->std_error[k],
+                    m->t_value[k], p, stars(m->p_value[k]));
+        }
+        fputs("---\nSignif. codes:  0 '***' 0.001 '**' 0.01 '*' 0.05 '.' 0.1 ' ' 1\n", out);
+    } else {
+        fprintf(out, "%-*s %11s\n", w, "", "Estimate");
+        for (size_t k = 0; k < m->ncoef; k++)
+            fprintf(out, "%-*s %11.4g%s\n", w, m->names[k], m->coef[k],
+                    m->at_bound[k] ? "   (held at 0 by the constraint)" : "");
+        fputs("(non-negative least squares: no standard errors, t or p values)\n", out);
+    }
+    fprintf(out, "\nResidual standard error: %.4g on %zu degrees of freedom\n", m->sigma, m->df_residual);
+    fprintf(out, "Multiple R-squared:  %.4g,\tAdjusted R-squared:  %.4g \n", m->r_squared, m->adj_r_squared);
+    if (m->method == PMS_LM_OLS && isfinite(m->f_statistic)) {
+        char p[32];
+        if (m->f_p_value < 2.220446e-16)
+            snprintf(p, sizeof p, "< 2.2e-16");
+        else
+            snprintf(p, sizeof p, "%.4g", m->f_p_value);
+        fprintf(out, "F-statistic: %.4g on %.0f and %.0f DF,  p-value: %s\n", m->f_statistic, m->f_df1, m->f_df2, p);
+    }
+    if (ferror(out)) return pms_fail(PMS_EIO, "error writing the model summary");
+    return PMS_OK;
+}

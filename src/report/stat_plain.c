@@ -1,0 +1,61 @@
+/* The plain `perf stat` report and its -I interval lines, laid out as perf 6.1 does. */
+#include "pmuscope/statfmt.h"
+
+#include <math.h>
+#include <string.h>
+
+static void print_value(FILE *out, const pms_stat_value *v)
+{
+    if (v->state != PMS_COUNT_COUNTED)
+        fprintf(out, "%18s", pms_count_state_name(v->state));
+    else if (*pms_stat_unit(v))
+        fprintf(out, "%18.2f", v->value);
+    else
+        fprintf(out, "%18.0f", v->value);
+}
+
+/* value, unit, name, "# metric", "( +- x% )", "(running%)" */
+static void print_line(FILE *out, const pms_stat_value *v, size_t n, size_t i, double elapsed_s, unsigned runs)
+{
+    print_value(out, &v[i]);
+    fprintf(out, " %-4s %-32s", pms_stat_unit(&v[i]), v[i].name);
+    double metric;
+    const char *unit;
+    if (pms_stat_metric(v, n, i, elapsed_s, &metric, &unit))
+        fprintf(out, " # %8.3f %-23s", metric, unit);
+    else
+        fprintf(out, "   %8s %-23s", "", "");
+    if (runs > 1 && v[i].state == PMS_COUNT_COUNTED && v[i].value != 0 && isfinite(v[i].rel_stddev))
+        fprintf(out, "  ( +- %5.2f%% )", v[i].rel_stddev);
+    double pct = pms_stat_running_pct(&v[i]);
+    if (pct < 100.0) fprintf(out, "  (%.2f%%)", pct);
+    fputc('\n', out);
+}
+
+void pms_stat_print_plain(FILE *out, const pms_stat_summary *s, const pms_stat_value *v, size_t n)
+{
+    fprintf(out, "\n Performance counter stats for %s", s->target);
+    if (s->runs > 1) fprintf(out, " (%u runs)", s->runs);
+    fputs(":\n\n", out);
+    for (size_t i = 0; i < n; i++) print_line(out, v, n, i, s->elapsed_s, s->runs);
+    for (size_t k = 0; k < s->nnotes; k++) fprintf(out, "\n # %s", s->notes[k]);
+    if (s->nnotes) fputc('\n', out);
+    if (s->runs > 1 && s->elapsed_s > 0)
+        fprintf(out, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n", s->elapsed_s, s->elapsed_stddev_s,
+                100.0 * s->elapsed_stddev_s / s->elapsed_s);
+    else
+        fprintf(out, "\n%18.9f seconds time elapsed\n", s->elapsed_s);
+    if (s->has_rusage)
+        fprintf(out, "\n%18.9f seconds user\n%18.9f seconds sys\n", s->user_s, s->sys_s);
+    fputc('\n', out);
+}
+
+void pms_stat_print_plain_interval(FILE *out, double t, double interval_s, const pms_stat_value *v, size_t n,
+                                   bool header)
+{
+    if (header) fputs("#           time             counts unit events\n", out);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%16.9f ", t);
+        print_line(out, v, n, i, interval_s, 1);
+    }
+}

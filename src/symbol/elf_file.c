@@ -1,0 +1,170 @@
+/* Binaries through libdwfl: .symtab, .dynsym or separate debuginfo (found by build id in
+ * the standard debug paths), and the PT_LOAD headers that relate file offsets to ELF
+ * addresses. */
+#include "symbol/elf_file.h"
+#include "util/error.h"
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <errno.h>
+
+struct segment {
+    uint64_t vaddr, offset, filesz, memsz;
+};
+
+struct pms_elf_file {
+    char *path;
+    Dwfl *dwfl;
+    Dwfl_Module *module;
+    GElf_Addr bias;
+    struct segment *segments;
+    size_t nsegments;
+    int ok;
+    char *error; /* why it could not be opened */
+};
+
+struct pms_elf_cache {
+    pms_elf_file **files;
+    size_t n, cap;
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &debuginfo_path,
+};
+
+pms_elf_cache *pms_elf_cache_create(void) { return calloc(1, sizeof(pms_elf_cache)); }
+
+static void file_free(pms_elf_file *f)
+{
+    if (!f) return;
+    if (f->dwfl) dwfl_end(f->dwfl);
+    free(f->segments);
+    free(f->error);
+    free(f->path);
+    free(f);
+}
+
+void pms_elf_cache_destroy(pms_elf_cache *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->n; i++) file_free(c->files[i]);
+    free(c->files);
+    free(c);
+}
+
+static int load_segments(pms_elf_file *f)
+{
+    Elf *elf = dwfl_module_getelf(f->module, &f->bias);
+    size_t n;
+    if (!elf || elf_getphdrnum(elf, &n) != 0) return -1;
+    f->segments = calloc(n ? n : 1, sizeof *f->segments);
+    if (!f->segments) return -1;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+            f->segments[f->nsegments++] = (struct segment){ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz};
+    }
+    return f->nsegments ? 0 : -1;
+}
+
+static void open_file(pms_elf_file *f)
+{
+    struct stat st;
+    if (stat(f->path, &st) != 0) {
+        f->error = strdup(strerror(errno));
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) { /* a FIFO or device would block or never end */
+        f->error = strdup("not a regular file");
+        return;
+    }
+    f->dwfl = dwfl_begin(&callbacks);
+    if (f->dwfl) {
+        dwfl_report_begin(f->dwfl);
+        f->module = dwfl_report_elf(f->dwfl, f->path, f->path, -1, 0, false);
+        dwfl_report_end(f->dwfl, NULL, NULL);
+    }
+    if (!f->module) {
+        const char *why = dwfl_errmsg(-1);
+        f->error = strdup(why ? why : "cannot open");
+        return;
+    }
+    if (load_segments(f)) {
+        f->error = strdup("no loadable segments");
+        return;
+    }
+    f->ok = 1;
+}
+
+pms_elf_file *pms_elf_cache_get(pms_elf_cache *c, const char *path)
+{
+    pms_elf_file *f = NULL;
+    for (size_t i = 0; i < c->n && !f; i++)
+        if (strcmp(c->files[i]->path, path) == 0) f = c->files[i];
+    if (!f) {
+        if (c->n == c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 16;
+            pms_elf_file **p = realloc(c->files, cap * sizeof *p);
+            if (!p) return pms_fail(PMS_ENOMEM, "out of memory"), NULL;
+            c->files = p;
+            c->cap = cap;
+        }
+        f = calloc(1, sizeof *f);
+        if (!f || !(f->path = strdup(path))) {
+            free(f);
+            return pms_fail(PMS_ENOMEM, "out of memory"), NULL;
+        }
+        c->files[c->n++] = f;
+        open_file(f);
+    }
+    if (!f->ok) {
+        pms_fail(PMS_EFORMAT, "%s: cannot read as ELF: %s", path, f->error ? f->error : "unknown error");
+        return NULL;
+    }
+    return f;
+}
+
+int pms_elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address)
+{
+    for (size_t i = 0; i < f->nsegments; i++) {
+        const struct segment *s = &f->segments[i];
+        if (offset >= s->offset && offset - s->offset < s->filesz) {
+            *address = offset - s->offset + s->vaddr;
+            return PMS_OK;
+        }
+    }
+    return pms_fail(PMS_ENOENT, "%s: file offset 0x%llx is in no loadable segment", f->path,
+                    (unsigned long long)offset);
+}
+
+int pms_elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset)
+{
+    for (size_t i = 0; i < f->nsegments; i++) {
+        const struct segment *s = &f->segments[i];
+        if (address >= s->vaddr && address - s->vaddr < s->memsz) {
+            *offset = address - s->vaddr + s->offset;
+            return PMS_OK;
+        }
+    }
+    return pms_fail(PMS_ENOENT, "%s: address 0x%llx is in no loadable segment", f->path,
+                    (unsigned long long)address);
+}
+
+const char *pms_elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address)
+{
+    GElf_Off off;
+    GElf_Sym sym;
+    const char *name = dwfl_module_addrinfo(f->module, address + f->bias, &off, &sym, NULL, NULL, NULL);
+    if (!name) return NULL;
+    int type = GELF_ST_TYPE(sym.st_info);
+    if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) return NULL;
+    *symbol_address = address - off;
+    return name;
+}

@@ -1,0 +1,21 @@
+/* Internal: one binary opened through elfutils' libdwfl, with its load segments and
+ * symbols. Files are cached by path for the lifetime of a pms_symbols map. */
+#ifndef PMS_SYMBOL_ELF_FILE_H
+#define PMS_SYMBOL_ELF_FILE_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pms_elf_file pms_elf_file;
+typedef struct pms_elf_cache pms_elf_cache;
+
+pms_elf_cache *pms_elf_cache_create(void);
+void pms_elf_cache_destroy(pms_elf_cache *c);
+/* The opened file, or NULL with the failure recorded (pms_fail) when it cannot be read
+ * as ELF; failures are cached too, so a missing file is tried once. */
+pms_elf_file *pms_elf_cache_get(pms_elf_cache *c, const char *path);
+
+int pms_elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address);
+int pms_elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset);
+/* The function symbol covering ELF address `address` (name owned by the file), or NULL. */
+const char *pms_elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address);
+#endif

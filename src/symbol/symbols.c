@@ -1,0 +1,205 @@
+/* The address map of a recording: executable mappings per process from MMAP/MMAP2
+ * records, parents from FORK records, and ELF symbols through symbol/elf_file.c. */
+#include "pmuscope/symbols.h"
+#include "symbol/elf_file.h"
+#include "util/error.h"
+#include "util/keymap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NO_PARENT UINT64_MAX
+
+/* One object each, so that tables can tell binaries apart by the string's address. */
+static const char kernel_bucket[] = PMS_BINARY_KERNEL, unknown_bucket[] = PMS_BINARY_UNKNOWN;
+#define MAX_FORK_DEPTH 32
+
+struct map {
+    uint64_t start, end, pgoff, time;
+    size_t name; /* index in names */
+};
+
+struct process {
+    uint64_t parent; /* index in procs, or NO_PARENT */
+    struct map *maps;
+    size_t n, cap;
+};
+
+struct pms_symbols {
+    pms_keymap pid_index; /* pid -> index in procs */
+    struct process *procs;
+    size_t nprocs, procs_cap;
+    char **names; /* interned file names */
+    size_t nnames, names_cap, last_name;
+    pms_elf_cache *elf;
+};
+
+int pms_symbols_create(pms_symbols **out)
+{
+    pms_symbols *s = calloc(1, sizeof *s);
+    if (!s || !(s->elf = pms_elf_cache_create())) {
+        free(s);
+        return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+    }
+    pms_keymap_init(&s->pid_index);
+    *out = s;
+    return PMS_OK;
+}
+
+void pms_symbols_destroy(pms_symbols *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->nprocs; i++) free(s->procs[i].maps);
+    free(s->procs);
+    for (size_t i = 0; i < s->nnames; i++) free(s->names[i]);
+    free(s->names);
+    pms_keymap_free(&s->pid_index);
+    pms_elf_cache_destroy(s->elf);
+    free(s);
+}
+
+/* Grows an array of `size`-byte elements to hold one more. */
+static int reserve(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return 0;
+    size_t c = *cap ? 2 * *cap : 8;
+    void *q = realloc(*p, c * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int process_index(pms_symbols *s, uint32_t pid, int create, size_t *index)
+{
+    uint64_t *v = create ? pms_keymap_upsert(&s->pid_index, pid, 0, UINT64_MAX) : pms_keymap_find(&s->pid_index, pid, 0);
+    if (!v) return create ? pms_fail(PMS_ENOMEM, "out of memory for the symbol map") : PMS_ENOENT;
+    if (*v == UINT64_MAX) {
+        if (reserve((void **)&s->procs, &s->procs_cap, s->nprocs, sizeof *s->procs))
+            return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+        s->procs[s->nprocs] = (struct process){NO_PARENT, NULL, 0, 0};
+        *v = s->nprocs++;
+    }
+    *index = (size_t)*v;
+    return PMS_OK;
+}
+
+static int intern(pms_symbols *s, const char *name, size_t *index)
+{
+    if (s->last_name < s->nnames && strcmp(s->names[s->last_name], name) == 0) {
+        *index = s->last_name;
+        return PMS_OK;
+    }
+    for (size_t i = 0; i < s->nnames; i++)
+        if (strcmp(s->names[i], name) == 0) {
+            *index = s->last_name = i;
+            return PMS_OK;
+        }
+    if (reserve((void **)&s->names, &s->names_cap, s->nnames, sizeof *s->names) ||
+        !(s->names[s->nnames] = strdup(name)))
+        return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+    *index = s->last_name = s->nnames++;
+    return PMS_OK;
+}
+
+int pms_symbols_add_mmap(pms_symbols *s, const pms_mmap_event *m)
+{
+    if (!m->executable || !m->filename || m->len == 0 || m->start + m->len < m->start) return PMS_OK;
+    size_t p, name;
+    int rc = process_index(s, m->pid, 1, &p);
+    if (!rc) rc = intern(s, m->filename, &name);
+    if (rc) return rc;
+    struct process *pr = &s->procs[p];
+    if (reserve((void **)&pr->maps, &pr->cap, pr->n, sizeof *pr->maps))
+        return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+    pr->maps[pr->n++] = (struct map){m->start, m->start + m->len, m->pgoff, m->time, name};
+    return PMS_OK;
+}
+
+int pms_symbols_add_task(pms_symbols *s, const pms_task_event *t)
+{
+    if (t->type != PERF_RECORD_FORK || t->pid == t->ppid) return PMS_OK; /* a new thread shares its maps */
+    size_t child, parent;
+    int rc = process_index(s, t->pid, 1, &child);
+    if (!rc) rc = process_index(s, t->ppid, 1, &parent);
+    if (rc) return rc;
+    if (child != parent) s->procs[child].parent = parent;
+    return PMS_OK;
+}
+
+/* The mapping of `ip` in effect at `time`: the latest one made at or before it, else the
+ * earliest (records of different CPUs are not strictly ordered in a file). */
+static const struct map *find_map(const pms_symbols *s, size_t p, uint64_t ip, uint64_t time)
+{
+    for (int depth = 0; depth < MAX_FORK_DEPTH; depth++) {
+        const struct process *pr = &s->procs[p];
+        const struct map *before = NULL, *after = NULL;
+        for (size_t i = 0; i < pr->n; i++) {
+            const struct map *m = &pr->maps[i];
+            if (ip < m->start || ip >= m->end) continue;
+            if (!time || m->time <= time) {
+                if (!before || m->time >= before->time) before = m;
+            } else if (!after || m->time < after->time) {
+                after = m;
+            }
+        }
+        if (before || after) return before ? before : after;
+        if (pr->parent == NO_PARENT) return NULL;
+        p = (size_t)pr->parent;
+    }
+    return NULL;
+}
+
+static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
+{
+    const char *b = out->binary;
+    if (b[0] == '[' || strncmp(b, "//anon", 6) == 0 || strncmp(b, "/memfd:", 7) == 0) return;
+    pms_elf_file *f = pms_elf_cache_get(s->elf, b);
+    uint64_t address;
+    if (!f || pms_elf_offset_to_address(f, out->file_offset, &address)) return;
+    out->symbol = pms_elf_symbol_at(f, address, &out->symbol_address);
+    if (out->symbol) out->symbol_offset = address - out->symbol_address;
+}
+
+void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel, pms_symbol_info *out)
+{
+    *out = (pms_symbol_info){unknown_bucket, ip, NULL, 0, 0, 0};
+    if (kernel) {
+        out->binary = kernel_bucket;
+        return;
+    }
+    size_t p;
+    if (process_index(s, pid, 0, &p)) return;
+    const struct map *m = find_map(s, p, ip, time);
+    if (!m) return;
+    out->binary = s->names[m->name];
+    out->file_offset = ip - m->start + m->pgoff;
+    out->mapped = 1;
+    fill_symbol(s, out);
+}
+
+int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_offset, pms_symbol_info *out)
+{
+    *out = (pms_symbol_info){binary, file_offset, NULL, 0, 0, 1};
+    pms_elf_file *f = pms_elf_cache_get(s->elf, binary);
+    if (!f) return access(binary, R_OK) == 0 ? PMS_EFORMAT : PMS_ENOENT;
+    size_t name;
+    int rc = intern(s, binary, &name); /* the info's strings live as long as the map */
+    if (rc) return rc;
+    out->binary = s->names[name];
+    fill_symbol(s, out);
+    return PMS_OK;
+}
+
+int pms_symbols_offset_to_address(pms_symbols *s, const char *binary, uint64_t file_offset, uint64_t *address)
+{
+    pms_elf_file *f = pms_elf_cache_get(s->elf, binary);
+    return f ? pms_elf_offset_to_address(f, file_offset, address) : PMS_EFORMAT;
+}
+
+int pms_symbols_address_to_offset(pms_symbols *s, const char *binary, uint64_t address, uint64_t *file_offset)
+{
+    pms_elf_file *f = pms_elf_cache_get(s->elf, binary);
+    return f ? pms_elf_address_to_offset(f, address, file_offset) : PMS_EFORMAT;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# pmuscope cpistack from the command line: ARM tables and raw perf stat files,
+# perf stat output made here, JSON and SVG, and the errors with their exit codes.
+set -euo pipefail
+fx=$PMS_FIXTURES/armpm
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# --help exits 0; bad options exit 2
+"$PMUSCOPE" cpistack --help | grep -q -- "--method ols|nnls" || fail "--help"
+set +e
+"$PMUSCOPE" cpistack --method lasso "$fx/cbench-excerpt.tsv" 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 2 ] || fail "bad --method gave $rc"
+grep -q "expected ols or nnls" "$tmp/err" || fail "bad --method message"
+
+# one CPI stack per program of the ARM excerpt, text
+"$PMUSCOPE" cpistack --by Benchmark --skip 2 "$fx/cbench-excerpt.tsv" >"$tmp/out.txt"
+[ "$(grep -c '^== Benchmark = ' "$tmp/out.txt")" -eq 4 ] || fail "expected 4 programs"
+[ "$(grep -c '^  model CPI' "$tmp/out.txt")" -eq 4 ] || fail "expected 4 stacks"
+grep -q "^Residual standard error: .* on [0-9]* degrees of freedom" "$tmp/out.txt" || fail "lm summary"
+grep -q "^Test RMSE: " "$tmp/out.txt" || fail "test RMSE"
+grep -q "^BRANCH_MISPRED .* VIF" "$tmp/out.txt" && fail "VIF header misplaced"
+grep -q "VIF" "$tmp/out.txt" || fail "correlation and VIF"
+
+# NNLS: no negative component anywhere
+"$PMUSCOPE" cpistack --by Benchmark --method nnls --normalize --json "$fx/cbench-excerpt.tsv" >"$tmp/out.json"
+grep -q '"method": "nnls"' "$tmp/out.json" || fail "json method"
+if grep -E '"component": -[0-9]' "$tmp/out.json"; then fail "negative NNLS component"; fi
+[ "$(grep -c '"group": ' "$tmp/out.json")" -eq 4 ] || fail "json groups"
+
+# the raw perf stat files of the two event lists, merged interval by interval, with an SVG
+"$PMUSCOPE" cpistack --split 1 --svg "$tmp/stack.svg" "$fx/events_list_1-run1-1GHz-head.data" \
+  "$fx/events_list_2-run1-1GHz-head.data" >"$tmp/raw.txt"
+grep -q "^intervals: 40 used, 40 for training, 0 for testing" "$tmp/raw.txt" || fail "raw merge: $(head -1 "$tmp/raw.txt")"
+grep -q "<svg" "$tmp/stack.svg" || fail "svg"
+grep -q "CPI stack per interval" "$tmp/stack.svg" || fail "svg per-interval chart"
+
+# perf stat -I output made here (software events: no PMU needed); cycles and
+# instructions are named by hand, and every interval must reach the fit
+perf stat -I 100 -x, -o "$tmp/ps.csv" -e task-clock,page-faults,context-switches -- \
+  "$PMS_WORKLOADS/phases" --repeat 4 >/dev/null 2>&1 || fail "perf stat"
+n=$(awk -F, '!/^#/ && NF>3 && $2 !~ /not/ {t[$1]=1} END {n=0; for (k in t) n++; print n}' "$tmp/ps.csv")
+"$PMUSCOPE" cpistack --cycles task-clock --instructions context-switches -e page-faults --split 1 \
+  "$tmp/ps.csv" >"$tmp/ps.txt" || fail "cpistack on perf stat output"
+# an interval without context switches has no "CPI" and is reported as dropped
+used=$(sed -n 's/^intervals: \([0-9]*\) used.*/\1/p' "$tmp/ps.txt")
+dropped=$(sed -n 's/.*(\([0-9]*\) dropped.*/\1/p' "$tmp/ps.txt")
+[ $((used + ${dropped:-0})) -eq "$n" ] || fail "perf stat intervals: $(head -1 "$tmp/ps.txt"), awk saw $n"
+grep -q "^lm(formula = CPI ~ page-faults)" "$tmp/ps.txt" || fail "perf stat model"
+
+# errors: a missing column, a NaN cell, a missing file (exit 1, file named)
+set +e
+"$PMUSCOPE" cpistack --cycles nope "$fx/cbench-excerpt.tsv" 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "missing column gave $rc"
+grep -q "no column named 'nope'" "$tmp/err" || fail "missing column message: $(cat "$tmp/err")"
+printf 'cycles,instructions,branch-misses\n10,5,1\n12,6,\n13,6,2\n15,7,3\n' >"$tmp/nan.csv"
+set +e
+"$PMUSCOPE" cpistack --split 1 "$tmp/nan.csv" 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "NaN cell gave $rc"
+grep -q "nan.csv:3: column 'branch-misses': expected a number" "$tmp/err" || fail "NaN message: $(cat "$tmp/err")"
+set +e
+"$PMUSCOPE" cpistack "$tmp/none.csv" 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "cannot open .*none.csv" "$tmp/err" || fail "missing file"
+echo "cpistack: ok"

@@ -1,0 +1,70 @@
+#!/bin/bash
+# pmuscope report on a file from `perf record`: sample count equal to perf script's,
+# shares equal to perf report --stdio --sort sym, the hotspots order, --sort ip, --json,
+# --csv, and clear failures on bad options and corrupt files.
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+data=$tmp/perf.data
+
+perf record -q -e cpu-clock -c 100000 -o "$data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1
+
+# Samples: the sum of the CSV rows equals perf script's line count.
+"$PMUSCOPE" report -i "$data" --csv --limit 0 > "$tmp/sym.csv"
+ours=$(awk -F, 'NR>1{s+=$7} END{print s}' "$tmp/sym.csv")
+theirs=$(perf script -i "$data" -F ip 2>/dev/null | wc -l)
+[ "$ours" -eq "$theirs" ] || { echo "report counts $ours samples, perf script $theirs"; exit 1; }
+
+# Shares agree with perf report (which prints two decimals) for every hot function.
+perf report -i "$data" --stdio --sort sym 2>/dev/null > "$tmp/perf.txt"
+for f in hot_a hot_b hot_c hot_d hot_e; do
+    mine=$(awk -F, -v f=$f '$3==f{printf "%.4f", 100*$9}' "$tmp/sym.csv")
+    perfs=$(awk -v f=$f '$3==f{print $1+0}' "$tmp/perf.txt")
+    awk -v a="$mine" -v b="$perfs" -v f=$f 'BEGIN{d=a-b; if (d<0) d=-d; if (d>0.005) {print f": pmuscope "a"% perf "b"%"; exit 1}}'
+done
+
+# hot_a > hot_b > hot_c > hot_d > hot_e, and each interval holds its share.
+order=$(awk -F, 'NR>1 && $3 ~ /^hot_/{print $3}' "$tmp/sym.csv" | tr '\n' ' ')
+[ "$order" = "hot_a hot_b hot_c hot_d hot_e " ] || { echo "order: $order"; exit 1; }
+awk -F, 'NR>1 && !($10 <= $9 && $9 <= $11) {print "interval does not hold the share: " $0; exit 1}' "$tmp/sym.csv"
+
+# A wider confidence level gives wider intervals.
+"$PMUSCOPE" report -i "$data" --csv --confidence 0.99 > "$tmp/sym99.csv"
+paste -d, <(awk -F, '$3=="hot_e"{print $11-$10}' "$tmp/sym.csv") <(awk -F, '$3=="hot_e"{print $11-$10}' "$tmp/sym99.csv") |
+    awk -F, '{ if (!($2 > $1)) {print "99% interval not wider than 95%"; exit 1} }'
+
+# By instruction: the same total, rows inside the functions, text form shows offsets.
+"$PMUSCOPE" report -i "$data" --sort ip --csv --limit 0 > "$tmp/ip.csv"
+[ "$(awk -F, 'NR>1{s+=$7} END{print s}' "$tmp/ip.csv")" -eq "$theirs" ]
+"$PMUSCOPE" report -i "$data" --by ip --limit 3 | grep -q 'hot_a+0x'
+
+# JSON parses and carries the same numbers.
+"$PMUSCOPE" report -i "$data" --json --limit 0 > "$tmp/r.json"
+python3 - "$tmp/r.json" "$theirs" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ev = doc["events"][0]
+assert ev["event"] == "cpu-clock", ev["event"]
+assert ev["samples"] == int(sys.argv[2]), (ev["samples"], sys.argv[2])
+assert sum(r["samples"] for r in ev["rows"]) == ev["samples"]
+assert ev["rows"][0]["function"] == "hot_a"
+assert abs(sum(r["share"] for r in ev["rows"]) - 1) < 1e-9
+EOF
+
+# Text table default, --help, usage errors, runtime errors.
+"$PMUSCOPE" report -i "$data" | head -3 | grep -q 'hot_a'
+"$PMUSCOPE" report --help | grep -q 'Wilson'
+set +e
+"$PMUSCOPE" report --sort bogus -i "$data" 2>/dev/null; [ $? -eq 2 ] || exit 1
+"$PMUSCOPE" report --confidence 1.5 -i "$data" 2>/dev/null; [ $? -eq 2 ] || exit 1
+"$PMUSCOPE" report -i "$tmp/missing.data" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
+grep -q "missing.data" "$tmp/err" || exit 1
+"$PMUSCOPE" report -i "$data" -e cycles 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
+grep -q "no event named 'cycles'" "$tmp/err" || exit 1
+# A truncated file: an error that names the offset, never a partial report.
+head -c $(( $(stat -c %s "$data") / 2 )) "$data" > "$tmp/cut.data"
+"$PMUSCOPE" report -i "$tmp/cut.data" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
+grep -q "offset" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+[ ! -s "$tmp/out" ] || exit 1
+set -e
+echo ok

@@ -1,0 +1,169 @@
+/* CPI stacks on the ARM cBench excerpt, one per program, against R (golden
+ * file tests/fixtures/cpistack/armpm.golden, and live when Rscript exists),
+ * plus the split, the test error, and the errors on bad tables. */
+#include "test_support.h"
+#include "ref_values.h"
+#include "pmuscope/cpistack.h"
+#include "pmuscope/error.h"
+#include "pmuscope/perfstat.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *programs[] = {"automotive_bitcount", "automotive_qsort1", "network_dijkstra", "security_sha"};
+static const char *events[] = {"L1I_CACHE_REFILL", "L1I_TLB_REFILL", "L1D_CACHE_REFILL", "L1D_TLB_REFILL",
+                               "BRANCH_MISPRED"};
+
+static pms_table *arm_table(void)
+{
+    pms_table *t = NULL;
+    assert_int_equal(pms_interval_table_read(pms_test_fixture("armpm/cbench-excerpt.tsv"), &t), PMS_OK);
+    return t;
+}
+
+static pms_cpistack *stack_of(const pms_table *t, const char *prog, pms_lm_method method, bool normalize)
+{
+    char cond[128];
+    snprintf(cond, sizeof cond, "Benchmark=%s", prog);
+    const char *where[] = {cond};
+    pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 2, .train_fraction = 1, .method = method,
+                              .normalize = normalize};
+    pms_cpistack *s = NULL;
+    if (pms_cpistack_compute(t, &o, &s) != PMS_OK) fail_msg("%s: %s", prog, pms_strerror());
+    return s;
+}
+
+static void check_against(const pms_table *t, const struct ref *r)
+{
+    char key[256];
+    for (size_t g = 0; g < 4; g++) {
+        const char *prog = programs[g];
+        pms_cpistack *s = stack_of(t, prog, PMS_LM_OLS, false);
+        assert_int_equal(s->nevents, 5);
+        snprintf(key, sizeof key, "%s:ols:base", prog);
+        assert_close(s->base, ref_get(r, key), 1e-9);
+        for (size_t j = 0; j < 5; j++) {
+            assert_string_equal(s->events[j], events[j]);
+            snprintf(key, sizeof key, "%s:ols:estimate:%s", prog, events[j]);
+            assert_close(s->model->coef[j + 1], ref_get(r, key), 1e-9);
+            snprintf(key, sizeof key, "%s:ols:std_error:%s", prog, events[j]);
+            assert_close(s->model->std_error[j + 1], ref_get(r, key), 1e-9);
+            snprintf(key, sizeof key, "%s:ols:component:%s", prog, events[j]);
+            assert_close(s->component[j], ref_get(r, key), 1e-9);
+        }
+        snprintf(key, sizeof key, "%s:ols:r_squared", prog);
+        assert_close(s->model->r_squared, ref_get(r, key), 1e-9);
+        snprintf(key, sizeof key, "%s:ols:model_cpi", prog);
+        assert_close(s->model_cpi, ref_get(r, key), 1e-12);
+        assert_close(s->model_cpi, s->observed_cpi, 1e-12); /* OLS with intercept: mean fitted = mean observed */
+        pms_cpistack_free(s);
+
+        s = stack_of(t, prog, PMS_LM_NNLS, true);
+        snprintf(key, sizeof key, "%s:nnls:base", prog);
+        assert_close(s->base, ref_get(r, key), 1e-8);
+        for (size_t j = 0; j < 5; j++) {
+            snprintf(key, sizeof key, "%s:nnls:component:%s", prog, events[j]);
+            double want = ref_get(r, key);
+            if (want == 0)
+                assert_true(s->component[j] == 0);
+            else
+                assert_close(s->component[j], want, 1e-8);
+        }
+        pms_cpistack_free(s);
+    }
+}
+
+static void test_stacks_match_r(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table();
+    struct ref *r = calloc(1, sizeof *r);
+    ref_load(r, pms_test_fixture("cpistack/armpm.golden"));
+    check_against(t, r);
+    if (have_rscript()) {
+        const char *out = pms_test_write_temp(".ref", "", 0);
+        char script[1024];
+        snprintf(script, sizeof script, "%s", pms_test_fixture("cpistack/cpistack_reference.R"));
+        assert_int_equal(pms_test_system("Rscript '%s' '%s' '%s'", script, pms_test_fixture("armpm/cbench-excerpt.tsv"), out), 0);
+        ref_load(r, out);
+        check_against(t, r);
+        remove(out);
+    } else {
+        print_message("note: Rscript not installed, checked against the golden file only\n");
+    }
+    free(r);
+    pms_table_free(t);
+}
+
+static void test_split_and_test_error(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table();
+    const char *where[] = {"Benchmark=security_sha"};
+    pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 1, .seed = 5};
+    pms_cpistack *s, *s2;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_int_equal(s->nrows, 70);
+    assert_int_equal(s->ntrain, 56);
+    assert_int_equal(s->ntest, 14);
+    double yhat[14], x[14 * 5], y[14];
+    for (size_t i = 0; i < 14; i++) {
+        memcpy(x + i * 5, s->x + s->test[i] * 5, 5 * sizeof *x);
+        y[i] = s->cpi[s->test[i]];
+    }
+    assert_int_equal(pms_lm_predict(s->model, x, 14, yhat), PMS_OK);
+    assert_close(s->test_rmse, pms_rmse(y, yhat, 14), 1e-15);
+    /* the stack per interval adds up to the fitted CPI of the interval */
+    size_t i0 = s->train[0];
+    double sum = 0;
+    for (size_t c = 0; c <= 5; c++) sum += s->stack[i0 * 6 + c];
+    assert_close(sum, s->model->fitted[0], 1e-12);
+    assert_int_equal(pms_cpistack_compute(t, &o, &s2), PMS_OK);
+    assert_memory_equal(s->train, s2->train, s->ntrain * sizeof *s->train);
+    pms_cpistack_free(s2);
+    pms_cpistack_free(s);
+    pms_table_free(t);
+}
+
+static void test_bad_tables(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table(), *bad = NULL;
+    pms_cpistack *s = NULL;
+    pms_cpistack_options o = {.cycles = "cycles"};
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_ENOENT);
+    assert_non_null(strstr(pms_strerror(), "no column named 'cycles'"));
+    const char *ev[] = {"L1I_CACHE_REFILL", "Benchmark"};
+    o = (pms_cpistack_options){.events = ev, .nevents = 2};
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "column 'Benchmark' holds text"));
+    /* a constant regressor (SW_INCR is 0 everywhere) */
+    const char *ev2[] = {"L1I_CACHE_REFILL", "SW_INCR"};
+    o = (pms_cpistack_options){.events = ev2, .nevents = 2};
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_ENUMERIC);
+    assert_non_null(strstr(pms_strerror(), "'SW_INCR' is constant"));
+    /* fewer intervals than coefficients */
+    o = (pms_cpistack_options){.range_first = 1, .range_last = 5, .train_fraction = 1};
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "5 rows for 6 coefficients"));
+    assert_null(s);
+    pms_table_free(t);
+
+    const char *text = "cycles,instructions,branch-misses,cache-misses\n"
+                       "100,50,1,2\n120,60,2,1\n130,60,,3\n140,70,3,4\n150,80,2,2\n160,90,5,1\n";
+    assert_int_equal(pms_table_parse(text, strlen(text), "w.csv", NULL, &bad), PMS_OK);
+    o = (pms_cpistack_options){.train_fraction = 1};
+    assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_EFORMAT);
+    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a number, found an empty or NaN cell");
+    pms_table_free(bad);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stacks_match_r),
+        cmocka_unit_test(test_split_and_test_error),
+        cmocka_unit_test(test_bad_tables),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

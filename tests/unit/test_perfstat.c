@@ -1,0 +1,180 @@
+/* The perf stat -I reader: both line forms, the ARM files, merging runs, event names. */
+#include "test_support.h"
+#include "pmuscope/error.h"
+#include "pmuscope/perfstat.h"
+
+#include <math.h>
+#include <string.h>
+
+static pms_table *parse(const char *text)
+{
+    pms_table *t = NULL;
+    assert_int_equal(pms_perfstat_parse(text, strlen(text), "s.txt", &t), PMS_OK);
+    return t;
+}
+
+static const double *col(const pms_table *t, const char *name)
+{
+    size_t c;
+    assert_int_equal(pms_table_require(t, name, &c), PMS_OK);
+    const double *v;
+    assert_int_equal(pms_table_numeric(t, c, true, &v), PMS_OK);
+    return v;
+}
+
+/* As perf 6.1 printed it for `perf stat -I 100 -x, -e task-clock,page-faults,context-switches`. */
+static const char csv_text[] =
+    "     0.100371882,1.49,msec,task-clock,1490862,100.00,0.015,CPUs utilized\n"
+    "     0.100371882,77,,page-faults,1490862,100.00,51.648,K/sec\n"
+    "     0.100371882,4,,context-switches,1490862,100.00,2.683,K/sec\n"
+    "     0.200708110,<not counted>,msec,task-clock,0,100.00,,\n"
+    "     0.200708110,<not counted>,,page-faults,0,100.00,,\n"
+    "     0.200708110,<not counted>,,context-switches,0,100.00,,\n"
+    "     0.352319149,0.06,msec,task-clock,63109,100.00,0.001,CPUs utilized\n"
+    "     0.352319149,0,,page-faults,63109,100.00,0.000,/sec\n"
+    "     0.352319149,0,,context-switches,63109,100.00,0.000,/sec\n";
+
+static void test_csv_form(void **s)
+{
+    (void)s;
+    pms_table *t = parse(csv_text);
+    assert_int_equal(pms_table_rows(t), 3);
+    assert_int_equal(pms_table_cols(t), 5);
+    assert_string_equal(pms_table_col_name(t, 2), "task-clock");
+    assert_close(col(t, "time")[2], 0.352319149, 0);
+    assert_close(col(t, "interval")[2], 3, 0);
+    assert_close(col(t, "page-faults")[0], 77, 0);
+    assert_close(col(t, "task-clock")[0], 1.49, 0);
+    assert_true(isnan(col(t, "context-switches")[1]));
+    pms_table_free(t);
+}
+
+static void test_plain_form(void **s)
+{
+    (void)s;
+    pms_table *t = parse("#           time             counts unit events\n"
+                         "     1.000264733           1,001.43 msec task-clock    #    0.014 CPUs utilized\n"
+                         "     1.000264733          1,234,567      cycles:u      #    1.2 GHz   (50.00%)\n"
+                         "     1.000264733                  1      context-switches  #  699.038 /sec\n"
+                         "     2.000583758      <not counted> msec task-clock\n"
+                         "     2.000583758      <not supported>      cycles:u\n"
+                         "     2.000583758                  3      context-switches\n");
+    assert_int_equal(pms_table_rows(t), 2);
+    assert_close(col(t, "task-clock")[0], 1001.43, 1e-15);
+    assert_close(col(t, "cycles:u")[0], 1234567, 0);
+    assert_true(isnan(col(t, "cycles:u")[1]));
+    assert_close(col(t, "context-switches")[1], 3, 0);
+    pms_table_free(t);
+}
+
+static void test_per_cpu_counts_are_summed(void **s)
+{
+    (void)s;
+    pms_table *t = parse("1.0,CPU0,10,,cycles,100,100.00,,\n1.0,CPU1,5,,cycles,100,100.00,,\n"
+                         "2.0,CPU0,7,,cycles,100,100.00,,\n2.0,CPU1,<not counted>,,cycles,0,100.00,,\n");
+    assert_close(col(t, "cycles")[0], 15, 0);
+    assert_close(col(t, "cycles")[1], 7, 0);
+    pms_table_free(t);
+}
+
+static void test_errors(void **s)
+{
+    (void)s;
+    pms_table *t = NULL;
+    const char *bad = "1.0,5,,cycles,1,100.00,,\nhello world\n";
+    assert_int_equal(pms_perfstat_parse(bad, strlen(bad), "s.txt", &t), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "s.txt:2: expected a perf stat -I line"));
+    const char *back = "2.0 5 cycles\n1.0 6 cycles\n";
+    assert_int_equal(pms_perfstat_parse(back, strlen(back), "s.txt", &t), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "s.txt:2: time 1.000000000 goes back"));
+    const char *twice = "1.0 5 cycles\n1.0 6 cycles\n";
+    assert_int_equal(pms_perfstat_parse(twice, strlen(twice), "s.txt", &t), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "s.txt:2: event 'cycles' appears twice"));
+    assert_int_equal(pms_perfstat_parse("# nothing\n", 10, "s.txt", &t), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "no intervals"));
+    assert_null(t);
+}
+
+/* The ARM files: header lines map raw ids to names; two lists merged by interval. */
+static void test_arm_lists_merged(void **s)
+{
+    (void)s;
+    pms_table *l1 = NULL, *l2 = NULL, *m = NULL;
+    assert_int_equal(pms_interval_table_read(pms_test_fixture("armpm/events_list_1-run1-1GHz-head.data"), &l1), PMS_OK);
+    assert_int_equal(pms_perfstat_read(pms_test_fixture("armpm/events_list_2-run1-1GHz-head.data"), &l2), PMS_OK);
+    assert_int_equal(pms_table_rows(l1), 40);
+    assert_string_equal(pms_table_col_name(l1, 2), "timestamp_ns");
+    assert_string_equal(pms_table_col_name(l1, 3), "CPU_CYCLES");
+    assert_string_equal(pms_table_col_name(l1, 5), "L1I_CACHE_REFILL");
+    assert_close(col(l1, "CPU_CYCLES")[0], 314148036, 0);
+    assert_close(col(l1, "L1I_CACHE_REFILL")[0], 220448, 0);
+    assert_close(col(l1, "timestamp_ns")[0], 1481219964017747737.0 + 0.500360416e9, 1e-15);
+    assert_close(col(l2, "INST_RETIRED")[0], 479839157, 0);
+
+    const pms_table *runs[] = {l1, l2};
+    assert_int_equal(pms_table_merge_runs(runs, 2, PMS_MERGE_BY_INTERVAL, 0, &m), PMS_OK);
+    assert_int_equal(pms_table_rows(m), 40);
+    assert_close(col(m, "CPU_CYCLES@2")[0], 314338474, 0);
+    assert_close(col(m, "BRANCH_MISPRED")[0], col(l2, "BRANCH_MISPRED")[0], 0);
+    size_t cyc, miss;
+    assert_int_equal(pms_table_find_event(m, PMS_EVENT_CYCLES, NULL, &cyc), PMS_OK);
+    assert_string_equal(pms_table_col_name(m, cyc), "CPU_CYCLES");
+    assert_int_equal(pms_table_find_event(m, PMS_EVENT_MISS, NULL, &miss), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "'L1I_CACHE_REFILL', 'L1I_TLB_REFILL'"));
+    pms_table_free(m);
+
+    /* by time: the lists started at different moments but their interval times agree within 1 ms */
+    assert_int_equal(pms_table_merge_runs(runs, 2, PMS_MERGE_BY_TIME, 0.005, &m), PMS_OK);
+    assert_int_equal(pms_table_rows(m), 40);
+    pms_table_free(m);
+    assert_int_equal(pms_table_merge_runs(runs, 2, PMS_MERGE_BY_TIME, 1e-9, &m), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "no interval is present in all 2 runs"));
+    pms_table_free(l1);
+    pms_table_free(l2);
+}
+
+static void test_event_roles(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *name;
+        pms_event_role role;
+    } cases[] = {
+        {"cycles", PMS_EVENT_CYCLES},
+        {"cpu-cycles:u", PMS_EVENT_CYCLES},
+        {"CPU_CYCLES", PMS_EVENT_CYCLES},
+        {"cpu/cycles/", PMS_EVENT_CYCLES},
+        {"cpu_clk_unhalted.thread", PMS_EVENT_CYCLES},
+        {"instructions", PMS_EVENT_INSTRUCTIONS},
+        {"INST_RETIRED", PMS_EVENT_INSTRUCTIONS},
+        {"inst_retired.any:k", PMS_EVENT_INSTRUCTIONS},
+        {"L1-dcache-load-misses", PMS_EVENT_MISS},
+        {"L1-icache-load-misses", PMS_EVENT_MISS},
+        {"branch-misses", PMS_EVENT_MISS},
+        {"dTLB-load-misses", PMS_EVENT_MISS},
+        {"LLC-load-misses", PMS_EVENT_MISS},
+        {"L1D_CACHE_REFILL", PMS_EVENT_MISS},
+        {"L1I_TLB_REFILL", PMS_EVENT_MISS},
+        {"BRANCH_MISPRED", PMS_EVENT_MISS},
+        {"br_misp_retired.all_branches", PMS_EVENT_MISS},
+        {"L1D_CACHE_ACCESS", PMS_EVENT_OTHER},
+        {"task-clock", PMS_EVENT_OTHER},
+        {"CPU_CYCLES@2", PMS_EVENT_OTHER},
+        {"interval", PMS_EVENT_NOT_EVENT},
+        {"A15 Power(W)", PMS_EVENT_NOT_EVENT},
+        {"timestamp_ns", PMS_EVENT_NOT_EVENT},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (pms_event_role_of(cases[i].name) != cases[i].role) fail_msg("role of %s", cases[i].name);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv_form),  cmocka_unit_test(test_plain_form),
+        cmocka_unit_test(test_per_cpu_counts_are_summed), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_arm_lists_merged), cmocka_unit_test(test_event_roles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

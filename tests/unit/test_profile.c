@@ -1,0 +1,165 @@
+/* The profile behind `pmuscope report`: Wilson intervals against R's prop.test, and the
+ * shares of a perf.data that pmuscope writes against `perf report --stdio` on it. */
+#include "test_support.h"
+#include "pmuscope/error.h"
+#include "pmuscope/profile.h"
+#include "binary_helpers.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* R's prop.test without continuity correction is the Wilson score interval. */
+static void r_wilson(uint64_t k, uint64_t n, double conf, double *lo, double *hi)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd,
+             "Rscript -e 'cat(sprintf(\"%%.12f\", prop.test(%llu, %llu, correct=FALSE, conf.level=%g)$conf.int))'",
+             (unsigned long long)k, (unsigned long long)n, conf);
+    FILE *p = popen(cmd, "r");
+    if (!p || fscanf(p, "%lf %lf", lo, hi) != 2) fail_msg("Rscript failed: %s", cmd);
+    pclose(p);
+}
+
+static void test_wilson_matches_r(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t k, n;
+        double conf;
+    } cases[] = {{40, 100, 0.95}, {40, 100, 0.9}, {0, 100, 0.95}, {100, 100, 0.95}, {1, 7, 0.99}, {1024, 2590, 0.95}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double lo, hi, rlo, rhi;
+        assert_int_equal(pms_wilson_interval(cases[i].k, cases[i].n, cases[i].conf, &lo, &hi), PMS_OK);
+        r_wilson(cases[i].k, cases[i].n, cases[i].conf, &rlo, &rhi);
+        assert_true(fabs(lo - rlo) < 1e-9);
+        assert_true(fabs(hi - rhi) < 1e-9);
+    }
+    double lo, hi;
+    assert_int_equal(pms_wilson_interval(1, 2, 1.0, &lo, &hi), PMS_EINVAL);
+    assert_int_equal(pms_wilson_interval(3, 2, 0.95, &lo, &hi), PMS_EINVAL);
+}
+
+/* ---- a recording written by pmuscope, read by pmuscope and by perf ---- */
+
+static const char *names[] = {"hot_a", "hot_b", "hot_c", "hot_d", "hot_e"};
+
+/* perf report's overhead of `symbol`, in percent. */
+static double perf_share(const char *file, const char *symbol)
+{
+    char cmd[PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd, "perf report -i '%s' --stdio --sort sym 2>/dev/null | awk '$3==\"%s\"{print $1+0}'",
+             file, symbol);
+    FILE *p = popen(cmd, "r");
+    double v = -1;
+    if (!p || fscanf(p, "%lf", &v) != 1) v = -1;
+    if (p) pclose(p);
+    return v;
+}
+
+static void write_recording(const char *file, const char *bin, uint64_t base, unsigned counts[5], unsigned *kernel)
+{
+    static const uint64_t ids[] = {1};
+    pms_perfdata_attr a = {.name = "cpu-clock", .ids = ids, .nids = 1};
+    a.attr.size = sizeof a.attr;
+    a.attr.type = PERF_TYPE_SOFTWARE;
+    a.attr.sample_period = 10000;
+    a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+    a.attr.sample_id_all = 1;
+    pms_perfdata_writer *w;
+    assert_int_equal(pms_perfdata_writer_open(&w, file, &a, 1, 0, NULL), PMS_OK);
+    unsigned char rec[512];
+    pms_task_event comm = {.type = PERF_RECORD_COMM, .pid = 300, .tid = 300, .comm = "hotspots", .time = 1};
+    assert_true(pms_perfdata_encode_task(rec, sizeof rec, &a, &comm) > 0);
+    assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    uint64_t text = pms_test_text_offset(bin);
+    pms_mmap_event m = {.pid = 300, .tid = 300, .start = base + text, .len = 0x1000, .pgoff = text,
+                        .executable = 1, .filename = bin, .time = 2};
+    assert_true(pms_perfdata_encode_mmap2(rec, sizeof rec, &a, &m) > 0);
+    assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    uint64_t addr[5];
+    for (int f = 0; f < 5; f++) addr[f] = pms_test_nm_address(bin, names[f]);
+    /* A fixed pseudo-random mix, so the shares are not round numbers. */
+    uint64_t x = 12345;
+    memset(counts, 0, 5 * sizeof *counts);
+    *kernel = 0;
+    for (int i = 0; i < 5000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned r = (unsigned)(x >> 33) % 100;
+        pms_sample s = {.pid = 300, .tid = 300, .time = 10 + (uint64_t)i, .period = 10000};
+        if (r < 3) {
+            s.ip = 0xffffffff81234560ull + (r << 4);
+            s.misc = PERF_RECORD_MISC_KERNEL;
+            (*kernel)++;
+        } else {
+            int f = r < 40 ? 0 : r < 65 ? 1 : r < 85 ? 2 : r < 95 ? 3 : 4;
+            s.ip = base + addr[f] + (x >> 40) % 40; /* somewhere in the loop */
+            counts[f]++;
+        }
+        assert_true(pms_perfdata_encode_sample(rec, sizeof rec, &a, &s) > 0);
+        assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    }
+    assert_int_equal(pms_perfdata_writer_close(w), PMS_OK);
+}
+
+static void test_shares_agree_with_perf_report(void **state)
+{
+    (void)state;
+    const char *bin = pms_test_workload("hotspots");
+    const char *file = pms_test_write_temp(".data", "", 0);
+    unsigned counts[5], kernel;
+    write_recording(file, bin, 0x55aa00000000ull, counts, &kernel);
+
+    pms_perfdata_reader *r;
+    pms_symbols *syms;
+    pms_profile *p;
+    assert_int_equal(pms_perfdata_open(&r, file), PMS_OK);
+    assert_int_equal(pms_symbols_create(&syms), PMS_OK);
+    assert_int_equal(pms_profile_create(&p, syms), PMS_OK);
+    assert_int_equal(pms_profile_read(p, r, NULL, NULL), PMS_OK);
+    assert_int_equal(pms_profile_samples(p, 0), 5000);
+
+    pms_profile_row *rows;
+    size_t n;
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(n, 6); /* five functions and the kernel bucket */
+    for (int f = 0; f < 5; f++) {
+        assert_string_equal(rows[f].symbol, names[f]); /* sorted: hot_a first ... hot_e last */
+        assert_int_equal(rows[f].samples, counts[f]);
+        assert_string_equal(rows[f].binary, bin);
+        double perf = perf_share(file, names[f]);
+        assert_true(fabs(100 * rows[f].share - perf) <= 0.005 + 1e-9);
+        assert_true(rows[f].ci_low < rows[f].share && rows[f].share < rows[f].ci_high);
+    }
+    assert_string_equal(rows[5].binary, PMS_BINARY_KERNEL);
+    assert_int_equal(rows[5].samples, kernel);
+    free(rows);
+
+    /* By instruction: the same samples, finer rows, offsets inside the functions. */
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, 0.95, &rows, &n), PMS_OK);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += rows[i].samples;
+        if (rows[i].symbol) assert_true(rows[i].symbol_offset < 40);
+    }
+    assert_int_equal(total, 5000);
+    assert_true(n > 100);
+    free(rows);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, 1.5, &rows, &n), PMS_EINVAL);
+
+    pms_profile_destroy(p);
+    pms_symbols_destroy(syms);
+    pms_perfdata_close(r);
+    remove(file);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wilson_matches_r),
+        cmocka_unit_test(test_shares_agree_with_perf_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

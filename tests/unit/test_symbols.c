@@ -1,0 +1,152 @@
+/* The symbol map: real ASLR (this process's own /proc/self/maps, PIE executable and
+ * libc), the hotspots binary mapped as the kernel maps it, fork inheritance, mappings
+ * replaced over time, buckets, and file-offset lookups; expected names from nm. */
+#include "test_support.h"
+#include "pmuscope/error.h"
+#include "pmuscope/symbols.h"
+#include "binary_helpers.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int pms_test_marker_function(int x);
+__attribute__((noinline)) int pms_test_marker_function(int x) { return x * 3 + 1; }
+
+/* Feeds the executable mappings of this very process, as perf would synthesise them. */
+static void add_own_maps(pms_symbols *s, uint32_t pid)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[PATH_MAX + 256];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long start, end, off;
+        char perms[8], path[PATH_MAX] = "";
+        if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %s", &start, &end, perms, &off, path) < 4) continue;
+        pms_mmap_event m = {.pid = pid, .tid = pid, .start = start, .len = end - start, .pgoff = off,
+                            .executable = perms[2] == 'x', .filename = path};
+        assert_int_equal(pms_symbols_add_mmap(s, &m), PMS_OK);
+    }
+    fclose(f);
+}
+
+static void test_own_process_pie_and_libc(void **state)
+{
+    (void)state;
+    pms_symbols *s;
+    assert_int_equal(pms_symbols_create(&s), PMS_OK);
+    add_own_maps(s, 77);
+    pms_symbol_info si;
+    uint64_t ip = (uint64_t)(uintptr_t)&pms_test_marker_function + 3;
+    pms_symbols_resolve(s, 77, ip, 0, 0, &si);
+    assert_true(si.mapped);
+    assert_non_null(si.symbol);
+    assert_string_equal(si.symbol, "pms_test_marker_function");
+    assert_int_equal(si.symbol_offset, 3);
+    assert_non_null(strstr(si.binary, "test_symbols"));
+    /* The file offset agrees with nm's address through the program headers. */
+    uint64_t addr;
+    assert_int_equal(pms_symbols_offset_to_address(s, si.binary, si.file_offset, &addr), PMS_OK);
+    assert_int_equal(addr, pms_test_nm_address(si.binary, "pms_test_marker_function") + 3);
+
+    /* A shared library: getpid in libc (aliases such as __getpid share its address). */
+    ip = (uint64_t)(uintptr_t)&getpid;
+    pms_symbols_resolve(s, 77, ip, 0, 0, &si);
+    assert_non_null(strstr(si.binary, "libc"));
+    assert_non_null(si.symbol);
+    assert_non_null(strstr(si.symbol, "getpid"));
+    assert_int_equal(si.symbol_offset, 0);
+    pms_symbols_destroy(s);
+}
+
+static void test_hotspots_mapped_like_the_kernel(void **state)
+{
+    (void)state;
+    const char *bin = pms_test_workload("hotspots");
+    const uint64_t text = pms_test_text_offset(bin);
+    pms_symbols *s;
+    assert_int_equal(pms_symbols_create(&s), PMS_OK);
+    /* The text segment only, at its file offset, as perf record shows it. */
+    const uint64_t base = 0x5651cb5a8000;
+    pms_mmap_event m = {.pid = 5, .tid = 5, .start = base + text, .len = 0x1000, .pgoff = text,
+                        .executable = 1, .filename = bin, .time = 100};
+    assert_int_equal(pms_symbols_add_mmap(s, &m), PMS_OK);
+    static const char *names[] = {"hot_a", "hot_b", "hot_c", "hot_d", "hot_e"};
+    for (int i = 0; i < 5; i++) {
+        uint64_t a = pms_test_nm_address(bin, names[i]);
+        pms_symbol_info si;
+        pms_symbols_resolve(s, 5, base + a + 5, 200, 0, &si);
+        assert_string_equal(si.binary, bin);
+        assert_int_equal(si.file_offset, a + 5); /* vaddr == offset in this binary's text */
+        assert_non_null(si.symbol);
+        assert_string_equal(si.symbol, names[i]);
+        assert_int_equal(si.symbol_offset, 5);
+        assert_int_equal(si.symbol_address, a);
+        /* The same by file offset, as valgrind-side addresses arrive. */
+        assert_int_equal(pms_symbols_lookup_file(s, bin, a + 1, &si), PMS_OK);
+        assert_string_equal(si.symbol, names[i]);
+        assert_int_equal(si.symbol_offset, 1);
+    }
+    /* A forked child sees its parent's mappings; a thread (pid == ppid) changes nothing. */
+    pms_task_event fork = {.type = PERF_RECORD_FORK, .pid = 6, .ppid = 5, .tid = 6, .ptid = 5};
+    assert_int_equal(pms_symbols_add_task(s, &fork), PMS_OK);
+    pms_symbol_info si;
+    pms_symbols_resolve(s, 6, base + pms_test_nm_address(bin, "hot_c"), 300, 0, &si);
+    assert_non_null(si.symbol);
+    assert_string_equal(si.symbol, "hot_c");
+    /* Buckets. */
+    pms_symbols_resolve(s, 5, 0xffffffff81000000ull, 0, 1, &si);
+    assert_string_equal(si.binary, PMS_BINARY_KERNEL);
+    assert_null(si.symbol);
+    pms_symbols_resolve(s, 5, 0x1234, 0, 0, &si);
+    assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
+    assert_int_equal(si.mapped, 0);
+    pms_symbols_resolve(s, 999, base + text + 0x10, 0, 0, &si);
+    assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
+    pms_symbols_destroy(s);
+}
+
+/* After an exec the same addresses belong to another file: the mapping in effect at the
+ * sample's time wins. */
+static void test_mapping_replaced_over_time(void **state)
+{
+    (void)state;
+    pms_symbols *s;
+    assert_int_equal(pms_symbols_create(&s), PMS_OK);
+    pms_mmap_event old = {.pid = 9, .start = 0x400000, .len = 0x10000, .executable = 1, .filename = "/old", .time = 10};
+    pms_mmap_event new = {.pid = 9, .start = 0x400000, .len = 0x10000, .executable = 1, .filename = "/new", .time = 50};
+    pms_mmap_event data = {.pid = 9, .start = 0x900000, .len = 0x10000, .executable = 0, .filename = "/data"};
+    assert_int_equal(pms_symbols_add_mmap(s, &old), PMS_OK);
+    assert_int_equal(pms_symbols_add_mmap(s, &new), PMS_OK);
+    assert_int_equal(pms_symbols_add_mmap(s, &data), PMS_OK);
+    pms_symbol_info si;
+    pms_symbols_resolve(s, 9, 0x400010, 20, 0, &si);
+    assert_string_equal(si.binary, "/old");
+    pms_symbols_resolve(s, 9, 0x400010, 60, 0, &si);
+    assert_string_equal(si.binary, "/new");
+    assert_int_equal(si.file_offset, 0x10);
+    assert_null(si.symbol); /* /new does not exist */
+    pms_symbols_resolve(s, 9, 0x400010, 5, 0, &si); /* before both: the earliest */
+    assert_string_equal(si.binary, "/old");
+    pms_symbols_resolve(s, 9, 0x900010, 60, 0, &si); /* data mappings are not code */
+    assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
+
+    assert_int_equal(pms_symbols_lookup_file(s, "/nonexistent/bin", 0, &si), PMS_ENOENT);
+    const char *not_elf = pms_test_write_temp(".txt", "hello", 5);
+    assert_int_equal(pms_symbols_lookup_file(s, not_elf, 0, &si), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), not_elf));
+    remove(not_elf);
+    pms_symbols_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_own_process_pie_and_libc),
+        cmocka_unit_test(test_hotspots_mapped_like_the_kernel),
+        cmocka_unit_test(test_mapping_replaced_over_time),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -36,6 +36,7 @@ typedef struct pms_projection {
     size_t size;
     unsigned bits;
     uint64_t masks[10];
+    uint16_t table[8][256]; /* the same map, one lookup per address byte (it is linear) */
 } pms_projection;
 
 int pms_projection_init(pms_projection *p, size_t size, uint64_t seed);

@@ -7,6 +7,7 @@
 #include "pmuscope/event.h"
 #include "pmuscope/hotspot.h"
 
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -21,7 +22,6 @@ typedef struct options {
     const char *truth, *save_truth, *sweep, *event, *svg, *output;
     size_t top, rows;
     int json, randomize, fallback;
-    uint64_t seed;
 } options;
 
 static void usage(FILE *out)
@@ -43,9 +43,9 @@ static void usage(FILE *out)
             "                     without a hardware PMU, cpu-clock and periods in ns)\n"
             "  --no-randomize     fixed periods (default: add a random value below 1/8 of\n"
             "                     the period at every sample, as pfmon did in the paper)\n"
-            "  --seed N           seed of the period randomisation (default: from the clock)\n"
             "  --top N            N of the top-N precision and recall (default 10)\n"
             "  --rows N           sampled IPs listed (default 15; 0: none)\n"
+            "                     The command's standard output is discarded in a sweep.\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
             "  --json             machine-readable output\n"
             "  -o, --output FILE  write the output to FILE\n"
@@ -76,52 +76,59 @@ static unsigned random_bits(uint64_t period)
     return period >= 8 ? bits : 0;
 }
 
-/* Records CMD with `pmuscope record` (this executable) at one period. */
-static int record_once(const options *o, const char *event, uint64_t period, uint64_t seed, const char *out,
+/* Records CMD with `pmuscope record` (this executable) at one period; its messages go
+ * to log, shown only if it fails. */
+static int record_once(const options *o, const char *event, uint64_t period, const char *out, const char *log,
                        char **cmd, int ncmd)
 {
-    char self[PATH_MAX], per[32], bits[32], sd[32];
+    char self[PATH_MAX], per[32], randomize[48];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len < 0)
         return cli_error("cannot find the pmuscope executable (/proc/self/exe)");
     self[len] = '\0';
     snprintf(per, sizeof per, "%llu", (unsigned long long)period);
-    snprintf(bits, sizeof bits, "%u", random_bits(period));
-    snprintf(sd, sizeof sd, "%llu", (unsigned long long)seed);
-    char *argv[32 + 256];
+    snprintf(randomize, sizeof randomize, "--randomize=mask:%u", random_bits(period));
+    char *argv[16 + 256];
     int a = 0;
     argv[a++] = self;
     argv[a++] = "record";
-    argv[a++] = "--quiet";
     argv[a++] = "-e";
     argv[a++] = (char *)event;
     argv[a++] = "-c";
     argv[a++] = per;
-    if (o->randomize) {
-        argv[a++] = "--randomize-bits";
-        argv[a++] = bits;
-        argv[a++] = "--seed";
-        argv[a++] = sd;
-    }
+    if (o->randomize)
+        argv[a++] = randomize;
     argv[a++] = "-o";
     argv[a++] = (char *)out;
     argv[a++] = "--";
-    for (int i = 0; i < ncmd && a < (int)(sizeof argv / sizeof argv[0]) - 1; i++)
+    if (ncmd > 256)
+        return cli_usage_error("hotspot", "the command has more than 256 arguments");
+    for (int i = 0; i < ncmd; i++)
         argv[a++] = cmd[i];
     argv[a] = NULL;
     pid_t pid = fork();
     if (pid < 0)
         return cli_error("fork: cannot start pmuscope record");
     if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            dup2(fd, STDERR_FILENO);
         execv(self, argv);
         _exit(127);
     }
     int status;
     while (waitpid(pid, &status, 0) < 0)
         ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return cli_error("pmuscope record of %s at period %llu failed (status %d)", cmd[0],
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        FILE *f = fopen(log, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            fputs(line, stderr);
+        if (f)
+            fclose(f);
+        return cli_error("pmuscope record of %s at period %llu failed (exit status %d)", cmd[0],
                          (unsigned long long)period, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
     return CLI_OK;
 }
 
@@ -154,6 +161,15 @@ static void progress(const char *what, size_t done, size_t total)
         cli_progress(what, done, total);
 }
 
+static void restore_stdout(int saved)
+{
+    if (saved < 0)
+        return;
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+}
+
 static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
 {
     uint64_t periods[MAX_PERIODS];
@@ -168,27 +184,36 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     snprintf(dir, sizeof dir, "%s", o->truth ? o->truth : o->save_truth ? o->save_truth : "/tmp/pmuscope-truth-XXXXXX");
     if (!o->truth && !o->save_truth && !mkdtemp(dir))
         return cli_error("cannot create a temporary directory for valgrind's output");
+    /* the command runs up to 2 + np times: keep its output out of ours */
+    fflush(stdout);
+    int saved_stdout = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved_stdout >= 0 && null >= 0)
+        dup2(null, STDOUT_FILENO);
+    if (null >= 0)
+        close(null);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!o->truth) {
+    pms_hotspot_truth *truth = NULL;
+    if (!o->truth)
         progress("valgrind (callgrind, exp-bbv)", 0, 1);
-        if (pms_hotspot_truth_record(dir, cmd) < 0)
-            return cli_lib_error();
+    if ((!o->truth && pms_hotspot_truth_record(dir, cmd) < 0) || pms_hotspot_truth_load(&truth, dir) < 0) {
+        restore_stdout(saved_stdout);
+        rc = cli_lib_error();
+        if (!o->truth && !o->save_truth)
+            pms_hotspot_truth_remove(dir);
+        return rc;
     }
-    pms_hotspot_truth *truth;
-    if (pms_hotspot_truth_load(&truth, dir) < 0)
-        return cli_lib_error();
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sw.valgrind_seconds = o->truth ? 0 : (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    char data[PATH_MAX + 16];
+    char data[PATH_MAX + 16], log[PATH_MAX + 16];
     snprintf(data, sizeof data, "%s/sweep.data", dir);
-    uint64_t seed = o->seed ? o->seed : (uint64_t)time(NULL);
+    snprintf(log, sizeof log, "%s/record.log", dir);
     for (size_t i = 0; i < np && rc == CLI_OK; i++) {
         progress("sampling", i, np);
         hotspot_sweep_point *p = &sw.points[i];
         p->period = periods[i];
         pms_hotspot_recording rec;
-        rc = record_once(o, sw.event, periods[i], seed + i, data, cmd, ncmd);
+        rc = record_once(o, sw.event, periods[i], data, log, cmd, ncmd);
         if (rc == CLI_OK && pms_hotspot_recording_read(&rec, data) < 0)
             rc = cli_lib_error();
         if (rc != CLI_OK)
@@ -201,6 +226,8 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
         pms_hotspot_recording_free(&rec);
     }
     unlink(data);
+    unlink(log);
+    restore_stdout(saved_stdout);
     if (cli_show_progress())
         cli_progress_end();
     if (rc == CLI_OK) {
@@ -241,13 +268,13 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 
 int cmd_hotspot(int argc, char **argv)
 {
-    enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_SEED, OPT_TOP, OPT_ROWS, OPT_SVG,
+    enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
            OPT_JSON, OPT_FALLBACK };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
         {"event", required_argument, NULL, 'e'},               {"no-randomize", no_argument, NULL, OPT_NORAND},
-        {"seed", required_argument, NULL, OPT_SEED},           {"top", required_argument, NULL, OPT_TOP},
+        {"top", required_argument, NULL, OPT_TOP},
         {"rows", required_argument, NULL, OPT_ROWS},           {"svg", required_argument, NULL, OPT_SVG},
         {"json", no_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
@@ -257,7 +284,7 @@ int cmd_hotspot(int argc, char **argv)
     uint64_t v;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+e:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "e:o:h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_TRUTH: o.truth = optarg; break;
         case OPT_SWEEP: o.sweep = optarg; break;
@@ -266,10 +293,6 @@ int cmd_hotspot(int argc, char **argv)
         case 'e': o.event = optarg; break;
         case OPT_NORAND: o.randomize = 0; break;
         case OPT_FALLBACK: o.fallback = 1; break;
-        case OPT_SEED:
-            if (!cli_parse_count(optarg, &o.seed) || o.seed == 0)
-                return cli_usage_error("hotspot", "--seed: expected a positive integer, got '%s'", optarg);
-            break;
         case OPT_TOP:
         case OPT_ROWS:
             if (!cli_parse_count(optarg, &v) || v > 1000000 || (c == OPT_TOP && v == 0))

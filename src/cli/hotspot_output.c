@@ -55,6 +55,22 @@ static void json_truth(pms_json *j, const pms_hotspot_truth *t)
     pms_json_object_end(j);
 }
 
+/* A document: {"truth": {...}, ... members follow */
+static void json_open(pms_json *j, FILE *out, const pms_hotspot_truth *t)
+{
+    pms_json_init(j, out, true);
+    pms_json_object_begin(j);
+    json_truth(j, t);
+}
+
+/* Ends the last member (an array) and the document. */
+static void json_close_array(pms_json *j)
+{
+    pms_json_array_end(j);
+    pms_json_object_end(j);
+    pms_json_finish(j);
+}
+
 static void text_truth(FILE *out, const pms_hotspot_truth *t)
 {
     size_t nb;
@@ -87,9 +103,7 @@ void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_
 {
     if (json) {
         pms_json j;
-        pms_json_init(&j, out, true);
-        pms_json_object_begin(&j);
-        json_truth(&j, t);
+        json_open(&j, out, t);
         pms_json_kv_string(&j, "event", rec->event);
         pms_json_kv_uint(&j, "period", rec->period);
         pms_json_kv_string(&j, "period_unit", period_unit(rec->time_based));
@@ -108,9 +122,7 @@ void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_
             pms_json_kv_uint(&j, "block_count", r->rows[i].fact.block_count);
             pms_json_object_end(&j);
         }
-        pms_json_array_end(&j);
-        pms_json_object_end(&j);
-        pms_json_finish(&j);
+        json_close_array(&j);
         return;
     }
     text_truth(out, t);
@@ -134,9 +146,7 @@ void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_t
     char name[32];
     if (json) {
         pms_json j;
-        pms_json_init(&j, out, true);
-        pms_json_object_begin(&j);
-        json_truth(&j, t);
+        json_open(&j, out, t);
         pms_json_kv_string(&j, "event", sw->event);
         pms_json_kv_string(&j, "period_unit", period_unit(sw->time_based));
         pms_json_kv_bool(&j, "randomized", sw->randomized);
@@ -150,9 +160,7 @@ void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_t
             json_measures(&j, &sw->points[i].result);
             pms_json_object_end(&j);
         }
-        pms_json_array_end(&j);
-        pms_json_object_end(&j);
-        pms_json_finish(&j);
+        json_close_array(&j);
         return;
     }
     text_truth(out, t);

@@ -129,7 +129,7 @@ void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_
     fprintf(out, "recording    %llu samples of %s, period %llu%s%s; %llu not in a file (kernel, vdso), %llu in files "
                  "valgrind never ran\n",
             (unsigned long long)rec->total, rec->event, (unsigned long long)rec->period,
-            rec->time_based ? " ns" : "", rec->time_based ? " (a time-based event: no hardware PMU?)" : "",
+            rec->time_based ? " ns" : "", rec->time_based ? " (a time-based event: the period counts nanoseconds)" : "",
             (unsigned long long)rec->unplaced, (unsigned long long)r->outside_samples);
     fprintf(out, "sampled IPs  m = %zu\n\n", r->measures.m);
     fprintf(out, "NRMSE_SR     %.4f\n", r->measures.nrmse_sr);

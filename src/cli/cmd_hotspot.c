@@ -198,10 +198,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
         progress("valgrind (callgrind, exp-bbv)", 0, 1);
     if ((!o->truth && pms_hotspot_truth_record(dir, cmd) < 0) || pms_hotspot_truth_load(&truth, dir) < 0) {
         restore_stdout(saved_stdout);
-        rc = cli_lib_error();
-        if (!o->truth && !o->save_truth)
-            pms_hotspot_truth_remove(dir);
-        return rc;
+        return cli_lib_error(); /* valgrind's logs stay in dir: the message names them */
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sw.valgrind_seconds = o->truth ? 0 : (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);

@@ -17,6 +17,12 @@ set +e
 set -e
 grep -q "not a truth directory" "$tmp/err" || fail "missing truth message: $(cat "$tmp/err")"
 
+# A command that fails under valgrind: the message says so and names valgrind's log.
+set +e
+"$PMUSCOPE" hotspot --record-truth "$tmp/false" -- false 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "exited with status 1 (see $tmp/false/callgrind.log)" "$tmp/err" || fail "false: $(cat "$tmp/err")"
+
 mkdir "$tmp/bin"
 cp "$PMS_WORKLOADS/hotspots" "$tmp/bin/hotspots"
 "$PMUSCOPE" hotspot --record-truth "$tmp/truth" -- "$tmp/bin/hotspots"

@@ -19,8 +19,8 @@ record() { # name, workload...
 }
 
 streams=()
-s=$(record phases "$build/workloads/phases" --repeat 1) && [ -n "$s" ] && streams+=("$s")
-s=$(record sizes "$build/workloads/sizes" 4) && [ -n "$s" ] && streams+=("$s")
+s=$(record phases "$build/workloads/phases" --repeat 2) && [ -n "$s" ] && streams+=("$s")
+s=$(record sizes "$build/workloads/sizes" 24) && [ -n "$s" ] && streams+=("$s")
 
 run_peer() { # tool args..., prints "bytes seconds"
   local t0 t1 bytes

@@ -21,7 +21,7 @@ static void usage(FILE *out)
           "  -m, --method M        wm: the paper's regression (3 sigma, alpha test), default;\n"
           "                        opt: optimal segments with |error| <= eps at every sample\n"
           "  -e, --eps E           opt: the error bound: a count (1000), a share of the range\n"
-          "                        (0.5%), or mean per-sample increments (2step, the default 1step);\n"
+          "                        (0.5%, the default 0.1%), or mean per-sample increments (2step);\n"
           "                        NAME=E sets it for one counter; repeatable\n"
           "  -c, --counters LIST   fit only these counters (comma-separated names)\n"
           "  -x, --x NAME          x: perf.data: the sampling event's count (default), 'time',\n"
@@ -104,8 +104,8 @@ static int resolve_eps(const olr_series *s, const eps_spec *specs, size_t nspecs
     for (size_t j = 0; j < s->k; j++) {
         pms_olr_counter_options c;
         pms_olr_counter_options_init(&c);
-        c.eps = 1;
-        c.unit = PMS_OLR_EPS_STEP;
+        c.eps = 0.001;
+        c.unit = PMS_OLR_EPS_RANGE;
         for (size_t i = 0; i < nspecs; i++)
             if (!specs[i].name || strcmp(specs[i].name, s->names[j]) == 0) c = specs[i].c;
         uint64_t lo = UINT64_MAX, hi = 0;

@@ -107,7 +107,7 @@ typedef struct result {
 } result;
 
 /* Runs one counter (or all, per_counter) through a method and returns the time. */
-static int run(const stream *s, size_t j, pms_olr_method m, double eps, int stats, result *r)
+static int run_prefix(const stream *s, size_t n, size_t j, pms_olr_method m, double eps, int stats, result *r)
 {
     pms_olr_options opt;
     pms_olr_options_init(&opt);
@@ -121,13 +121,38 @@ static int run(const stream *s, size_t j, pms_olr_method m, double eps, int stat
     if (pms_olr_create(&o, &opt, NULL, NULL)) return -1;
     double t0 = now();
     int rc = 0;
-    for (size_t i = 0; i < s->n && !rc; i++) rc = pms_olr_push(o, s->x[i], &s->y[i * s->k + j]);
+    for (size_t i = 0; i < n && !rc; i++) rc = pms_olr_push(o, s->x[i], &s->y[i * s->k + j]);
     if (!rc) rc = pms_olr_finish(o);
     r->seconds = now() - t0;
     if (!rc) rc = pms_olr_get_summary(o, 0, &r->sum[0]);
     if (rc) fprintf(stderr, "bench_olr: %s\n", pms_strerror());
     pms_olr_destroy(o);
     return rc;
+}
+
+static int run(const stream *s, size_t j, pms_olr_method m, double eps, int stats, result *r)
+{
+    return run_prefix(s, s->n, j, m, eps, stats, r);
+}
+
+/* wm's max error as the stream grows (its lines lengthen and sigma with them: the drift
+ * of the paper's figures 4, 6, 7), against opt's at a fixed eps: wm's error on the first
+ * eighth. */
+static int drift(const stream *s, size_t j)
+{
+    result r;
+    double wm_err[4], opt_err[4], eps = 0;
+    for (int q = 0; q < 4; q++) {
+        size_t n = s->n >> (3 - q);
+        if (n < 2 || run_prefix(s, n, j, PMS_OLR_WM, 0, 1, &r)) return -1;
+        wm_err[q] = r.sum[0].max_abs_error;
+        if (q == 0) eps = floor(wm_err[0]);
+        if (run_prefix(s, n, j, PMS_OLR_OPT, eps, 1, &r)) return -1;
+        opt_err[q] = r.sum[0].max_abs_error;
+    }
+    printf("  max error on the first 1/8, 1/4, 1/2, all: wm %.1f %.1f %.1f %.1f; opt (eps %.0f) %.0f %.0f %.0f %.0f\n",
+           wm_err[0], wm_err[1], wm_err[2], wm_err[3], eps, opt_err[0], opt_err[1], opt_err[2], opt_err[3]);
+    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -199,6 +224,7 @@ int main(int argc, char **argv)
                (unsigned long long)opt.sum[0].segments, opt.sum[0].reduction, opt.sum[0].max_abs_error,
                opt.sum[0].rmse, eps);
         printf("  opt/wm reduction: %.2fx\n", opt.sum[0].reduction / wm.sum[0].reduction);
+        drift(&s, j);
         double v_wm = speed(&s, j, PMS_OLR_WM, 0, 0), v_opt = speed(&s, j, PMS_OLR_OPT, eps, 0);
         double v_opt_stats = speed(&s, j, PMS_OLR_OPT, eps, 1);
         printf("  speed (CPU time): wm %.1f M samples/s, opt %.1f M samples/s (%.1f M with error measurement)\n",

@@ -2,6 +2,7 @@
  * chart is a title, a plot area with axes, and a legend; charts stack vertically. */
 #include "pmuscope/chart.h"
 
+#include "report/markup.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -182,19 +183,6 @@ int pms_chart_add_timeline(pms_chart *c, const int *labels, size_t n)
 
 /* ---- layout helpers ---- */
 
-static void xml_text(FILE *out, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
-        }
-    }
-}
-
 /* A number for a tick label: 3 significant digits, K/M/G for large values. */
 static void format_tick(char *buf, size_t len, double v)
 {
@@ -313,13 +301,13 @@ static void draw_axes(FILE *out, const axis *ax, const axis *ay, double x0, doub
     }
     if (c->xlabel) {
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">", (x0 + x1) / 2, y1 + 32);
-        xml_text(out, c->xlabel);
+        pms_markup_escape(out, c->xlabel);
         fputs("</text>\n", out);
     }
     if (c->ylabel) {
         fprintf(out, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">",
                 x0 - 52, (y0 + y1) / 2);
-        xml_text(out, c->ylabel);
+        pms_markup_escape(out, c->ylabel);
         fputs("</text>\n", out);
     }
 }
@@ -363,12 +351,12 @@ static void draw_bars(FILE *out, const pms_chart *c, const axis *ay, double x0, 
             double ya = axis_pos(ay, base, y1, y0), yb = axis_pos(ay, base + v, y1, y0);
             fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", bx,
                     fmin(ya, yb), w, fabs(ya - yb), palette[k % PALETTE_SIZE]);
-            xml_text(out, c->components[k]);
+            pms_markup_escape(out, c->components[k]);
             fprintf(out, ": %.4g</title></rect>\n", v);
             base += v;
         }
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">", bx + w / 2, y1 + 14);
-        xml_text(out, c->categories[i]);
+        pms_markup_escape(out, c->categories[i]);
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
@@ -424,7 +412,7 @@ static void draw_legend(FILE *out, const pms_chart *c, double x0, double y, doub
         double lx = x0 + 150.0 * (double)(slot % per_row), ly = y + LEGEND_ROW * (double)(slot / per_row);
         fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", lx, ly, color, lx + 14, ly + 9);
-        xml_text(out, label);
+        pms_markup_escape(out, label);
         fputs("</text>\n", out);
         slot++;
     }
@@ -456,7 +444,7 @@ static void write_chart(FILE *out, const pms_chart *c, double top, double width)
     double y = top;
     fprintf(out, "<g class=\"chart\">\n<text x=\"%d\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
             MARGIN_LEFT, y + 18);
-    xml_text(out, c->title);
+    pms_markup_escape(out, c->title);
     fputs("</text>\n", out);
     y += TITLE_HEIGHT;
     double x0 = MARGIN_LEFT, x1 = width - MARGIN_RIGHT;
@@ -478,7 +466,7 @@ static void write_chart(FILE *out, const pms_chart *c, double top, double width)
         y = y1 + AXIS_HEIGHT;
     } else if (c->timeline && c->xlabel) {
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">", (x0 + x1) / 2, y + 10);
-        xml_text(out, c->xlabel);
+        pms_markup_escape(out, c->xlabel);
         fputs("</text>\n", out);
         y += 18;
     }

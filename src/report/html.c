@@ -1,6 +1,7 @@
 /* A self-contained HTML page: inline style, inline SVG, nothing fetched. */
 #include "pmuscope/html.h"
 
+#include "report/markup.h"
 #include "util/error.h"
 
 #include <ctype.h>
@@ -15,19 +16,6 @@ static const char style[] =
     "font-variant-numeric:tabular-nums}pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}"
     "figure{margin:1em 0}figcaption{font-size:12px;color:#555}";
 
-static void escape(FILE *out, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
-        }
-    }
-}
-
 void pms_html_begin(pms_html *h, FILE *out, const char *title)
 {
     h->out = out;
@@ -36,9 +24,9 @@ void pms_html_begin(pms_html *h, FILE *out, const char *title)
     /* Forbid every fetch: the page must stand alone. */
     fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
           "style-src 'unsafe-inline'; img-src data:\">\n<title>", out);
-    escape(out, title);
+    pms_markup_escape(out, title);
     fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>", style);
-    escape(out, title);
+    pms_markup_escape(out, title);
     fputs("</h1>\n", out);
 }
 
@@ -48,21 +36,21 @@ void pms_html_section(pms_html *h, const char *heading)
     for (const char *p = heading; p && *p; p++)
         fputc(isalnum((unsigned char)*p) ? tolower((unsigned char)*p) : '-', h->out);
     fputs("\">", h->out);
-    escape(h->out, heading);
+    pms_markup_escape(h->out, heading);
     fputs("</h2>\n", h->out);
 }
 
 void pms_html_paragraph(pms_html *h, const char *text)
 {
     fputs("<p>", h->out);
-    escape(h->out, text);
+    pms_markup_escape(h->out, text);
     fputs("</p>\n", h->out);
 }
 
 void pms_html_pre(pms_html *h, const char *text)
 {
     fputs("<pre>", h->out);
-    escape(h->out, text);
+    pms_markup_escape(h->out, text);
     fputs("</pre>\n", h->out);
 }
 
@@ -79,7 +67,7 @@ void pms_html_table_begin(pms_html *h, const char *const *headers, size_t ncols)
     fputs("<table><thead><tr>", h->out);
     for (size_t i = 0; i < ncols; i++) {
         fputs("<th>", h->out);
-        escape(h->out, headers[i]);
+        pms_markup_escape(h->out, headers[i]);
         fputs("</th>", h->out);
     }
     fputs("</tr></thead><tbody>\n", h->out);
@@ -91,7 +79,7 @@ void pms_html_table_row(pms_html *h, const char *const *cells, size_t ncols)
     fputs("<tr>", h->out);
     for (size_t i = 0; i < ncols; i++) {
         fputs(looks_numeric(cells[i]) ? "<td class=\"num\">" : "<td>", h->out);
-        escape(h->out, cells[i]);
+        pms_markup_escape(h->out, cells[i]);
         fputs("</td>", h->out);
     }
     fputs("</tr>\n", h->out);
@@ -109,7 +97,7 @@ int pms_html_charts(pms_html *h, pms_chart *const *charts, size_t ncharts, const
     int rc = pms_chart_write_svg(charts, ncharts, 1000, h->out);
     if (caption) {
         fputs("<figcaption>", h->out);
-        escape(h->out, caption);
+        pms_markup_escape(h->out, caption);
         fputs("</figcaption>\n", h->out);
     }
     fputs("</figure>\n", h->out);

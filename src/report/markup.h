@@ -1,0 +1,9 @@
+/* Internal: text escaping shared by the SVG and HTML writers. */
+#ifndef PMS_REPORT_MARKUP_H
+#define PMS_REPORT_MARKUP_H
+#include <stdio.h>
+
+/* Writes s with <, >, & and " escaped, for XML/HTML text and attribute values. */
+void pms_markup_escape(FILE *out, const char *s);
+
+#endif

@@ -280,7 +280,7 @@ static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
         event_state *e = &s->ev[i];
         e->cfg = cfg->events[i];
         e->base = e->cfg.period;
-        memcpy(s->reads + r, e->cfg.read, e->cfg.nread * sizeof *s->reads);
+        if (e->cfg.nread) memcpy(s->reads + r, e->cfg.read, e->cfg.nread * sizeof *s->reads);
         e->cfg.read = s->reads + r;
         r += e->cfg.nread;
         e->correct_period = is_hrtimer_event(&e->cfg.event) && e->cfg.period;

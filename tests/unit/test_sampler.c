@@ -183,7 +183,12 @@ static void test_samples_of_a_child(void **state)
         assert_int_equal(v.samples, st.samples);
         assert_true(st.records > st.samples);
         assert_int_equal(v.per_attr[0], v.samples);
-        assert_int_equal(v.other_pid, 0);
+        /* With inherit the child's own children count too (under ASan, LeakSanitizer's
+         * tracer process at exit). */
+        if (inherit)
+            assert_true(v.other_pid < v.samples / 10);
+        else
+            assert_int_equal(v.other_pid, 0);
         assert_int_equal(v.bad_size, 0);
         assert_int_equal(v.period_min, 100000);
         assert_int_equal(v.period_max, 100000);

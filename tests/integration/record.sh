@@ -49,6 +49,18 @@ grep -q "killed by signal 9" "$dir/kill.err" || fail "no word that the command w
 n=$(summary_samples "$dir/kill.err")
 [ "$n" -gt 200 ] && [ "$(script_samples "$dir/kill.data")" -eq "$n" ] || fail "bad file after SIGKILL"
 
+echo "== pmuscope itself killed with SIGKILL: the file as of the last sync (every second) is valid"
+$PMUSCOPE record -e cpu-clock -F 1000 -o "$dir/k9.data" -- "$hot" --scale 50 >/dev/null 2>&1 &
+rec=$!
+sleep 2.5
+child=$(pgrep -P $rec)
+kill -KILL $rec
+wait $rec 2>/dev/null || true
+kill -KILL "$child" 2>/dev/null || true
+n=$(script_samples "$dir/k9.data")
+echo "$n samples readable"
+[ "$n" -gt 500 ] || fail "only $n samples readable after pmuscope was killed"
+
 echo "== attach to a running process with -p, until it ends"
 "$hot" --scale 8 &
 target=$!

@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

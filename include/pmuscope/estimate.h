@@ -186,6 +186,9 @@ typedef struct pms_mracm_pair {
     double vif;           /* INFINITY when the two are exactly collinear */
     bool rejected;        /* vif >= max_vif */
     double error_pct;     /* mean |error %| on the selection runs (NaN when rejected) */
+    /* the pair's fit on the selection fitting runs (all fitting runs without a
+     * validation split): cycles = coef[0] + coef[1] E_high + coef[2] E_low; NaN when rejected */
+    double coef[3];
 } pms_mracm_pair;
 
 typedef struct pms_mracm_fit {

@@ -265,6 +265,12 @@ static int open_common(pms_perfdata_reader *r)
                       (unsigned long long)r->file_size);
     if (!rc) rc = read_attrs(r);
     if (!rc) rc = read_features(r);
+    /* perf record writes the data size and the features only when it finishes. */
+    if (rc == PMS_EFORMAT && r->hdr.data.size == 0 && r->file_size > r->hdr.data.offset)
+        rc = pms_fail(PMS_EFORMAT,
+                      "%s: offset 48: the header gives no data and no valid feature sections, yet %llu bytes "
+                      "follow it: the recording was killed before it finished the file",
+                      r->name, (unsigned long long)(r->file_size - r->hdr.data.offset));
     if (!rc) rc = name_attrs(r);
     return rc;
 }

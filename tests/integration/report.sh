@@ -77,5 +77,15 @@ head -c $(( $(stat -c %s "$data") / 2 )) "$data" > "$tmp/cut.data"
 "$PMUSCOPE" report -i "$tmp/cut.data" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
 grep -q "offset" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 [ ! -s "$tmp/out" ] || exit 1
+# perf record killed with SIGKILL leaves a header without data size or features.
+perf record -q -e cpu-clock -o "$tmp/killed.data" -- "$PMS_WORKLOADS/hotspots" --scale 30 >/dev/null 2>&1 &
+perf_pid=$!
+sleep 1
+child=$(pgrep -P $perf_pid)
+kill -9 $perf_pid
+[ -z "$child" ] || kill -9 $child
+wait $perf_pid 2>/dev/null
+"$PMUSCOPE" report -i "$tmp/killed.data" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
+grep -q "offset 48: .*killed before it finished" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 set -e
 echo ok

@@ -195,12 +195,11 @@ static void print_json_table(pms_json *j, const struct options *o, const struct 
 }
 
 /* Reads the file into a profile; prints progress for big files. */
-static int read_profile(const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+static int read_profile(pms_perfdata_reader *r, pms_profile *p)
 {
     int progress = cli_show_progress() && pms_perfdata_data_size(r) >= PROGRESS_MIN_BYTES;
     int rc = pms_profile_read(p, r, progress ? show_progress : NULL, NULL);
     if (progress) cli_progress_end();
-    (void)o;
     return rc;
 }
 
@@ -250,7 +249,7 @@ int cmd_report(int argc, char **argv)
     pms_symbols *syms = NULL;
     pms_profile *p = NULL;
     if (pms_perfdata_open(&r, o.input) || pms_symbols_create(&syms) || pms_profile_create(&p, syms) ||
-        read_profile(&o, r, p)) {
+        read_profile(r, p)) {
         rc = cli_lib_error();
     } else {
         FILE *out = cli_open_output(o.output);

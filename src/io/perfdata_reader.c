@@ -264,13 +264,15 @@ static int open_common(pms_perfdata_reader *r)
                       r->name, (unsigned long long)r->hdr.data.size, (unsigned long long)r->hdr.data.offset,
                       (unsigned long long)r->file_size);
     if (!rc) rc = read_attrs(r);
-    if (!rc) rc = read_features(r);
-    /* perf record writes the data size and the features only when it finishes. */
-    if (rc == PMS_EFORMAT && r->hdr.data.size == 0 && r->file_size > r->hdr.data.offset)
-        rc = pms_fail(PMS_EFORMAT,
-                      "%s: offset 48: the header gives no data and no valid feature sections, yet %llu bytes "
-                      "follow it: the recording was killed before it finished the file",
-                      r->name, (unsigned long long)(r->file_size - r->hdr.data.offset));
+    if (!rc) {
+        rc = read_features(r);
+        /* perf record writes the data size and the features only when it finishes. */
+        if (rc == PMS_EFORMAT && r->hdr.data.size == 0 && r->file_size > r->hdr.data.offset)
+            rc = pms_fail(PMS_EFORMAT,
+                          "%s: offset 48: the header gives no data and no valid feature sections, yet %llu bytes "
+                          "follow it: the recording was killed before it finished the file",
+                          r->name, (unsigned long long)(r->file_size - r->hdr.data.offset));
+    }
     if (!rc) rc = name_attrs(r);
     return rc;
 }

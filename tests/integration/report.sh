@@ -53,6 +53,16 @@ assert abs(sum(r["share"] for r in ev["rows"]) - 1) < 1e-9
 assert all(r["period"] == 100000 * r["samples"] for r in ev["rows"])
 EOF
 
+# Frequency mode (perf record -F): periods vary, and --weight period gives perf's overhead.
+perf record -q -e cpu-clock -F 1999 -o "$tmp/freq.data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1
+"$PMUSCOPE" report -i "$tmp/freq.data" --weight period --csv --limit 0 > "$tmp/freq.csv"
+perf report -i "$tmp/freq.data" --stdio --sort sym 2>/dev/null > "$tmp/freq.txt"
+for f in hot_a hot_b hot_c hot_d hot_e; do
+    mine=$(awk -F, -v f=$f '$3==f{printf "%.4f", 100*$9}' "$tmp/freq.csv")
+    perfs=$(awk -v f=$f '$3==f{print $1+0}' "$tmp/freq.txt")
+    awk -v a="$mine" -v b="$perfs" -v f=$f 'BEGIN{d=a-b; if (d<0) d=-d; if (d>0.005) {print f": period share "a"% perf "b"%"; exit 1}}'
+done
+
 # Two events in one file (samples told apart by their ids): one table each, with the
 # sample counts that perf script shows per event.
 perf record -q -e cpu-clock/period=200000/,page-faults/period=1/ -o "$tmp/two.data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1

@@ -71,6 +71,10 @@ const pms_bbv_block *pms_bbv_get_block(const pms_bbv *b, size_t i);
 /* The block with this number, or NULL (no PC file, or not listed in it). */
 const pms_bbv_block *pms_bbv_find_block(const pms_bbv *b, uint64_t block);
 
+/* The function that executed the most instructions in vectors first .. first+count-1
+ * (by the PC file's names), or NULL without a PC file or when no block is listed. */
+const char *pms_bbv_dominant_function(const pms_bbv *b, size_t first, size_t count);
+
 /* SimPoint .bb files (src/io/simpoint.c): T: lines, dimensions from 1. Reading
  * accepts what pms_bbv_load accepts and checks that no dimension is 0. Writing
  * emits one T: line per interval, entries in the order given. */

@@ -36,6 +36,7 @@ typedef struct pms_projection {
     size_t size;
     unsigned bits;
     uint64_t masks[10];
+    uint16_t table[8][256]; /* the same map, one lookup per address byte (it is linear) */
 } pms_projection;
 
 int pms_projection_init(pms_projection *p, size_t size, uint64_t seed);
@@ -242,6 +243,7 @@ void pms_phase_truth_free(pms_phase_truth *t);
  * -1 when the interval lies outside the schedule. */
 int pms_phase_truth_label(const pms_phase_truth *t, uint64_t start, uint64_t end);
 const char *pms_phase_truth_name(const pms_phase_truth *t, int label);
+int pms_phase_truth_nlabels(const pms_phase_truth *t);
 
 /* ---- the live monitor ---- */
 

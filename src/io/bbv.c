@@ -199,14 +199,20 @@ int pms_bbv_parse_pc(pms_bbv *b, const char *name, const char *text, size_t len)
 {
     if (b->nblocks) return pms_fail(PMS_EINVAL, "%s: a PC file was already loaded", name);
     int rc = for_each_line(b, name, text, len, pc_line);
-    if (rc) return rc;
+    if (rc) {
+        b->nblocks = b->names_len = 0; /* no half-read PC file */
+        return rc;
+    }
     for (size_t i = 0; i < b->nblocks; i++)
         b->blocks[i].function = b->names + (uintptr_t)b->blocks[i].function;
     qsort(b->blocks, b->nblocks, sizeof *b->blocks, by_block);
     for (size_t i = 1; i < b->nblocks; i++)
-        if (b->blocks[i].block == b->blocks[i - 1].block)
+        if (b->blocks[i].block == b->blocks[i - 1].block) {
+            uint64_t dup = b->blocks[i].block;
+            b->nblocks = b->names_len = 0;
             return pms_fail(PMS_EFORMAT, "%s: block %llu is listed twice", name,
-                            (unsigned long long)b->blocks[i].block);
+                            (unsigned long long)dup);
+        }
     for (size_t i = 0; i < b->nblocks; i++) b->blocks[i].instructions = 0;
     for (size_t i = 0; i < b->nentries; i++) {
         pms_bbv_block *blk = (pms_bbv_block *)pms_bbv_find_block(b, b->entries[i].block);
@@ -267,4 +273,36 @@ const pms_bbv_block *pms_bbv_find_block(const pms_bbv *b, uint64_t block)
         else hi = mid;
     }
     return lo < b->nblocks && b->blocks[lo].block == block ? &b->blocks[lo] : NULL;
+}
+
+const char *pms_bbv_dominant_function(const pms_bbv *b, size_t first, size_t count)
+{
+    /* Functions of one stretch of vectors are few: a short list, compared by name. */
+    struct tally {
+        const char *name;
+        uint64_t instructions;
+    } *t = NULL;
+    size_t n = 0, cap = 0;
+    const char *best = NULL;
+    uint64_t most = 0;
+    for (size_t i = first; i < first + count && i < b->nintervals; i++) {
+        const pms_bbv_slot *s = &b->intervals[i];
+        for (size_t j = 0; j < s->n; j++) {
+            const pms_bbv_block *blk = pms_bbv_find_block(b, b->entries[s->first + j].block);
+            if (!blk) continue;
+            size_t k = 0;
+            while (k < n && strcmp(t[k].name, blk->function)) k++;
+            if (k == n) {
+                if (pms_grow(&t, &cap, n + 1, sizeof *t)) {
+                    free(t);
+                    return NULL;
+                }
+                t[n++] = (struct tally){blk->function, 0};
+            }
+            t[k].instructions += b->entries[s->first + j].count;
+            if (t[k].instructions > most) most = t[k].instructions, best = t[k].name;
+        }
+    }
+    free(t);
+    return best;
 }

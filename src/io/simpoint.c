@@ -20,9 +20,10 @@ int pms_simpoint_load(pms_bbv **out, const char *path)
         const pms_bbv_slot *s = &b->intervals[i];
         for (size_t j = 0; j < s->n; j++)
             if (b->entries[s->first + j].block == 0) {
+                size_t line = s->line;
                 pms_bbv_free(b);
                 return pms_fail(PMS_EFORMAT, "%s: line %zu: dimension 0: SimPoint numbers dimensions from 1",
-                                path, s->line);
+                                path, line);
             }
     }
     *out = b;

@@ -22,7 +22,8 @@ static int same_name(const char *have, const char *want)
 {
     if (!have) return 0;
     if (!strcmp(have, want)) return 1;
-    size_t n = strcspn(have, ":");
+    /* "task-clock:u", or perf's "task-clock/period=10000000/u" */
+    size_t n = strcspn(have, ":/");
     return strlen(want) == n && !strncmp(have, want, n);
 }
 
@@ -58,7 +59,7 @@ static int end_interval(pms_assembler *a, const pms_sample *mark)
 {
     uint64_t end = mark ? mark->time : a->last_time;
     double metric = NAN;
-    uint64_t cycles, instructions;
+    uint64_t cycles = 0, instructions = 0;
     if (mark && read_counts(a, mark, &cycles, &instructions)) {
         if (a->have_counts && instructions > a->instructions)
             metric = (double)(cycles - a->cycles) / (double)(instructions - a->instructions);
@@ -91,7 +92,8 @@ int pms_assembler_sample(pms_assembler *a, const pms_sample *s)
     a->last_time = s->time;
     unsigned want = pms_phase_engine_next_multiple(a->engine);
     if (a->interval && s->attr == a->interval) {
-        a->size += s->period;
+        /* perf record leaves PERIOD out of fixed-period samples: the attr has it then */
+        a->size += s->period ? s->period : s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
         if (++a->marks >= (a->one_mark_per_interval ? 1 : want)) return end_interval(a, s);
         return PMS_OK;
     }

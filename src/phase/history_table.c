@@ -22,23 +22,36 @@ static int same_key(const pms_history_key *a, const pms_history_key *b)
     return a->n == b->n && memcmp(a->v, b->v, a->n * sizeof a->v[0]) == 0;
 }
 
-static pms_history_entry *lookup(pms_history_table *t, const pms_history_key *key)
+static uint64_t key_hash(const pms_history_key *key)
 {
-    for (size_t i = 0; i < t->size; i++)
-        if (t->entries[i].valid && same_key(&t->entries[i].key, key)) return &t->entries[i];
+    uint64_t h = 1469598103934665603ull ^ key->n; /* FNV-1a over the values */
+    for (unsigned i = 0; i < key->n; i++) {
+        h ^= (uint64_t)(uint32_t)key->v[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static pms_history_entry *lookup(pms_history_table *t, const pms_history_key *key, uint64_t hash)
+{
+    for (size_t i = 0; i < t->size; i++) {
+        pms_history_entry *e = &t->entries[i];
+        if (e->hash == hash && e->valid && same_key(&e->key, key)) return e;
+    }
     return NULL;
 }
 
 const pms_history_entry *pms_history_table_find(pms_history_table *t, const pms_history_key *key)
 {
-    pms_history_entry *e = lookup(t, key);
+    pms_history_entry *e = lookup(t, key, key_hash(key));
     if (e) e->used = ++t->clock;
     return e;
 }
 
 void pms_history_table_learn(pms_history_table *t, const pms_history_key *key, int next)
 {
-    pms_history_entry *e = lookup(t, key);
+    uint64_t hash = key_hash(key);
+    pms_history_entry *e = lookup(t, key, hash);
     if (e) {
         if (e->next == next) {
             if (e->confidence < PMS_CONFIDENCE_MAX) e->confidence++;
@@ -59,6 +72,7 @@ void pms_history_table_learn(pms_history_table *t, const pms_history_key *key, i
         if (c->used < victim->used) victim = c;
     }
     victim->key = *key;
+    victim->hash = hash;
     victim->next = next;
     victim->confidence = 1;
     victim->valid = 1;

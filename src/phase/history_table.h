@@ -16,6 +16,7 @@ typedef struct pms_history_key {
 
 typedef struct pms_history_entry {
     pms_history_key key;
+    uint64_t hash;       /* of the key, compared first */
     int next;
     unsigned confidence; /* 1..PMS_CONFIDENCE_MAX */
     uint64_t used;

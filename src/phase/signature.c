@@ -29,14 +29,22 @@ int pms_projection_init(pms_projection *p, size_t size, uint64_t seed)
         do p->masks[j] = splitmix64(&state);
         while (p->masks[j] == 0);
     }
+    /* index(a ^ b) = index(a) ^ index(b): tabulate each byte position once. */
+    for (unsigned k = 0; k < 8; k++)
+        for (unsigned v = 0; v < 256; v++) {
+            uint64_t address = (uint64_t)v << (8 * k);
+            uint16_t index = 0;
+            for (unsigned j = 0; j < bits; j++)
+                index |= (uint16_t)(__builtin_parityll(address & p->masks[j]) << j);
+            p->table[k][v] = index;
+        }
     return PMS_OK;
 }
 
 size_t pms_projection_index(const pms_projection *p, uint64_t address)
 {
     size_t index = 0;
-    for (unsigned j = 0; j < p->bits; j++)
-        index |= (size_t)__builtin_parityll(address & p->masks[j]) << j;
+    for (unsigned k = 0; k < 8; k++, address >>= 8) index ^= p->table[k][address & 0xff];
     return index;
 }
 

@@ -93,3 +93,5 @@ const char *pms_phase_truth_name(const pms_phase_truth *t, int label)
 {
     return label >= 0 && (size_t)label < t->nnames ? t->names[label] : "-";
 }
+
+int pms_phase_truth_nlabels(const pms_phase_truth *t) { return (int)t->nnames; }

@@ -39,6 +39,9 @@ static void test_loads_valgrind_output(void **state)
     assert_int_equal(first->instructions, 463387 + 7 * 500000 + 236599);
     assert_int_equal(second->instructions, 263390 + 500000);
     assert_null(pms_bbv_find_block(b, 999999));
+    assert_string_equal(pms_bbv_dominant_function(b, 1, 7), "first");
+    assert_string_equal(pms_bbv_dominant_function(b, 9, 1), "second");
+    assert_string_equal(pms_bbv_dominant_function(b, 8, 1), "second"); /* 263390 > 236599 */
     assert_int_equal(pms_bbv_get_interval(b, 10, &iv), PMS_EINVAL);
     pms_bbv_free(b);
 }
@@ -66,6 +69,17 @@ static void test_malformed_lines_are_named(void **state)
     const char pc[] = "F:1:zz:main\n";
     assert_int_equal(pms_bbv_parse_pc(b, "x.pc", pc, sizeof pc - 1), PMS_EFORMAT);
     assert_non_null(strstr(pms_strerror(), "x.pc: line 1: expected a hexadecimal address"));
+    /* A PC file that fails half-way leaves no blocks behind. */
+    const char pc2[] = "F:1:401000:main\nF:2:4010";
+    assert_int_equal(pms_bbv_parse_pc(b, "y.pc", pc2, sizeof pc2 - 1), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "y.pc: line 2:"));
+    assert_int_equal(pms_bbv_nblocks(b), 0);
+    assert_null(pms_bbv_find_block(b, 1));
+    assert_null(pms_bbv_dominant_function(b, 0, 1));
+    const char pc3[] = "F:1:401000:main\nF:1:401010:f\n";
+    assert_int_equal(pms_bbv_parse_pc(b, "z.pc", pc3, sizeof pc3 - 1), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "z.pc: block 1 is listed twice"));
+    assert_int_equal(pms_bbv_nblocks(b), 0);
     pms_bbv_free(b);
 }
 

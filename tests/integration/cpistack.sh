@@ -51,6 +51,16 @@ dropped=$(sed -n 's/.*(\([0-9]*\) dropped.*/\1/p' "$tmp/ps.txt")
 [ $((used + ${dropped:-0})) -eq "$n" ] || fail "perf stat intervals: $(head -1 "$tmp/ps.txt"), awk saw $n"
 grep -q "^lm(formula = CPI ~ page-faults)" "$tmp/ps.txt" || fail "perf stat model"
 
+# pmuscope stat --wide output reads as the same intervals
+"$PMUSCOPE" stat -I 100 --wide -e task-clock,page-faults,context-switches -o "$tmp/wide.csv" -- \
+  "$PMS_WORKLOADS/phases" --repeat 4 >/dev/null 2>&1 || fail "pmuscope stat --wide"
+rows=$(($(grep -vc '^#' "$tmp/wide.csv") - 1))
+"$PMUSCOPE" cpistack --cycles task-clock --instructions context-switches -e page-faults --split 1 \
+  "$tmp/wide.csv" >"$tmp/wide.txt" || fail "cpistack on stat --wide output"
+used=$(sed -n 's/^intervals: \([0-9]*\) used.*/\1/p' "$tmp/wide.txt")
+dropped=$(sed -n 's/.*(\([0-9]*\) dropped.*/\1/p' "$tmp/wide.txt")
+[ $((used + ${dropped:-0})) -eq "$rows" ] || fail "stat --wide intervals: $(head -1 "$tmp/wide.txt"), file has $rows"
+
 # errors: a missing column, a NaN cell, a missing file (exit 1, file named)
 set +e
 "$PMUSCOPE" cpistack --cycles nope "$fx/cbench-excerpt.tsv" 2>"$tmp/err"; rc=$?

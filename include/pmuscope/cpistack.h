@@ -69,6 +69,9 @@ void pms_cpistack_free(pms_cpistack *s);
 /* Reports (src/cpistack/cpistack_report.c). */
 /* The lm-style summary, test errors, correlation matrix with VIFs, and the stack. */
 int pms_cpistack_write_text(const pms_cpistack *s, FILE *out);
+/* One line per stack for many groups: a header (first = true) names the columns
+ * "group n R2 test_RMSE base <events...> model_CPI observed_CPI". */
+int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first, FILE *out);
 /* One JSON object with every number of the text report. */
 void pms_cpistack_write_json(const pms_cpistack *s, struct pms_json *j);
 /* A chart of the stacked CPI per interval over time and one of observed

@@ -81,6 +81,8 @@ typedef struct pms_hotspot_truth pms_hotspot_truth;
 /* Runs argv under valgrind twice (callgrind, then exp-bbv), writing into dir (created
  * if needed). Fails with PMS_ECHILD if the command cannot run or exits non-zero. */
 int pms_hotspot_truth_record(const char *dir, char *const argv[]);
+/* Removes the files of a truth directory and the directory (if then empty). */
+void pms_hotspot_truth_remove(const char *dir);
 /* Loads a truth directory; refuses it (PMS_EINVAL) if a recorded object has since
  * been rebuilt (build-id changed). */
 int pms_hotspot_truth_load(pms_hotspot_truth **out, const char *dir);
@@ -155,6 +157,22 @@ typedef struct pms_hotspot_result {
 int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *samples, size_t n, size_t top_n,
                          pms_hotspot_result *out);
 void pms_hotspot_result_free(pms_hotspot_result *r);
+
+/* ---- the sampled side: a perf.data recording ---- */
+
+/* The user-space IP samples of a recording, placed in files through its MMAP records. */
+typedef struct pms_hotspot_recording {
+    pms_hotspot_sample *samples; /* one per distinct (file, offset) */
+    size_t n;
+    uint64_t total;          /* all samples of the sampling event */
+    uint64_t unplaced;       /* kernel, vdso or anonymous code: no file to place them in */
+    char event[64];          /* the sampling event's name */
+    uint64_t period;         /* its sample_period, 0 when sampled by frequency */
+    int time_based;          /* cpu-clock or task-clock: the period counts nanoseconds */
+} pms_hotspot_recording;
+
+int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata);
+void pms_hotspot_recording_free(pms_hotspot_recording *r);
 
 #ifdef __cplusplus
 }

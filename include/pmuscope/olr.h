@@ -16,14 +16,18 @@
  *    new line at the last point of the old one; while the line has 2 points the
  *    sample joins only if |y - yhat| < alpha |yhat| (alpha = 0.01). Sums are kept
  *    relative to the line's first point (same equations, no cancellation), and a
- *    residual at the level of floating-point rounding is not an outlier.
+ *    residual at the level of floating-point rounding (1e-12 relative) is not an
+ *    outlier: otherwise an exactly linear series would break on rounding noise at
+ *    sigma = 0, and a counter that stays 0 would fail the alpha test (yhat = 0) at
+ *    every sample.
  *  - PMS_OLR_OPT: O'Rourke's online optimal piecewise-linear approximation, as in
  *    the PGM-index: every sample is within eps (absolute) of its segment's line,
  *    and no method gives fewer segments for that eps (segments are disjoint: a new
  *    one starts at the sample that did not fit). The hull tests are exact integer
  *    arithmetic (128-bit cross products); the line is the mean of the two extreme
  *    feasible lines, kept exactly (pms_olr_exact), so decoding to whole counts
- *    never exceeds eps, even for counts near 2^63.
+ *    never exceeds eps, even for counts near 2^63. A segment also closes when its
+ *    x span reaches 2^62 or its y span 2^61, which keeps every product below 2^126.
  *
  * Values are whole counts in [0, 2^63 - 1]; x must increase strictly. */
 #ifndef PMUSCOPE_OLR_H

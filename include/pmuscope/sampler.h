@@ -30,6 +30,22 @@ typedef struct pms_randomize {
     uint64_t seed;      /* 0: seeded from the clock */
 } pms_randomize;
 
+/* Parses "mask:BITS" (BITS 1..32) or "exp" into *out (seed 0). */
+int pms_randomize_parse(const char *spec, pms_randomize *out);
+
+/* The next sampling period for a uniform draw u in [0,1) (a pure function, so the
+ * distribution is testable): MASK gives base + floor(u * 2^bits), EXP gives
+ * -base * ln(1 - u) rounded, at least 1; NONE gives base. */
+uint64_t pms_randomize_period(const pms_randomize *r, uint64_t base, double u);
+
+/* A seeded source of randomised periods around base (GSL's MT19937 supplies u). The
+ * same seed gives the same sequence; seed 0 seeds from the clock. */
+typedef struct pms_period_gen pms_period_gen;
+int pms_period_gen_create(pms_period_gen **out, const pms_randomize *r, uint64_t base);
+uint64_t pms_period_gen_next(pms_period_gen *g);
+void pms_period_gen_set_base(pms_period_gen *g, uint64_t base);
+void pms_period_gen_destroy(pms_period_gen *g);
+
 typedef struct pms_sampling_event {
     pms_event event;
     uint64_t period;           /* -c; 0 means use freq */
@@ -76,6 +92,11 @@ int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx
 
 /* Changes the period of sampling event i on every thread (PERF_EVENT_IOC_PERIOD). */
 int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period);
+
+/* Passes COMM and MMAP2 records (time 0, laid out for these events) describing process
+ * pid as it is now, read from /proc: for an attach to a running process, whose
+ * mappings the kernel reported before the events existed. */
+int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, void *ctx);
 
 /* True once every monitored thread has exited (all buffers report POLLHUP). */
 int pms_sampler_target_gone(const pms_sampler *s);

@@ -28,6 +28,8 @@ typedef struct pms_stat_value {
  * mean of the scaled values and of the times, and the standard deviation of the mean
  * as a % of the mean (what perf stat -r prints as "+- x%"). The state is counted if any run counted. */
 void pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out);
+/* Mean of x[n] and the standard deviation of that mean (sample sd / sqrt(n); 0 for n < 2). */
+void pms_stat_mean_sem(const double *x, size_t n, double *mean, double *sem);
 /* The coefficient of variation (sample stddev / mean, in %) of value i over the runs; NAN if undefined. */
 double pms_stat_cv(const pms_stat_value *runs, size_t nruns, size_t n, size_t i);
 

@@ -36,6 +36,7 @@ static void usage(FILE *out)
           "  --merge interval|time  how several FILEs are aligned (default interval)\n"
           "  --merge-tol SEC        largest time difference when merging by time (default 0.05)\n"
           "  --svg FILE             draw the stacks (bar per group, stacks per interval over time)\n"
+          "  --brief                one line per CPI stack (with --by: a table of the groups)\n"
           "  --json                 print JSON instead of text\n"
           "  -h, --help             this help\n",
           out);
@@ -44,7 +45,7 @@ static void usage(FILE *out)
 struct opts {
     pms_cpistack_options c;
     const char *by, *svg;
-    bool json;
+    bool json, brief;
     pms_merge_key merge;
     double merge_tol;
     char *events_buf;
@@ -80,7 +81,7 @@ static int parse_events(char *list, struct opts *o)
 static int parse_options(int argc, char **argv, struct opts *o)
 {
     enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
-           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON };
+           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
@@ -90,6 +91,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         {"by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
         {"merge", required_argument, 0, O_MERGE},   {"merge-tol", required_argument, 0, O_MERGE_TOL},
         {"svg", required_argument, 0, O_SVG},       {"json", no_argument, 0, O_JSON},
+        {"brief", no_argument, 0, O_BRIEF},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     int c;
     uint64_t v;
@@ -150,6 +152,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
             break;
         case O_SVG: o->svg = optarg; break;
         case O_JSON: o->json = true; break;
+        case O_BRIEF: o->brief = true; break;
         case 'h': usage(stdout); return -CLI_OK - 1;
         default: return cli_usage_error("cpistack", "unknown option");
         }
@@ -261,6 +264,10 @@ static void write_report(const struct opts *o, const struct group_run *g)
         pms_json_array_end(&j);
         pms_json_object_end(&j);
         pms_json_finish(&j);
+        return;
+    }
+    if (o->brief) {
+        for (size_t k = 0; k < g->n; k++) pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, stdout);
         return;
     }
     for (size_t k = 0; k < g->n; k++) {

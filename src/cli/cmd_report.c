@@ -104,7 +104,7 @@ static const char *base_name(const char *path)
 static void show_progress(uint64_t done, uint64_t total, void *ctx)
 {
     (void)ctx;
-    cli_progress("reading", done >> 20, total >> 20);
+    cli_progress("reading (MB)", done >> 20, total >> 20);
 }
 
 struct table {

@@ -6,7 +6,6 @@
 #include "pmuscope/json.h"
 
 #include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,18 +171,15 @@ static int run_stat(const stat_opts *o)
     if (done > 0) {
         /* Ctrl-C still prints what was counted, as perf does. */
         pms_stat_average_runs(runs, done, n, avg);
-        pms_stat_value ev = {.state = PMS_COUNT_COUNTED};
-        pms_stat_value *el = calloc(done, sizeof *el);
-        for (unsigned k = 0; el && k < done; k++) el[k] = (pms_stat_value){.value = elapsed[k], .state = PMS_COUNT_COUNTED};
-        if (el) pms_stat_average_runs(el, done, 1, &ev);
-        free(el);
+        double elapsed_mean, elapsed_sem;
+        pms_stat_mean_sem(elapsed, done, &elapsed_mean, &elapsed_sem);
         char target[512];
         if (o->pid)
             snprintf(target, sizeof target, "process id '%d'", (int)o->pid);
         else
             stat_describe_command(o->argv, target, sizeof target);
-        pms_stat_summary s = {.target = target, .runs = done, .elapsed_s = ev.value,
-                              .elapsed_stddev_s = isfinite(ev.rel_stddev) ? ev.rel_stddev * ev.value / 100.0 : 0,
+        pms_stat_summary s = {.target = target, .runs = done, .elapsed_s = elapsed_mean,
+                              .elapsed_stddev_s = elapsed_sem,
                               .has_rusage = !o->pid, .user_s = user / done, .sys_s = sys / done,
                               .notes = (const char *const *)notes.lines, .nnotes = notes.n};
         print_totals(o, out, o->json ? &json : NULL, &s, avg, n);

@@ -1,9 +1,12 @@
 /* pmuscope estimate: the TABLE X summary and each model, as text or JSON. */
 #include "cli/estimate_output.h"
+#include "pmuscope/chart.h"
+#include "pmuscope/error.h"
 #include "pmuscope/json.h"
 #include "pmuscope/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const labels[EST_METHODS] = {"LP", "MRA", "MRACM"};
@@ -76,8 +79,8 @@ static void print_lm(FILE *out, const struct pms_lm *lm)
 {
     fprintf(out, "  %-24s %14s %12s %9s %10s\n", "", "Estimate", "Std. Error", "t value", "Pr(>|t|)");
     for (size_t c = 0; c < lm->ncoef; c++)
-        fprintf(out, "  %-24s %14.7g %12.5g %9.3f %10.3g\n", lm->names[c], lm->coef[c], lm->std_error[c],
-                lm->t_value[c], lm->p_value[c]);
+        fprintf(out, fabs(lm->t_value[c]) < 1e5 ? "  %-24s %14.7g %12.5g %9.3f %10.3g\n" : "  %-24s %14.7g %12.5g %9.3g %10.3g\n",
+                lm->names[c], lm->coef[c], lm->std_error[c], lm->t_value[c], lm->p_value[c]);
     fprintf(out, "  Residual standard error: %.6g on %zu degrees of freedom\n", lm->sigma, lm->df_residual);
     fprintf(out, "  Multiple R-squared: %.6g, Adjusted R-squared: %.6g\n", lm->r_squared, lm->adj_r_squared);
 }
@@ -209,6 +212,10 @@ void est_print_json(FILE *out, const est_data *d, const est_result *res)
     pms_json_array_begin(&j);
     for (size_t a = 0; a < d->n_train; a++) pms_json_string(&j, d->runs->labels[d->train[a]]);
     pms_json_array_end(&j);
+    pms_json_key(&j, "test");
+    pms_json_array_begin(&j);
+    for (size_t t = 0; t < d->n_test; t++) pms_json_string(&j, d->runs->labels[d->test[t]]);
+    pms_json_array_end(&j);
     pms_json_key(&j, "methods");
     pms_json_array_begin(&j);
     for (size_t k = 0; k < EST_METHODS; k++) {
@@ -224,4 +231,41 @@ void est_print_json(FILE *out, const est_data *d, const est_result *res)
     pms_json_array_end(&j);
     pms_json_object_end(&j);
     pms_json_finish(&j);
+}
+
+/* x of a run in the chart: its label number (TEST7 is 7) when the table is numbered, else its row. */
+static double run_x(const est_data *d, size_t run, bool numbered)
+{
+    if (!numbered) return (double)run + 1;
+    const char *l = d->runs->labels[run], *p = l + strlen(l);
+    while (p > l && p[-1] >= '0' && p[-1] <= '9') p--;
+    return strtod(p, NULL);
+}
+
+int est_write_svg(FILE *out, const est_data *d, const est_result *res)
+{
+    static const char *const colors[EST_METHODS] = {"#1f77b4", "#d62728", "#2ca02c"};
+    bool numbered = pms_runs_numbered(d->runs);
+    pms_chart *c = pms_chart_new("Estimated cycles: error per run (fitting runs and test runs)",
+                                 numbered ? "run number" : "run (row)", "error %");
+    size_t n = d->n_train + d->n_test;
+    double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+    int rc = c && x && y ? PMS_OK : PMS_ENOMEM;
+    for (size_t k = 0; rc == PMS_OK && k < EST_METHODS; k++) {
+        if (!res[k].ok) continue;
+        char label[32];
+        for (size_t part = 0; part < 2 && rc == PMS_OK; part++) {
+            const size_t *idx = part ? d->test : d->train;
+            size_t m = part ? d->n_test : d->n_train;
+            if (m == 0) continue;
+            for (size_t a = 0; a < m; a++) x[a] = run_x(d, idx[a], numbered), y[a] = error_of(d, res[k].model, idx[a]);
+            snprintf(label, sizeof label, "%s %s", labels[k], part ? "test" : "fit");
+            rc = part ? pms_chart_add_points(c, label, x, y, m, colors[k]) : pms_chart_add_line(c, label, x, y, m, colors[k]);
+        }
+    }
+    if (rc == PMS_OK) rc = pms_chart_write_svg(&c, 1, 900, out);
+    pms_chart_free(c);
+    free(x);
+    free(y);
+    return rc;
 }

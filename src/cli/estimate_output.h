@@ -35,5 +35,7 @@ double est_predict(const est_data *d, const pms_cycle_model *m, size_t run);
 
 void est_print_text(FILE *out, const est_data *d, const est_result *res);
 void est_print_json(FILE *out, const est_data *d, const est_result *res);
+/* An SVG chart of the error % of every run by each method (as the paper's Figs. 1-2 per TEST). */
+int est_write_svg(FILE *out, const est_data *d, const est_result *res);
 
 #endif

@@ -40,8 +40,9 @@ int stat_prepare_events(const char *spec, bool fallback, pms_event **events, siz
             *events = NULL;
             return CLI_FAIL;
         }
+        /* The reason without the advice after ';' (the advice is what --fallback just did). */
         char reason[512];
-        snprintf(reason, sizeof reason, "%s", pms_strerror());
+        snprintf(reason, sizeof reason, "%.*s", (int)strcspn(pms_strerror(), ";"), pms_strerror());
         pms_event sub;
         if (pms_event_fallback(ev, PMS_FALLBACK_COUNTING, &sub) != PMS_OK) {
             free(*events);

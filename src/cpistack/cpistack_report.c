@@ -53,6 +53,25 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     return PMS_OK;
 }
 
+int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first, FILE *out)
+{
+    if (first) {
+        fprintf(out, "%-24s %5s %6s %9s %8s", "group", "n", "R2", "test_RMSE", "base");
+        for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.10s", s->events[j]);
+        fprintf(out, " %9s %9s\n", "model_CPI", "obs_CPI");
+    }
+    fprintf(out, "%-24.24s %5zu %6.3f", group, s->nrows, s->model->r_squared);
+    if (isnan(s->test_rmse))
+        fprintf(out, " %9s", "-"); /* no test intervals */
+    else
+        fprintf(out, " %9.4f", s->test_rmse);
+    fprintf(out, " %8.4f", s->base);
+    for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.4f", s->component[j]);
+    fprintf(out, " %9.4f %9.4f\n", s->model_cpi, s->observed_cpi);
+    if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
+    return PMS_OK;
+}
+
 static void json_model(const pms_lm *m, pms_json *j)
 {
     pms_json_key(j, "coefficients");

@@ -13,8 +13,6 @@ int pms_estimate_check(const double *cycles, const double *events, size_t m, siz
 /* Allocates coef and used for n counters, all zero. */
 int pms_cycle_model_alloc(pms_cycle_model *model, size_t n);
 
-
-
 /* The m x k matrix of columns cols[0..k-1] of the m x n events (malloc'd), and
  * the matching names (array of pointers into names, malloc'd); NULL when out of memory. */
 double *pms_estimate_columns(const double *events, size_t m, size_t n, const size_t *cols, size_t k);
@@ -23,4 +21,5 @@ const char **pms_estimate_names(const char *const *names, const size_t *cols, si
 /* Fills model (allocated for n counters) from an OLS fit on the columns cols[0..k-1]. */
 int pms_cycle_model_from_lm(pms_cycle_model *model, size_t n, const struct pms_lm *lm, const size_t *cols,
                             size_t k);
+
 #endif

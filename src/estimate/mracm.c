@@ -133,6 +133,13 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
         goto done;
     }
     if ((rc = selection_rows(m, opt, fit, &nfit, eval, &neval)) < 0) goto done;
+    bool flat = true;
+    for (size_t j = 1; j < m; j++) flat &= cycles[j] == cycles[0];
+    if (flat) {
+        rc = pms_fail(PMS_EINVAL, "MRACM: cycles are %g in all %zu fitting runs: no correlation with them exists", cycles[0],
+                      m);
+        goto done;
+    }
     if ((rc = correlations(cycles, events, m, n, out->correlation)) < 0) goto done;
 
     size_t nhigh = 0, nlow = 0;

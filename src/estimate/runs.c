@@ -79,9 +79,13 @@ static int reject_mixed_column(const pms_table *t, size_t col)
     return PMS_OK;
 }
 
-/* Cycles must be positive: the error % divides by them. */
-int pms_runs_check_cycles(const pms_runs *r)
+int pms_runs_finish(const pms_runs *r)
 {
+    bool named = r->cycles_name != NULL;
+    for (size_t j = 0; j < r->n_runs; j++) named &= r->labels[j] != NULL;
+    for (size_t i = 0; i < r->n_counters; i++) named &= r->counters[i] != NULL;
+    if (!named) return pms_fail(PMS_ENOMEM, "%s: out of memory for the names of %zu runs", r->source, r->n_runs);
+    /* cycles must be positive: the error % divides by them */
     for (size_t j = 0; j < r->n_runs; j++)
         if (!(r->cycles[j] > 0))
             return pms_fail(PMS_EINVAL, "%s: line %zu: run %s: %s is %g: measured cycles must be positive",
@@ -115,7 +119,7 @@ int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_co
         r->labels[j] = strdup(buf);
         r->lines[j] = pms_table_row_line(t, j);
     }
-    if (rc == PMS_OK) rc = pms_runs_check_cycles(r);
+    if (rc == PMS_OK) rc = pms_runs_finish(r);
     if (rc < 0) {
         pms_runs_destroy(r);
         return rc;

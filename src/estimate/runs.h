@@ -10,8 +10,9 @@ pms_runs *pms_runs_alloc(size_t n_runs, size_t n_counters, const char *source);
 bool pms_runs_name_in(const char *name, const char *const *list);
 /* A cell as text (numbers with %.15g). */
 void pms_runs_cell_text(const pms_table *t, size_t row, size_t col, char *buf, size_t len);
-/* Fails naming the line of a run whose cycles are not positive. */
-int pms_runs_check_cycles(const pms_runs *r);
+/* Checks a filled runs table: fails on a name left NULL (out of memory), and
+ * names the line of a run whose cycles are not positive. */
+int pms_runs_finish(const pms_runs *r);
 /* Runs from a table with one row per run: labels from label_col, cycles from
  * cycles_col, counters from the k columns cols; missing values fail with
  * file:line:column. */

@@ -82,7 +82,7 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
             r->counters[o++] = name;
     }
     for (size_t j = 0; rc == PMS_OK && j < nruns; j++) r->labels[j] = labels[j], labels[j] = NULL;
-    if (rc == PMS_OK) rc = pms_runs_check_cycles(r);
+    if (rc == PMS_OK) rc = pms_runs_finish(r);
     for (size_t j = 0; labels && j < nruns; j++) free(labels[j]);
     free(labels);
     free(run_of);

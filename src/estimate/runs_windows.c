@@ -55,7 +55,9 @@ static int sum_file(const char *ipath, const char *wpath, const char *cycles_col
         r->labels[j] = strdup(pms_table_string(w.t, j, 0));
         r->lines[j] = pms_table_row_line(w.t, j);
     }
+    size_t *hits = calloc(nprog ? nprog : 1, sizeof *hits);
     const double *cv = NULL, **ev = calloc(k ? k : 1, sizeof *ev);
+    if (rc == PMS_OK && !hits) rc = pms_fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK && !ev) rc = pms_fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) rc = pms_table_numeric(t, cyc, false, &cv);
     for (size_t i = 0; rc == PMS_OK && i < k; i++) rc = pms_table_numeric(t, cols[i], false, &ev[i]);
@@ -64,10 +66,16 @@ static int sum_file(const char *ipath, const char *wpath, const char *cycles_col
         size_t j = 0;
         while (j < nprog && !(mid >= w.start[j] && mid < w.end[j])) j++;
         if (j == nprog) continue; /* between programs */
+        hits[j]++;
         r->cycles[j] += cv[row];
         for (size_t i = 0; i < k; i++) r->events[j * k + i] += ev[i][row];
     }
-    if (rc == PMS_OK) rc = pms_runs_check_cycles(r);
+    for (size_t j = 0; rc == PMS_OK && j < nprog; j++)
+        if (hits[j] == 0)
+            rc = pms_fail(PMS_EFORMAT, "%s: line %zu: no interval of %s falls in the window of %s (shorter than an interval?)",
+                          wpath, r->lines[j], ipath, r->labels[j]);
+    if (rc == PMS_OK) rc = pms_runs_finish(r);
+    free(hits);
     free(cols);
     free(ev);
     pms_table_free(t);
@@ -98,7 +106,8 @@ static int merge_runs(pms_runs **a, const pms_runs *b)
         size_t o = 0;
         while (o < b->n_runs && strcmp(b->labels[o], x->labels[j]) != 0) o++;
         if (o == b->n_runs) {
-            rc = pms_fail(PMS_EFORMAT, "%s: program %s has no window in %s", b->source, x->labels[j], x->source);
+            rc = pms_fail(PMS_EFORMAT, "program %s of %s has no window among the programs of %s", x->labels[j],
+                          x->source, b->source);
             break;
         }
         m->labels[j] = strdup(x->labels[j]);
@@ -110,6 +119,7 @@ static int merge_runs(pms_runs **a, const pms_runs *b)
     for (size_t i = 0; rc == PMS_OK && i < n; i++)
         m->counters[i] = strdup(i < x->n_counters ? x->counters[i] : b->counters[take[i - x->n_counters]]);
     if (rc == PMS_OK) m->cycles_name = strdup(x->cycles_name);
+    if (rc == PMS_OK) rc = pms_runs_finish(m);
     free(take);
     if (rc < 0) {
         pms_runs_destroy(m);

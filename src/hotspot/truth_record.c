@@ -1,5 +1,5 @@
 /* Running a command under valgrind to get its exact counts (the truth directory). */
-#include "hotspot/elf_image.h"
+#include "hotspot/build_id.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
 #include "pmuscope/target.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* Runs "valgrind TOOL_ARGS... argv..." and waits; the exit status must be 0. */
 static int run_valgrind(const char *const *tool_args, size_t ntool, char *const argv[], const char *log)
@@ -62,11 +63,10 @@ static int write_manifest(const char *dir, const char *profile)
     fprintf(f, "# pmuscope hotspot truth: build-id and path of each object that ran\n");
     for (size_t i = 0; i < pms_callgrind_nobjects(cg); i++) {
         const char *ob = pms_callgrind_object(cg, i);
-        pms_elf_image img;
-        if (ob[0] != '/' || pms_elf_image_read(&img, ob) < 0)
+        char id[PMS_BUILD_ID_HEX];
+        if (ob[0] != '/' || pms_elf_build_id(ob, id) < 0)
             continue; /* "???" and anonymous code: nothing to map */
-        fprintf(f, "%s %s\n", img.build_id[0] ? img.build_id : "-", ob);
-        pms_elf_image_free(&img);
+        fprintf(f, "%s %s\n", id[0] ? id : "-", ob);
     }
     pms_callgrind_free(cg);
     if (fclose(f) != 0)
@@ -96,4 +96,16 @@ int pms_hotspot_truth_record(const char *dir, char *const argv[])
     snprintf(a[4], sizeof a[4], "--log-file=%s/exp-bbv.log", dir);
     const char *bbv[] = {"--tool=exp-bbv", "-v", "-v", "--interval-size=100000000", a[2], a[3], a[4]};
     return run_valgrind(bbv, 7, argv, a[4] + strlen("--log-file="));
+}
+
+void pms_hotspot_truth_remove(const char *dir)
+{
+    static const char *const files[] = {"callgrind.out", "callgrind.log", "exp-bbv.bb", "exp-bbv.pc", "exp-bbv.log",
+                                        "objects"};
+    char path[PATH_MAX];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
 }

@@ -147,7 +147,7 @@ static int add_count(struct pivot *p, const struct perfstat_line *pl, size_t lin
         if (p->nint == p->cap && (rc = grow_intervals(p)) < 0) return rc;
         p->time[p->nint++] = pl->time;
     }
-    size_t e;
+    size_t e = 0;
     if ((rc = event_index(p, pl->event, pl->event_len, line, &e)) < 0) return rc;
     double *cell = &p->val[e][p->nint - 1];
     if (pl->per_cpu) {
@@ -208,8 +208,8 @@ int pms_perfstat_parse(const char *data, size_t len, const char *name, pms_table
         if (!parse_any(s, l, &pl)) {
             rc = pms_fail(PMS_EFORMAT,
                           "%s:%zu: expected a perf stat -I line '<time> <count> [unit] <event>' "
-                          "(or CSV from -x), found '%.60s'",
-                          name, line, s);
+                          "(or CSV from -x), found '%.*s'",
+                          name, line, (int)(l < 60 ? l : 60), s);
             break;
         }
         rc = add_count(&p, &pl, line);

@@ -162,7 +162,7 @@ static void build_free(struct build *b)
 
 static int build_grow(struct build *b, const char *name)
 {
-    size_t cap = b->cap ? 2 * b->cap : 1024;
+    size_t cap = b->cap ? 2 * b->cap : 16; /* small first: a hostile header may have many columns */
     size_t *l = realloc(b->lines, cap * sizeof *l);
     if (!l) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
     b->lines = l;

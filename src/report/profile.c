@@ -64,7 +64,11 @@ int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
     }
     struct entry *e = &p->entries[*slot];
     e->samples++;
-    e->period += s->period;
+    /* Without PERF_SAMPLE_PERIOD (perf record -c) every sample stands for the fixed period. */
+    uint64_t period = s->period;
+    if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
+        period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
+    e->period += period;
     p->totals[event]++;
     return PMS_OK;
 }

@@ -14,6 +14,12 @@ static size_t counted(const pms_stat_value *runs, size_t nruns, size_t n, size_t
     return m;
 }
 
+void pms_stat_mean_sem(const double *x, size_t n, double *mean, double *sem)
+{
+    *mean = n ? gsl_stats_mean(x, 1, n) : 0;
+    *sem = n > 1 ? gsl_stats_sd(x, 1, n) / sqrt((double)n) : 0;
+}
+
 void pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out)
 {
     double *x = malloc((nruns ? nruns : 1) * sizeof *x);
@@ -28,10 +34,9 @@ void pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, p
         out[i].enabled = (uint64_t)(enabled / (double)nruns);
         out[i].running = (uint64_t)(running / (double)nruns);
         size_t m = x ? counted(runs, nruns, n, i, x) : 0;
-        out[i].value = m ? gsl_stats_mean(x, 1, m) : 0;
-        out[i].rel_stddev = NAN;
-        if (m > 1 && out[i].value != 0)
-            out[i].rel_stddev = 100.0 * gsl_stats_sd(x, 1, m) / sqrt((double)m) / fabs(out[i].value);
+        double sem;
+        pms_stat_mean_sem(x, m, &out[i].value, &sem);
+        out[i].rel_stddev = m > 1 && out[i].value != 0 ? 100.0 * sem / fabs(out[i].value) : NAN;
     }
     free(x);
 }

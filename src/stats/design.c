@@ -68,16 +68,6 @@ int pms_design_qr(const gsl_matrix *design, gsl_matrix **qr, gsl_matrix **t)
     return PMS_OK;
 }
 
-bool pms_qr_rank_deficient(const gsl_matrix *design, const gsl_matrix *qr, double tol)
-{
-    for (size_t j = 0; j < design->size2; j++) {
-        gsl_vector_const_view col = gsl_matrix_const_column(design, j);
-        double norm = gsl_blas_dnrm2(&col.vector);
-        if (fabs(gsl_matrix_get(qr, j, j)) <= tol * norm) return true;
-    }
-    return false;
-}
-
 static bool column_constant(const double *x, size_t n, size_t p, size_t j)
 {
     for (size_t i = 1; i < n; i++)

@@ -19,10 +19,6 @@ gsl_matrix *pms_design_matrix(const double *x, size_t n, size_t p, bool intercep
  * GSL's recursive QR (gsl_linalg_QR_decomp_r). */
 int pms_design_qr(const gsl_matrix *design, gsl_matrix **qr, gsl_matrix **t);
 
-/* True when |R_jj| of the QR is at most tol times the norm of design column j
- * for some j (the test R's dqrdc2 makes). */
-bool pms_qr_rank_deficient(const gsl_matrix *design, const gsl_matrix *qr, double tol);
-
 /* Fails with PMS_ENUMERIC and a message naming every aliased column of x
  * (constant, zero, or a combination of the columns before it). */
 int pms_fail_aliased(const double *x, size_t n, size_t p, bool intercept, double tol, const char *const *names);

@@ -2,7 +2,7 @@
 # pmuscope estimate end to end: the TABLE X summary on a runs table, the LP
 # model solved again by glpsol, error % recomputed from the JSON, the ARM cBench
 # per-program totals built from the real interval file, bad tables, and a runs
-# table collected from the sizes workload.
+# table collected with pmuscope stat --schedule=runs from the sizes workload.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,7 +27,8 @@ grep -Eq '^LP +5 ' "$tmp/out.txt" || fail "LP row"
 grep -Eq '^MRA +5 ' "$tmp/out.txt" || fail "MRA row"
 grep -Eq '^MRACM +2 ' "$tmp/out.txt" || fail "MRACM row"
 grep -Eq 'instructions +cache-misses .*chosen' "$tmp/out.txt" || fail "MRACM pair"
-"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --json > "$tmp/out.json"
+"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --json --svg "$tmp/err.svg" > "$tmp/out.json"
+for s in "LP fit" "MRA test" "MRACM test" "run number"; do grep -q ">$s<" "$tmp/err.svg" || fail "--svg lacks $s"; done
 [ "$(jq '.methods | length' "$tmp/out.json")" = 3 ] || fail "three methods in JSON"
 for m in 0 1 2; do
     # error % recomputed from measured and estimate; estimate from the coefficients and the table row
@@ -39,6 +40,14 @@ for m in 0 1 2; do
         $1 == "TEST50" { s = b; for (i = 1; i <= NF; i++) if (col[i] in c) s += c[col[i]] * $i; printf "%.17g", s }' "$runs")
     close "$mine" "$est" 1e-12 || fail "estimate of method $m: $mine != $est"
 done
+
+# stepwise MRA removes what R's step() and p-value elimination remove (see the golden file);
+# MRACM on a validation split still picks instructions + cache-misses
+"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select aic --validate 0.3 --seed 3 --json > "$tmp/aic.json"
+jq -e '.methods[1].stepwise_removed == ["branches"]' "$tmp/aic.json" >/dev/null || fail "--select aic"
+jq -e '.methods[2].pairs[] | select(.chosen) | .high == "instructions" and .low == "cache-misses"' "$tmp/aic.json" >/dev/null || fail "--validate"
+"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select p --method mra --json > "$tmp/p.json"
+jq -e '.methods[0].stepwise_removed == ["branches", "page-faults"]' "$tmp/p.json" >/dev/null || fail "--select p"
 
 # the LP written for glpsol has the same optimum
 glpsol --lp "$tmp/m.lp" -o "$tmp/sol.txt" >/dev/null
@@ -102,15 +111,14 @@ jq -e '.methods[] | select(.method == "mracm") | .applicable and .counters == 2
     "$tmp/arm.json" >/dev/null || fail "ARM MRACM choice"
 jq -e '.methods[] | select(.method == "mra") | .collinear_left_out == ["SW_INCR"]' "$tmp/arm.json" >/dev/null || fail "ARM SW_INCR"
 
-# a runs table collected from the sizes workload (software events: this machine has no PMU)
-{
-    echo "run,size,task-clock,page-faults,context-switches"
-    for n in 1 2 3 4 5 6 8; do
-        perf stat -x, -e task-clock,page-faults,context-switches "$PMS_WORKLOADS/sizes" "$n" 2>"$tmp/ps" >/dev/null
-        awk -F, -v n="$n" '{ v[$3] = $1 } END { printf "TEST%d,%d,%s,%s,%s\n", n, n, v["task-clock"], v["page-faults"], v["context-switches"] }' "$tmp/ps"
-    done
-} > "$tmp/live.csv"
-"$PMUSCOPE" estimate "$tmp/live.csv" --cycles task-clock --train 1-5 --test 6,8 --method lp,mra --json > "$tmp/live.json"
-jq -e '[.methods[] | select(.applicable) | .test[] | .error_pct | (. != null)] | length == 4 and all' "$tmp/live.json" >/dev/null \
+# a runs table collected by `pmuscope stat --schedule=runs` from the sizes workload, one event
+# per run besides the anchor (software events: no PMU needed; task-clock stands in for cycles)
+"$PMUSCOPE" stat --schedule=runs --sizes 1-6,8 --max-counters 1 -e page-faults,context-switches,minor-faults \
+    -o "$tmp/live.csv" -- "$PMS_WORKLOADS/sizes" 2>"$tmp/stat.err" || fail "stat --schedule=runs: $(cat "$tmp/stat.err")"
+"$PMUSCOPE" estimate "$tmp/live.csv" --cycles task-clock --train 1-5 --test 6,8 --json > "$tmp/live.json"
+[ "$(jq -r '.train | join(",")' "$tmp/live.json")" = "TEST1,TEST2,TEST3,TEST4,TEST5" ] || fail "collected runs: labels"
+jq -e '[.methods[] | select(.method != "mracm") | .test[] | .error_pct | (. != null)] | length == 4 and all' "$tmp/live.json" >/dev/null \
     || fail "estimates on the collected runs: $(cat "$tmp/live.csv")"
+# LP never estimates a fitting run above its measurement
+jq -e '.methods[0].method == "lp" and .methods[0].objective >= 0' "$tmp/live.json" >/dev/null || fail "LP on collected runs"
 echo "ok"

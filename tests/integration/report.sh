@@ -49,7 +49,18 @@ assert ev["samples"] == int(sys.argv[2]), (ev["samples"], sys.argv[2])
 assert sum(r["samples"] for r in ev["rows"]) == ev["samples"]
 assert ev["rows"][0]["function"] == "hot_a"
 assert abs(sum(r["share"] for r in ev["rows"]) - 1) < 1e-9
+# perf record -c 100000 stores no period in the samples: each stands for 100000.
+assert all(r["period"] == 100000 * r["samples"] for r in ev["rows"])
 EOF
+
+# Two events in one file (samples told apart by their ids): one table each, with the
+# sample counts that perf script shows per event.
+perf record -q -e cpu-clock/period=200000/,page-faults/period=1/ -o "$tmp/two.data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1
+"$PMUSCOPE" report -i "$tmp/two.data" --csv --limit 0 > "$tmp/two.csv"
+perf script -i "$tmp/two.data" -F event 2>/dev/null | sed 's/: *$//' | sort | uniq -c | awk '{print $2, $1}' | sort > "$tmp/perf-events"
+awk -F, 'NR>1{n[$1]+=$7} END{for (e in n) print e, n[e]}' "$tmp/two.csv" | sort > "$tmp/our-events"
+diff "$tmp/perf-events" "$tmp/our-events" || { echo "per-event sample counts differ from perf script"; exit 1; }
+[ "$(wc -l < "$tmp/our-events")" -eq 2 ]
 
 # Text table default, --help, usage errors, runtime errors.
 "$PMUSCOPE" report -i "$data" | head -3 | grep -q 'hot_a'

@@ -35,10 +35,10 @@ cat "$tmp/runs.csv"
     fail "runs rows"
 grep -q "TEST5 (4/4): run 2/2" "$tmp/err" || fail "no progress per size"
 grep -q "anchor task-clock: largest coefficient of variation between runs" "$tmp/err" || fail "no CV summary"
-# sizes N sorts N MiB of ints with an N MiB buffer: page-faults grow by about 512 per size step
+# sizes N sorts N MiB of ints with an N MiB buffer: page-faults grow by about 512 per size step (more under ASan, whose shadow memory faults too)
 awk -F, 'NR > 1 { if (NR > 2 && $4 <= last) bad = 1; last = $4 } END { exit bad }' "$tmp/runs.csv" ||
     fail "page-faults should grow with the size"
-awk -F, 'NR == 2 { a = $4 } NR == 5 { b = $4 } END { exit !((b - a) > 4 * 400 && (b - a) < 4 * 600) }' "$tmp/runs.csv" ||
+awk -F, 'NR == 2 { a = $4 } NR == 5 { b = $4 } END { exit !((b - a) > 4 * 400 && (b - a) < 4 * 800) }' "$tmp/runs.csv" ||
     fail "page-faults from size 1 to 5 should grow by about 4 x 512"
 
 # a command that fails in a run: exit 1, the rows already written are kept

@@ -27,13 +27,21 @@ wait "$stat" || fail "stat -p interrupted by Ctrl-C should exit 0"
 grep -q "Performance counter stats for process id '$sleeper'" "$tmp/int.txt" || fail "no report after Ctrl-C"
 kill -0 "$sleeper" || fail "the attached process should survive"
 
+# Ctrl-C on a launched command: forwarded to it, the counts printed, exit 128+2
+"$PMUSCOPE" stat -e task-clock -o "$tmp/intr.txt" -- sleep 20 & stat=$!; pids+=("$stat")
+sleep 0.3
+kill -INT "$stat"
+set +e; wait "$stat"; rc=$?; set -e
+[ "$rc" -eq 130 ] || fail "exit code $rc after Ctrl-C (expected 130, the command died of SIGINT)"
+grep -q "msec task-clock" "$tmp/intr.txt" || fail "no counts after Ctrl-C"
+
 # a target killed mid-run: counts printed, exit code 128+9
 "$PMUSCOPE" stat -x, -o "$tmp/killed.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --repeat 50 \
     > /dev/null 2> "$tmp/killed.err" &
 stat=$!; pids+=("$stat")
 child=""
 for _ in $(seq 50); do
-    child=$(ps -o pid= --ppid "$stat" | tr -d ' ' | head -1)
+    child=$(ps -o pid= --ppid "$stat" | tr -d ' ' | head -1 || true)
     [ -n "$child" ] && break
     sleep 0.02
 done

@@ -1,6 +1,7 @@
 #!/bin/bash
 # pmuscope stat against perf stat on the same workload: page-faults within 2%,
 # and the -x CSV columns in perf's order (value,unit,event,run time,running %,metric value,metric unit).
+# ctest-labels: serial
 set -euo pipefail
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

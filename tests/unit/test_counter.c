@@ -4,6 +4,7 @@
 #include "pmuscope/counter.h"
 #include "pmuscope/error.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,62 @@ static void test_attach(void **state)
     pms_counter_destroy(c);
 }
 
+/* Attach counts every thread: two threads that each burn 150 ms of their own CPU time
+ * (CLOCK_THREAD_CPUTIME_ID), started only once the counters are open, sum to about 300 ms
+ * (one thread counted alone would give 150 ms). */
+static void *burn(void *arg)
+{
+    (void)arg;
+    struct timespec t;
+    volatile unsigned long x = 0;
+    do {
+        for (int i = 0; i < 10000; i++) x += (unsigned long)i;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    } while (t.tv_sec * 1000000000L + t.tv_nsec < 150000000L);
+    return NULL;
+}
+
+static void *read_go(void *arg)
+{
+    char b;
+    if (read(*(int *)arg, &b, 1) != 1) return NULL;
+    return burn(NULL);
+}
+
+static void test_attach_sums_threads(void **state)
+{
+    (void)state;
+    int go[2], ready[2];
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        pthread_t th[2];
+        char b = 0;
+        /* the threads exist before the parent attaches, and wait for its go */
+        for (int i = 0; i < 2; i++)
+            if (pthread_create(&th[i], NULL, read_go, &go[0]) != 0) _exit(2);
+        if (write(ready[1], &b, 1) != 1) _exit(3);
+        for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+        _exit(0);
+    }
+    char b;
+    assert_int_equal(read(ready[0], &b, 1), 1);
+    pms_counter *c = make("task-clock", 0);
+    if (pms_counter_attach(c, pid) != PMS_OK) fail_msg("%s", pms_strerror());
+    assert_int_equal(write(go[1], "gg", 2), 2);
+    int st;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    pms_count tot[1];
+    assert_int_equal(pms_counter_read(c, tot), PMS_OK);
+    /* a thread's few microseconds of CPU time before the attach are not counted */
+    if (tot[0].raw < 285000000ULL) fail_msg("task-clock %llu ns over two threads of 150 ms", (unsigned long long)tot[0].raw);
+    assert_true(tot[0].raw < 2000000000ULL);
+    pms_counter_destroy(c);
+    close(go[0]), close(go[1]), close(ready[0]), close(ready[1]);
+}
+
 static void test_unsupported_events(void **state)
 {
     (void)state;
@@ -188,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_killed_target_still_counted),
         cmocka_unit_test(test_command_not_found),
         cmocka_unit_test(test_attach),
+        cmocka_unit_test(test_attach_sums_threads),
         cmocka_unit_test(test_unsupported_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,6 +125,46 @@ static void test_split_and_test_error(void **st)
     pms_table_free(t);
 }
 
+/* --range and --skip count positions after the filter; per-interval regressors
+ * are the raw counts; normalised ones span [0, 1]. */
+static void test_range_per_interval_normalize(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table();
+    const char *where[] = {"Benchmark=automotive_qsort1"};
+    pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 4, .range_first = 3, .range_last = 30,
+                              .train_fraction = 1, .per_interval = true};
+    pms_cpistack *s;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_int_equal(s->nrows, 26); /* positions 5..30 */
+    assert_int_equal(s->rows[0], 58 + 4); /* qsort1 starts after bitcount's 58 rows */
+    size_t c;
+    const double *v;
+    assert_int_equal(pms_table_require(t, "BRANCH_MISPRED", &c), PMS_OK);
+    assert_int_equal(pms_table_numeric(t, c, false, &v), PMS_OK);
+    assert_close(s->x[0 * 5 + 4], v[62], 0);
+    pms_cpistack_free(s);
+    o.per_interval = false;
+    o.normalize = true;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    for (size_t j = 0; j < 5; j++) {
+        double lo = 1, hi = 0;
+        for (size_t i = 0; i < s->nrows; i++) {
+            lo = fmin(lo, s->x[i * 5 + j]);
+            hi = fmax(hi, s->x[i * 5 + j]);
+        }
+        assert_close(lo, 0, 0);
+        assert_close(hi, 1, 1e-15);
+    }
+    pms_cpistack_free(s);
+    o.range_first = 40;
+    o.range_last = 0;
+    o.skip = 60;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "no intervals left"));
+    pms_table_free(t);
+}
+
 static void test_bad_tables(void **st)
 {
     (void)st;
@@ -163,6 +203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stacks_match_r),
         cmocka_unit_test(test_split_and_test_error),
+        cmocka_unit_test(test_range_per_interval_normalize),
         cmocka_unit_test(test_bad_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,6 +118,9 @@ static void test_bad_input(void **state)
     c0[5] = 0;
     assert_int_equal(pms_mracm_fit_runs(c0, events, M, N, names, NULL, &f), PMS_EINVAL);
     assert_non_null(strstr(pms_strerror(), "run 6: cycles is 0"));
+    for (int j = 0; j < M; j++) c0[j] = 500;
+    assert_int_equal(pms_mracm_fit_runs(c0, events, M, N, names, NULL, &f), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "cycles are 500 in all 12 fitting runs"));
 }
 
 int main(void)

@@ -19,6 +19,7 @@
 #include "pmuscope/olr.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define MAXSEG 64
@@ -172,6 +173,97 @@ static void test_max_len(void **state)
     check_seg(&c.seg[1], 2, 3, 3, 5, 1, 3, 5);
 }
 
+/* The running sums against a direct reading of the paper: k and b by equations 1 and 2
+ * and sigma by equation 7 over the stored points of the line, on random noisy ramps
+ * (no ties at the thresholds in practice). The same lines must come out. */
+static void direct_fit(const double *x, const double *y, size_t a, size_t b, double *k, double *c)
+{
+    double n = (double)(b - a + 1), sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (size_t i = a; i <= b; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    *k = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    *c = (sy * sxx - sx * sxy) / (n * sxx - sx * sx);
+}
+
+static void test_running_sums_match_direct_formulas(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    uint64_t x[N], y[N], state_ = 12345;
+    double xs[N], ys[N];
+    for (int t = 0; t < 50; t++) {
+        uint64_t yv = 1000;
+        for (size_t i = 0; i < N; i++) {
+            state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+            x[i] = 1000 * (i + 1);
+            yv += 50 + (state_ >> 33) % 40 + ((i / 60) % 2) * 200;
+            y[i] = yv;
+            xs[i] = (double)x[i] / (double)x[0];
+            ys[i] = (double)y[i] / (double)y[0];
+        }
+        /* the paper's procedure, directly */
+        size_t starts[N], nl = 0, a = 0;
+        for (size_t i = 2; i < N; i++) {
+            double k, c;
+            direct_fit(xs, ys, a, i - 1, &k, &c);
+            double yhat = k * xs[i] + c, r = fabs(ys[i] - yhat);
+            bool brk;
+            if (i - a == 2) {
+                brk = !(r < 0.01 * fabs(yhat));
+            } else {
+                double sse = 0;
+                for (size_t j = a; j < i; j++) sse += (ys[j] - k * xs[j] - c) * (ys[j] - k * xs[j] - c);
+                brk = r > 3 * sqrt(sse / (double)(i - a - 2));
+            }
+            if (brk) {
+                starts[nl++] = a;
+                a = i - 1;
+            }
+        }
+        starts[nl++] = a;
+        pms_olr_options opt;
+        pms_olr_options_init(&opt);
+        collected c;
+        run_wm(&opt, N, x, y, &c);
+        assert_int_equal(c.n, nl);
+        for (size_t i = 0; i < nl && i < MAXSEG; i++) assert_int_equal(c.seg[i].first, starts[i]);
+    }
+}
+
+/* Segments decode back to the samples: with a fixed period and eps 0, exactly. */
+static void test_decode_round_trip(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    uint64_t x[N], y[N], yv = 7;
+    for (size_t i = 0; i < N; i++) {
+        x[i] = 5000 * (i + 1);
+        yv += (i / 50) % 2 ? 3 : 11;
+        y[i] = yv;
+    }
+    for (int m = 0; m < 2; m++) {
+        pms_olr_options opt;
+        pms_olr_options_init(&opt);
+        opt.method = m ? PMS_OLR_OPT : PMS_OLR_WM;
+        collected c;
+        run_wm(&opt, N, x, y, &c);
+        assert_true(c.n >= 4 && c.n <= 8);
+        uint64_t dx[N + 8];
+        int64_t dy[N + 8];
+        size_t n = 0;
+        for (size_t i = 0; i < c.n; i++) n += pms_olr_segment_decode(&c.seg[i], m == 0 && i > 0, dx + n, dy + n);
+        assert_int_equal(n, N);
+        for (size_t i = 0; i < N; i++) {
+            assert_int_equal(dx[i], x[i]);
+            assert_int_equal(dy[i], (int64_t)y[i]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +272,8 @@ int main(void)
         cmocka_unit_test(test_first_value_zero),
         cmocka_unit_test(test_counters_together_or_apart),
         cmocka_unit_test(test_max_len),
+        cmocka_unit_test(test_running_sums_match_direct_formulas),
+        cmocka_unit_test(test_decode_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

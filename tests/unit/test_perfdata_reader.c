@@ -423,6 +423,53 @@ static void test_attr_size_variants(void **state)
     remove(path);
 }
 
+/* An event introduced in the data section by PERF_RECORD_HEADER_ATTR (as perf inject
+ * writes it): its samples point to it by id once the record has been read. */
+static int count_by_event(const pms_sample *s, void *ctx)
+{
+    size_t *n = ctx;
+    n[s->attr && s->attr->nids && s->attr->ids[0] == 55]++;
+    return 0;
+}
+
+static void test_header_attr_record(void **state)
+{
+    (void)state;
+    pms_perfdata_attr a[2];
+    make_attrs(a);
+    a[0].attr.read_format = 0;
+    a[0].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
+    const char *path = pms_test_write_temp(".data", "", 0);
+    pms_perfdata_writer *w;
+    assert_int_equal(pms_perfdata_writer_open(&w, path, a, 1, 0, NULL), PMS_OK);
+    struct {
+        struct perf_event_header h;
+        struct perf_event_attr attr;
+        uint64_t id;
+    } ha = {{64, 0, sizeof ha}, a[0].attr, 55};
+    ha.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+    assert_int_equal(pms_perfdata_writer_add(w, &ha.h), PMS_OK);
+    unsigned char rec[256];
+    for (int i = 0; i < 10; i++) {
+        pms_sample s = {.ip = 0x1000, .pid = 1, .tid = 1, .time = (uint64_t)i, .id = i < 3 ? 55 : 7};
+        assert_true(pms_perfdata_encode_sample(rec, sizeof rec, &a[0], &s) > 0);
+        assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    }
+    assert_int_equal(pms_perfdata_writer_close(w), PMS_OK);
+    pms_perfdata_reader *r;
+    assert_int_equal(pms_perfdata_open(&r, path), PMS_OK);
+    assert_int_equal(pms_perfdata_nattrs(r), 1);
+    size_t n[2] = {0, 0};
+    pms_perfdata_handlers h = {.sample = count_by_event, .ctx = n};
+    assert_int_equal(pms_perfdata_read(r, &h), PMS_OK);
+    assert_int_equal(pms_perfdata_nattrs(r), 2);
+    assert_int_equal(pms_perfdata_get_attr(r, 1)->attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+    assert_int_equal(n[1], 3);
+    assert_int_equal(n[0], 7);
+    pms_perfdata_close(r);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_corrupt_sizes_fail_with_offset),
         cmocka_unit_test(test_rejects_other_formats),
         cmocka_unit_test(test_attr_size_variants),
+        cmocka_unit_test(test_header_attr_record),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Time of `pmuscope hotspot --sweep` over the paper's nine periods against the peer it
+# cannot avoid: the valgrind runs alone (callgrind --dump-instr=yes, then exp-bbv) of
+# the same command. The ratio says what the nine sampled runs and the analysis add.
+# Median of RUNS (default 3) runs each, side by side. Usage: bench-hotspot-sweep.sh BUILD
+set -euo pipefail
+build=$(cd "${1:-build}" && pwd)
+runs=${RUNS:-3}
+cmd=("$build/workloads/hotspots")
+periods=64K,128K,256K,512K,1M,2M,4M,8M,16M
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+for ((i = 0; i < runs; i++)); do
+  t0=$(now)
+  valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/cg.log" "${cmd[@]}" >/dev/null
+  valgrind --tool=exp-bbv -v -v --interval-size=100000000 --bb-out-file="$tmp/bb" --pc-out-file="$tmp/pc" \
+    --log-file="$tmp/bbv.log" "${cmd[@]}" >/dev/null
+  t1=$(now)
+  "$build/pmuscope" hotspot --sweep "$periods" --seed $((i + 1)) -o "$tmp/sweep.txt" -- "${cmd[@]}" >/dev/null
+  t2=$(now)
+  echo "$t0 $t1" | awk '{print $2 - $1}' >>"$tmp/valgrind.times"
+  echo "$t1 $t2" | awk '{print $2 - $1}' >>"$tmp/sweep.times"
+done
+v=$(median <"$tmp/valgrind.times")
+s=$(median <"$tmp/sweep.times")
+printf 'hotspot sweep (9 periods, %s): %.2f s; valgrind alone (callgrind + exp-bbv): %.2f s; ratio %.2f (median of %d)\n' \
+  "$(basename "${cmd[0]}")" "$s" "$v" "$(echo "$s $v" | awk '{print $1 / $2}')" "$runs"

@@ -1,0 +1,329 @@
+/* pmuscope hotspot: how well sampled hotspots match the exact counts (seed 002).
+ *   pmuscope hotspot --truth DIR perf.data          the measures of one recording
+ *   pmuscope hotspot --sweep 64K,...,16M -- CMD     valgrind once, one recording per period */
+#include "cli/cli.h"
+#include "cli/hotspot_output.h"
+#include "pmuscope/error.h"
+#include "pmuscope/event.h"
+#include "pmuscope/hotspot.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PERIODS HOTSPOT_MAX_PERIODS
+
+typedef struct options {
+    const char *truth, *save_truth, *sweep, *event, *svg, *output;
+    size_t top, rows;
+    int json, randomize, fallback;
+} options;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pmuscope hotspot --truth DIR [options] perf.data\n"
+            "       pmuscope hotspot --sweep PERIODS [options] -- COMMAND [ARGS...]\n\n"
+            "Compares sampled IP hotspots with the exact execution counts that valgrind\n"
+            "measures, with the measures of Wu & Mencer: NRMSE_SR, sample coverage SC and\n"
+            "order deviation OD, plus top-N precision/recall and Kendall's tau-b.\n\n"
+            "  --truth DIR        ground truth: a directory written by --sweep --save-truth\n"
+            "                     or by --record-truth (callgrind + exp-bbv of the command)\n"
+            "  --record-truth DIR -- COMMAND   run COMMAND under valgrind into DIR and stop\n"
+            "  --sweep LIST       sampling periods, e.g. 64K,128K,256K,512K,1M,2M,4M,8M,16M\n"
+            "                     (K/M/G are powers of 1024); valgrind runs once (unless\n"
+            "                     --truth is given), then one recording per period\n"
+            "  --save-truth DIR   keep the valgrind output of a sweep in DIR\n"
+            "  -e, --event EVENT  sampling event of the sweep (default cycles:u; on a machine\n"
+            "                     without a hardware PMU, cpu-clock and periods in ns)\n"
+            "  --no-randomize     fixed periods (default: add a random value below 1/8 of\n"
+            "                     the period at every sample, as pfmon did in the paper)\n"
+            "  --top N            N of the top-N precision and recall (default 10)\n"
+            "  --rows N           sampled IPs listed (default 15; 0: none)\n"
+            "                     The command's standard output is discarded in a sweep.\n"
+            "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
+            "  --json             machine-readable output\n"
+            "  -o, --output FILE  write the output to FILE\n"
+            "  -h, --help         this help\n");
+}
+
+static int parse_periods(const char *list, uint64_t *periods, size_t *n)
+{
+    char buf[1024];
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    strcpy(buf, list);
+    *n = 0;
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == MAX_PERIODS || !cli_parse_count(tok, &periods[*n]) || periods[*n] == 0)
+            return -1;
+        (*n)++;
+    }
+    return *n ? 0 : -1;
+}
+
+/* The mask of the random addition: the largest power of two not above period/8. */
+static unsigned random_bits(uint64_t period)
+{
+    unsigned bits = 0;
+    while (bits < 63 && (2ull << bits) <= period / 8)
+        bits++;
+    return period >= 8 ? bits : 0;
+}
+
+/* Records CMD with `pmuscope record` (this executable) at one period; its messages go
+ * to log, shown only if it fails. */
+static int record_once(const options *o, const char *event, uint64_t period, const char *out, const char *log,
+                       char **cmd, int ncmd)
+{
+    char self[PATH_MAX], per[32], randomize[48];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len < 0)
+        return cli_error("cannot find the pmuscope executable (/proc/self/exe)");
+    self[len] = '\0';
+    snprintf(per, sizeof per, "%llu", (unsigned long long)period);
+    snprintf(randomize, sizeof randomize, "--randomize=mask:%u", random_bits(period));
+    char *argv[16 + 256];
+    int a = 0;
+    argv[a++] = self;
+    argv[a++] = "record";
+    argv[a++] = "-e";
+    argv[a++] = (char *)event;
+    argv[a++] = "-c";
+    argv[a++] = per;
+    if (o->randomize)
+        argv[a++] = randomize;
+    argv[a++] = "-o";
+    argv[a++] = (char *)out;
+    argv[a++] = "--";
+    if (ncmd > 256)
+        return cli_usage_error("hotspot", "the command has more than 256 arguments");
+    for (int i = 0; i < ncmd; i++)
+        argv[a++] = cmd[i];
+    argv[a] = NULL;
+    pid_t pid = fork();
+    if (pid < 0)
+        return cli_error("fork: cannot start pmuscope record");
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0)
+            dup2(fd, STDERR_FILENO);
+        execv(self, argv);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        FILE *f = fopen(log, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            fputs(line, stderr);
+        if (f)
+            fclose(f);
+        return cli_error("pmuscope record of %s at period %llu failed (exit status %d)", cmd[0],
+                         (unsigned long long)period, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    return CLI_OK;
+}
+
+/* The sampling event: the user's, or cycles:u, or cpu-clock when no PMU counts cycles. */
+static int choose_event(const options *o, char *event, size_t size, int *time_based)
+{
+    pms_event ev;
+    const char *want = o->event ? o->event : "cycles:u";
+    if (pms_event_parse(want, &ev) < 0)
+        return cli_lib_error();
+    int rc = pms_event_probe(&ev);
+    if (rc == PMS_ENOTSUP && (!o->event || o->fallback)) {
+        pms_event fb;
+        if (pms_event_fallback(&ev, PMS_FALLBACK_SAMPLING, &fb) < 0)
+            return cli_lib_error();
+        snprintf(event, size, "%s", fb.name);
+        *time_based = 1;
+        return CLI_OK;
+    }
+    if (rc < 0)
+        return cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror());
+    snprintf(event, size, "%s", want);
+    *time_based = pms_event_is_software(&ev);
+    return CLI_OK;
+}
+
+static void progress(const char *what, size_t done, size_t total)
+{
+    if (cli_show_progress())
+        cli_progress(what, done, total);
+}
+
+static void restore_stdout(int saved)
+{
+    if (saved < 0)
+        return;
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+}
+
+static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
+{
+    uint64_t periods[MAX_PERIODS];
+    size_t np;
+    if (parse_periods(o->sweep, periods, &np) < 0)
+        return cli_usage_error("hotspot", "--sweep: expected periods such as 64K,1M,16M (at most %d)", MAX_PERIODS);
+    hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize};
+    int rc = choose_event(o, sw.event, sizeof sw.event, &sw.time_based);
+    if (rc != CLI_OK)
+        return rc;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", o->truth ? o->truth : o->save_truth ? o->save_truth : "/tmp/pmuscope-truth-XXXXXX");
+    if (!o->truth && !o->save_truth && !mkdtemp(dir))
+        return cli_error("cannot create a temporary directory for valgrind's output");
+    /* the command runs up to 2 + np times: keep its output out of ours */
+    fflush(stdout);
+    int saved_stdout = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved_stdout >= 0 && null >= 0)
+        dup2(null, STDOUT_FILENO);
+    if (null >= 0)
+        close(null);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pms_hotspot_truth *truth = NULL;
+    if (!o->truth)
+        progress("valgrind (callgrind, exp-bbv)", 0, 1);
+    if ((!o->truth && pms_hotspot_truth_record(dir, cmd) < 0) || pms_hotspot_truth_load(&truth, dir) < 0) {
+        restore_stdout(saved_stdout);
+        return cli_lib_error(); /* valgrind's logs stay in dir: the message names them */
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    sw.valgrind_seconds = o->truth ? 0 : (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    char data[PATH_MAX + 16], log[PATH_MAX + 16];
+    snprintf(data, sizeof data, "%s/sweep.data", dir);
+    snprintf(log, sizeof log, "%s/record.log", dir);
+    for (size_t i = 0; i < np && rc == CLI_OK; i++) {
+        progress("sampling", i, np);
+        hotspot_sweep_point *p = &sw.points[i];
+        p->period = periods[i];
+        pms_hotspot_recording rec;
+        rc = record_once(o, sw.event, periods[i], data, log, cmd, ncmd);
+        if (rc == CLI_OK && pms_hotspot_recording_read(&rec, data) < 0)
+            rc = cli_lib_error();
+        if (rc != CLI_OK)
+            break;
+        p->samples = rec.total;
+        if (pms_hotspot_evaluate(truth, rec.samples, rec.n, o->top, &p->result) < 0)
+            rc = cli_lib_error();
+        else
+            p->valid = 1;
+        pms_hotspot_recording_free(&rec);
+    }
+    unlink(data);
+    unlink(log);
+    restore_stdout(saved_stdout);
+    if (cli_show_progress())
+        cli_progress_end();
+    if (rc == CLI_OK) {
+        hotspot_print_sweep(out, &sw, truth, o->json);
+        if (o->svg)
+            rc = hotspot_write_sweep_svg(o->svg, &sw);
+    }
+    for (size_t i = 0; i < np; i++)
+        pms_hotspot_result_free(&sw.points[i].result);
+    pms_hotspot_truth_free(truth);
+    if (!o->truth && !o->save_truth)
+        pms_hotspot_truth_remove(dir);
+    return rc;
+}
+
+static int one_recording(const options *o, const char *perfdata, FILE *out)
+{
+    pms_hotspot_truth *truth;
+    if (pms_hotspot_truth_load(&truth, o->truth) < 0)
+        return cli_lib_error();
+    pms_hotspot_recording rec;
+    if (pms_hotspot_recording_read(&rec, perfdata) < 0) {
+        pms_hotspot_truth_free(truth);
+        return cli_lib_error();
+    }
+    pms_hotspot_result r;
+    int rc = CLI_OK;
+    if (pms_hotspot_evaluate(truth, rec.samples, rec.n, o->top, &r) < 0)
+        rc = cli_lib_error();
+    else {
+        hotspot_print_one(out, truth, &rec, &r, o->rows, o->json);
+        pms_hotspot_result_free(&r);
+    }
+    pms_hotspot_recording_free(&rec);
+    pms_hotspot_truth_free(truth);
+    return rc;
+}
+
+int cmd_hotspot(int argc, char **argv)
+{
+    enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
+           OPT_JSON, OPT_FALLBACK };
+    static const struct option longopts[] = {
+        {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
+        {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
+        {"event", required_argument, NULL, 'e'},               {"no-randomize", no_argument, NULL, OPT_NORAND},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"rows", required_argument, NULL, OPT_ROWS},           {"svg", required_argument, NULL, OPT_SVG},
+        {"json", no_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
+        {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    options o = {.top = 10, .rows = 15, .randomize = 1};
+    const char *record_dir = NULL;
+    uint64_t v;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "e:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_TRUTH: o.truth = optarg; break;
+        case OPT_SWEEP: o.sweep = optarg; break;
+        case OPT_SAVE: o.save_truth = optarg; break;
+        case OPT_RECORD: record_dir = optarg; break;
+        case 'e': o.event = optarg; break;
+        case OPT_NORAND: o.randomize = 0; break;
+        case OPT_FALLBACK: o.fallback = 1; break;
+        case OPT_TOP:
+        case OPT_ROWS:
+            if (!cli_parse_count(optarg, &v) || v > 1000000 || (c == OPT_TOP && v == 0))
+                return cli_usage_error("hotspot", "--%s: expected a count, got '%s'", c == OPT_TOP ? "top" : "rows",
+                                       optarg);
+            *(c == OPT_TOP ? &o.top : &o.rows) = (size_t)v;
+            break;
+        case OPT_SVG: o.svg = optarg; break;
+        case OPT_JSON: o.json = 1; break;
+        case 'o': o.output = optarg; break;
+        case 'h': usage(stdout); return CLI_OK;
+        default: return cli_usage_error("hotspot", "unknown option");
+        }
+    }
+    int rest = argc - optind;
+    if (record_dir) {
+        if (rest < 1)
+            return cli_usage_error("hotspot", "--record-truth: give the command after --");
+        if (pms_hotspot_truth_record(record_dir, argv + optind) < 0)
+            return cli_lib_error();
+        return CLI_OK;
+    }
+    if (o.sweep) {
+        if (rest < 1)
+            return cli_usage_error("hotspot", "--sweep: give the command to run after --");
+    } else if (!o.truth || rest != 1) {
+        return cli_usage_error("hotspot", "expected --truth DIR and one perf.data file, or --sweep PERIODS -- COMMAND");
+    }
+    if (o.svg && !o.sweep)
+        return cli_usage_error("hotspot", "--svg draws a sweep: use it with --sweep");
+    FILE *out = cli_open_output(o.output);
+    if (!out)
+        return CLI_FAIL;
+    int rc = o.sweep ? sweep(&o, argv + optind, rest, out) : one_recording(&o, argv[optind], out);
+    cli_close_output(out);
+    return rc;
+}

@@ -1,0 +1,249 @@
+/* pmuscope olr: fit a sample stream with line segments (seed 000's online linear
+ * regression, or the optimal bounded-error PLA) and report how well it keeps it. */
+#include "cli/cli.h"
+#include "cli/olr_input.h"
+#include "cli/olr_output.h"
+#include "pmuscope/error.h"
+#include "pmuscope/olr.h"
+#include "util/error.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fputs("usage: pmuscope olr [options] INPUT\n\n"
+          "Replace a stream of samples by line segments fitted online. INPUT is a perf.data\n"
+          "with read values (perf record -e '{cpu-clock,page-faults}:S', pmuscope record) or a\n"
+          "CSV/TSV table with an x column and one column per counter, all cumulative counts.\n\n"
+          "  -m, --method M        wm: the paper's regression (3 sigma, alpha test), default;\n"
+          "                        opt: optimal segments with |error| <= eps at every sample\n"
+          "  -e, --eps E           opt: the error bound: a count (1000), a share of the range\n"
+          "                        (0.5%, the default 0.1%), or mean per-sample increments (2step);\n"
+          "                        NAME=E sets it for one counter; repeatable\n"
+          "  -c, --counters LIST   fit only these counters (comma-separated names)\n"
+          "  -x, --x NAME          x: perf.data: the sampling event's count (default), 'time',\n"
+          "                        or another read event; table: a column (default the first)\n"
+          "      --tid TID         perf.data: only the samples of this thread\n"
+          "      --per-counter     break each counter's lines on its own (default: all break\n"
+          "                        together when one does)\n"
+          "      --alpha A         wm: relative test while a line has 2 samples (0.01)\n"
+          "      --nsigma S        wm: outlier threshold in sigmas (3)\n"
+          "      --max-len N       samples per segment at most (65536; 0: no cap)\n"
+          "      --max-hull N      opt: convex hull points at most (4096)\n"
+          "      --no-monotone     counters may decrease (default: a decrease is an error)\n"
+          "  -o, --output FILE     the segments as CSV (default olr.csv; - for stdout)\n"
+          "      --decode FILE     the samples decoded back from the segments (CSV)\n"
+          "      --samples FILE    the input samples as CSV\n"
+          "      --svg FILE        samples and lines, one chart per counter\n"
+          "      --json            the summary as JSON\n"
+          "  -h, --help            this help\n",
+          out);
+}
+
+enum { OPT_TID = 256, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,
+       OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON };
+
+typedef struct eps_spec {
+    const char *name; /* NULL: every counter */
+    pms_olr_counter_options c;
+} eps_spec;
+
+/* "[NAME=]VALUE[%|step]" */
+static int parse_eps(char *arg, eps_spec *out)
+{
+    char *eq = strrchr(arg, '=');
+    out->name = NULL;
+    if (eq) {
+        *eq = 0;
+        out->name = arg;
+        arg = eq + 1;
+    }
+    pms_olr_counter_options_init(&out->c);
+    size_t len = strlen(arg);
+    char num[64];
+    if (len == 0 || len >= sizeof num) return -1;
+    memcpy(num, arg, len + 1);
+    if (len > 1 && num[len - 1] == '%') {
+        out->c.unit = PMS_OLR_EPS_RANGE;
+        num[len - 1] = 0;
+    } else if (len > 4 && strcmp(num + len - 4, "step") == 0) {
+        out->c.unit = PMS_OLR_EPS_STEP;
+        num[len - 4] = 0;
+    }
+    if (!cli_parse_double(num, &out->c.eps) || out->c.eps < 0) return -1;
+    if (out->c.unit == PMS_OLR_EPS_RANGE) out->c.eps /= 100;
+    return 0;
+}
+
+typedef struct collected {
+    pms_olr_segment *seg;
+    size_t n, cap;
+} collected;
+
+static int keep_segment(const pms_olr_segment *s, void *ctx)
+{
+    collected *c = ctx;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 256;
+        pms_olr_segment *p = realloc(c->seg, cap * sizeof *p);
+        if (!p) return pms_fail(PMS_ENOMEM, "out of memory");
+        c->seg = p;
+        c->cap = cap;
+    }
+    c->seg[c->n++] = *s;
+    return 0;
+}
+
+/* Each counter's eps in counts, from the specs and the series' extent. */
+static int resolve_eps(const olr_series *s, const eps_spec *specs, size_t nspecs, int monotone,
+                       pms_olr_counter_options *copt)
+{
+    for (size_t j = 0; j < s->k; j++) {
+        pms_olr_counter_options c;
+        pms_olr_counter_options_init(&c);
+        c.eps = 0.001;
+        c.unit = PMS_OLR_EPS_RANGE;
+        for (size_t i = 0; i < nspecs; i++)
+            if (!specs[i].name || strcmp(specs[i].name, s->names[j]) == 0) c = specs[i].c;
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            uint64_t v = s->y[i * s->k + j];
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+        }
+        c.eps = pms_olr_eps_resolve(&c, (double)lo, (double)hi, s->n);
+        c.unit = PMS_OLR_EPS_ABS;
+        c.monotone = monotone;
+        copt[j] = c;
+    }
+    for (size_t i = 0; i < nspecs; i++) {
+        size_t j = 0;
+        while (specs[i].name && j < s->k && strcmp(specs[i].name, s->names[j]) != 0) j++;
+        if (j == s->k) return pms_fail(PMS_ENOENT, "--eps %s=...: no counter of that name", specs[i].name);
+    }
+    return PMS_OK;
+}
+
+static int fit(const olr_series *s, pms_olr_options *opt, collected *segs, pms_olr_summary *sums, const char *path)
+{
+    pms_olr *o;
+    int rc = pms_olr_create(&o, opt, keep_segment, segs);
+    size_t i = 0;
+    for (; rc == 0 && i < s->n; i++) rc = pms_olr_push(o, s->x[i], &s->y[i * s->k]);
+    if (rc && s->lines && i > 0) {
+        pms_olr_destroy(o);
+        return pms_fail_context(rc, "%s:%zu", path, s->lines[i - 1]);
+    }
+    if (rc == 0) rc = pms_olr_finish(o);
+    for (size_t j = 0; rc == 0 && j < s->k; j++) rc = pms_olr_get_summary(o, j, &sums[j]);
+    pms_olr_destroy(o);
+    return rc ? pms_fail_context(rc, "%s", path) : 0;
+}
+
+int cmd_olr(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"method", required_argument, NULL, 'm'},   {"eps", required_argument, NULL, 'e'},
+        {"counters", required_argument, NULL, 'c'}, {"x", required_argument, NULL, 'x'},
+        {"tid", required_argument, NULL, OPT_TID},  {"per-counter", no_argument, NULL, OPT_PER_COUNTER},
+        {"alpha", required_argument, NULL, OPT_ALPHA}, {"nsigma", required_argument, NULL, OPT_NSIGMA},
+        {"max-len", required_argument, NULL, OPT_MAX_LEN}, {"max-hull", required_argument, NULL, OPT_MAX_HULL},
+        {"no-monotone", no_argument, NULL, OPT_NO_MONOTONE}, {"output", required_argument, NULL, 'o'},
+        {"decode", required_argument, NULL, OPT_DECODE}, {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"svg", required_argument, NULL, OPT_SVG},  {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+    };
+    pms_olr_options opt;
+    pms_olr_options_init(&opt);
+    olr_input_options in = {.tid = -1};
+    eps_spec specs[32];
+    size_t nspecs = 0;
+    int monotone = 1, json = 0;
+    const char *output = "olr.csv", *decode = NULL, *samples = NULL, *svg = NULL;
+    uint64_t count;
+    optind = 1;
+    for (int ch; (ch = getopt_long(argc, argv, "m:e:c:x:o:h", longopts, NULL)) != -1;) {
+        switch (ch) {
+        case 'm':
+            if (pms_olr_method_parse(optarg, &opt.method)) return cli_usage_error("olr", "%s", pms_strerror());
+            break;
+        case 'e':
+            if (nspecs == 32 || parse_eps(optarg, &specs[nspecs]))
+                return cli_usage_error("olr", "--eps %s: expected [NAME=]E, E a count, E%% or Estep", optarg);
+            nspecs++;
+            break;
+        case 'c': in.counters = optarg; break;
+        case 'x': in.x = optarg; break;
+        case OPT_TID:
+            if (!cli_parse_count(optarg, &count) || count > INT32_MAX)
+                return cli_usage_error("olr", "--tid %s: expected a thread id", optarg);
+            in.tid = (long)count;
+            break;
+        case OPT_PER_COUNTER: opt.per_counter = 1; break;
+        case OPT_ALPHA:
+            if (!cli_parse_double(optarg, &opt.alpha) || opt.alpha < 0 || opt.alpha >= 1)
+                return cli_usage_error("olr", "--alpha %s: expected a number in [0, 1)", optarg);
+            break;
+        case OPT_NSIGMA:
+            if (!cli_parse_double(optarg, &opt.nsigma) || opt.nsigma <= 0)
+                return cli_usage_error("olr", "--nsigma %s: expected a positive number", optarg);
+            break;
+        case OPT_MAX_LEN:
+            if (!cli_parse_count(optarg, &opt.max_len) || opt.max_len == 1)
+                return cli_usage_error("olr", "--max-len %s: expected 0 or a count >= 2", optarg);
+            break;
+        case OPT_MAX_HULL:
+            if (!cli_parse_count(optarg, &count) || count < 8 || count > (1u << 30))
+                return cli_usage_error("olr", "--max-hull %s: expected a count >= 8", optarg);
+            opt.max_hull = (size_t)count;
+            break;
+        case OPT_NO_MONOTONE: monotone = 0; break;
+        case 'o': output = optarg; break;
+        case OPT_DECODE: decode = optarg; break;
+        case OPT_SAMPLES: samples = optarg; break;
+        case OPT_SVG: svg = optarg; break;
+        case OPT_JSON: json = 1; break;
+        case 'h': usage(stdout); return CLI_OK;
+        default: return cli_usage_error("olr", "bad option");
+        }
+    }
+    if (optind + 1 != argc) return cli_usage_error("olr", "expected one INPUT file");
+    const char *path = argv[optind];
+
+    olr_series s;
+    if (olr_series_load(&s, path, &in)) return cli_lib_error();
+    int rc = CLI_FAIL;
+    collected segs = {0};
+    pms_olr_counter_options *copt = calloc(s.k, sizeof *copt);
+    pms_olr_summary *sums = calloc(s.k, sizeof *sums);
+    if (!copt || !sums) {
+        cli_error("out of memory");
+        goto out;
+    }
+    if (resolve_eps(&s, specs, nspecs, monotone, copt)) {
+        cli_lib_error();
+        goto out;
+    }
+    opt.ncounters = s.k;
+    opt.counters = copt;
+    if (fit(&s, &opt, &segs, sums, path)) {
+        cli_lib_error();
+        if (strstr(pms_strerror(), "must increase") && in.tid < 0 && !s.lines)
+            cli_warn("samples of several threads interleave: choose one with --tid");
+        goto out;
+    }
+    olr_report rep = {.series = &s, .opt = &opt, .seg = segs.seg, .nseg = segs.n, .sums = sums, .input = path};
+    if (olr_write_outputs(&rep, output, decode, samples, svg)) goto out;
+    if (json) olr_print_json(&rep, stdout);
+    else olr_print_summary(&rep, stdout);
+    rc = CLI_OK;
+out:
+    free(copt);
+    free(sums);
+    free(segs.seg);
+    olr_series_free(&s);
+    return rc;
+}

@@ -1,0 +1,219 @@
+/* Text, JSON and SVG output of `pmuscope hotspot`. */
+#include "cli/hotspot_output.h"
+#include "cli/cli.h"
+#include "pmuscope/chart.h"
+#include "pmuscope/json.h"
+
+#include <math.h>
+#include <string.h>
+
+/* 65536 -> "64K", as the paper writes periods. */
+static const char *period_name(uint64_t p, char *buf, size_t size)
+{
+    static const char suffix[] = "KMG";
+    int k = -1;
+    while (k < 2 && p >= 1024 && p % 1024 == 0) {
+        p /= 1024;
+        k++;
+    }
+    if (k < 0)
+        snprintf(buf, size, "%llu", (unsigned long long)p);
+    else
+        snprintf(buf, size, "%llu%c", (unsigned long long)p, suffix[k]);
+    return buf;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void json_measures(pms_json *j, const pms_hotspot_result *r)
+{
+    pms_json_kv_uint(j, "m", r->measures.m);
+    pms_json_kv_uint(j, "ns", r->measures.ns);
+    pms_json_kv_double(j, "nrmse_sr", r->measures.nrmse_sr);
+    pms_json_kv_double(j, "sc", r->measures.sc);
+    pms_json_kv_double(j, "od", r->measures.od);
+    pms_json_kv_double(j, "kendall_tau_b", r->measures.kendall_tau);
+    pms_json_kv_uint(j, "top_n", r->top_n);
+    pms_json_kv_double(j, "top_precision", r->top_precision);
+    pms_json_kv_double(j, "top_recall", r->top_recall);
+    pms_json_kv_uint(j, "outside_samples", r->outside_samples);
+}
+
+static void json_truth(pms_json *j, const pms_hotspot_truth *t)
+{
+    size_t nb;
+    pms_hotspot_truth_block_counts(t, &nb);
+    pms_json_key(j, "truth");
+    pms_json_object_begin(j);
+    pms_json_kv_string(j, "command", pms_hotspot_truth_command(t));
+    pms_json_kv_uint(j, "instructions", pms_hotspot_truth_instructions(t));
+    pms_json_kv_uint(j, "basic_blocks", nb);
+    pms_json_object_end(j);
+}
+
+/* A document: {"truth": {...}, ... members follow */
+static void json_open(pms_json *j, FILE *out, const pms_hotspot_truth *t)
+{
+    pms_json_init(j, out, true);
+    pms_json_object_begin(j);
+    json_truth(j, t);
+}
+
+/* Ends the last member (an array) and the document. */
+static void json_close_array(pms_json *j)
+{
+    pms_json_array_end(j);
+    pms_json_object_end(j);
+    pms_json_finish(j);
+}
+
+static void text_truth(FILE *out, const pms_hotspot_truth *t)
+{
+    size_t nb;
+    pms_hotspot_truth_block_counts(t, &nb);
+    fprintf(out, "truth        %s: %llu instructions, %zu basic blocks (valgrind)\n", pms_hotspot_truth_command(t),
+            (unsigned long long)pms_hotspot_truth_instructions(t), nb);
+}
+
+static void text_rows(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_result *r, size_t rows)
+{
+    if (rows == 0)
+        return;
+    double ni = (double)pms_hotspot_truth_instructions(t);
+    fprintf(out, "\n%9s %7s %13s %7s %13s  %-20s %s\n", "samples", "share%", "executed", "share%", "block count",
+            "function", "location");
+    for (size_t i = 0; i < r->nrows && i < rows; i++) {
+        const pms_hotspot_row *w = &r->rows[i];
+        fprintf(out, "%9llu %7.2f %13llu %7.3f %13llu  %-20.20s %s+0x%llx\n", (unsigned long long)w->sampled,
+                100.0 * (double)w->sampled / (double)r->measures.ns, (unsigned long long)w->fact.executed,
+                100.0 * (double)w->fact.executed / ni, (unsigned long long)w->fact.block_count,
+                w->fact.function[0] ? w->fact.function : "?",
+                base_name(pms_hotspot_truth_object_path(t, w->object)), (unsigned long long)w->offset);
+    }
+}
+
+static const char *period_unit(int time_based) { return time_based ? "ns" : "events"; }
+
+void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_recording *rec,
+                       const pms_hotspot_result *r, size_t rows, int json)
+{
+    if (json) {
+        pms_json j;
+        json_open(&j, out, t);
+        pms_json_kv_string(&j, "event", rec->event);
+        pms_json_kv_uint(&j, "period", rec->period);
+        pms_json_kv_string(&j, "period_unit", period_unit(rec->time_based));
+        pms_json_kv_uint(&j, "samples", rec->total);
+        pms_json_kv_uint(&j, "unplaced_samples", rec->unplaced);
+        json_measures(&j, r);
+        pms_json_key(&j, "ips");
+        pms_json_array_begin(&j);
+        for (size_t i = 0; i < r->nrows; i++) {
+            pms_json_object_begin(&j);
+            pms_json_kv_string(&j, "object", pms_hotspot_truth_object_path(t, r->rows[i].object));
+            pms_json_kv_uint(&j, "offset", r->rows[i].offset);
+            pms_json_kv_string(&j, "function", r->rows[i].fact.function);
+            pms_json_kv_uint(&j, "sampled", r->rows[i].sampled);
+            pms_json_kv_uint(&j, "executed", r->rows[i].fact.executed);
+            pms_json_kv_uint(&j, "block_count", r->rows[i].fact.block_count);
+            pms_json_object_end(&j);
+        }
+        json_close_array(&j);
+        return;
+    }
+    text_truth(out, t);
+    fprintf(out, "recording    %llu samples of %s, period %llu%s%s; %llu not in a file (kernel, vdso), %llu in files "
+                 "valgrind never ran\n",
+            (unsigned long long)rec->total, rec->event, (unsigned long long)rec->period,
+            rec->time_based ? " ns" : "", rec->time_based ? " (a time-based event: the period counts nanoseconds)" : "",
+            (unsigned long long)rec->unplaced, (unsigned long long)r->outside_samples);
+    fprintf(out, "sampled IPs  m = %zu\n\n", r->measures.m);
+    fprintf(out, "NRMSE_SR     %.4f\n", r->measures.nrmse_sr);
+    fprintf(out, "SC           %.4f\n", r->measures.sc);
+    fprintf(out, "OD           %.4f\n", r->measures.od);
+    fprintf(out, "tau-b        %.4f  (Kendall, sampled against exact counts of the sampled IPs)\n",
+            r->measures.kendall_tau);
+    fprintf(out, "top-%-8zu precision %.3f  recall %.3f\n", r->top_n, r->top_precision, r->top_recall);
+    text_rows(out, t, r, rows);
+}
+
+void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_truth *t, int json)
+{
+    char name[32];
+    if (json) {
+        pms_json j;
+        json_open(&j, out, t);
+        pms_json_kv_string(&j, "event", sw->event);
+        pms_json_kv_string(&j, "period_unit", period_unit(sw->time_based));
+        pms_json_kv_bool(&j, "randomized", sw->randomized);
+        pms_json_kv_double(&j, "valgrind_seconds", sw->valgrind_seconds);
+        pms_json_key(&j, "periods");
+        pms_json_array_begin(&j);
+        for (size_t i = 0; i < sw->nperiods; i++) {
+            pms_json_object_begin(&j);
+            pms_json_kv_uint(&j, "period", sw->points[i].period);
+            pms_json_kv_uint(&j, "samples", sw->points[i].samples);
+            json_measures(&j, &sw->points[i].result);
+            pms_json_object_end(&j);
+        }
+        json_close_array(&j);
+        return;
+    }
+    text_truth(out, t);
+    if (sw->time_based)
+        fprintf(out, "event        %s: periods are in nanoseconds of CPU time (no hardware PMU counts cycles "
+                     "here)\n", sw->event);
+    else
+        fprintf(out, "event        %s: periods are in events\n", sw->event);
+    fprintf(out, "periods      %s\n\n", sw->randomized ? "each plus a random value below 1/8 of it (as the paper)"
+                                                       : "fixed (--no-randomize)");
+    fprintf(out, "%8s %9s %6s %10s %8s %10s %8s %8s %8s\n", "period", "samples", "m", "NRMSE_SR", "SC", "OD",
+            "tau-b", "top-P", "top-R");
+    for (size_t i = 0; i < sw->nperiods; i++) {
+        const pms_hotspot_result *r = &sw->points[i].result;
+        fprintf(out, "%8s %9llu %6zu %10.4f %8.4f %10.5f %8.3f %8.3f %8.3f\n",
+                period_name(sw->points[i].period, name, sizeof name), (unsigned long long)sw->points[i].samples,
+                r->measures.m, r->measures.nrmse_sr, r->measures.sc, r->measures.od, r->measures.kendall_tau,
+                r->top_precision, r->top_recall);
+    }
+}
+
+int hotspot_write_sweep_svg(const char *path, const hotspot_sweep *sw)
+{
+    double x[HOTSPOT_MAX_PERIODS], y[3][HOTSPOT_MAX_PERIODS];
+    for (size_t i = 0; i < sw->nperiods; i++) {
+        x[i] = (double)sw->points[i].period;
+        y[0][i] = sw->points[i].result.measures.nrmse_sr;
+        y[1][i] = sw->points[i].result.measures.sc;
+        y[2][i] = sw->points[i].result.measures.od;
+    }
+    char xlabel[160];
+    snprintf(xlabel, sizeof xlabel, "sampling period (%s%s)", sw->event, sw->time_based ? ", nanoseconds" : "");
+    static const char *const titles[3] = {"Normalised RMS error NRMSE_SR", "Sample coverage SC",
+                                          "Order deviation OD (log scale)"};
+    static const char *const labels[3] = {"NRMSE_SR", "SC", "OD"};
+    pms_chart *charts[3] = {NULL, NULL, NULL};
+    int rc = CLI_OK;
+    for (int k = 0; k < 3 && rc == CLI_OK; k++) {
+        charts[k] = pms_chart_new(titles[k], xlabel, labels[k]);
+        if (!charts[k] || pms_chart_add_line(charts[k], labels[k], x, y[k], sw->nperiods, NULL) < 0)
+            rc = cli_lib_error();
+        else
+            pms_chart_set_log(charts[k], 1, k == 2);
+    }
+    FILE *f = rc == CLI_OK ? cli_open_output(path) : NULL;
+    if (rc == CLI_OK && !f)
+        rc = CLI_FAIL;
+    if (f) {
+        if (pms_chart_write_svg(charts, 3, 720, f) < 0)
+            rc = cli_lib_error();
+        cli_close_output(f);
+    }
+    for (int k = 0; k < 3; k++)
+        pms_chart_free(charts[k]);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* `pmuscope olr` input from perf.data: samples with read values (PERF_SAMPLE_READ), as
+ * `perf record -e '{cpu-clock,page-faults}:S'` or `pmuscope record` write them.
+ * x is the sampling event's own count (or the time stamp, or another read event),
+ * the counters are the other read values. */
+#include "cli/olr_columns.h"
+#include "cli/olr_input.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct loader {
+    olr_series *s;
+    const olr_input_options *opt;
+    const char *path;
+    pms_perfdata_reader *r;
+    olr_columns cols;
+    int chosen;
+    uint64_t *row;
+} loader;
+
+static const pms_perfdata_attr *attr_of_id(uint64_t id, void *ctx)
+{
+    pms_perfdata_reader *r = ctx;
+    for (size_t i = 0; i < pms_perfdata_nattrs(r); i++) {
+        const pms_perfdata_attr *a = pms_perfdata_get_attr(r, i);
+        for (size_t k = 0; k < a->nids; k++)
+            if (a->ids[k] == id) return a;
+    }
+    return NULL;
+}
+
+static int on_sample(const pms_sample *smp, void *ctx)
+{
+    loader *L = ctx;
+    if (L->opt->tid >= 0 && smp->tid != (uint32_t)L->opt->tid) return 0;
+    if (!L->chosen) {
+        int rc = olr_columns_choose(&L->cols, smp, L->opt->x, L->opt->counters, attr_of_id, L->r, L->path);
+        if (rc) return rc;
+        L->chosen = 1;
+        L->s->k = L->cols.k;
+        if (!(L->row = malloc(L->cols.k * sizeof *L->row))) return pms_fail(PMS_ENOMEM, "out of memory");
+    }
+    uint64_t x;
+    if (!olr_columns_row(&L->cols, smp, &x, L->row)) return 0;
+    uint64_t *row = olr_series_append(L->s, x);
+    if (!row) return pms_fail(PMS_ENOMEM, "out of memory");
+    memcpy(row, L->row, L->cols.k * sizeof *row);
+    return 0;
+}
+
+int olr_series_load_perfdata(olr_series *s, const char *path, const olr_input_options *opt)
+{
+    loader L = {.s = s, .opt = opt, .path = path};
+    int rc = pms_perfdata_open(&L.r, path);
+    if (rc) return rc;
+    pms_perfdata_handlers h = {.sample = on_sample, .ctx = &L};
+    rc = pms_perfdata_read(L.r, &h);
+    if (rc == 0 && !L.chosen)
+        rc = pms_fail(PMS_EFORMAT, "%s: no samples%s", path, opt->tid >= 0 ? " of that thread" : "");
+    if (L.chosen) {
+        /* the series takes the names */
+        s->names = L.cols.names;
+        s->xname = L.cols.xname;
+        L.cols.names = NULL;
+        L.cols.xname = NULL;
+        L.cols.k = 0;
+    }
+    olr_columns_free(&L.cols);
+    free(L.row);
+    pms_perfdata_close(L.r);
+    return rc;
+}

@@ -1,0 +1,169 @@
+/* `pmuscope olr` outputs: segments and decoded samples as CSV, SVG charts in the manner
+ * of seed 000's figures 3 to 9 (samples as points, the lines over them), the summary. */
+#include "cli/olr_output.h"
+#include "cli/cli.h"
+#include "pmuscope/chart.h"
+#include "pmuscope/json.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void olr_csv_segment_header(FILE *out)
+{
+    fputs("counter,first,count,x_first,x_last,y_first,y_last,slope,sigma\n", out);
+}
+
+void olr_csv_segment(FILE *out, const char *counter, const pms_olr_segment *s)
+{
+    fprintf(out, "%s,%llu,%llu,%llu,%llu,%.17g,%.17g,%.17g,%.17g\n", counter, (unsigned long long)s->first,
+            (unsigned long long)s->count, (unsigned long long)s->x_first, (unsigned long long)s->x_last,
+            s->y_first, s->y_last, s->slope, s->sigma);
+}
+
+static void write_decoded(const olr_report *r, FILE *out)
+{
+    const olr_series *s = r->series;
+    uint64_t *x = malloc((r->opt->max_len ? r->opt->max_len : s->n) * sizeof *x);
+    int64_t *y = malloc((r->opt->max_len ? r->opt->max_len : s->n) * sizeof *y);
+    if (!x || !y) {
+        cli_error("out of memory");
+        free(x);
+        free(y);
+        return;
+    }
+    fputs("counter,x,y\n", out);
+    for (size_t j = 0; j < s->k; j++) {
+        int first = 1;
+        for (size_t i = 0; i < r->nseg; i++) {
+            const pms_olr_segment *g = &r->seg[i];
+            if (g->counter != j) continue;
+            /* wm's lines share their boundary sample: decode it once */
+            size_t n = pms_olr_segment_decode(g, !first && r->opt->method == PMS_OLR_WM, x, y);
+            for (size_t k = 0; k < n; k++)
+                fprintf(out, "%s,%llu,%lld\n", s->names[j], (unsigned long long)x[k], (long long)y[k]);
+            first = 0;
+        }
+    }
+    free(x);
+    free(y);
+}
+
+/* One chart per counter: up to 4000 samples as points (every n-th beyond that), the
+ * segments as a line through their ends. */
+static int write_svg(const olr_report *r, FILE *out)
+{
+    const olr_series *s = r->series;
+    pms_chart **charts = calloc(s->k, sizeof *charts);
+    size_t step = s->n > 4000 ? (s->n + 3999) / 4000 : 1, np = (s->n + step - 1) / step;
+    double *px = malloc(np * sizeof *px), *py = malloc(np * sizeof *py);
+    double *lx = malloc(2 * r->nseg * sizeof *lx), *ly = malloc(2 * r->nseg * sizeof *ly);
+    int rc = charts && px && py && lx && ly ? 0 : -1;
+    for (size_t j = 0; rc == 0 && j < s->k; j++) {
+        char title[256];
+        snprintf(title, sizeof title, "%s: %llu samples, %llu lines (%s)", s->names[j],
+                 (unsigned long long)r->sums[j].samples, (unsigned long long)r->sums[j].segments,
+                 pms_olr_method_name(r->opt->method));
+        charts[j] = pms_chart_new(title, s->xname, s->names[j]);
+        if (!charts[j]) {
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0, k = 0; i < s->n; i += step, k++) {
+            px[k] = (double)s->x[i];
+            py[k] = (double)s->y[i * s->k + j];
+        }
+        size_t nl = 0;
+        for (size_t i = 0; i < r->nseg; i++) {
+            if (r->seg[i].counter != j) continue;
+            lx[nl] = (double)r->seg[i].x_first, ly[nl++] = r->seg[i].y_first;
+            lx[nl] = (double)r->seg[i].x_last, ly[nl++] = r->seg[i].y_last;
+        }
+        if (pms_chart_add_points(charts[j], "samples", px, py, np, NULL) ||
+            pms_chart_add_line(charts[j], "lines", lx, ly, nl, NULL))
+            rc = -1;
+    }
+    if (rc == 0) rc = pms_chart_write_svg(charts, s->k, 900, out);
+    for (size_t j = 0; charts && j < s->k; j++) pms_chart_free(charts[j]);
+    free(charts);
+    free(px);
+    free(py);
+    free(lx);
+    free(ly);
+    return rc;
+}
+
+int olr_write_outputs(const olr_report *r, const char *segments, const char *decode, const char *samples,
+                      const char *svg)
+{
+    FILE *f = cli_open_output(segments);
+    if (!f) return CLI_FAIL;
+    olr_csv_segment_header(f);
+    for (size_t i = 0; i < r->nseg; i++) olr_csv_segment(f, r->series->names[r->seg[i].counter], &r->seg[i]);
+    cli_close_output(f);
+    if (decode) {
+        if (!(f = cli_open_output(decode))) return CLI_FAIL;
+        write_decoded(r, f);
+        cli_close_output(f);
+    }
+    if (samples) {
+        if (!(f = cli_open_output(samples))) return CLI_FAIL;
+        olr_series_write_csv(r->series, f);
+        cli_close_output(f);
+    }
+    if (svg) {
+        if (!(f = cli_open_output(svg))) return CLI_FAIL;
+        int rc = write_svg(r, f);
+        cli_close_output(f);
+        if (rc) return cli_error("%s: cannot draw the chart", svg);
+    }
+    return 0;
+}
+
+void olr_print_summary(const olr_report *r, FILE *out)
+{
+    const olr_series *s = r->series;
+    fprintf(out, "%s: %llu samples, x = %s, method %s%s\n", r->input, (unsigned long long)s->n, s->xname,
+            pms_olr_method_name(r->opt->method), r->opt->per_counter ? ", lines per counter" : "");
+    fprintf(out, "%-20s %12s %9s %10s %11s %10s %12s %12s\n", "counter", "eps", "segments", "reduction",
+            "bytes-ratio", "MNESD", "max-error", "RMSE");
+    for (size_t j = 0; j < s->k; j++) {
+        const pms_olr_summary *m = &r->sums[j];
+        char eps[32] = "-";
+        if (r->opt->method == PMS_OLR_OPT) snprintf(eps, sizeof eps, "%.0f", floor(r->opt->counters[j].eps));
+        fprintf(out, "%-20s %12s %9llu %10.2f %11.2f %10.3g %12.4g %12.4g\n", s->names[j], eps,
+                (unsigned long long)m->segments, m->reduction, m->bytes_ratio, m->mnesd, m->max_abs_error, m->rmse);
+    }
+}
+
+void olr_print_json(const olr_report *r, FILE *out)
+{
+    const olr_series *s = r->series;
+    pms_json j;
+    pms_json_init(&j, out, true);
+    pms_json_object_begin(&j);
+    pms_json_kv_string(&j, "input", r->input);
+    pms_json_kv_string(&j, "method", pms_olr_method_name(r->opt->method));
+    pms_json_kv_string(&j, "x", s->xname);
+    pms_json_kv_uint(&j, "samples", s->n);
+    pms_json_kv_bool(&j, "per_counter", r->opt->per_counter);
+    pms_json_key(&j, "counters");
+    pms_json_array_begin(&j);
+    for (size_t c = 0; c < s->k; c++) {
+        const pms_olr_summary *m = &r->sums[c];
+        pms_json_object_begin(&j);
+        pms_json_kv_string(&j, "name", s->names[c]);
+        if (r->opt->method == PMS_OLR_OPT) pms_json_kv_double(&j, "eps", floor(r->opt->counters[c].eps));
+        pms_json_kv_uint(&j, "segments", m->segments);
+        pms_json_kv_double(&j, "reduction", m->reduction);
+        pms_json_kv_double(&j, "bytes_ratio", m->bytes_ratio);
+        pms_json_kv_double(&j, "mnesd", m->mnesd);
+        pms_json_kv_double(&j, "max_abs_error", m->max_abs_error);
+        pms_json_kv_double(&j, "rmse", m->rmse);
+        pms_json_kv_double(&j, "y_min", m->y_min);
+        pms_json_kv_double(&j, "y_max", m->y_max);
+        pms_json_object_end(&j);
+    }
+    pms_json_array_end(&j);
+    pms_json_object_end(&j);
+    pms_json_finish(&j);
+}

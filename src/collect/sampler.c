@@ -1,0 +1,539 @@
+/* Overflow sampling: events opened per thread (or per CPU with inherit), one ring
+ * buffer per thread or CPU, period randomisation through PERF_EVENT_IOC_PERIOD. */
+#include "pmuscope/sampler.h"
+
+#include "collect/ring.h"
+#include "pmuscope/target.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PMS_SAMPLE_BASE                                                                                     \
+    (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |       \
+     PERF_SAMPLE_PERIOD)
+/* Position of each field of a sample, in u64 words after the header (kernel order). */
+enum { W_IDENTIFIER, W_IP, W_PIDTID, W_TIME, W_ID, W_PERIOD, W_FIXED };
+
+/* The shortest period we set on cpu-clock and task-clock (hrtimer events) through
+ * PERF_EVENT_IOC_PERIOD. The kernel fires them no sooner than 10 us; worse, on a VM
+ * (kernel 6.18) a period of 20 us that the timer could not keep up with left the
+ * event firing every ~50 us even after later PERF_EVENT_IOC_PERIOD calls set 200 us,
+ * while 50 us recovered. Randomised periods below this are raised to it. */
+#define PMS_HRTIMER_MIN_PERIOD 50000
+#define PMS_PENDING_MAX 8
+
+/* A period change that the kernel has not yet shown in a sample: samples taken from
+ * time `from` on (ioctl start + the new period, the earliest the restarted timer can
+ * fire) were taken with `period`. */
+typedef struct pending_period {
+    uint64_t from, period;
+} pending_period;
+
+typedef struct sampling_fd {
+    uint64_t id;
+    int fd;
+    size_t event;
+    uint64_t period; /* in force, for events whose samples we correct */
+    pending_period pending[PMS_PENDING_MAX];
+    size_t npending;
+} sampling_fd;
+
+typedef struct event_state {
+    pms_sampling_event cfg;
+    uint64_t base;
+    pms_period_gen *gen; /* NULL without randomisation */
+    /* The kernel keeps reporting the first period in samples of hrtimer events after
+     * PERF_EVENT_IOC_PERIOD (hw.last_period is never updated for them, seen on 6.18),
+     * so the sampler writes the period in force into those samples itself. */
+    int correct_period;
+} event_state;
+
+struct pms_sampler {
+    event_state *ev;
+    size_t nevents;
+    pms_event *reads; /* every event's read counters, in order */
+    size_t nreads;
+    size_t fds_per_unit;    /* nevents + nreads */
+    size_t nunits;          /* threads, or CPUs with inherit, that were opened */
+    size_t nalloc;          /* units allocated */
+    size_t ring_bytes;      /* data bytes of each ring buffer */
+    int *fds;               /* [unit][fds_per_unit] */
+    pms_ring *rings;        /* [unit] */
+    struct pollfd *pfds;    /* [unit] */
+    sampling_fd *sfds;      /* [unit * nevents], sorted by id after open */
+    pms_perfdata_attr *attrs;
+    uint64_t *ids;          /* [attr][unit] */
+    int have_clock;
+    clockid_t clock;
+    pms_sampler_stats stats;
+    pms_record_fn fn;
+    void *ctx;
+    uint64_t *patched; /* a sample whose period we correct is copied here (64 KiB) */
+};
+
+static int is_hrtimer_event(const pms_event *e)
+{
+    return e->attr.type == PERF_TYPE_SOFTWARE &&
+           (e->attr.config == PERF_COUNT_SW_CPU_CLOCK || e->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+static uint64_t now_ns(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void fill_attr(const pms_sampler *s, const pms_sampler_config *cfg, struct perf_event_attr *a,
+                      const pms_event *ev, const pms_sampling_event *sev)
+{
+    *a = ev->attr;
+    a->size = sizeof *a;
+    a->sample_type = PMS_SAMPLE_BASE | (s->nreads ? PERF_SAMPLE_READ : 0);
+    a->read_format = PERF_FORMAT_ID;
+    if (s->nreads)
+        a->read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    a->sample_id_all = 1;
+    a->inherit = cfg->inherit ? 1 : 0;
+    if (s->have_clock) {
+        a->use_clockid = 1;
+        a->clockid = s->clock;
+    }
+    if (!sev) { /* a counter read at every sample: a group member that never samples */
+        a->disabled = 0;
+        return;
+    }
+    a->disabled = 1;
+    a->enable_on_exec = cfg->enable_on_exec ? 1 : 0;
+    if (sev->period) {
+        a->sample_period = sev->period;
+    } else {
+        a->freq = 1;
+        a->sample_freq = sev->freq;
+    }
+}
+
+static int set_fd_period(pms_sampler *s, sampling_fd *f, uint64_t period)
+{
+    event_state *e = &s->ev[f->event];
+    if (e->correct_period && period < PMS_HRTIMER_MIN_PERIOD) period = PMS_HRTIMER_MIN_PERIOD;
+    clockid_t clock = s->have_clock ? s->clock : CLOCK_MONOTONIC;
+    uint64_t t0 = now_ns(clock);
+    if (ioctl(f->fd, PERF_EVENT_IOC_PERIOD, &period) < 0)
+        return pms_fail_errno(pms_status_from_errno(errno), errno, "%s: cannot change the sampling period to %llu",
+                              e->cfg.event.name, (unsigned long long)period);
+    s->stats.period_update_ns += now_ns(clock) - t0;
+    if (e->correct_period) {
+        if (!s->have_clock) {
+            f->period = period; /* no common clock with the samples: the next sample gets it */
+        } else {
+            if (f->npending == PMS_PENDING_MAX) { /* assume the oldest has taken effect */
+                f->period = f->pending[0].period;
+                memmove(f->pending, f->pending + 1, (PMS_PENDING_MAX - 1) * sizeof f->pending[0]);
+                f->npending--;
+            }
+            f->pending[f->npending++] = (pending_period){t0 + period, period};
+        }
+    }
+    return PMS_OK;
+}
+
+/* The period in force when a sample was taken at time t: the latest change whose
+ * restarted timer could have fired by t. */
+static uint64_t period_at(sampling_fd *f, uint64_t t)
+{
+    for (size_t k = f->npending; k-- > 0;) {
+        if (f->pending[k].from <= t) {
+            f->period = f->pending[k].period;
+            memmove(f->pending, f->pending + k + 1, (f->npending - k - 1) * sizeof f->pending[0]);
+            f->npending -= k + 1;
+            break;
+        }
+    }
+    return f->period;
+}
+
+static int cmp_sfd(const void *a, const void *b)
+{
+    uint64_t x = ((const sampling_fd *)a)->id, y = ((const sampling_fd *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static sampling_fd *find_sfd(pms_sampler *s, uint64_t id)
+{
+    sampling_fd key = {.id = id};
+    return bsearch(&key, s->sfds, s->nunits * s->nevents, sizeof key, cmp_sfd);
+}
+
+/* Randomises the next period; *h is replaced by a corrected copy where needed. */
+static int on_sample(pms_sampler *s, const struct perf_event_header **h)
+{
+    if ((*h)->size < sizeof **h + W_FIXED * sizeof(uint64_t)) return PMS_OK;
+    const uint64_t *w = (const uint64_t *)(const void *)(*h + 1);
+    sampling_fd *f = find_sfd(s, w[W_IDENTIFIER]);
+    if (!f) return PMS_OK;
+    event_state *e = &s->ev[f->event];
+    if (e->correct_period) {
+        uint64_t period = period_at(f, w[W_TIME]);
+        if (period != w[W_PERIOD]) {
+            memcpy(s->patched, *h, (*h)->size);
+            s->patched[1 + W_PERIOD] = period;
+            *h = (const struct perf_event_header *)(void *)s->patched;
+        }
+    }
+    if (!e->gen) return PMS_OK;
+    s->stats.period_updates++;
+    return set_fd_period(s, f, pms_period_gen_next(e->gen));
+}
+
+static int on_record(const struct perf_event_header *h, void *ctx)
+{
+    pms_sampler *s = ctx;
+    s->stats.records++;
+    const uint64_t *w = (const uint64_t *)(const void *)(h + 1);
+    switch (h->type) {
+    case PERF_RECORD_SAMPLE: {
+        s->stats.samples++;
+        int rc = on_sample(s, &h);
+        if (rc) return rc;
+        break;
+    }
+    case PERF_RECORD_LOST:
+        if (h->size >= sizeof *h + 2 * sizeof(uint64_t)) s->stats.lost += w[1];
+        break;
+    case PERF_RECORD_THROTTLE: s->stats.throttles++; break;
+    case PERF_RECORD_UNTHROTTLE: s->stats.unthrottles++; break;
+    default: break;
+    }
+    return s->fn ? s->fn(h, s->ctx) : 0;
+}
+
+static int check_config(const pms_sampler_config *cfg)
+{
+    if (!cfg || !cfg->events || cfg->nevents == 0) return pms_fail(PMS_EINVAL, "no sampling event given");
+    for (size_t i = 0; i < cfg->nevents; i++) {
+        const pms_sampling_event *e = &cfg->events[i];
+        if (!e->period && !e->freq)
+            return pms_fail(PMS_EINVAL, "%s: no sampling period or frequency given", e->event.name);
+        if (e->randomize.kind != PMS_RANDOMIZE_NONE && !e->period)
+            return pms_fail(PMS_EINVAL, "%s: period randomisation needs a fixed period (-c), not a frequency",
+                            e->event.name);
+        if (e->nread && !e->read) return pms_fail(PMS_EINVAL, "%s: read counters missing", e->event.name);
+    }
+    size_t pages = cfg->mmap_pages ? cfg->mmap_pages : 128;
+    if (pages & (pages - 1))
+        return pms_fail(PMS_EINVAL, "ring buffer: %zu pages is not a power of 2", pages);
+    return PMS_OK;
+}
+
+/* Copies the configuration: the events, their read counters, the random generators. */
+static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
+{
+    s->nevents = cfg->nevents;
+    for (size_t i = 0; i < cfg->nevents; i++) s->nreads += cfg->events[i].nread;
+    s->fds_per_unit = s->nevents + s->nreads;
+    s->ev = calloc(s->nevents, sizeof *s->ev);
+    s->reads = calloc(s->nreads ? s->nreads : 1, sizeof *s->reads);
+    s->attrs = calloc(s->fds_per_unit, sizeof *s->attrs);
+    if (!s->ev || !s->reads || !s->attrs) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (cfg->use_clockid) {
+        s->have_clock = 1;
+        s->clock = cfg->clockid;
+    }
+    size_t r = 0;
+    for (size_t i = 0; i < cfg->nevents; i++) {
+        event_state *e = &s->ev[i];
+        e->cfg = cfg->events[i];
+        e->base = e->cfg.period;
+        memcpy(s->reads + r, e->cfg.read, e->cfg.nread * sizeof *s->reads);
+        e->cfg.read = s->reads + r;
+        r += e->cfg.nread;
+        e->correct_period = is_hrtimer_event(&e->cfg.event) && e->cfg.period;
+        if (e->cfg.randomize.kind != PMS_RANDOMIZE_NONE) {
+            int rc = pms_period_gen_create(&e->gen, &e->cfg.randomize, e->base);
+            if (rc) return rc;
+            /* Matching the samples to our period changes needs one clock for both. */
+            if (e->correct_period && !s->have_clock) {
+                s->have_clock = 1;
+                s->clock = CLOCK_MONOTONIC;
+            }
+        }
+    }
+    return PMS_OK;
+}
+
+/* The online CPUs, from the kernel's list such as "0-3,6". */
+static int online_cpus(int **cpus, size_t *n)
+{
+    const char *path = "/sys/devices/system/cpu/online";
+    char buf[4096];
+    FILE *f = fopen(path, "r");
+    if (!f) return pms_fail_errno(PMS_EIO, errno, "cannot read %s", path);
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = 0;
+    int ncpu = get_nprocs_conf();
+    *cpus = calloc((size_t)ncpu, sizeof **cpus);
+    if (!*cpus) return pms_fail(PMS_ENOMEM, "out of memory");
+    *n = 0;
+    for (char *p = buf; *p && *p != '\n';) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p) break;
+        if (*end == '-') hi = strtol(end + 1, &end, 10);
+        for (long c = lo; c <= hi && c < ncpu && *n < (size_t)ncpu; c++) (*cpus)[(*n)++] = (int)c;
+        p = *end == ',' ? end + 1 : end;
+    }
+    if (*n == 0) return pms_fail(PMS_EFORMAT, "%s: expected a list of CPUs such as 0-3, got '%s'", path, buf);
+    return PMS_OK;
+}
+
+/* The monitored units: the threads of pid, or with inherit every CPU (the kernel
+ * cannot map an inherited per-thread event, so perf record does the same). */
+static int list_units(const pms_sampler_config *cfg, pid_t pid, pid_t **tids, int **cpus, size_t *n)
+{
+    if (!cfg->inherit) {
+        int rc = pms_process_threads(pid, tids, n);
+        if (rc) return rc;
+        *cpus = calloc(*n ? *n : 1, sizeof **cpus);
+        if (!*cpus) return pms_fail(PMS_ENOMEM, "out of memory");
+        for (size_t i = 0; i < *n; i++) (*cpus)[i] = -1;
+        return PMS_OK;
+    }
+    int rc = online_cpus(cpus, n);
+    if (rc) return rc;
+    *tids = calloc(*n, sizeof **tids);
+    if (!*tids) return pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t c = 0; c < *n; c++) (*tids)[c] = pid;
+    return PMS_OK;
+}
+
+static int open_unit(pms_sampler *s, const pms_sampler_config *cfg, size_t u, pid_t tid, int cpu)
+{
+    int *fds = s->fds + u * s->fds_per_unit;
+    size_t r = s->nevents;
+    for (size_t i = 0; i < s->nevents; i++) {
+        event_state *e = &s->ev[i];
+        struct perf_event_attr a;
+        fill_attr(s, cfg, &a, &e->cfg.event, &e->cfg);
+        if (i == 0) { /* the records that let IPs be symbolised, once per buffer */
+            a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
+        }
+        if (e->gen) {
+            a.wakeup_events = 1; /* wake at every sample to set the next period */
+        } else {
+            a.watermark = 1;
+            a.wakeup_watermark = (uint32_t)(s->ring_bytes / 4);
+        }
+        int fd = pms_event_open(e->cfg.event.name, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0) return fd;
+        fds[i] = fd;
+        if (u == 0) s->attrs[i].attr = a;
+        for (size_t k = 0; k < e->cfg.nread; k++, r++) {
+            struct perf_event_attr m;
+            fill_attr(s, cfg, &m, &e->cfg.read[k], NULL);
+            int mfd = pms_event_open(e->cfg.read[k].name, &m, tid, cpu, fd, PERF_FLAG_FD_CLOEXEC);
+            if (mfd < 0) return mfd;
+            fds[r] = mfd;
+            if (u == 0) s->attrs[r].attr = m;
+        }
+    }
+    return PMS_OK;
+}
+
+static int map_unit(pms_sampler *s, size_t u, size_t pages)
+{
+    int *fds = s->fds + u * s->fds_per_unit;
+    int rc = pms_ring_map(&s->rings[u], fds[0], pages);
+    if (rc) return pms_fail_context(rc, "%s", s->ev[0].cfg.event.name);
+    for (size_t i = 1; i < s->nevents; i++)
+        if (ioctl(fds[i], PERF_EVENT_IOC_SET_OUTPUT, fds[0]) < 0)
+            return pms_fail_errno(PMS_EIO, errno, "%s: cannot redirect its samples into the buffer of %s",
+                                  s->ev[i].cfg.event.name, s->ev[0].cfg.event.name);
+    for (size_t k = 0; k < s->fds_per_unit; k++) {
+        uint64_t id;
+        if (ioctl(fds[k], PERF_EVENT_IOC_ID, &id) < 0)
+            return pms_fail_errno(PMS_EIO, errno, "cannot read the id of an event");
+        s->ids[k * s->nunits + u] = id;
+        if (k < s->nevents) {
+            sampling_fd *f = &s->sfds[u * s->nevents + k];
+            f->id = id;
+            f->fd = fds[k];
+            f->event = k;
+            f->period = s->ev[k].cfg.period;
+        }
+    }
+    s->pfds[u] = (struct pollfd){.fd = fds[0], .events = POLLIN};
+    return PMS_OK;
+}
+
+static int alloc_units(pms_sampler *s, size_t n)
+{
+    s->fds = malloc(n * s->fds_per_unit * sizeof *s->fds);
+    s->rings = calloc(n, sizeof *s->rings);
+    s->pfds = calloc(n, sizeof *s->pfds);
+    s->sfds = calloc(n * s->nevents, sizeof *s->sfds);
+    s->ids = calloc(n * s->fds_per_unit, sizeof *s->ids);
+    s->nalloc = n;
+    if (!s->fds || !s->rings || !s->pfds || !s->sfds || !s->ids) return pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n * s->fds_per_unit; i++) s->fds[i] = -1;
+    return PMS_OK;
+}
+
+/* Closes the fds of unit u (a thread that exited before we got to it). */
+static void close_unit(pms_sampler *s, size_t u)
+{
+    for (size_t k = 0; k < s->fds_per_unit; k++) {
+        int *fd = &s->fds[u * s->fds_per_unit + k];
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+    }
+}
+
+static int open_all(pms_sampler *s, const pms_sampler_config *cfg, pid_t pid)
+{
+    pid_t *tids = NULL;
+    int *cpus = NULL;
+    size_t n = 0;
+    int rc = list_units(cfg, pid, &tids, &cpus, &n);
+    if (!rc) rc = alloc_units(s, n);
+    size_t pages = cfg->mmap_pages ? cfg->mmap_pages : 128;
+    size_t opened = 0;
+    s->ring_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; !rc && i < n; i++) {
+        rc = open_unit(s, cfg, opened, tids[i], cpus[i]);
+        if (rc == PMS_ENOENT && !cfg->inherit) { /* a thread that ended since we listed it */
+            close_unit(s, opened);
+            rc = PMS_OK;
+            continue;
+        }
+        if (!rc) opened++;
+    }
+    s->nunits = opened;
+    for (size_t u = 0; !rc && u < s->nunits; u++) rc = map_unit(s, u, pages);
+    if (!rc && s->nunits == 0) rc = pms_fail(PMS_ENOENT, "process %d has no thread left to sample", (int)pid);
+    free(tids);
+    free(cpus);
+    return rc;
+}
+
+static int name_attrs(pms_sampler *s)
+{
+    size_t r = s->nevents;
+    for (size_t i = 0; i < s->fds_per_unit; i++) {
+        s->attrs[i].ids = s->ids + i * s->nunits;
+        s->attrs[i].nids = s->nunits;
+    }
+    for (size_t i = 0; i < s->nevents; i++) {
+        s->attrs[i].name = s->ev[i].cfg.event.name;
+        for (size_t k = 0; k < s->ev[i].cfg.nread; k++, r++) s->attrs[r].name = s->ev[i].cfg.read[k].name;
+    }
+    qsort(s->sfds, s->nunits * s->nevents, sizeof *s->sfds, cmp_sfd);
+    return PMS_OK;
+}
+
+int pms_sampler_open(pms_sampler **out, const pms_sampler_config *cfg, pid_t pid)
+{
+    *out = NULL;
+    int rc = check_config(cfg);
+    if (rc) return rc;
+    pms_sampler *s = calloc(1, sizeof *s);
+    if (!s || !(s->patched = malloc(65536))) {
+        free(s);
+        return pms_fail(PMS_ENOMEM, "out of memory");
+    }
+    rc = setup_events(s, cfg);
+    if (!rc) rc = open_all(s, cfg, pid);
+    if (!rc) rc = name_attrs(s);
+    if (rc) {
+        pms_sampler_close(s);
+        return rc;
+    }
+    *out = s;
+    return PMS_OK;
+}
+
+const pms_perfdata_attr *pms_sampler_attrs(const pms_sampler *s, size_t *count)
+{
+    *count = s->fds_per_unit;
+    return s->attrs;
+}
+
+static int ioctl_leaders(pms_sampler *s, unsigned long request, const char *what)
+{
+    for (size_t u = 0; u < s->nunits; u++)
+        for (size_t i = 0; i < s->nevents; i++)
+            if (ioctl(s->fds[u * s->fds_per_unit + i], request, 0) < 0)
+                return pms_fail_errno(PMS_EIO, errno, "%s: cannot %s sampling", s->ev[i].cfg.event.name, what);
+    return PMS_OK;
+}
+
+int pms_sampler_enable(pms_sampler *s) { return ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, "enable"); }
+int pms_sampler_disable(pms_sampler *s) { return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, "disable"); }
+
+int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx)
+{
+    if (timeout_ms != 0 && poll(s->pfds, s->nunits, timeout_ms) < 0 && errno != EINTR)
+        return pms_fail_errno(PMS_EIO, errno, "waiting for samples");
+    s->fn = fn;
+    s->ctx = ctx;
+    uint64_t count = 0;
+    for (size_t u = 0; u < s->nunits; u++) {
+        int rc = pms_ring_drain(&s->rings[u], on_record, s, &count);
+        if (rc) return rc;
+    }
+    return count > (uint64_t)INT32_MAX ? INT32_MAX : (int)count;
+}
+
+int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period)
+{
+    if (i >= s->nevents) return pms_fail(PMS_EINVAL, "no sampling event %zu (there are %zu)", i, s->nevents);
+    if (period == 0) return pms_fail(PMS_EINVAL, "%s: a sampling period must be at least 1", s->ev[i].cfg.event.name);
+    event_state *e = &s->ev[i];
+    e->base = period;
+    if (e->gen) pms_period_gen_set_base(e->gen, period);
+    for (size_t k = 0; k < s->nunits * s->nevents; k++) {
+        if (s->sfds[k].event != i) continue;
+        int rc = set_fd_period(s, &s->sfds[k], period);
+        if (rc) return rc;
+    }
+    return PMS_OK;
+}
+
+int pms_sampler_target_gone(const pms_sampler *s)
+{
+    for (size_t u = 0; u < s->nunits; u++) {
+        struct pollfd p = {.fd = s->pfds[u].fd, .events = POLLIN};
+        if (poll(&p, 1, 0) < 0 || !(p.revents & POLLHUP)) return 0;
+    }
+    return 1;
+}
+
+void pms_sampler_get_stats(const pms_sampler *s, pms_sampler_stats *out) { *out = s->stats; }
+
+void pms_sampler_close(pms_sampler *s)
+{
+    if (!s) return;
+    for (size_t u = 0; s->rings && u < s->nunits; u++) pms_ring_unmap(&s->rings[u]);
+    if (s->fds)
+        for (size_t u = 0; u < s->nalloc; u++) close_unit(s, u);
+    for (size_t i = 0; s->ev && i < s->nevents; i++) pms_period_gen_destroy(s->ev[i].gen);
+    free(s->ev);
+    free(s->reads);
+    free(s->fds);
+    free(s->rings);
+    free(s->pfds);
+    free(s->sfds);
+    free(s->attrs);
+    free(s->ids);
+    free(s->patched);
+    free(s);
+}

@@ -1,0 +1,84 @@
+/* COMM and MMAP2 records for a process that was already running when sampling started
+ * (an attach with -p): the kernel reported its mappings before our events existed, so
+ * they are read from /proc, as perf record does, and encoded by the perf.data codec. */
+#include "pmuscope/sampler.h"
+
+#include "pmuscope/target.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+typedef struct synth {
+    const pms_perfdata_attr *attr; /* the first event: its id marks the records */
+    pms_record_fn fn;
+    void *ctx;
+    uint64_t buf[(PATH_MAX + 256) / 8];
+} synth;
+
+static int emit(synth *y, size_t size)
+{
+    if (size == 0) return PMS_OK; /* a name too long to report */
+    return y->fn((const struct perf_event_header *)(const void *)y->buf, y->ctx);
+}
+
+static int emit_comm(synth *y, pid_t pid, pid_t tid)
+{
+    char path[64], comm[64] = "";
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+    FILE *f = fopen(path, "r");
+    if (!f) return PMS_OK; /* the thread ended meanwhile */
+    if (!fgets(comm, sizeof comm, f)) comm[0] = 0;
+    fclose(f);
+    comm[strcspn(comm, "\n")] = 0;
+    pms_task_event t = {.type = PERF_RECORD_COMM, .pid = (uint32_t)pid, .tid = (uint32_t)tid, .comm = comm};
+    return emit(y, pms_perfdata_encode_task(y->buf, sizeof y->buf, y->attr, &t));
+}
+
+/* One line of /proc/PID/maps: "start-end perms offset maj:min inode   path". */
+static int emit_mmap(synth *y, pid_t pid, const char *line)
+{
+    unsigned long long start, end, pgoff, ino;
+    unsigned maj, min;
+    char perms[8];
+    int path_at = 0;
+    if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj, &min, &ino,
+               &path_at) < 7)
+        return PMS_OK;
+    if (perms[2] != 'x' || !line[path_at]) return PMS_OK; /* only code can be sampled */
+    pms_mmap_event m = {.pid = (uint32_t)pid, .tid = (uint32_t)pid, .start = start, .len = end - start,
+                        .pgoff = pgoff, .executable = 1, .filename = line + path_at};
+    m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+    return emit(y, pms_perfdata_encode_mmap2(y->buf, sizeof y->buf, y->attr, &m));
+}
+
+int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, void *ctx)
+{
+    size_t nattrs;
+    synth *y = calloc(1, sizeof *y);
+    if (!y) return pms_fail(PMS_ENOMEM, "out of memory");
+    *y = (synth){.attr = pms_sampler_attrs(s, &nattrs), .fn = fn, .ctx = ctx};
+
+    pid_t *tids = NULL;
+    size_t n = 0;
+    int rc = pms_process_threads(pid, &tids, &n);
+    for (size_t i = 0; !rc && i < n; i++) rc = emit_comm(y, pid, tids[i]);
+    free(tids);
+
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *f = rc ? NULL : fopen(path, "r");
+    if (!rc && !f) rc = pms_fail_errno(pms_status_from_errno(errno), errno, "cannot read %s", path);
+    char line[PATH_MAX + 128];
+    while (!rc && f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        rc = emit_mmap(y, pid, line);
+    }
+    if (f) fclose(f);
+    free(y);
+    return rc;
+}

@@ -1,0 +1,35 @@
+/* ELF build-id through elfutils (libelf + libdwelf). */
+#include "hotspot/build_id.h"
+#include "util/error.h"
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <unistd.h>
+
+int pms_elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX])
+{
+    hex[0] = '\0';
+    elf_version(EV_CURRENT);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    int rc = PMS_OK;
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        rc = pms_fail(PMS_EFORMAT, "%s: not an ELF file", path);
+    } else {
+        const unsigned char *id;
+        ssize_t len = dwelf_elf_gnu_build_id(elf, (const void **)&id);
+        static const char digits[] = "0123456789abcdef";
+        for (ssize_t i = 0; len > 0 && (size_t)len * 2 < PMS_BUILD_ID_HEX && i < len; i++) {
+            hex[2 * i] = digits[id[i] >> 4];
+            hex[2 * i + 1] = digits[id[i] & 15];
+            hex[2 * i + 2] = '\0';
+        }
+    }
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return rc;
+}

@@ -1,0 +1,12 @@
+/* Internal: the GNU build-id of an ELF file, the identity by which a truth directory
+ * refuses a binary that was rebuilt or replaced after valgrind ran it. */
+#ifndef PMS_HOTSPOT_BUILD_ID_H
+#define PMS_HOTSPOT_BUILD_ID_H
+#include <stddef.h>
+
+#define PMS_BUILD_ID_HEX 82 /* room for the hex of a 40-byte id */
+
+/* Writes the lower-case hex build-id of PATH ("" if it has none). */
+int pms_elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX]);
+
+#endif

@@ -1,0 +1,181 @@
+/* Sampled hotspots against the truth: S, R and B for the measures of seed 002. */
+#include "pmuscope/hotspot.h"
+#include "util/error.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest share of samples allowed in files the truth does not know (kernel and
+ * vdso samples never get here: they have no file). */
+#define OUTSIDE_LIMIT 0.01
+
+static int cmp_location(const void *a, const void *b)
+{
+    const pms_hotspot_row *x = a, *y = b;
+    if (x->object != y->object)
+        return x->object < y->object ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset ? 1 : 0;
+}
+
+static int cmp_sampled_desc(const void *a, const void *b)
+{
+    const pms_hotspot_row *x = a, *y = b;
+    if (x->sampled != y->sampled)
+        return x->sampled < y->sampled ? 1 : -1;
+    return cmp_location(a, b);
+}
+
+/* Samples per file the truth does not know, to name the worst one. */
+typedef struct outside {
+    const char *path;
+    uint64_t count;
+} outside;
+
+static void count_outside(outside *v, size_t *n, size_t cap, const char *path, uint64_t count)
+{
+    path = path ? path : "?";
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(v[i].path, path) == 0) {
+            v[i].count += count;
+            return;
+        }
+    if (*n < cap)
+        v[(*n)++] = (outside){path, count};
+}
+
+/* Places the samples in truth objects; fails on a foreign or rebuilt binary. */
+static int place_samples(const pms_hotspot_truth *t, const pms_hotspot_sample *s, size_t n, pms_hotspot_result *r)
+{
+    outside unknown[64];
+    size_t nunknown = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += s[i].count;
+        long o = pms_hotspot_truth_find_object(t, s[i].path, NULL);
+        if (o >= 0 && s[i].build_id && s[i].build_id[0] &&
+            strcmp(s[i].build_id, pms_hotspot_truth_object_build_id(t, (size_t)o)) != 0)
+            return pms_fail(PMS_EINVAL, "the recording sampled %s with build-id %s, but the truth was recorded on "
+                            "build-id %s: a truth from a different binary", s[i].path, s[i].build_id,
+                            pms_hotspot_truth_object_build_id(t, (size_t)o));
+        if (o < 0 && s[i].build_id)
+            o = pms_hotspot_truth_find_object(t, NULL, s[i].build_id);
+        if (o < 0) {
+            r->outside_samples += s[i].count;
+            count_outside(unknown, &nunknown, sizeof unknown / sizeof unknown[0], s[i].path, s[i].count);
+            continue;
+        }
+        r->rows[r->nrows++] = (pms_hotspot_row){(size_t)o, s[i].offset, s[i].count, {0, 0, 0, ""}};
+    }
+    if (total == 0)
+        return pms_fail(PMS_EINVAL, "no sample to compare with the truth");
+    if ((double)r->outside_samples > OUTSIDE_LIMIT * (double)total) {
+        size_t worst = 0;
+        for (size_t i = 1; i < nunknown; i++)
+            if (unknown[i].count > unknown[worst].count)
+                worst = i;
+        return pms_fail(PMS_EINVAL, "%llu of %llu samples fall in files that valgrind never ran (%llu in %s): "
+                        "the truth (of \"%s\") is from a different binary or command",
+                        (unsigned long long)r->outside_samples, (unsigned long long)total,
+                        (unsigned long long)(nunknown ? unknown[worst].count : 0),
+                        nunknown ? unknown[worst].path : "?", pms_hotspot_truth_command(t));
+    }
+    return PMS_OK;
+}
+
+static void merge_rows(pms_hotspot_result *r)
+{
+    if (r->nrows == 0)
+        return;
+    qsort(r->rows, r->nrows, sizeof *r->rows, cmp_location);
+    size_t w = 0;
+    for (size_t i = 1; i < r->nrows; i++) {
+        if (cmp_location(&r->rows[w], &r->rows[i]) == 0)
+            r->rows[w].sampled += r->rows[i].sampled;
+        else
+            r->rows[++w] = r->rows[i];
+    }
+    r->nrows = w + 1;
+}
+
+/* Top-N over every executed instruction and every sampled IP (rows sorted by location). */
+static int top_n(const pms_hotspot_truth *t, pms_hotspot_result *r)
+{
+    size_t ni = pms_hotspot_truth_ninstructions(t), cap = ni + r->nrows, k = 0, j = 0;
+    uint64_t *sampled = calloc(cap ? cap : 1, sizeof *sampled), *executed = calloc(cap ? cap : 1, sizeof *executed);
+    if (!sampled || !executed) {
+        free(sampled);
+        free(executed);
+        return pms_fail(PMS_ENOMEM, "out of memory for %zu instructions", cap);
+    }
+    for (size_t i = 0; i < ni; i++, k++) {
+        pms_hotspot_row key = {0};
+        pms_hotspot_truth_instruction(t, i, &key.object, &key.offset, &executed[k]);
+        while (j < r->nrows && cmp_location(&r->rows[j], &key) < 0)
+            sampled[k++] = r->rows[j++].sampled; /* sampled but never executed under valgrind */
+        if (j < r->nrows && cmp_location(&r->rows[j], &key) == 0)
+            sampled[k] = r->rows[j++].sampled;
+    }
+    while (j < r->nrows)
+        sampled[k++] = r->rows[j++].sampled;
+    int rc = pms_hotspot_top_n(sampled, executed, k, r->top_n, &r->top_precision, &r->top_recall);
+    free(sampled);
+    free(executed);
+    return rc;
+}
+
+static int measure(const pms_hotspot_truth *t, pms_hotspot_result *r)
+{
+    size_t nb;
+    const uint64_t *blocks = pms_hotspot_truth_block_counts(t, &nb);
+    pms_hotspot_ip *ips = malloc(r->nrows * sizeof *ips);
+    /* B plus each IP's block count: a count already in B changes no level; one that is
+     * not (an IP that never ran under valgrind: 0) ranks where it belongs. */
+    uint64_t *all = malloc((nb + r->nrows) * sizeof *all);
+    if (!ips || !all) {
+        free(ips);
+        free(all);
+        return pms_fail(PMS_ENOMEM, "out of memory for %zu IPs", r->nrows);
+    }
+    memcpy(all, blocks, nb * sizeof *all);
+    for (size_t i = 0; i < r->nrows; i++) {
+        ips[i] = (pms_hotspot_ip){r->rows[i].sampled, r->rows[i].fact.executed, r->rows[i].fact.block_count};
+        all[nb + i] = r->rows[i].fact.block_count;
+    }
+    int rc = pms_hotspot_measure(ips, r->nrows, pms_hotspot_truth_instructions(t), all, nb + r->nrows, &r->measures);
+    free(ips);
+    free(all);
+    return rc;
+}
+
+int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *samples, size_t n, size_t top,
+                         pms_hotspot_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->top_n = top;
+    out->rows = malloc((n ? n : 1) * sizeof *out->rows);
+    if (!out->rows)
+        return pms_fail(PMS_ENOMEM, "out of memory for %zu samples", n);
+    int rc = place_samples(t, samples, n, out);
+    if (rc == PMS_OK && out->nrows == 0)
+        rc = pms_fail(PMS_EINVAL, "no sample falls in a file that valgrind ran");
+    if (rc == PMS_OK) {
+        merge_rows(out);
+        for (size_t i = 0; i < out->nrows; i++)
+            pms_hotspot_truth_lookup(t, out->rows[i].object, out->rows[i].offset, &out->rows[i].fact);
+        rc = measure(t, out);
+    }
+    if (rc == PMS_OK && top > 0)
+        rc = top_n(t, out);
+    if (rc < 0) {
+        pms_hotspot_result_free(out);
+        return rc;
+    }
+    qsort(out->rows, out->nrows, sizeof *out->rows, cmp_sampled_desc);
+    return PMS_OK;
+}
+
+void pms_hotspot_result_free(pms_hotspot_result *r)
+{
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = 0;
+}

@@ -1,0 +1,84 @@
+/* The sampled side of seed 002: S from a perf.data, with every IP placed in its file
+ * (binary, file offset) through the recording's MMAP records (pms_profile, pms_symbols). */
+#include "pmuscope/hotspot.h"
+#include "pmuscope/perfdata.h"
+#include "pmuscope/profile.h"
+#include "pmuscope/symbols.h"
+#include "util/error.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_time_based(const struct perf_event_attr *a)
+{
+    return a->type == PERF_TYPE_SOFTWARE &&
+           (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* Copies the rows that lie in a file into out->samples; the rest is unplaced. */
+static int take_rows(pms_hotspot_recording *out, const pms_profile_row *rows, size_t n)
+{
+    out->samples = calloc(n ? n : 1, sizeof *out->samples);
+    if (!out->samples)
+        return pms_fail(PMS_ENOMEM, "out of memory for %zu sampled IPs", n);
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].binary[0] != '/') { /* [kernel], [unknown], [vdso] */
+            out->unplaced += rows[i].samples;
+            continue;
+        }
+        char *path = strdup(rows[i].binary);
+        if (!path)
+            return pms_fail(PMS_ENOMEM, "out of memory");
+        out->samples[out->n++] = (pms_hotspot_sample){path, NULL, rows[i].file_offset, rows[i].samples};
+    }
+    return PMS_OK;
+}
+
+int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
+{
+    memset(out, 0, sizeof *out);
+    pms_perfdata_reader *r = NULL;
+    pms_symbols *sym = NULL;
+    pms_profile *prof = NULL;
+    pms_profile_row *rows = NULL;
+    size_t nrows = 0;
+    int rc = pms_perfdata_open(&r, perfdata);
+    if (rc == PMS_OK && pms_perfdata_nattrs(r) == 0)
+        rc = pms_fail(PMS_EFORMAT, "%s: the file describes no event", perfdata);
+    if (rc == PMS_OK) {
+        const pms_perfdata_attr *a = pms_perfdata_get_attr(r, 0);
+        snprintf(out->event, sizeof out->event, "%s", a->name && a->name[0] ? a->name : "?");
+        out->period = a->attr.freq ? 0 : a->attr.sample_period;
+        out->time_based = is_time_based(&a->attr);
+        if (!(a->attr.sample_type & PERF_SAMPLE_IP))
+            rc = pms_fail(PMS_EINVAL, "%s: event %s was recorded without IPs (PERF_SAMPLE_IP)", perfdata, out->event);
+    }
+    if (rc == PMS_OK)
+        rc = pms_symbols_create(&sym);
+    if (rc == PMS_OK)
+        rc = pms_profile_create(&prof, sym);
+    if (rc == PMS_OK)
+        rc = pms_profile_read(prof, r, NULL, NULL);
+    if (rc == PMS_OK)
+        rc = pms_profile_table(prof, 0, PMS_PROFILE_BY_IP, 0.95, &rows, &nrows);
+    if (rc == PMS_OK) {
+        out->total = pms_profile_samples(prof, 0);
+        rc = take_rows(out, rows, nrows);
+    }
+    free(rows);
+    pms_profile_destroy(prof);
+    pms_symbols_destroy(sym);
+    pms_perfdata_close(r);
+    if (rc < 0)
+        pms_hotspot_recording_free(out);
+    return rc;
+}
+
+void pms_hotspot_recording_free(pms_hotspot_recording *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free((char *)r->samples[i].path);
+    free(r->samples);
+    r->samples = NULL;
+    r->n = 0;
+}

@@ -1,0 +1,360 @@
+/* The ground truth of a run: exact instruction and basic block counts from valgrind,
+ * keyed by (object, file offset). */
+#include "hotspot/build_id.h"
+#include "hotspot/valgrind_log.h"
+#include "pmuscope/bbv.h"
+#include "pmuscope/callgrind.h"
+#include "pmuscope/hotspot.h"
+#include "pmuscope/symbols.h"
+#include "util/error.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct truth_object {
+    char *path;
+    char build_id[PMS_BUILD_ID_HEX];
+} truth_object;
+
+typedef struct truth_instr {
+    uint32_t object;
+    uint32_t function; /* index into the callgrind profile's functions */
+    uint64_t offset, count;
+} truth_instr;
+
+typedef struct truth_block {
+    uint32_t object;
+    uint64_t offset, count;
+} truth_block;
+
+struct pms_hotspot_truth {
+    truth_object *objects;
+    size_t nobjects;
+    truth_instr *instrs; /* sorted by (object, offset) */
+    size_t ninstrs;
+    truth_block *blocks; /* sorted by (object, offset) */
+    size_t nblocks;
+    uint64_t *block_counts;
+    uint64_t ni, unmapped_instructions;
+    size_t unmapped_blocks, name_mismatches;
+    pms_callgrind *profile; /* kept for function names and the command */
+    pms_symbols *symbols;   /* ELF addresses <-> file offsets */
+};
+
+static int cmp_key(uint32_t ao, uint64_t aoff, uint32_t bo, uint64_t boff)
+{
+    if (ao != bo)
+        return ao < bo ? -1 : 1;
+    return aoff < boff ? -1 : aoff > boff ? 1 : 0;
+}
+
+static int cmp_instr(const void *a, const void *b)
+{
+    const truth_instr *x = a, *y = b;
+    return cmp_key(x->object, x->offset, y->object, y->offset);
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+    const truth_block *x = a, *y = b;
+    return cmp_key(x->object, x->offset, y->object, y->offset);
+}
+
+/* Reads DIR/objects and checks every object is still the file valgrind ran. */
+static int load_manifest(pms_hotspot_truth *t, const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/objects", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return pms_fail_errno(pms_status_from_errno(errno), errno, "%s is not a truth directory: cannot open %s",
+                              dir, path);
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    int rc = PMS_OK;
+    while (rc == PMS_OK && getline(&line, &cap, f) >= 0) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        char *space = strchr(line, ' ');
+        if (!space || space - line >= PMS_BUILD_ID_HEX || space[1] != '/') {
+            rc = pms_fail(PMS_EFORMAT, "%s: line %zu: expected \"BUILD-ID /path\"", path, lineno);
+            break;
+        }
+        *space = '\0';
+        truth_object *v = realloc(t->objects, (t->nobjects + 1) * sizeof *v);
+        if (!v || !(v[t->nobjects].path = strdup(space + 1))) {
+            if (v)
+                t->objects = v;
+            rc = pms_fail(PMS_ENOMEM, "%s: out of memory", path);
+            break;
+        }
+        t->objects = v;
+        truth_object *o = &v[t->nobjects++];
+        snprintf(o->build_id, sizeof o->build_id, "%s", strcmp(line, "-") == 0 ? "" : line);
+        char now[PMS_BUILD_ID_HEX];
+        rc = pms_elf_build_id(o->path, now);
+        if (rc == PMS_OK && strcmp(now, o->build_id) != 0)
+            rc = pms_fail(PMS_EINVAL, "%s has been rebuilt since the truth in %s was recorded (build-id %s, was %s): "
+                          "record the truth again", o->path, dir, now[0] ? now : "none",
+                          o->build_id[0] ? o->build_id : "none");
+    }
+    free(line);
+    fclose(f);
+    if (rc == PMS_OK && t->nobjects == 0)
+        rc = pms_fail(PMS_EFORMAT, "%s: lists no object", path);
+    return rc;
+}
+
+static long object_by_path(const pms_hotspot_truth *t, const char *path)
+{
+    for (size_t i = 0; i < t->nobjects; i++)
+        if (strcmp(t->objects[i].path, path) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* callgrind's addresses are link-time addresses of each object: map them to file offsets. */
+static int load_instructions(pms_hotspot_truth *t, const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/callgrind.out", dir);
+    int rc = pms_callgrind_read(&t->profile, path);
+    if (rc < 0)
+        return rc;
+    size_t n;
+    const pms_cg_instr *in = pms_callgrind_instrs(t->profile, &n);
+    t->instrs = malloc(n * sizeof *t->instrs);
+    long *obj = calloc(pms_callgrind_nobjects(t->profile) + 1, sizeof *obj);
+    if (!t->instrs || !obj) {
+        free(obj);
+        return pms_fail(PMS_ENOMEM, "%s: out of memory for %zu instructions", path, n);
+    }
+    for (size_t i = 0; i < pms_callgrind_nobjects(t->profile); i++)
+        obj[i] = object_by_path(t, pms_callgrind_object(t->profile, i));
+    t->ni = pms_callgrind_total(t->profile);
+    for (size_t i = 0; i < n; i++) {
+        long o = obj[in[i].object];
+        uint64_t off;
+        if (o < 0 || pms_symbols_address_to_offset(t->symbols, t->objects[o].path, in[i].addr, &off) < 0) {
+            t->unmapped_instructions += in[i].count;
+            continue;
+        }
+        t->instrs[t->ninstrs++] = (truth_instr){(uint32_t)o, in[i].function, off, in[i].count};
+    }
+    free(obj);
+    qsort(t->instrs, t->ninstrs, sizeof *t->instrs, cmp_instr);
+    return PMS_OK;
+}
+
+static const truth_instr *find_instr(const pms_hotspot_truth *t, uint32_t object, uint64_t offset)
+{
+    size_t lo = 0, hi = t->ninstrs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_key(t->instrs[mid].object, t->instrs[mid].offset, object, offset);
+        if (c == 0)
+            return &t->instrs[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Maps a run-time address of the exp-bbv run to (object, file offset): the object
+ * loaded highest below the address whose program headers cover it. */
+static int place_block(const pms_hotspot_truth *t, const pms_vg_object *vg, size_t nvg, uint64_t addr,
+                       uint32_t *object, uint64_t *offset)
+{
+    long best = -1;
+    for (size_t i = 0; i < nvg; i++) {
+        long o = object_by_path(t, vg[i].path);
+        uint64_t off;
+        if (o < 0 || addr < vg[i].bias || (best >= 0 && vg[i].bias <= vg[best].bias) ||
+            pms_symbols_address_to_offset(t->symbols, vg[i].path, addr - vg[i].bias, &off) < 0)
+            continue;
+        best = (long)i;
+        *object = (uint32_t)o;
+        *offset = off;
+    }
+    return best >= 0 ? 0 : -1;
+}
+
+/* Blocks: exp-bbv's block starts in file space; count = the exact count at the start. */
+static int load_blocks(pms_hotspot_truth *t, const char *dir)
+{
+    char bb[PATH_MAX], pc[PATH_MAX], log[PATH_MAX];
+    snprintf(bb, sizeof bb, "%s/exp-bbv.bb", dir);
+    snprintf(pc, sizeof pc, "%s/exp-bbv.pc", dir);
+    snprintf(log, sizeof log, "%s/exp-bbv.log", dir);
+    pms_vg_object *vg;
+    size_t nvg;
+    int rc = pms_valgrind_log_objects(log, &vg, &nvg);
+    if (rc < 0)
+        return rc;
+    pms_bbv *bbv;
+    rc = pms_bbv_load(&bbv, bb, pc);
+    if (rc < 0) {
+        pms_valgrind_log_free(vg, nvg);
+        return rc;
+    }
+    size_t n = pms_bbv_nblocks(bbv);
+    t->blocks = malloc((n ? n : 1) * sizeof *t->blocks);
+    if (!t->blocks)
+        rc = pms_fail(PMS_ENOMEM, "%s: out of memory for %zu blocks", pc, n);
+    for (size_t i = 0; rc == PMS_OK && i < n; i++) {
+        const pms_bbv_block *b = pms_bbv_get_block(bbv, i);
+        truth_block tb;
+        const truth_instr *first;
+        if (b->instructions == 0)
+            continue;
+        if (place_block(t, vg, nvg, b->address, &tb.object, &tb.offset) < 0 ||
+            !(first = find_instr(t, tb.object, tb.offset))) {
+            t->unmapped_blocks++;
+            continue;
+        }
+        tb.count = first->count;
+        t->blocks[t->nblocks++] = tb;
+        /* both valgrind tools name the function of the block: they agree when the
+         * two address spaces were lined up right */
+        const char *fn = pms_callgrind_function(t->profile, first->function);
+        if (b->function[0] && strncmp(fn, "0x", 2) != 0 && strcmp(fn, b->function) != 0)
+            t->name_mismatches++;
+    }
+    pms_bbv_free(bbv);
+    pms_valgrind_log_free(vg, nvg);
+    if (rc < 0)
+        return rc;
+    if (t->nblocks == 0 || t->name_mismatches > t->nblocks / 10)
+        return pms_fail(PMS_EFORMAT, "%s: %s: the blocks of exp-bbv do not line up with callgrind's "
+                        "instructions (%zu placed, %zu named differently): are the files from different runs?",
+                        dir, pc, t->nblocks, t->name_mismatches);
+    qsort(t->blocks, t->nblocks, sizeof *t->blocks, cmp_block);
+    size_t w = 0; /* the same start seen twice (a block re-translated) is one block */
+    for (size_t i = 1; i < t->nblocks; i++)
+        if (cmp_block(&t->blocks[w], &t->blocks[i]) != 0)
+            t->blocks[++w] = t->blocks[i];
+    t->nblocks = w + 1;
+    t->block_counts = malloc(t->nblocks * sizeof *t->block_counts);
+    if (!t->block_counts)
+        return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks);
+    for (size_t i = 0; i < t->nblocks; i++)
+        t->block_counts[i] = t->blocks[i].count;
+    return PMS_OK;
+}
+
+int pms_hotspot_truth_load(pms_hotspot_truth **out, const char *dir)
+{
+    *out = NULL;
+    pms_hotspot_truth *t = calloc(1, sizeof *t);
+    if (!t)
+        return pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = pms_symbols_create(&t->symbols);
+    if (rc == PMS_OK)
+        rc = load_manifest(t, dir);
+    if (rc == PMS_OK)
+        rc = load_instructions(t, dir);
+    if (rc == PMS_OK)
+        rc = load_blocks(t, dir);
+    if (rc < 0) {
+        pms_hotspot_truth_free(t);
+        return rc;
+    }
+    *out = t;
+    return PMS_OK;
+}
+
+void pms_hotspot_truth_free(pms_hotspot_truth *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->nobjects; i++)
+        free(t->objects[i].path);
+    pms_symbols_destroy(t->symbols);
+    free(t->objects);
+    free(t->instrs);
+    free(t->blocks);
+    free(t->block_counts);
+    pms_callgrind_free(t->profile);
+    free(t);
+}
+
+uint64_t pms_hotspot_truth_instructions(const pms_hotspot_truth *t) { return t->ni; }
+const char *pms_hotspot_truth_command(const pms_hotspot_truth *t) { return pms_callgrind_command(t->profile); }
+size_t pms_hotspot_truth_nobjects(const pms_hotspot_truth *t) { return t->nobjects; }
+const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i) { return t->objects[i].path; }
+const char *pms_hotspot_truth_object_build_id(const pms_hotspot_truth *t, size_t i) { return t->objects[i].build_id; }
+
+long pms_hotspot_truth_find_object(const pms_hotspot_truth *t, const char *path, const char *build_id)
+{
+    if (build_id && build_id[0]) {
+        for (size_t i = 0; i < t->nobjects; i++)
+            if (strcmp(t->objects[i].build_id, build_id) == 0)
+                return (long)i;
+        return -1;
+    }
+    return path ? object_by_path(t, path) : -1;
+}
+
+const uint64_t *pms_hotspot_truth_block_counts(const pms_hotspot_truth *t, size_t *n)
+{
+    *n = t->nblocks;
+    return t->block_counts;
+}
+
+void pms_hotspot_truth_lookup(const pms_hotspot_truth *t, size_t object, uint64_t offset, pms_hotspot_fact *out)
+{
+    *out = (pms_hotspot_fact){0, 0, 0, ""};
+    const truth_instr *in = find_instr(t, (uint32_t)object, offset);
+    if (!in)
+        return; /* never executed under valgrind: count 0, in no executed block */
+    out->executed = in->count;
+    out->function = pms_callgrind_function(t->profile, in->function);
+    /* the block: the last block start at or before the instruction in the same object */
+    size_t lo = 0, hi = t->nblocks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_key(t->blocks[mid].object, t->blocks[mid].offset, (uint32_t)object, offset) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0 && t->blocks[lo - 1].object == object) {
+        out->block_count = t->blocks[lo - 1].count;
+        out->block_offset = t->blocks[lo - 1].offset;
+    } else { /* executed but before any block start valgrind reported: its own block */
+        out->block_count = in->count;
+        out->block_offset = offset;
+    }
+}
+
+void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks,
+                                size_t *name_mismatches)
+{
+    *instructions = t->unmapped_instructions;
+    *blocks = t->unmapped_blocks;
+    *name_mismatches = t->name_mismatches;
+}
+
+size_t pms_hotspot_truth_object_blocks(const pms_hotspot_truth *t, size_t object)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nblocks; i++)
+        n += t->blocks[i].object == object;
+    return n;
+}
+
+size_t pms_hotspot_truth_ninstructions(const pms_hotspot_truth *t) { return t->ninstrs; }
+
+void pms_hotspot_truth_instruction(const pms_hotspot_truth *t, size_t i, size_t *object, uint64_t *offset,
+                                   uint64_t *count)
+{
+    *object = t->instrs[i].object;
+    *offset = t->instrs[i].offset;
+    *count = t->instrs[i].count;
+}

@@ -1,0 +1,74 @@
+#!/bin/bash
+# pmuscope hotspot --truth on a `perf record` file of the hotspots workload: the sampled
+# side agrees with perf script and perf report, the exact side with the workload's
+# source (hot_a's loop runs 40,000,000 times), the measures are in range; a recording of
+# another program, and a binary replaced after valgrind ran, are refused.
+# ctest-labels: serial;no-sanitize
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$PMUSCOPE" hotspot --help | grep -q -- "--sweep" || fail "--help"
+set +e
+"$PMUSCOPE" hotspot >/dev/null 2>&1; [ $? -eq 2 ] || fail "no arguments: exit 2"
+"$PMUSCOPE" hotspot --truth "$tmp" --svg x.svg x.data >/dev/null 2>&1; [ $? -eq 2 ] || fail "--svg without --sweep: exit 2"
+"$PMUSCOPE" hotspot --truth "$tmp/none" x.data 2>"$tmp/err"; [ $? -eq 1 ] || fail "missing truth: exit 1"
+set -e
+grep -q "not a truth directory" "$tmp/err" || fail "missing truth message: $(cat "$tmp/err")"
+
+# A command that fails under valgrind: the message says so and names valgrind's log.
+set +e
+"$PMUSCOPE" hotspot --record-truth "$tmp/false" -- false 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "exited with status 1 (see $tmp/false/callgrind.log)" "$tmp/err" || fail "false: $(cat "$tmp/err")"
+
+mkdir "$tmp/bin"
+cp "$PMS_WORKLOADS/hotspots" "$tmp/bin/hotspots"
+"$PMUSCOPE" hotspot --record-truth "$tmp/truth" -- "$tmp/bin/hotspots"
+for f in callgrind.out exp-bbv.bb exp-bbv.pc exp-bbv.log objects; do [ -s "$tmp/truth/$f" ] || fail "truth lacks $f"; done
+
+perf record -q -e cpu-clock:u -c 100000 -o "$tmp/perf.data" -- "$tmp/bin/hotspots" >/dev/null 2>&1
+"$PMUSCOPE" hotspot --truth "$tmp/truth" --json "$tmp/perf.data" > "$tmp/out.json"
+"$PMUSCOPE" hotspot --truth "$tmp/truth" --rows 5 "$tmp/perf.data" > "$tmp/out.txt"
+grep -q "^OD " "$tmp/out.txt" && grep -q "nanoseconds\|ns" "$tmp/out.txt" || fail "text output: $(cat "$tmp/out.txt")"
+
+# Sampled side: every sample is accounted for, as perf script counts them.
+theirs=$(perf script -i "$tmp/perf.data" -F ip 2>/dev/null | wc -l)
+[ "$(jq .samples "$tmp/out.json")" -eq "$theirs" ] || fail "samples $(jq .samples "$tmp/out.json"), perf script $theirs"
+placed=$(jq '[.ips[].sampled] | add' "$tmp/out.json")
+[ $((placed + $(jq '.unplaced_samples + .outside_samples' "$tmp/out.json"))) -eq "$theirs" ] || fail "placed $placed"
+[ "$(jq .ns "$tmp/out.json")" -eq "$placed" ] || fail "NS is not the number of placed samples"
+
+# Per function, the sampled shares are perf report's (two decimals there).
+perf report -i "$tmp/perf.data" --stdio --sort sym 2>/dev/null > "$tmp/perf.txt"
+for f in hot_a hot_b hot_c hot_d hot_e; do
+    mine=$(jq --arg f "$f" '[.ips[] | select(.function == $f) | .sampled] | add * 100 / '"$theirs" "$tmp/out.json")
+    perfs=$(awk -v f=$f '$NF==f{print $1+0}' "$tmp/perf.txt")
+    awk -v a="$mine" -v b="$perfs" 'BEGIN{d=a-b; if (d<0) d=-d; exit !(d <= 0.006)}' || fail "$f: pmuscope $mine% perf $perfs%"
+done
+
+# Exact side: the hottest sampled IP of each function is in its loop, which ran as the source says.
+for pair in hot_a:40000000 hot_b:25000000 hot_c:20000000 hot_d:10000000 hot_e:5000000; do
+    f=${pair%%:*} n=${pair##*:}
+    got=$(jq --arg f "$f" '[.ips[] | select(.function == $f)] | max_by(.sampled) | .executed' "$tmp/out.json")
+    bc=$(jq --arg f "$f" '[.ips[] | select(.function == $f)] | max_by(.sampled) | .block_count' "$tmp/out.json")
+    [ "$got" -eq "$n" ] && [ "$bc" -eq "$n" ] || fail "$f: loop executed $got, block $bc, source says $n"
+done
+jq -e '.sc > 0 and .sc <= 1 and .nrmse_sr > 0 and .od > 0 and .m == (.ips | length)' "$tmp/out.json" >/dev/null ||
+    fail "measures out of range: $(jq -c '{sc, nrmse_sr, od, m}' "$tmp/out.json")"
+
+# A recording of another program is refused, naming it.
+perf record -q -e cpu-clock:u -c 100000 -o "$tmp/phases.data" -- "$PMS_WORKLOADS/phases" --units 20 >/dev/null 2>&1
+set +e
+"$PMUSCOPE" hotspot --truth "$tmp/truth" "$tmp/phases.data" 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "different binary" "$tmp/err" && grep -q "phases" "$tmp/err" || fail "phases: rc $rc $(cat "$tmp/err")"
+
+# The binary replaced after valgrind ran: the truth no longer describes it.
+cp "$PMS_WORKLOADS/phases" "$tmp/bin/hotspots"
+set +e
+"$PMUSCOPE" hotspot --truth "$tmp/truth" "$tmp/perf.data" 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "rebuilt since the truth" "$tmp/err" || fail "replaced binary: rc $rc $(cat "$tmp/err")"
+echo "ok"

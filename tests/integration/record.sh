@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# pmuscope record end to end with software events: the file it writes is read by perf
+# script and perf report, interrupted and killed recordings leave valid files, attach,
+# --read groups, period randomisation, and the errors.
+# ctest-labels: serial
+set -euo pipefail
+dir=$(mktemp -d /tmp/pms-record-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+hot=$PMS_WORKLOADS/hotspots
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# The sample count of the summary line "[ pmuscope record: Captured and wrote ... (N samples) ]".
+summary_samples() { sed -n 's/.*Captured and wrote .* (\([0-9]*\) samples) ].*/\1/p' "$1"; }
+script_samples() { perf script -i "$1" -F ip 2>/dev/null | wc -l; }
+
+echo "== a command: perf script sees the same samples, perf report the workload's functions"
+$PMUSCOPE record -e cpu-clock -F 4000 -o "$dir/a.data" -- "$hot" >/dev/null 2>"$dir/a.err"
+cat "$dir/a.err"
+n=$(summary_samples "$dir/a.err")
+[ "$n" -gt 300 ] || fail "too few samples: $n"
+[ "$(script_samples "$dir/a.data")" -eq "$n" ] || fail "perf script counts $(script_samples "$dir/a.data"), pmuscope $n"
+perf report -i "$dir/a.data" --stdio --sort sym 2>/dev/null | grep -v '^#' | grep . > "$dir/a.report"
+head -6 "$dir/a.report"
+for f in hot_a hot_b hot_c hot_d hot_e; do grep -q "\] $f\$" "$dir/a.report" || fail "perf report lacks $f"; done
+[ "$(awk 'NR==1 {print $NF}' "$dir/a.report")" = hot_a ] || fail "hot_a is not the top symbol"
+[ "$(perf script -i "$dir/a.data" -F comm 2>/dev/null | awk '{print $1}' | sort -u)" = hotspots ] || fail "samples not all named hotspots"
+
+echo "== SIGINT mid-record: a valid file, the command ended"
+$PMUSCOPE record -e cpu-clock -F 1000 -o "$dir/int.data" -- "$hot" --scale 50 >/dev/null 2>"$dir/int.err" &
+rec=$!
+sleep 1.5
+child=$(pgrep -P $rec || true)
+kill -INT $rec
+wait $rec || fail "record exited $? after SIGINT"
+cat "$dir/int.err"
+n=$(summary_samples "$dir/int.err")
+[ "$n" -gt 200 ] || fail "too few samples after SIGINT: $n"
+[ "$(script_samples "$dir/int.data")" -eq "$n" ] || fail "perf script disagrees after SIGINT"
+[ -z "$child" ] || ! kill -0 "$child" 2>/dev/null || fail "the command still runs after SIGINT"
+
+echo "== the target killed with SIGKILL mid-run: a valid file"
+$PMUSCOPE record -e cpu-clock -F 1000 -o "$dir/kill.data" -- "$hot" --scale 50 >/dev/null 2>"$dir/kill.err" &
+rec=$!
+sleep 1.5
+child=$(pgrep -P $rec)
+kill -KILL "$child"
+wait $rec || fail "record exited $? after its target was killed"
+cat "$dir/kill.err"
+grep -q "killed by signal 9" "$dir/kill.err" || fail "no word that the command was killed"
+n=$(summary_samples "$dir/kill.err")
+[ "$n" -gt 200 ] && [ "$(script_samples "$dir/kill.data")" -eq "$n" ] || fail "bad file after SIGKILL"
+
+echo "== attach to a running process with -p, until it ends"
+"$hot" --scale 8 &
+target=$!
+sleep 0.3
+$PMUSCOPE record -e cpu-clock -F 2000 -o "$dir/p.data" -p $target 2>"$dir/p.err"
+wait $target || true
+cat "$dir/p.err"
+n=$(summary_samples "$dir/p.err")
+[ "$n" -gt 500 ] || fail "too few samples with -p: $n"
+[ "$(script_samples "$dir/p.data")" -eq "$n" ] || fail "perf script disagrees with -p"
+perf report -i "$dir/p.data" --stdio --sort sym 2>/dev/null | grep -v '^#' | grep . | head -3 | tee "$dir/p.report"
+grep -q '\] hot_a$' "$dir/p.report" || fail "attached samples are not symbolised (hot_a missing)"
+
+echo "== --read: the group values in every sample"
+$PMUSCOPE record -e cpu-clock -c 500000 --read task-clock,page-faults -o "$dir/r.data" -- "$hot" \
+    >/dev/null 2>"$dir/r.err"
+n=$(summary_samples "$dir/r.err")
+perf script -i "$dir/r.data" -F event,period 2>/dev/null > "$dir/r.script"
+head -3 "$dir/r.script"
+# perf script shows a member only where its value changed since the previous sample.
+for e in cpu-clock task-clock; do
+    [ "$(grep -c " $e:" "$dir/r.script")" -eq "$n" ] || fail "$e values in $(grep -c " $e:" "$dir/r.script") of $n samples"
+done
+grep -q " page-faults:" "$dir/r.script" || fail "no page-faults values"
+# task-clock advances by about the sampling period (500 us of the child's CPU time) per sample.
+awk '/task-clock:/ {s += $1; k++} END {m = s / k; if (m < 300000 || m > 800000) exit 1; print "mean task-clock delta", m}' \
+    "$dir/r.script" || fail "task-clock deltas are not near the period"
+
+echo "== --randomize=mask:16: periods in [base, base + 2^16)"
+$PMUSCOPE record -e cpu-clock -c 100000 --randomize=mask:16 -o "$dir/m.data" -- "$hot" >/dev/null 2>"$dir/m.err"
+cat "$dir/m.err"
+perf script -i "$dir/m.data" -F period 2>/dev/null | awk '
+    { if ($1 < 100000 || $1 >= 165536) bad++; seen[$1] = 1; s += $1; n++ }
+    END { d = length(seen); printf "%d samples, %d distinct periods, mean %.0f, %d out of range\n", n, d, s / n, bad
+          exit !(n > 300 && d > n / 2 && !bad && s / n > 120000 && s / n < 145000) }' || fail "mask periods"
+grep -q 'period changes' "$dir/m.err" || fail "no randomisation cost in the summary"
+
+echo "== --randomize=exp: mean near the base period"
+$PMUSCOPE record -e cpu-clock -c 200000 --randomize=exp -o "$dir/e.data" -- "$hot" --scale 2 >/dev/null 2>"$dir/e.err"
+# Periods under 50 us are raised to 50 us: the mean is 50000 + 200000 exp(-1/4) = 205760.
+perf script -i "$dir/e.data" -F period 2>/dev/null | awk '
+    { s += $1; n++; if ($1 > 400000) big++ }
+    END { m = s / n; printf "%d samples, mean period %.0f, %.0f%% above twice the base\n", n, m, 100 * big / n
+          exit !(n > 300 && m > 160000 && m < 250000 && big / n > 0.05) }' || fail "exp periods"
+
+echo "== errors"
+set +e
+if $PMUSCOPE list 2>/dev/null | grep -q '^ *cycles.*yes'; then
+    echo "skipped: this machine has a PMU, the no-PMU message cannot be shown"
+else
+    $PMUSCOPE record -e cycles -o "$dir/hw.data" -- "$hot" 2>"$dir/hw.err"; rc=$?
+    cat "$dir/hw.err"
+    [ $rc -eq 1 ] && grep -q "cycles: not supported on this machine: no hardware PMU" "$dir/hw.err" \
+        || fail "a hardware event without PMU: exit $rc"
+    $PMUSCOPE record --fallback -e cycles -c 200000 -o "$dir/fb.data" -- "$hot" 2>"$dir/fb.err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "cpu-clock stands in for cycles (--fallback)" "$dir/fb.err" || fail "--fallback: exit $rc"
+    [ "$(perf script -i "$dir/fb.data" -F event 2>/dev/null | sort -u | tr -d ' ')" = "cpu-clock:" ] \
+        || fail "--fallback did not record cpu-clock"
+fi
+$PMUSCOPE record -c 1000 -F 100 -- true 2>/dev/null; [ $? -eq 2 ] || fail "-c with -F is not a usage error"
+$PMUSCOPE record --randomize=exp -F 100 -- true 2>/dev/null; [ $? -eq 2 ] || fail "--randomize without -c accepted"
+$PMUSCOPE record --randomize=mask:99 -c 1000 -- true 2>"$dir/mask.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "from 1 to 32" "$dir/mask.err" || fail "mask:99 accepted"
+$PMUSCOPE record -e cpu-clock -o "$dir/none.data" -- /no/such/program 2>"$dir/none.err"; rc=$?
+[ $rc -eq 1 ] && grep -q "cannot run '/no/such/program'" "$dir/none.err" && [ ! -e "$dir/none.data" ] \
+    || fail "a command that cannot run: exit $rc"
+$PMUSCOPE record --help | grep -q -- '--randomize=mask:BITS' || fail "--help"
+echo "all record checks passed"

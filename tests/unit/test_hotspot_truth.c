@@ -1,0 +1,169 @@
+/* Ground truth from valgrind on the hotspots workload, whose counts are known from
+ * its source: 100 rounds of 1e6 loop iterations split 40/25/20/10/5 % over hot_a..e.
+ * Checks the mapping of callgrind's and exp-bbv's addresses to (file, offset) on a PIE
+ * and on libc, the measures on samples placed by hand, and the refusal of a truth
+ * from another binary.
+ * ctest-labels: no-sanitize
+ */
+#include "pmuscope/error.h"
+#include "pmuscope/hotspot.h"
+#include "test_support.h"
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const hot[5] = {"hot_a", "hot_b", "hot_c", "hot_d", "hot_e"};
+static const uint64_t iterations[5] = {40000000, 25000000, 20000000, 10000000, 5000000};
+
+static char truth_dir[PATH_MAX], workload[PATH_MAX];
+static pms_hotspot_truth *truth;
+static long exe = -1;
+static uint64_t loop_offset[5]; /* the hottest instruction of each function */
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *w = getenv("PMS_WORKLOADS");
+    snprintf(workload, sizeof workload, "%s/hotspots", w ? w : "workloads");
+    snprintf(truth_dir, sizeof truth_dir, "/tmp/pms-truth-XXXXXX");
+    if (!mkdtemp(truth_dir))
+        return -1;
+    char *argv[] = {workload, NULL};
+    if (pms_hotspot_truth_record(truth_dir, argv) < 0 || pms_hotspot_truth_load(&truth, truth_dir) < 0) {
+        fprintf(stderr, "truth: %s\n", pms_strerror());
+        return -1;
+    }
+    char real[PATH_MAX];
+    exe = pms_hotspot_truth_find_object(truth, realpath(workload, real) ? real : workload, NULL);
+    if (exe < 0)
+        return -1;
+    uint64_t best[5] = {0};
+    for (size_t i = 0; i < pms_hotspot_truth_ninstructions(truth); i++) {
+        size_t o;
+        uint64_t off, count;
+        pms_hotspot_truth_instruction(truth, i, &o, &off, &count);
+        pms_hotspot_fact f;
+        pms_hotspot_truth_lookup(truth, o, off, &f);
+        for (int k = 0; k < 5; k++)
+            if ((long)o == exe && strcmp(f.function, hot[k]) == 0 && count > best[k]) {
+                best[k] = count;
+                loop_offset[k] = off;
+            }
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    pms_hotspot_truth_free(truth);
+    pms_test_system("rm -rf '%s'", truth_dir);
+    return 0;
+}
+
+/* PIE: every loop instruction of hot_X ran exactly as often as the source says, and so
+ * did the basic block (the loop body) it lies in. */
+static void test_pie_counts_match_the_source(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 5; k++) {
+        pms_hotspot_fact f;
+        pms_hotspot_truth_lookup(truth, (size_t)exe, loop_offset[k], &f);
+        assert_string_equal(f.function, hot[k]);
+        assert_int_equal(f.executed, iterations[k]);
+        assert_int_equal(f.block_count, iterations[k]);
+        assert_true(f.block_offset <= loop_offset[k]);
+    }
+    /* NI covers the whole run: at least the 8-instruction loop bodies */
+    assert_true(pms_hotspot_truth_instructions(truth) > 8 * 100000000ull);
+}
+
+/* The shared library: exp-bbv's run-time block addresses land on instructions that
+ * callgrind counted in libc, and both tools name the same functions there. */
+static void test_shared_library_blocks_line_up(void **state)
+{
+    (void)state;
+    long libc = -1;
+    for (size_t i = 0; i < pms_hotspot_truth_nobjects(truth); i++)
+        if (strstr(pms_hotspot_truth_object_path(truth, i), "/libc.so"))
+            libc = (long)i;
+    assert_true(libc >= 0);
+    assert_true(pms_hotspot_truth_object_blocks(truth, (size_t)libc) >= 50);
+    uint64_t ui;
+    size_t ub, mismatches, nb;
+    pms_hotspot_truth_unmapped(truth, &ui, &ub, &mismatches);
+    pms_hotspot_truth_block_counts(truth, &nb);
+    assert_true(mismatches * 100 <= nb);
+    assert_true(ub * 20 <= nb);
+}
+
+/* Samples at the five loops in the true proportions: the order is right (OD = 0) and
+ * SC = (sum of the loop counts) / NI. Reversed proportions: OD by hand:
+ * SOLevel e1 d2 c3 b4 a5 against ROLevel a1 b2 c3 d4 e5, weights .05 .10 .20 .25 .40
+ * for a..e: sqrt(.05*16 + .10*4 + .25*4 + .40*16) / 5 = sqrt(8.6) / 5. */
+static void test_measures_on_placed_samples(void **state)
+{
+    (void)state;
+    const char *path = pms_hotspot_truth_object_path(truth, (size_t)exe);
+    const uint64_t right[5] = {40, 25, 20, 10, 5}, reversed[5] = {5, 10, 20, 25, 40};
+    pms_hotspot_sample s[5];
+    for (int k = 0; k < 5; k++)
+        s[k] = (pms_hotspot_sample){path, NULL, loop_offset[k], right[k]};
+    pms_hotspot_result r;
+    assert_int_equal(pms_hotspot_evaluate(truth, s, 5, 5, &r), 0);
+    double ni = (double)pms_hotspot_truth_instructions(truth);
+    assert_int_equal(r.nrows, 5);
+    assert_close(r.measures.od, 0.0, 1e-12);
+    assert_close(r.measures.sc, 100000000.0 / ni, 1e-12);
+    assert_close(r.measures.kendall_tau, 1.0, 1e-12);
+    assert_string_equal(r.rows[0].fact.function, "hot_a");
+    pms_hotspot_result_free(&r);
+    for (int k = 0; k < 5; k++)
+        s[k].count = reversed[k];
+    assert_int_equal(pms_hotspot_evaluate(truth, s, 5, 5, &r), 0);
+    assert_close(r.measures.od, sqrt(8.6) / 5, 1e-12);
+    assert_close(r.measures.kendall_tau, -1.0, 1e-12);
+    pms_hotspot_result_free(&r);
+}
+
+/* Samples of another program: its binary is not in the truth. */
+static void test_samples_of_another_binary_refused(void **state)
+{
+    (void)state;
+    const char *path = pms_hotspot_truth_object_path(truth, (size_t)exe);
+    pms_hotspot_sample s[2] = {{path, NULL, loop_offset[0], 10}, {"/usr/bin/other-program", NULL, 0x1234, 90}};
+    pms_hotspot_result r;
+    assert_int_equal(pms_hotspot_evaluate(truth, s, 2, 5, &r), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "/usr/bin/other-program"));
+    assert_non_null(strstr(pms_strerror(), "different binary"));
+    s[1] = (pms_hotspot_sample){path, "00112233", loop_offset[1], 5};
+    assert_int_equal(pms_hotspot_evaluate(truth, s, 2, 5, &r), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "build-id 00112233"));
+}
+
+/* A truth whose binary changed afterwards (build-id differs from the one recorded). */
+static void test_rebuilt_binary_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(pms_test_system("sed -i 's|^[0-9a-f]* \\(.*/hotspots\\)$|0123456789abcdef \\1|' '%s/objects'",
+                                     truth_dir), 0);
+    pms_hotspot_truth *t = NULL;
+    assert_int_equal(pms_hotspot_truth_load(&t, truth_dir), PMS_EINVAL);
+    assert_null(t);
+    assert_non_null(strstr(pms_strerror(), "rebuilt since the truth"));
+    assert_non_null(strstr(pms_strerror(), "hotspots"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pie_counts_match_the_source),
+        cmocka_unit_test(test_shared_library_blocks_line_up),
+        cmocka_unit_test(test_measures_on_placed_samples),
+        cmocka_unit_test(test_samples_of_another_binary_refused),
+        cmocka_unit_test(test_rebuilt_binary_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,376 @@
+/* Overflow sampling into ring buffers, on a launched child with software events
+ * ctest-labels: serial
+ * (cpu-clock and task-clock work without a hardware PMU). */
+#include "test_support.h"
+#include "pmuscope/error.h"
+#include "pmuscope/sampler.h"
+#include "pmuscope/target.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static pms_event sw_event(const char *name, uint64_t config)
+{
+    pms_event e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.name, sizeof e.name, "%s", name);
+    e.attr.size = sizeof e.attr;
+    e.attr.type = PERF_TYPE_SOFTWARE;
+    e.attr.config = config;
+    e.group = -1;
+    return e;
+}
+
+/* What the records of one run looked like. */
+typedef struct seen {
+    const pms_sampler *s;
+    uint64_t samples, per_attr[4], mmap2_hotspots, comm, fork_exit, bad_size, other_pid;
+    uint64_t period_min, period_max;
+    double period_sum;
+    pid_t pid;
+    uint64_t read_groups_ok, read_nr;
+    uint64_t sample_size;
+    /* Time since the previous sample (dt) against the sample's period p: samples that came
+     * sooner than p (impossible if p was in force), and those within 500 us after p. */
+    uint64_t prev_time, intervals, too_soon, soon_after;
+    double delay_sum;
+    double *gap; /* |dt - p| of every interval, when set (room for 100000) */
+} seen;
+
+static int attr_of(const pms_sampler *s, uint64_t id)
+{
+    size_t n;
+    const pms_perfdata_attr *a = pms_sampler_attrs(s, &n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < a[i].nids; k++)
+            if (a[i].ids[k] == id) return (int)i;
+    return -1;
+}
+
+static int on_record(const struct perf_event_header *h, void *ctx)
+{
+    seen *v = ctx;
+    const uint64_t *w = (const uint64_t *)(const void *)(h + 1);
+    switch (h->type) {
+    case PERF_RECORD_SAMPLE: {
+        v->samples++;
+        /* identifier, ip, pid|tid, time, id, period, [read] */
+        if (v->sample_size && h->size != v->sample_size) v->bad_size++;
+        int a = attr_of(v->s, w[0]);
+        if (a >= 0 && a < 4) v->per_attr[a]++;
+        if (w[0] != w[4]) v->bad_size++;
+        if ((pid_t)(uint32_t)w[2] != v->pid) v->other_pid++;
+        uint64_t p = w[5];
+        v->period_sum += (double)p;
+        if (v->prev_time) {
+            double dt = (double)(w[3] - v->prev_time);
+            v->intervals++;
+            double late = dt - (double)p;
+            v->too_soon += late < -20000;
+            if (v->gap && v->intervals <= 100000) v->gap[v->intervals - 1] = fabs(late);
+            if (late >= -20000 && late < 500000) {
+                v->soon_after++;
+                v->delay_sum += late;
+            }
+        }
+        v->prev_time = w[3];
+        if (!v->period_min || p < v->period_min) v->period_min = p;
+        if (p > v->period_max) v->period_max = p;
+        if (h->size > 8 + 6 * 8) {
+            /* GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING: nr, enabled, running, {value, id}... */
+            uint64_t nr = w[6];
+            v->read_nr = nr;
+            size_t n;
+            const pms_perfdata_attr *attrs = pms_sampler_attrs(v->s, &n);
+            int ok = nr == n && w[7] > 0 && w[8] <= w[7];
+            for (uint64_t k = 0; ok && k < nr; k++) ok = attr_of(v->s, w[9 + 2 * k + 1]) == (int)k;
+            (void)attrs;
+            v->read_groups_ok += ok;
+        }
+        break;
+    }
+    case PERF_RECORD_MMAP2: {
+        const char *file = (const char *)(w + 8); /* after pid..flags: 8 words */
+        if (strstr(file, "/hotspots")) v->mmap2_hotspots++;
+        break;
+    }
+    case PERF_RECORD_COMM:
+        if (strcmp((const char *)(w + 1), "hotspots") == 0) v->comm++;
+        break;
+    case PERF_RECORD_FORK:
+    case PERF_RECORD_EXIT: v->fork_exit++; break;
+    default: break;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_gap(seen *v)
+{
+    size_t n = v->intervals < 100000 ? v->intervals : 100000;
+    qsort(v->gap, n, sizeof *v->gap, cmp_double);
+    return v->gap[n / 2];
+}
+
+static const char *workload(const char *name)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", getenv("PMS_WORKLOADS") ? getenv("PMS_WORKLOADS") : "workloads", name);
+    return path;
+}
+
+/* Launches hotspots held, samples it with cfg until it exits, returns what was seen. */
+static double gaps[100000];
+
+static seen run_hotspots(pms_sampler_config *cfg, pms_sampler_stats *st, const char *scale)
+{
+    char *argv[] = {(char *)workload("hotspots"), "--scale", (char *)scale, NULL};
+    pms_child c;
+    assert_int_equal(pms_child_spawn(&c, argv), 0);
+    pms_sampler *s;
+    cfg->enable_on_exec = 1;
+    int rc = pms_sampler_open(&s, cfg, c.pid);
+    if (rc) {
+        print_error("%s\n", pms_strerror());
+        pms_child_abort(&c);
+        fail();
+    }
+    seen v = {.s = s, .pid = c.pid, .gap = gaps};
+    assert_int_equal(pms_child_release(&c, argv[0]), 0);
+    int status = 0;
+    for (;;) {
+        assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
+        if (waitpid(c.pid, &status, WNOHANG) == c.pid) break;
+    }
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!cfg->inherit) assert_true(pms_sampler_target_gone(s));
+    assert_true(pms_sampler_poll(s, 0, on_record, &v) >= 0);
+    pms_sampler_get_stats(s, st);
+    pms_sampler_close(s);
+    return v;
+}
+
+static void test_samples_of_a_child(void **state)
+{
+    (void)state;
+    for (int inherit = 0; inherit <= 1; inherit++) {
+        pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000};
+        pms_sampler_config cfg = {.events = &ev, .nevents = 1, .inherit = inherit};
+        pms_sampler_stats st;
+        seen v = run_hotspots(&cfg, &st, "1");
+        /* About 0.2 s of CPU at one sample per 100 us. */
+        assert_true(v.samples > 500);
+        assert_int_equal(v.samples, st.samples);
+        assert_true(st.records > st.samples);
+        assert_int_equal(v.per_attr[0], v.samples);
+        assert_int_equal(v.other_pid, 0);
+        assert_int_equal(v.bad_size, 0);
+        assert_int_equal(v.period_min, 100000);
+        assert_int_equal(v.period_max, 100000);
+        assert_true(v.mmap2_hotspots >= 1); /* the executable, mapped at exec */
+        assert_true(v.comm >= 1);           /* the exec's new name */
+        assert_true(v.fork_exit >= 1);      /* the exit */
+        assert_int_equal(st.period_updates, 0);
+    }
+}
+
+static void test_two_events_share_one_buffer(void **state)
+{
+    (void)state;
+    pms_sampling_event ev[2] = {
+        {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 200000},
+        {.event = sw_event("task-clock", PERF_COUNT_SW_TASK_CLOCK), .period = 100000},
+    };
+    pms_sampler_config cfg = {.events = ev, .nevents = 2};
+    pms_sampler_stats st;
+    seen v = run_hotspots(&cfg, &st, "1");
+    assert_int_equal(v.per_attr[0] + v.per_attr[1], v.samples);
+    /* task-clock samples twice as often as cpu-clock. */
+    assert_true(v.per_attr[0] > 200);
+    assert_close((double)v.per_attr[1] / (double)v.per_attr[0], 2.0, 0.25);
+}
+
+static void test_read_group_in_every_sample(void **state)
+{
+    (void)state;
+    pms_event reads[2] = {sw_event("task-clock", PERF_COUNT_SW_TASK_CLOCK),
+                          sw_event("page-faults", PERF_COUNT_SW_PAGE_FAULTS)};
+    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 200000,
+                             .read = reads, .nread = 2};
+    for (int inherit = 0; inherit <= 1; inherit++) {
+        pms_sampler_config cfg = {.events = &ev, .nevents = 1, .inherit = inherit};
+        pms_sampler_stats st;
+        seen v = run_hotspots(&cfg, &st, "1");
+        assert_true(v.samples > 200);
+        assert_int_equal(v.read_nr, 3); /* the sampling event and its two counters */
+        assert_int_equal(v.read_groups_ok, v.samples);
+    }
+}
+
+static void test_wrapping_small_buffer(void **state)
+{
+    (void)state;
+    /* One data page (4 KiB, 73 samples of 56 bytes) at 20 kHz: records wrap all the time. */
+    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 50000};
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1, .mmap_pages = 1};
+    pms_sampler_stats st;
+    seen v = run_hotspots(&cfg, &st, "2");
+    assert_true(v.samples > 1000);
+    assert_int_equal(v.bad_size, 0);
+    /* Every sample is either delivered or counted as lost. */
+    assert_true(v.samples + st.lost > 1000);
+}
+
+static void test_mask_randomisation(void **state)
+{
+    (void)state;
+    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000,
+                             .randomize = {.kind = PMS_RANDOMIZE_MASK, .bits = 20, .seed = 5}};
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1};
+    pms_sampler_stats st;
+    seen v = run_hotspots(&cfg, &st, "2");
+    assert_true(v.samples > 300);
+    assert_true(v.period_min >= 100000 && v.period_max < 100000 + (1 << 20));
+    assert_true(v.period_max - v.period_min > 500000); /* the periods really vary */
+    /* ...and are the ones in force: the ioctl restarts the count, so the time since the
+     * previous sample is our wake-up delay before the change (tens of microseconds, more
+     * on a loaded machine) plus the new period. With the kernel's own value (always the
+     * first period) the median gap would be about 0.5 ms, with the previous sample's
+     * period about 0.35 ms. */
+    double med = median_gap(&v);
+    print_message("%llu intervals: median |interval - period| %.0f us, %llu sooner than their period\n",
+                  (unsigned long long)v.intervals, med / 1000, (unsigned long long)v.too_soon);
+    assert_true(med < 200000);
+    assert_true(v.too_soon < v.intervals / 5);
+    assert_int_equal(st.period_updates, st.samples);
+    assert_true(st.period_update_ns > 0);
+}
+
+static void test_exp_randomisation(void **state)
+{
+    (void)state;
+    pms_sampling_event ev = {.event = sw_event("task-clock", PERF_COUNT_SW_TASK_CLOCK), .period = 200000,
+                             .randomize = {.kind = PMS_RANDOMIZE_EXP, .seed = 9}};
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1};
+    pms_sampler_stats st;
+    seen v = run_hotspots(&cfg, &st, "2");
+    assert_true(v.samples > 300);
+    double mean = v.period_sum / (double)v.samples;
+    /* The sd of the mean of n exponential periods is mean/sqrt(n) (< 6% here). */
+    /* Periods below 50 us are raised to 50 us (see sampler.c): E[max(X, c)] = c + m e^(-c/m). */
+    assert_close(mean, 50000 + 200000 * exp(-0.25), 0.25);
+    assert_true(v.period_min >= 50000);
+    /* Not asserted: intervals against periods. Under load the kernel (6.18, VM) sometimes
+     * gets into a state where the event fires ~10 us after every PERF_EVENT_IOC_PERIOD
+     * whatever the period; the README's record section describes it. */
+    print_message("exp: %llu samples, mean period %.0f us, %llu of %llu intervals sooner than their period\n",
+                  (unsigned long long)v.samples, mean / 1000, (unsigned long long)v.too_soon,
+                  (unsigned long long)v.intervals);
+    assert_true(v.period_max > 400000);
+    assert_true(v.period_min < 100000);
+}
+
+static void test_set_period(void **state)
+{
+    (void)state;
+    /* A period changed while running shows in the samples that follow. */
+    char *argv[] = {(char *)workload("hotspots"), "--scale", "2", NULL};
+    pms_child c;
+    assert_int_equal(pms_child_spawn(&c, argv), 0);
+    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000};
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1, .enable_on_exec = 1, .use_clockid = 1,
+                              .clockid = CLOCK_MONOTONIC};
+    pms_sampler *s;
+    assert_int_equal(pms_sampler_open(&s, &cfg, c.pid), 0);
+    seen v = {.s = s, .pid = c.pid};
+    assert_int_equal(pms_child_release(&c, argv[0]), 0);
+    while (v.samples < 100) assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
+    assert_int_equal(v.period_max, 100000);
+    assert_int_equal(pms_sampler_set_period(s, 0, 300000), 0);
+    assert_int_equal(pms_sampler_set_period(s, 1, 300000), PMS_EINVAL);
+    seen after = {.s = s, .pid = c.pid};
+    int status;
+    while (waitpid(c.pid, &status, WNOHANG) != c.pid) assert_true(pms_sampler_poll(s, 50, on_record, &after) >= 0);
+    assert_true(pms_sampler_poll(s, 0, on_record, &after) >= 0);
+    pms_sampler_close(s);
+    assert_true(after.samples > 50);
+    assert_int_equal(after.period_max, 300000);
+}
+
+static void test_attach_to_running_process(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl(workload("hotspots"), "hotspots", "--scale", "20", (char *)NULL);
+        _exit(127);
+    }
+    usleep(100000);
+    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000};
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1};
+    pms_sampler *s;
+    assert_int_equal(pms_sampler_open(&s, &cfg, pid), 0);
+    seen v = {.s = s, .pid = pid};
+    assert_int_equal(pms_sampler_synthesize(s, pid, on_record, &v), 0);
+    assert_true(v.mmap2_hotspots >= 1);
+    assert_int_equal(v.comm, 1);
+    assert_int_equal(pms_sampler_enable(s), 0);
+    while (v.samples < 200) assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
+    assert_false(pms_sampler_target_gone(s));
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    assert_true(pms_sampler_poll(s, 0, on_record, &v) >= 0);
+    assert_true(pms_sampler_target_gone(s));
+    assert_int_equal(pms_sampler_disable(s), 0);
+    pms_sampler_close(s);
+    assert_int_equal(v.other_pid, 0);
+}
+
+static void test_bad_configs(void **state)
+{
+    (void)state;
+    pms_sampler *s;
+    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK)};
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1};
+    assert_int_equal(pms_sampler_open(&s, &cfg, getpid()), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "cpu-clock: no sampling period or frequency"));
+    ev.freq = 1000;
+    ev.randomize.kind = PMS_RANDOMIZE_EXP;
+    assert_int_equal(pms_sampler_open(&s, &cfg, getpid()), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "needs a fixed period"));
+    ev.randomize.kind = PMS_RANDOMIZE_NONE;
+    cfg.mmap_pages = 3;
+    assert_int_equal(pms_sampler_open(&s, &cfg, getpid()), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "not a power of 2"));
+    cfg.mmap_pages = 0;
+    assert_int_equal(pms_sampler_open(&s, &cfg, 999999999), PMS_ENOENT);
+    assert_non_null(strstr(pms_strerror(), "999999999"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_samples_of_a_child),
+        cmocka_unit_test(test_two_events_share_one_buffer),
+        cmocka_unit_test(test_read_group_in_every_sample),
+        cmocka_unit_test(test_wrapping_small_buffer),
+        cmocka_unit_test(test_mask_randomisation),
+        cmocka_unit_test(test_exp_randomisation),
+        cmocka_unit_test(test_set_period),
+        cmocka_unit_test(test_attach_to_running_process),
+        cmocka_unit_test(test_bad_configs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct pms_phase_monitor {
     pms_phase_monitor_config cfg;
@@ -106,6 +107,7 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
         m->sampling[1].read = &m->events[2];
         m->sampling[1].nread = 2;
     }
+    if (pid == 0) pid = getpid();
     pms_sampler_config sc = {.events = m->sampling, .nevents = 2, .use_clockid = cfg->use_clockid,
                              .clockid = cfg->clockid, .inherit = cfg->inherit, .enable_on_exec = cfg->enable_on_exec};
     rc = pms_sampler_open(&m->sampler, &sc, pid);

@@ -74,8 +74,8 @@ static int end_interval(pms_assembler *a, const pms_sample *mark)
     }
     int rc = PMS_OK;
     if (a->n) {
-        pms_phase_interval iv = {.addresses = a->ips, .n = a->n, .size = a->size,
-                                 .start_time = a->start_time, .end_time = end, .metric = metric};
+        pms_phase_interval iv = {.addresses = a->ips, .n = a->n, .size = a->size, .start_time = a->start_time,
+                                 .end_time = end, .metric = metric, .metric_is_cpi = a->have_counts};
         pms_phase_event ev;
         rc = pms_phase_engine_push(a->engine, &iv, &ev);
         if (!rc && a->fn) rc = a->fn(&ev, a->ctx);

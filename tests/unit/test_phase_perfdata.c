@@ -102,6 +102,7 @@ static void test_interval_event_and_cpi(void **state)
         assert_int_equal(s.ev[k].samples, 10);
         assert_int_equal(s.ev[k].size, 1000);
         assert_close(s.ev[k].metric, cpi[k], 1e-12);
+        assert_int_equal(s.ev[k].metric_is_cpi, 1);
     }
     assert_int_equal(s.ev[0].phase, s.ev[2].phase);
     assert_int_not_equal(s.ev[0].phase, s.ev[1].phase);

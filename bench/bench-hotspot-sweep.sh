@@ -20,7 +20,7 @@ for ((i = 0; i < runs; i++)); do
   valgrind --tool=exp-bbv -v -v --interval-size=100000000 --bb-out-file="$tmp/bb" --pc-out-file="$tmp/pc" \
     --log-file="$tmp/bbv.log" "${cmd[@]}" >/dev/null
   t1=$(now)
-  "$build/pmuscope" hotspot --sweep "$periods" --seed $((i + 1)) -o "$tmp/sweep.txt" -- "${cmd[@]}" >/dev/null
+  "$build/pmuscope" hotspot --sweep "$periods" -o "$tmp/sweep.txt" -- "${cmd[@]}" >/dev/null
   t2=$(now)
   echo "$t0 $t1" | awk '{print $2 - $1}' >>"$tmp/valgrind.times"
   echo "$t1 $t2" | awk '{print $2 - $1}' >>"$tmp/sweep.times"

@@ -30,8 +30,10 @@ static void usage(FILE *out)
           "                         on a machine without a hardware PMU, and it says so)\n"
           "  -c, --count PERIOD     sample every PERIOD events (64K, 1M accepted)\n"
           "  -F, --freq HZ          sample HZ times a second (default " "4000" ")\n"
-          "      --read EVENTS      counters read at every sample of the first event\n"
-          "                         (a PERF_SAMPLE_READ group; perf script -F ip,period shows them)\n"
+          "      --read EVENTS      counters read at every sample of the first event (a\n"
+          "                         PERF_SAMPLE_READ group; perf script -F event,period shows them);\n"
+          "                         as with perf, the command's later threads and children are not\n"
+          "                         followed then\n"
           "      --randomize=mask:BITS  after each sample the next period is PERIOD plus a uniform\n"
           "                         random value below 2^BITS (pfmon); needs -c\n"
           "      --randomize=exp    exponentially distributed periods with mean PERIOD (seed 003)\n"
@@ -246,8 +248,11 @@ static int open_sampler(const record_opts *o, pms_event *ev, size_t nev, pms_eve
     }
     sev[0].read = reads;
     sev[0].nread = nreads;
-    pms_sampler_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .inherit = launched,
-                              .enable_on_exec = launched};
+    /* A launched command is followed into its threads and children (per-CPU buffers), except
+     * with --read: as perf does for group reads, since an inherited event's values are per
+     * thread (kernel 6.12 on; EINVAL before) and perf script takes deltas per event. */
+    pms_sampler_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages,
+                              .inherit = launched && nreads == 0, .enable_on_exec = launched};
     int rc = pms_sampler_open(s, &cfg, pid);
     free(sev);
     return rc ? cli_lib_error() : CLI_OK;

@@ -148,25 +148,33 @@ static const char *workload(const char *name)
     return path;
 }
 
-/* Launches hotspots held, samples it with cfg until it exits, returns what was seen. */
+/* Launches hotspots --scale SCALE held and opens cfg on it (counting from its exec);
+ * the caller releases it. */
+static pms_sampler *open_on_held_hotspots(pms_sampler_config *cfg, const char *scale, pms_child *c)
+{
+    char *argv[] = {(char *)workload("hotspots"), "--scale", (char *)scale, NULL};
+    assert_int_equal(pms_child_spawn(c, argv), 0);
+    pms_sampler *s;
+    cfg->enable_on_exec = 1;
+    int rc = pms_sampler_open(&s, cfg, c->pid);
+    if (rc) {
+        print_error("%s\n", pms_strerror());
+        pms_child_abort(c);
+        fail();
+    }
+    return s;
+}
+
+/* Samples hotspots with cfg until it exits, returns what was seen. */
 static double gaps[100000];
 
 static seen run_hotspots(pms_sampler_config *cfg, pms_sampler_stats *st, const char *scale)
 {
-    char *argv[] = {(char *)workload("hotspots"), "--scale", (char *)scale, NULL};
     pms_child c;
-    assert_int_equal(pms_child_spawn(&c, argv), 0);
-    pms_sampler *s;
-    cfg->enable_on_exec = 1;
-    int rc = pms_sampler_open(&s, cfg, c.pid);
-    if (rc) {
-        print_error("%s\n", pms_strerror());
-        pms_child_abort(&c);
-        fail();
-    }
+    pms_sampler *s = open_on_held_hotspots(cfg, scale, &c);
     /* Without read counters every sample is 56 bytes, also those copied out of a wrap. */
     seen v = {.s = s, .pid = c.pid, .gap = gaps, .sample_size = cfg->events[0].nread ? 0 : 8 + 6 * 8};
-    assert_int_equal(pms_child_release(&c, argv[0]), 0);
+    assert_int_equal(pms_child_release(&c, "hotspots"), 0);
     int status = 0;
     for (;;) {
         assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
@@ -261,15 +269,12 @@ static void test_lost_samples_counted(void **state)
     (void)state;
     /* One data page, not drained for 300 ms at 10 kHz: the kernel drops what does not fit
      * and says so with PERF_RECORD_LOST. */
-    char *argv[] = {(char *)workload("hotspots"), "--scale", "2", NULL};
-    pms_child c;
-    assert_int_equal(pms_child_spawn(&c, argv), 0);
     pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000};
-    pms_sampler_config cfg = {.events = &ev, .nevents = 1, .mmap_pages = 1, .enable_on_exec = 1};
-    pms_sampler *s;
-    assert_int_equal(pms_sampler_open(&s, &cfg, c.pid), 0);
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1, .mmap_pages = 1};
+    pms_child c;
+    pms_sampler *s = open_on_held_hotspots(&cfg, "2", &c);
     seen v = {.s = s, .pid = c.pid, .sample_size = 8 + 6 * 8};
-    assert_int_equal(pms_child_release(&c, argv[0]), 0);
+    assert_int_equal(pms_child_release(&c, "hotspots"), 0);
     usleep(300000);
     int status;
     while (waitpid(c.pid, &status, WNOHANG) != c.pid) assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
@@ -340,16 +345,12 @@ static void test_set_period(void **state)
 {
     (void)state;
     /* A period changed while running shows in the samples that follow. */
-    char *argv[] = {(char *)workload("hotspots"), "--scale", "2", NULL};
-    pms_child c;
-    assert_int_equal(pms_child_spawn(&c, argv), 0);
     pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000};
-    pms_sampler_config cfg = {.events = &ev, .nevents = 1, .enable_on_exec = 1, .use_clockid = 1,
-                              .clockid = CLOCK_MONOTONIC};
-    pms_sampler *s;
-    assert_int_equal(pms_sampler_open(&s, &cfg, c.pid), 0);
+    pms_sampler_config cfg = {.events = &ev, .nevents = 1, .use_clockid = 1, .clockid = CLOCK_MONOTONIC};
+    pms_child c;
+    pms_sampler *s = open_on_held_hotspots(&cfg, "2", &c);
     seen v = {.s = s, .pid = c.pid};
-    assert_int_equal(pms_child_release(&c, argv[0]), 0);
+    assert_int_equal(pms_child_release(&c, "hotspots"), 0);
     while (v.samples < 100) assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
     assert_int_equal(v.period_max, 100000);
     assert_int_equal(pms_sampler_set_period(s, 0, 300000), 0);

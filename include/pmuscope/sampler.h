@@ -6,7 +6,14 @@
  * PERF_EVENT_IOC_SET_OUTPUT). Samples always carry IP, TID, TIME, PERIOD, ID and
  * IDENTIFIER; MMAP2/COMM/FORK/EXIT records are requested so that IPs can be
  * symbolised later. pms_sampler_poll() hands every record to a callback in order,
- * contiguous even where it wraps in the buffer, and advances data_tail. */
+ * contiguous even where it wraps in the buffer, and advances data_tail.
+ *
+ * With inherit the buffers are per CPU (the kernel cannot map an inherited per-thread
+ * event). A randomised event wakes the poll at every sample; after each drain every fd
+ * that sampled gets one new period. For cpu-clock and task-clock, whose samples the
+ * kernel keeps marking with the first period after PERF_EVENT_IOC_PERIOD, the sampler
+ * writes the period in force into the samples (CLOCK_MONOTONIC is used for that unless a
+ * clock is given) and never sets a period below 50 us. */
 #ifndef PMUSCOPE_SAMPLER_H
 #define PMUSCOPE_SAMPLER_H
 #include "pmuscope/event.h"

@@ -10,6 +10,8 @@ build=$(cd "${1:-build}" && pwd)
 runs=${RUNS:-7}
 w=("$build/workloads/phases" --repeat 4)
 ns() { date +%s%N; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 measure() { # label, sample period in ns of cpu-clock, pmuscope options...
@@ -19,7 +21,7 @@ measure() { # label, sample period in ns of cpu-clock, pmuscope options...
   for _ in $(seq "$runs"); do
     t0=$(ns); "${w[@]}" >/dev/null; t1=$(ns)
     "$build/pmuscope" phase -q -c "$period" "$@" -o /dev/null -- "${w[@]}" >/dev/null; t2=$(ns)
-    perf record -q -e cpu-clock -c "$period" -o /dev/null "${w[@]}" >/dev/null 2>&1; t3=$(ns)
+    perf record -q -e cpu-clock -c "$period" -o "$tmp/perf.data" "${w[@]}" >/dev/null 2>&1; t3=$(ns)
     base+=($((t1 - t0))); mon+=($((t2 - t1))); peer+=($((t3 - t2)))
   done
   b=$(printf '%s\n' "${base[@]}" | median)

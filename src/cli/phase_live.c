@@ -52,8 +52,13 @@ static int run_command(phase_input *in, phase_run *run)
         return cli_lib_error();
     }
     if (pms_child_release(&child, in->argv[0])) return cli_lib_error();
+    /* Ctrl-C stops the command (it gets the signal too), not the report of what ran. */
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, old;
+    sigaction(SIGINT, &ignore, &old);
     int status = 0;
-    if (pms_child_wait(&child, &status, NULL)) return cli_lib_error();
+    int waited = pms_child_wait(&child, &status, NULL);
+    sigaction(SIGINT, &old, NULL);
+    if (waited) return cli_lib_error();
     int rc = pms_phase_monitor_stop(in->monitor);
     describe(in, run, in->argv[0]);
     if (rc) return cli_lib_error();

@@ -5,6 +5,7 @@
 #include "util/error.h"
 #include "util/file.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -67,6 +68,21 @@ int pms_html_svg_file(pms_html *h, const char *path, const char *caption)
     return rc;
 }
 
+/* Whole numbers in full, others to 4 significant digits: the page is for reading, the CSV keeps every digit. */
+static void format_number(const pms_table *t, size_t row, size_t col, char *buf, size_t size)
+{
+    const double *v;
+    if (pms_table_numeric(t, col, true, &v) < 0 || isnan(v[row])) {
+        snprintf(buf, size, "%s", "");
+        return;
+    }
+    double x = v[row];
+    if (x == floor(x) && fabs(x) < 1e15)
+        snprintf(buf, size, "%.0f", x);
+    else
+        snprintf(buf, size, "%.4g", x);
+}
+
 int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows)
 {
     size_t ncols = pms_table_cols(t), nrows = pms_table_rows(t);
@@ -85,7 +101,7 @@ int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows)
             if (pms_table_col_type(t, c) == PMS_COLUMN_STRING) {
                 cells[c] = pms_table_string(t, r, c);
             } else {
-                pms_table_cell_text(t, r, c, buf + c * 64, 64);
+                format_number(t, r, c, buf + c * 64, 64);
                 cells[c] = buf + c * 64;
             }
         }

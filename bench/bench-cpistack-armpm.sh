@@ -32,6 +32,16 @@ neg=$(awk 'NR > 1 {for (i = 5; i <= NF - 2; i++) if ($i < 0) n++} END {print n +
 nneg=$(awk 'NR > 1 {for (i = 5; i <= NF - 2; i++) if ($i < 0) n++} END {print n + 0}' "$tmp/nnls.txt")
 echo "negative stack components: OLS $neg, NNLS $nneg"
 
+# the same from the raw perf stat -I files: the two event lists (separate runs)
+# labelled by their own program windows and merged program by program
+raw=$(dirname "$data")/raw
+echo
+echo "From the raw perf stat files (run 1, 1 GHz), NNLS:"
+"$build/pmuscope" cpistack --skip 2 --split 1 --method nnls --brief \
+  --programs "$raw/events_list_1/Run_1/1000000/benchmarks.data" --programs "$raw/events_list_2/Run_1/1000000/benchmarks.data" \
+  "$raw/events_list_1/Run_1/1000000/events_raw.data" "$raw/events_list_2/Run_1/1000000/events_raw.data" | head -8
+echo "..."
+
 cat >"$tmp/stacks.R" <<'EOF'
 args <- commandArgs(trailingOnly = TRUE)
 d <- read.delim(args[1], check.names = FALSE)

@@ -16,11 +16,11 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+
 
 for ((i = 0; i < runs; i++)); do
   t0=$(now)
-  valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/cg.log" "${cmd[@]}" >/dev/null
+  valgrind --tool=callgrind --dump-instr=yes --skip-plt=no --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/cg.log" "${cmd[@]}" >/dev/null
   valgrind --tool=exp-bbv -v -v --interval-size=100000000 --bb-out-file="$tmp/bb" --pc-out-file="$tmp/pc" \
     --log-file="$tmp/bbv.log" "${cmd[@]}" >/dev/null
   t1=$(now)
-  "$build/pmuscope" hotspot --sweep "$periods" --seed $((i + 1)) -o "$tmp/sweep.txt" -- "${cmd[@]}" >/dev/null
+  "$build/pmuscope" hotspot --sweep "$periods" -o "$tmp/sweep.txt" -- "${cmd[@]}" >/dev/null
   t2=$(now)
   echo "$t0 $t1" | awk '{print $2 - $1}' >>"$tmp/valgrind.times"
   echo "$t1 $t2" | awk '{print $2 - $1}' >>"$tmp/sweep.times"

@@ -39,6 +39,7 @@ typedef struct pms_cpistack_options {
     double train_fraction;     /* (0, 1]; 0 means 0.8; 1 fits and tests on the same intervals */
     uint64_t seed;
     pms_lm_method method;
+    bool drop_missing;         /* drop intervals with an empty/NaN count (<not counted>) instead of failing */
 } pms_cpistack_options;
 
 typedef struct pms_cpistack {
@@ -47,6 +48,7 @@ typedef struct pms_cpistack {
     size_t nrows;          /* intervals used */
     size_t *rows;          /* their row indices in the table */
     size_t ndropped;       /* intervals dropped for zero instructions */
+    size_t nmissing;       /* intervals dropped for a missing count (drop_missing) */
     double *cpi;           /* nrows observed CPI */
     double *x;             /* nrows x nevents regressors as fitted */
     size_t ntrain, ntest;

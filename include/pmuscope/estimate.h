@@ -36,6 +36,8 @@ typedef struct pms_runs {
 
 void pms_runs_destroy(pms_runs *r);
 
+struct pms_table; /* pmuscope/table.h */
+
 /* Reads a runs table (CSV or TSV with a header; see pms_table): the first column
  * is the run label, `cycles_col` (NULL: "cycles", then "CPU_CYCLES") the measured
  * cycles, every other numeric column a counter except `size` and the names in
@@ -44,6 +46,8 @@ void pms_runs_destroy(pms_runs *r);
  * Fails with the file and line of a missing or non-finite value, of zero or
  * negative cycles, and on a table with no runs or no counters. */
 int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out);
+/* The same from a table already read or built (lines as the table gives them). */
+int pms_runs_from_table(const struct pms_table *t, const char *cycles_col, const char *const *ignore, pms_runs **out);
 
 /* Builds runs by summing the rows of an interval table (one row per interval)
  * that share the values of the `group` columns (NULL-terminated); the label is
@@ -55,6 +59,9 @@ int pms_runs_read(const char *path, const char *cycles_col, const char *const *i
  * with only the PMU event columns summed. */
 int pms_runs_sum_intervals(const char *path, const char *const *group, const char *const *ignore,
                            const char *cycles_col, pms_runs **out);
+/* The same from an interval table already read or built. */
+int pms_runs_sum_table(const struct pms_table *t, const char *const *group, const char *const *ignore,
+                       const char *cycles_col, pms_runs **out);
 
 /* Builds one run per program from `perf stat -I` output files (CSV or plain,
  * see perfstat.h; they must give a start time, as the ARM cBench files do) and
@@ -179,6 +186,9 @@ typedef struct pms_mracm_pair {
     double vif;           /* INFINITY when the two are exactly collinear */
     bool rejected;        /* vif >= max_vif */
     double error_pct;     /* mean |error %| on the selection runs (NaN when rejected) */
+    /* the pair's fit on the selection fitting runs (all fitting runs without a
+     * validation split): cycles = coef[0] + coef[1] E_high + coef[2] E_low; NaN when rejected */
+    double coef[3];
 } pms_mracm_pair;
 
 typedef struct pms_mracm_fit {

@@ -66,7 +66,7 @@ int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t 
 /* ---- ground truth: exact counts from valgrind ----
  *
  * A truth directory holds what two valgrind runs of one command wrote:
- *   callgrind.out, callgrind.log   callgrind --dump-instr=yes (per-instruction counts)
+ *   callgrind.out, callgrind.log   callgrind --dump-instr=yes --skip-plt=no (per-instruction counts)
  *   exp-bbv.bb, exp-bbv.pc, exp-bbv.log   exp-bbv (basic blocks; the log, written with
  *                                  -v -v, gives each object's load address)
  *   objects                        "BUILD-ID PATH" of every object that ran, taken when
@@ -105,7 +105,8 @@ typedef struct pms_hotspot_fact {
     uint64_t executed;      /* exact count of the instruction, 0 if it never ran */
     uint64_t block_count;   /* count of its basic block, 0 if it never ran */
     uint64_t block_offset;  /* file offset of the block's first instruction */
-    const char *function;   /* function name from callgrind, "" if unknown */
+    const char *function;   /* function name from callgrind (from the ELF symbols if valgrind
+                               never ran the instruction), "" if unknown */
 } pms_hotspot_fact;
 void pms_hotspot_truth_lookup(const pms_hotspot_truth *t, size_t object, uint64_t offset, pms_hotspot_fact *out);
 /* The executed instructions, sorted by (object, offset). */
@@ -148,6 +149,9 @@ typedef struct pms_hotspot_result {
     pms_hotspot_row *rows;    /* sorted by sampled count, decreasing */
     size_t nrows;
     uint64_t outside_samples; /* samples in files the truth does not know (left out of S) */
+    uint64_t unexecuted_samples; /* samples at instructions valgrind never ran (r_i = 0): code
+                                    chosen for the CPU at run time, such as glibc's IFUNC
+                                    variants, differs under valgrind's virtual CPU */
 } pms_hotspot_result;
 
 /* Builds S and R from the samples and computes the measures and top-N. Samples in a

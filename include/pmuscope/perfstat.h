@@ -47,6 +47,21 @@ typedef enum pms_merge_key {
 int pms_table_merge_runs(const pms_table *const *tables, size_t ntables, pms_merge_key key, double tol,
                          pms_table **out);
 
+/* Adds a string column `column` that names, for each interval, the program
+ * whose time window holds the middle of the interval, or "" when none does.
+ * windows_path is a table "Name Start(ns) End(ns)" (header, as the ARM cBench
+ * benchmarks.data); t needs the "timestamp_ns" column (a perf stat file with a
+ * Start: line). */
+int pms_table_label_windows(pms_table *t, const char *windows_path, const char *column);
+
+/* Merges runs program by program: rows whose string column group_col has the
+ * same value are matched by their position within that group (the k-th
+ * interval of a program in one run with its k-th interval in the other), each
+ * group keeping as many rows as its shortest run; rows with an empty group are
+ * dropped. Columns as pms_table_merge_runs, plus group_col. */
+int pms_table_merge_runs_grouped(const pms_table *const *tables, size_t ntables, const char *group_col,
+                                 pms_table **out);
+
 /* ---- Event names ------------------------------------------------------ */
 
 typedef enum pms_event_role {

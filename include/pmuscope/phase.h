@@ -157,6 +157,7 @@ typedef struct pms_phase_interval {
     uint64_t size;              /* the interval event's count (instructions, or ns of task-clock) */
     uint64_t start_time, end_time; /* ns, 0 if unknown */
     double metric;              /* CPI, or duration per sample; NaN if unknown */
+    int metric_is_cpi;          /* 1: metric is CPI; 0: ns per sample (or none) */
 } pms_phase_interval;
 
 /* What the callbacks and the engine report for every interval. */
@@ -176,6 +177,7 @@ typedef struct pms_phase_event {
     size_t samples;             /* addresses in the interval */
     uint64_t start_time, end_time;
     double metric;
+    int metric_is_cpi;
     const double *signature;    /* normalised, signature_size entries; valid during the call */
     size_t signature_size;
 } pms_phase_event;
@@ -187,6 +189,8 @@ typedef struct pms_phase_summary {
     double mean_run_length;
     double accuracy[PMS_PREDICT_COUNT];          /* correct predictions / predictions */
     double false_change_rate[PMS_PREDICT_COUNT]; /* predicted a change that did not happen / predictions */
+    double metric_error[PMS_PREDICT_COUNT]; /* mean |mean metric so far of the predicted phase - the
+                                               interval's metric| (thesis fig. 4.11); NaN without one */
     double intra_phase_cov;     /* of the interval metric; NaN without one */
     double whole_cov;
 } pms_phase_summary;

@@ -25,6 +25,15 @@ typedef enum pms_profile_key {
     PMS_PROFILE_BY_IP = 1,
 } pms_profile_key;
 
+/* What a share counts: samples (each sample one binomial draw), or the events they stand
+ * for (the sum of the samples' periods, as perf report's overhead). With varying periods
+ * (perf record -F) the interval of a period share uses Kish's effective sample size
+ * (sum of periods)^2 / (sum of squared periods); with a fixed period both are the same. */
+typedef enum pms_profile_weight {
+    PMS_WEIGHT_SAMPLES = 0,
+    PMS_WEIGHT_PERIOD = 1,
+} pms_profile_weight;
+
 typedef struct pms_profile_row {
     const char *binary;     /* file, "[vdso]"-style name, "[kernel]" or "[unknown]" */
     const char *symbol;     /* function, or NULL when none covers the address(es) */
@@ -33,7 +42,7 @@ typedef struct pms_profile_row {
     uint64_t symbol_offset; /* BY_IP: offset of the IP in its symbol */
     uint64_t samples;
     uint64_t period;        /* sum of the samples' periods */
-    double share;           /* samples / all samples of the event */
+    double share;           /* samples (or period) / all samples (or period) of the event */
     double ci_low, ci_high; /* Wilson score interval of share */
 } pms_profile_row;
 
@@ -55,10 +64,10 @@ uint64_t pms_profile_samples(const pms_profile *p, size_t event); /* all samples
 uint64_t pms_profile_lost(const pms_profile *p);                  /* PERF_RECORD_LOST totals */
 size_t pms_profile_distinct_ips(const pms_profile *p);
 
-/* The table of one event, rows sorted by samples (most first); *rows is malloc'd (free it),
- * its strings belong to the symbol map. confidence in (0, 1), e.g. 0.95. */
-int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double confidence, pms_profile_row **rows,
-                      size_t *nrows);
+/* The table of one event, rows sorted by share (largest first); *rows is malloc'd (free
+ * it), its strings belong to the symbol map. confidence in (0, 1), e.g. 0.95. */
+int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight, double confidence,
+                      pms_profile_row **rows, size_t *nrows);
 
 /* Wilson score interval for a binomial proportion k/n at the given confidence level. */
 int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high);

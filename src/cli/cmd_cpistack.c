@@ -26,6 +26,8 @@ static void usage(FILE *out)
           "  -e, --events A,B,...   regressors (default: every miss event: *-misses, *_REFILL, ...)\n"
           "  --per-interval         regress on counts per interval, as the paper (default: per instruction)\n"
           "  --normalize            min-max normalise the regressors to [0, 1], as the paper\n"
+          "  --drop-missing         drop intervals with a missing count (<not counted>, empty\n"
+          "                         or NaN cells) instead of stopping at the first\n"
           "  --skip N               drop the first N intervals (cold start)\n"
           "  --range A:B            keep intervals A to B (1-based; 'A:' to the end)\n"
           "  --split F              fraction of intervals for training (default 0.8; 1 = no test)\n"
@@ -33,6 +35,10 @@ static void usage(FILE *out)
           "  --method ols|nnls      least squares, or with every coefficient >= 0 (default ols)\n"
           "  --by COLUMN            one CPI stack per distinct value of COLUMN (e.g. Benchmark)\n"
           "  --where COLUMN=VALUE   use only the rows where COLUMN equals VALUE (repeatable)\n"
+          "  --programs WINDOWS     label intervals with the program running in them, from a\n"
+          "                         table 'Name Start(ns) End(ns)' (the ARM benchmarks.data), one\n"
+          "                         per FILE in order; runs are then merged program by program\n"
+          "                         and one stack is made per program (--by program)\n"
           "  --merge interval|time  how several FILEs are aligned (default interval)\n"
           "  --merge-tol SEC        largest time difference when merging by time (default 0.05)\n"
           "  --svg FILE             draw the stacks (bar per group, stacks per interval over time)\n"
@@ -53,6 +59,8 @@ struct opts {
     char *events_buf;
     const char *events[64];
     const char *where[16];
+    const char *programs[16];
+    size_t nprograms;
 };
 
 static int parse_range(const char *s, struct opts *o)
@@ -83,7 +91,7 @@ static int parse_events(char *list, struct opts *o)
 static int parse_options(int argc, char **argv, struct opts *o)
 {
     enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
-           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_CSV };
+           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
@@ -93,7 +101,8 @@ static int parse_options(int argc, char **argv, struct opts *o)
         {"by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
         {"merge", required_argument, 0, O_MERGE},   {"merge-tol", required_argument, 0, O_MERGE_TOL},
         {"svg", required_argument, 0, O_SVG},       {"json", no_argument, 0, O_JSON},
-        {"brief", no_argument, 0, O_BRIEF},         {"csv", required_argument, 0, O_CSV},
+        {"brief", no_argument, 0, O_BRIEF},         {"programs", required_argument, 0, O_PROGRAMS},
+        {"drop-missing", no_argument, 0, O_DROP_MISSING}, {"csv", required_argument, 0, O_CSV},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     int c;
     uint64_t v;
@@ -156,12 +165,22 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_JSON: o->json = true; break;
         case O_BRIEF: o->brief = true; break;
         case O_CSV: o->csv = optarg; break;
+        case O_DROP_MISSING: o->c.drop_missing = true; break;
+        case O_PROGRAMS:
+            if (o->nprograms == sizeof o->programs / sizeof o->programs[0])
+                return cli_usage_error("cpistack", "--programs: at most 16 files");
+            o->programs[o->nprograms++] = optarg;
+            break;
         case 'h': usage(stdout); return -CLI_OK - 1;
         default: return cli_usage_error("cpistack", "unknown option");
         }
     }
     o->c.where = o->where;
     if (optind >= argc) return cli_usage_error("cpistack", "expected an interval file");
+    if (o->nprograms && o->nprograms != (size_t)(argc - optind))
+        return cli_usage_error("cpistack", "%zu --programs files for %d interval files: expected one per file",
+                               o->nprograms, argc - optind);
+    if (o->nprograms && !o->by) o->by = "program";
     return CLI_OK;
 }
 
@@ -171,11 +190,18 @@ static int load(int nfiles, char **files, const struct opts *o, pms_table **out)
     pms_table **t = calloc((size_t)nfiles, sizeof *t);
     if (!t) return cli_error("out of memory");
     int rc = CLI_OK;
-    for (int i = 0; i < nfiles && rc == CLI_OK; i++)
-        if (pms_interval_table_read(files[i], &t[i]) < 0) rc = cli_lib_error();
+    for (int i = 0; i < nfiles && rc == CLI_OK; i++) {
+        if (pms_interval_table_read(files[i], &t[i]) < 0)
+            rc = cli_lib_error();
+        else if (o->nprograms && pms_table_label_windows(t[i], o->programs[i], "program") < 0)
+            rc = cli_lib_error();
+    }
     if (rc == CLI_OK && nfiles == 1) {
         *out = t[0];
         t[0] = NULL;
+    } else if (rc == CLI_OK && o->nprograms) {
+        if (pms_table_merge_runs_grouped((const pms_table *const *)t, (size_t)nfiles, "program", out) < 0)
+            rc = cli_lib_error();
     } else if (rc == CLI_OK &&
                pms_table_merge_runs((const pms_table *const *)t, (size_t)nfiles, o->merge, o->merge_tol, out) < 0) {
         rc = cli_lib_error();

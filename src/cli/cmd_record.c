@@ -1,6 +1,7 @@
 /* pmuscope record: sample a command or a running process into a perf.data file, as
  * perf record does. */
 #include "cli/cli.h"
+#include "cli/olr_live.h"
 #include "cli/stat_cli.h"
 
 #include "pmuscope/error.h"
@@ -29,8 +30,10 @@ static void usage(FILE *out)
           "                         on a machine without a hardware PMU, and it says so)\n"
           "  -c, --count PERIOD     sample every PERIOD events (64K, 1M accepted)\n"
           "  -F, --freq HZ          sample HZ times a second (default " "4000" ")\n"
-          "      --read EVENTS      counters read at every sample of the first event\n"
-          "                         (a PERF_SAMPLE_READ group; perf script -F ip,period shows them)\n"
+          "      --read EVENTS      counters read at every sample of the first event (a\n"
+          "                         PERF_SAMPLE_READ group; perf script -F event,period shows them);\n"
+          "                         as with perf, the command's later threads and children are not\n"
+          "                         followed then\n"
           "      --randomize=mask:BITS  after each sample the next period is PERIOD plus a uniform\n"
           "                         random value below 2^BITS (pfmon); needs -c\n"
           "      --randomize=exp    exponentially distributed periods with mean PERIOD (seed 003)\n"
@@ -39,6 +42,12 @@ static void usage(FILE *out)
           "  -p, --pid PID          attach to all threads of process PID\n"
           "      --fallback         let cpu-clock stand in for an event this machine cannot count\n"
           "                         (the output says so)\n"
+          "      --olr[=METHOD]     fit the --read counters against the first event's count with\n"
+          "                         line segments while recording (pmuscope olr): wm (default),\n"
+          "                         opt or opt:EPS (error bound in counts); segments go to\n"
+          "                         FILE.olr.csv as they close\n"
+          "      --olr-output FILE  the segments CSV instead of FILE.olr.csv\n"
+          "      --olr-only         keep the segments instead of the samples\n"
           "  -h, --help             this help\n\n"
           "Ctrl-C, SIGTERM or the end of the target still leave a complete file (it is made valid\n"
           "every second while recording). Exit status 0, 1 if an event cannot be opened or the\n"
@@ -54,10 +63,11 @@ typedef struct record_opts {
     size_t pages;
     pid_t pid;
     bool fallback;
+    olr_live_config olr;
     char **argv;
 } record_opts;
 
-enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_FALLBACK };
+enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY };
 
 static int parse_options(int argc, char **argv, record_opts *o)
 {
@@ -67,6 +77,8 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"randomize", required_argument, NULL, OPT_RANDOMIZE},
         {"output", required_argument, NULL, 'o'},      {"mmap-pages", required_argument, NULL, 'm'},
         {"pid", required_argument, NULL, 'p'},         {"fallback", no_argument, NULL, OPT_FALLBACK},
+        {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
+        {"olr-only", no_argument, NULL, OPT_OLR_ONLY},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     *o = (record_opts){.output = "perf.data"};
@@ -101,6 +113,12 @@ static int parse_options(int argc, char **argv, record_opts *o)
             if (pms_randomize_parse(optarg, &o->randomize)) return cli_usage_error("record", "%s", pms_strerror());
             o->randomize_spec = optarg;
             break;
+        case OPT_OLR:
+            if (olr_live_parse(optarg, &o->olr))
+                return cli_usage_error("record", "--olr=%s: expected wm, opt or opt:EPS", optarg);
+            break;
+        case OPT_OLR_OUTPUT: o->olr.path = optarg; break;
+        case OPT_OLR_ONLY: o->olr.instead = 1; break;
         case 'h': usage(stdout); return -1;
         default: return cli_usage_error("record", "unknown option");
         }
@@ -108,6 +126,10 @@ static int parse_options(int argc, char **argv, record_opts *o)
     o->argv = argv + optind;
     if (o->period && o->freq) return cli_usage_error("record", "-c and -F exclude each other");
     if (!o->period && !o->freq) o->freq = DEFAULT_FREQ;
+    if ((o->olr.path || o->olr.instead) && !o->olr.enabled)
+        return cli_usage_error("record", "--olr-output and --olr-only go with --olr");
+    if (o->olr.enabled && !o->reads)
+        return cli_usage_error("record", "--olr fits the counters of --read EVENTS: give them");
     if (o->randomize.kind != PMS_RANDOMIZE_NONE && !o->period)
         return cli_usage_error("record", "--randomize needs a fixed period: give -c PERIOD");
     if (!o->pid == !o->argv[0])
@@ -153,11 +175,16 @@ static const char *default_event(void)
 typedef struct recording {
     pms_perfdata_writer *w;
     uint64_t written;
+    olr_live *olr;
 } recording;
 
 static int write_record(const struct perf_event_header *h, void *ctx)
 {
     recording *r = ctx;
+    if (r->olr) {
+        olr_live_record(r->olr, h);
+        if (!olr_live_keeps(r->olr, h)) return PMS_OK;
+    }
     int rc = pms_perfdata_writer_add(r->w, h);
     if (rc == PMS_OK && h->type == PERF_RECORD_SAMPLE) r->written++;
     return rc;
@@ -178,6 +205,7 @@ static int record_loop(pms_sampler *s, recording *r, pms_child *child, int *chil
     for (;;) {
         int n = pms_sampler_poll(s, 100, write_record, r);
         if (n < 0) return n;
+        if (r->olr) olr_live_round(r->olr);
         if (now_s() - last_sync >= 1.0) {
             int rc = pms_perfdata_writer_sync(r->w);
             if (rc) return rc;
@@ -220,8 +248,11 @@ static int open_sampler(const record_opts *o, pms_event *ev, size_t nev, pms_eve
     }
     sev[0].read = reads;
     sev[0].nread = nreads;
-    pms_sampler_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .inherit = launched,
-                              .enable_on_exec = launched};
+    /* A launched command is followed into its threads and children (per-CPU buffers), except
+     * with --read: as perf does for group reads, since an inherited event's values are per
+     * thread (kernel 6.12 on; EINVAL before) and perf script takes deltas per event. */
+    pms_sampler_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages,
+                              .inherit = launched && nreads == 0, .enable_on_exec = launched};
     int rc = pms_sampler_open(s, &cfg, pid);
     free(sev);
     return rc ? cli_lib_error() : CLI_OK;
@@ -249,7 +280,14 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
         pms_sampler_close(s);
         return ret;
     }
+    if (o->olr.enabled && olr_live_open(&r.olr, &o->olr, o->output, attrs, nattrs)) {
+        if (launched) pms_child_abort(&child);
+        pms_perfdata_writer_close(r.w);
+        pms_sampler_close(s);
+        return CLI_FAIL;
+    }
     stat_install_signals();
+    double started = now_s();
     int rc = PMS_OK;
     if (launched) {
         rc = pms_child_release(&child, o->argv[0]);
@@ -257,6 +295,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
             ret = cli_lib_error();
             pms_perfdata_writer_close(r.w);
             remove(o->output);
+            if (r.olr) olr_live_close(r.olr, 0, NULL);
             pms_sampler_close(s);
             return ret;
         }
@@ -283,6 +322,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     if (pms_perfdata_writer_close(r.w) != PMS_OK) ret = cli_lib_error();
     pms_sampler_close(s);
     if (!ret) print_summary(o, &r, &st);
+    if (r.olr) olr_live_close(r.olr, now_s() - started, ret ? NULL : stderr);
     return ret;
 }
 

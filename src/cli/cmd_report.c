@@ -15,6 +15,7 @@
 struct options {
     const char *input, *event, *output;
     pms_profile_key key;
+    pms_profile_weight weight;
     double confidence;
     uint64_t limit;
     int json, csv;
@@ -23,7 +24,8 @@ struct options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: pmuscope report [-i FILE] [--sort sym|ip] [--confidence C] [--limit N] [--json|--csv]\n"
+            "usage: pmuscope report [-i FILE] [--sort sym|ip] [--weight samples|period] [--confidence C]\n"
+            "                       [--limit N] [--json|--csv] [-e EVENT] [-o FILE]\n"
             "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` in one streaming pass\n"
             "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
@@ -33,6 +35,9 @@ static void usage(FILE *out)
             "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
             "      --by KEY          with its run-time IP, file offset and offset in the function\n"
             "  -e, --event NAME      only this event (default: one table per event in the file)\n"
+            "  -w, --weight W        what a share counts: samples (default), or period: the events\n"
+            "                        the samples stand for, as perf report's overhead (they differ when\n"
+            "                        periods vary, as with perf record -F)\n"
             "      --confidence C    level of the confidence intervals (default 0.95). Each share\n"
             "                        comes with a Wilson score interval: treating each sample as an\n"
             "                        independent draw that lands in the row or not, the true share of\n"
@@ -45,7 +50,8 @@ static void usage(FILE *out)
             "  -o, --output FILE     write the report to FILE instead of stdout\n"
             "  -h, --help            this help\n"
             "\n"
-            "Shares are of sample counts; with a fixed period (-c) they equal perf report's overhead.\n"
+            "With a fixed period (-c) both weights give perf report's overhead. Period shares get\n"
+            "their interval from Kish's effective sample size (sum of periods)^2 / sum of squares.\n"
             "Kernel-mode samples are counted in [kernel], addresses in no known mapping in [unknown].\n");
 }
 
@@ -54,16 +60,17 @@ static int parse_options(int argc, char **argv, struct options *o)
     enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV };
     static const struct option longopts[] = {
         {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
+        {"weight", required_argument, NULL, 'w'},
         {"by", required_argument, NULL, 's'},        {"event", required_argument, NULL, 'e'},
         {"confidence", required_argument, NULL, OPT_CONFIDENCE},
         {"limit", required_argument, NULL, 'n'},     {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
-    *o = (struct options){"perf.data", NULL, "-", PMS_PROFILE_BY_SYMBOL, 0.95, 25, 0, 0};
+    *o = (struct options){"perf.data", NULL, "-", PMS_PROFILE_BY_SYMBOL, PMS_WEIGHT_SAMPLES, 0.95, 25, 0, 0};
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "i:s:e:n:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "i:s:w:e:n:o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'i': o->input = optarg; break;
         case 'e': o->event = optarg; break;
@@ -75,6 +82,14 @@ static int parse_options(int argc, char **argv, struct options *o)
                 o->key = PMS_PROFILE_BY_IP;
             else
                 return cli_usage_error("report", "--sort: expected 'sym' or 'ip', got '%s'", optarg);
+            break;
+        case 'w':
+            if (strcmp(optarg, "samples") == 0)
+                o->weight = PMS_WEIGHT_SAMPLES;
+            else if (strcmp(optarg, "period") == 0)
+                o->weight = PMS_WEIGHT_PERIOD;
+            else
+                return cli_usage_error("report", "--weight: expected 'samples' or 'period', got '%s'", optarg);
             break;
         case OPT_CONFIDENCE:
             if (!cli_parse_double(optarg, &o->confidence) || o->confidence <= 0 || o->confidence >= 1)
@@ -123,7 +138,8 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
 {
     fprintf(out, "# %s: event %s, %llu samples", o->input, t->event, (unsigned long long)t->samples);
     if (lost) fprintf(out, ", %llu lost", (unsigned long long)lost);
-    fprintf(out, "; share with its %g%% Wilson interval\n", 100 * o->confidence);
+    fprintf(out, "; share of %s with its %g%% Wilson interval\n", o->weight == PMS_WEIGHT_PERIOD ? "period" : "samples",
+            100 * o->confidence);
     if (o->key == PMS_PROFILE_BY_IP)
         fprintf(out, "%8s  %-17s %9s  %-18s %-20s %10s  %s\n", "share", "interval", "samples", "ip", "binary",
                 "offset", "function");
@@ -146,9 +162,13 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
     }
     if (shown < t->nrows) {
         uint64_t rest = 0;
-        for (size_t i = shown; i < t->nrows; i++) rest += t->rows[i].samples;
+        double rest_share = 0;
+        for (size_t i = shown; i < t->nrows; i++) {
+            rest += t->rows[i].samples;
+            rest_share += t->rows[i].share;
+        }
         fprintf(out, "# %zu more rows with %llu samples (%.2f%%); --limit 0 shows all\n", t->nrows - shown,
-                (unsigned long long)rest, t->samples ? 100.0 * (double)rest / (double)t->samples : 0.0);
+                (unsigned long long)rest, 100 * rest_share);
     }
 }
 
@@ -195,12 +215,11 @@ static void print_json_table(pms_json *j, const struct options *o, const struct 
 }
 
 /* Reads the file into a profile; prints progress for big files. */
-static int read_profile(const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+static int read_profile(pms_perfdata_reader *r, pms_profile *p)
 {
     int progress = cli_show_progress() && pms_perfdata_data_size(r) >= PROGRESS_MIN_BYTES;
     int rc = pms_profile_read(p, r, progress ? show_progress : NULL, NULL);
     if (progress) cli_progress_end();
-    (void)o;
     return rc;
 }
 
@@ -212,6 +231,7 @@ static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_
         pms_json_object_begin(&j);
         pms_json_kv_string(&j, "file", o->input);
         pms_json_kv_string(&j, "sort", o->key == PMS_PROFILE_BY_IP ? "ip" : "sym");
+        pms_json_kv_string(&j, "weight", o->weight == PMS_WEIGHT_PERIOD ? "period" : "samples");
         pms_json_kv_double(&j, "confidence", o->confidence);
         pms_json_kv_uint(&j, "lost", pms_profile_lost(p));
         pms_json_key(&j, "events");
@@ -225,7 +245,7 @@ static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_
         if (o->event ? strcmp(o->event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
         found = 1;
         struct table t = {name, pms_profile_samples(p, e), NULL, 0};
-        if (pms_profile_table(p, e, o->key, o->confidence, &t.rows, &t.nrows)) return cli_lib_error();
+        if (pms_profile_table(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows)) return cli_lib_error();
         if (o->json) print_json_table(&j, o, &t);
         else if (o->csv) print_csv(out, o, &t);
         else print_text(out, o, &t, pms_profile_lost(p));
@@ -250,7 +270,7 @@ int cmd_report(int argc, char **argv)
     pms_symbols *syms = NULL;
     pms_profile *p = NULL;
     if (pms_perfdata_open(&r, o.input) || pms_symbols_create(&syms) || pms_profile_create(&p, syms) ||
-        read_profile(&o, r, p)) {
+        read_profile(r, p)) {
         rc = cli_lib_error();
     } else {
         FILE *out = cli_open_output(o.output);

@@ -28,6 +28,14 @@ static double error_of(const est_data *d, const pms_cycle_model *m, size_t run)
     return pms_estimate_error_pct(est_predict(d, m, run), d->runs->cycles[run]);
 }
 
+/* error % of one run by an MRACM pair's own fit (NaN for a rejected pair) */
+static double pair_error_of(const est_data *d, const pms_mracm_pair *q, size_t run)
+{
+    const double *row = &d->runs->events[run * d->runs->n_counters];
+    double est = q->coef[0] + q->coef[1] * row[d->counter_col[q->high]] + q->coef[2] * row[d->counter_col[q->low]];
+    return pms_estimate_error_pct(est, d->runs->cycles[run]);
+}
+
 static double fit_mean_abs_error(const est_data *d, const pms_cycle_model *m)
 {
     double sum = 0;
@@ -112,11 +120,16 @@ static void print_mracm(FILE *out, const est_data *d, const est_result *r)
     for (size_t i = 0; i < d->n_counters; i++)
         fprintf(out, "  %-24s %8.4f\n", d->names[i], f->correlation ? f->correlation[i] : NAN);
     if (!r->ok && f->correlation) fprintf(out, "  %s\n", r->reason);
-    if (f->n_pairs) fprintf(out, "  %-24s %-24s %10s %12s\n", "high", "low", "VIF", "mean |err| %");
+    if (f->n_pairs) {
+        fprintf(out, "  %-24s %-24s %8s %12s", "high", "low", "VIF", "fit |err| %");
+        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.13s", d->runs->labels[d->test[t]]);
+        fputc('\n', out);
+    }
     for (size_t p = 0; p < f->n_pairs; p++) {
         const pms_mracm_pair *q = &f->pairs[p];
-        fprintf(out, "  %-24s %-24s %10.4g %12.4g%s\n", d->names[q->high], d->names[q->low], q->vif, q->error_pct,
-                q->rejected ? "  rejected (VIF)" : f->applicable && p == f->best ? "  chosen" : "");
+        fprintf(out, "  %-24s %-24s %8.4g %12.4g", d->names[q->high], d->names[q->low], q->vif, q->error_pct);
+        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.4g", pair_error_of(d, q, d->test[t]));
+        fprintf(out, "%s\n", q->rejected ? "  rejected (VIF)" : f->applicable && p == f->best ? "  chosen" : "");
     }
     if (f->applicable) print_lm(out, f->lm);
 }
@@ -197,6 +210,10 @@ static void json_method_details(pms_json *j, const est_data *d, size_t k, const 
         pms_json_kv_double(j, "vif", f->pairs[p].vif);
         pms_json_kv_bool(j, "rejected", f->pairs[p].rejected);
         pms_json_kv_double(j, "mean_abs_error_pct", f->pairs[p].error_pct);
+        pms_json_key(j, "test_error_pct");
+        pms_json_array_begin(j);
+        for (size_t t = 0; t < d->n_test; t++) pms_json_double(j, pair_error_of(d, &f->pairs[p], d->test[t]));
+        pms_json_array_end(j);
         pms_json_kv_bool(j, "chosen", f->applicable && p == f->best);
         pms_json_object_end(j);
     }

@@ -42,6 +42,7 @@ static void json_measures(pms_json *j, const pms_hotspot_result *r)
     pms_json_kv_double(j, "top_precision", r->top_precision);
     pms_json_kv_double(j, "top_recall", r->top_recall);
     pms_json_kv_uint(j, "outside_samples", r->outside_samples);
+    pms_json_kv_uint(j, "unexecuted_samples", r->unexecuted_samples);
 }
 
 static void json_truth(pms_json *j, const pms_hotspot_truth *t)
@@ -97,6 +98,21 @@ static void text_rows(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_r
     }
 }
 
+/* Samples where valgrind ran nothing: say why the measures count them as r_i = 0. */
+static void unexecuted_note(FILE *out, const pms_hotspot_result *r)
+{
+    if (r->unexecuted_samples == 0)
+        return;
+    const char *where = "";
+    for (size_t i = 0; i < r->nrows && !where[0]; i++)
+        if (r->rows[i].fact.executed == 0)
+            where = r->rows[i].fact.function;
+    fprintf(out, "note         %llu samples (%.1f%%) hit instructions valgrind never ran%s%s%s: code picked for the "
+                 "CPU at run time (glibc's IFUNC variants) differs under valgrind's virtual CPU\n",
+            (unsigned long long)r->unexecuted_samples, 100.0 * (double)r->unexecuted_samples / (double)r->measures.ns,
+            where[0] ? " (most in " : "", where, where[0] ? ")" : "");
+}
+
 static const char *period_unit(int time_based) { return time_based ? "ns" : "events"; }
 
 void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_recording *rec,
@@ -132,7 +148,9 @@ void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_
             (unsigned long long)rec->total, rec->event, (unsigned long long)rec->period,
             rec->time_based ? " ns" : "", rec->time_based ? " (a time-based event: the period counts nanoseconds)" : "",
             (unsigned long long)rec->unplaced, (unsigned long long)r->outside_samples);
-    fprintf(out, "sampled IPs  m = %zu\n\n", r->measures.m);
+    fprintf(out, "sampled IPs  m = %zu\n", r->measures.m);
+    unexecuted_note(out, r);
+    fputc('\n', out);
     fprintf(out, "NRMSE_SR     %.4f\n", r->measures.nrmse_sr);
     fprintf(out, "SC           %.4f\n", r->measures.sc);
     fprintf(out, "OD           %.4f\n", r->measures.od);

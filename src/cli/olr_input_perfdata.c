@@ -15,8 +15,9 @@ typedef struct loader {
     const char *path;
     pms_perfdata_reader *r;
     olr_columns cols;
+    olr_pending pending;
     int chosen;
-    uint64_t *row;
+    uint64_t *vals;
 } loader;
 
 static const pms_perfdata_attr *attr_of_id(uint64_t id, void *ctx)
@@ -39,14 +40,22 @@ static int on_sample(const pms_sample *smp, void *ctx)
         if (rc) return rc;
         L->chosen = 1;
         L->s->k = L->cols.k;
-        if (!(L->row = malloc(L->cols.k * sizeof *L->row))) return pms_fail(PMS_ENOMEM, "out of memory");
+        olr_pending_init(&L->pending, L->cols.k);
+        if (!(L->vals = malloc((1 + L->cols.k) * sizeof *L->vals))) return pms_fail(PMS_ENOMEM, "out of memory");
     }
-    uint64_t x;
-    if (!olr_columns_row(&L->cols, smp, &x, L->row)) return 0;
-    uint64_t *row = olr_series_append(L->s, x);
-    if (!row) return pms_fail(PMS_ENOMEM, "out of memory");
-    memcpy(row, L->row, L->cols.k * sizeof *row);
-    return 0;
+    if (!olr_columns_extract(&L->cols, smp, L->vals)) return 0;
+    return olr_pending_add(&L->pending, smp->time, smp->id, L->vals);
+}
+
+/* In time order: one row of the series. */
+static int add_row(uint64_t group, const uint64_t *vals, void *ctx)
+{
+    loader *L = ctx;
+    uint64_t x, *y = olr_series_append(L->s, 0);
+    if (!y) return pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = olr_columns_accumulate(&L->cols, group, vals, &x, y);
+    L->s->x[L->s->n - 1] = x;
+    return rc;
 }
 
 int olr_series_load_perfdata(olr_series *s, const char *path, const olr_input_options *opt)
@@ -56,6 +65,7 @@ int olr_series_load_perfdata(olr_series *s, const char *path, const olr_input_op
     if (rc) return rc;
     pms_perfdata_handlers h = {.sample = on_sample, .ctx = &L};
     rc = pms_perfdata_read(L.r, &h);
+    if (rc == 0 && L.chosen) rc = olr_pending_flush(&L.pending, UINT64_MAX, add_row, &L);
     if (rc == 0 && !L.chosen)
         rc = pms_fail(PMS_EFORMAT, "%s: no samples%s", path, opt->tid >= 0 ? " of that thread" : "");
     if (L.chosen) {
@@ -67,7 +77,8 @@ int olr_series_load_perfdata(olr_series *s, const char *path, const olr_input_op
         L.cols.k = 0;
     }
     olr_columns_free(&L.cols);
-    free(L.row);
+    olr_pending_free(&L.pending);
+    free(L.vals);
     pms_perfdata_close(L.r);
     return rc;
 }

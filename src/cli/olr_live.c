@@ -17,10 +17,12 @@ struct olr_live {
     char *path;
     FILE *csv;
     olr_columns cols;
+    olr_pending pending;             /* samples of the last two rounds, put in time order */
+    uint64_t round_max, prev_round_max;
     int chosen, failed;
     char *failure;
     uint32_t tid;
-    uint64_t *row;
+    uint64_t *vals, *row;
     pms_read_value vbuf[64];
     pms_olr *olr;
     uint64_t samples, skipped;
@@ -89,7 +91,10 @@ static int start(olr_live *l, const pms_sample *smp)
     if (rc) return rc;
     l->chosen = 1;
     l->tid = smp->tid;
-    if (!(l->row = malloc(l->cols.k * sizeof *l->row))) return pms_fail(PMS_ENOMEM, "out of memory");
+    olr_pending_init(&l->pending, l->cols.k);
+    l->vals = malloc((1 + l->cols.k) * sizeof *l->vals);
+    l->row = malloc(l->cols.k * sizeof *l->row);
+    if (!l->vals || !l->row) return pms_fail(PMS_ENOMEM, "out of memory");
     pms_olr_options opt;
     pms_olr_options_init(&opt);
     opt.method = l->cfg.method;
@@ -106,6 +111,12 @@ static int start(olr_live *l, const pms_sample *smp)
     return rc;
 }
 
+static void stop(olr_live *l)
+{
+    l->failed = 1;
+    l->failure = strdup(pms_strerror());
+}
+
 void olr_live_record(olr_live *l, const struct perf_event_header *h)
 {
     if (l->failed || h->type != PERF_RECORD_SAMPLE) return;
@@ -113,19 +124,37 @@ void olr_live_record(olr_live *l, const struct perf_event_header *h)
     pms_sample smp;
     int rc = pms_sample_parse(h, l->attrs, l->nattrs, &smp, l->vbuf, 64);
     if (rc == 0 && !l->chosen) rc = start(l, &smp);
-    uint64_t x;
     if (rc == 0) {
-        if (smp.tid == l->tid && olr_columns_row(&l->cols, &smp, &x, l->row)) {
-            rc = pms_olr_push(l->olr, x, l->row);
-            l->samples += rc == 0;
+        if (smp.tid == l->tid && olr_columns_extract(&l->cols, &smp, l->vals)) {
+            rc = olr_pending_add(&l->pending, smp.time, smp.id, l->vals);
+            if (smp.time > l->round_max) l->round_max = smp.time;
         } else {
             l->skipped++;
         }
     }
-    if (rc) {
-        l->failed = 1;
-        l->failure = strdup(pms_strerror());
-    }
+    if (rc) stop(l);
+    l->seconds += now() - t0;
+}
+
+/* In time order: the regression of one sample. */
+static int fit_row(uint64_t group, const uint64_t *vals, void *ctx)
+{
+    olr_live *l = ctx;
+    uint64_t x;
+    int rc = olr_columns_accumulate(&l->cols, group, vals, &x, l->row);
+    if (rc == 0) rc = pms_olr_push(l->olr, x, l->row);
+    l->samples += rc == 0;
+    return rc;
+}
+
+void olr_live_round(olr_live *l)
+{
+    if (l->failed || !l->chosen) return;
+    double t0 = now();
+    /* As perf's FINISHED_ROUND: every buffer has been drained since the previous round
+     * ended, so nothing older than that round's newest sample can still arrive. */
+    if (olr_pending_flush(&l->pending, l->prev_round_max, fit_row, l)) stop(l);
+    l->prev_round_max = l->round_max;
     l->seconds += now() - t0;
 }
 
@@ -134,36 +163,46 @@ int olr_live_keeps(const olr_live *l, const struct perf_event_header *h)
     return !(l->cfg.instead && h->type == PERF_RECORD_SAMPLE && !l->failed);
 }
 
-int olr_live_close(olr_live *l, double run_seconds, FILE *out)
+static void print_summary(const olr_live *l, double run_seconds, FILE *out)
 {
-    int rc = 0;
-    double t0 = now();
-    if (l->olr && !l->failed && pms_olr_finish(l->olr)) {
-        l->failed = 1;
-        l->failure = strdup(pms_strerror());
-    }
-    l->seconds += now() - t0;
-    if (l->failed) {
-        cli_warn("record --olr: the regression stopped: %s", l->failure ? l->failure : "?");
-        rc = CLI_FAIL;
-    } else if (!l->olr) {
-        cli_warn("record --olr: no samples to fit");
-        rc = CLI_FAIL;
-    }
-    fprintf(out, "olr: %s, %llu samples of thread %u fitted (%llu others skipped), segments in %s\n",
+    fprintf(out, "[ pmuscope record: olr %s: %llu samples of thread %u fitted (%llu others skipped), segments in %s ]\n",
             pms_olr_method_name(l->cfg.method), (unsigned long long)l->samples, l->tid,
             (unsigned long long)l->skipped, l->path);
     for (size_t j = 0; l->olr && j < l->cols.k; j++) {
         pms_olr_summary s;
         if (pms_olr_get_summary(l->olr, j, &s)) continue;
-        fprintf(out, "olr: %-20s %8llu segments, reduction %.1f, max error %.4g, MNESD %.3g\n", l->cols.names[j],
-                (unsigned long long)s.segments, s.reduction, s.max_abs_error, s.mnesd);
+        fprintf(out, "[ pmuscope record: olr %s: %llu segments, reduction %.1f, max error %.4g, MNESD %.3g ]\n",
+                l->cols.names[j], (unsigned long long)s.segments, s.reduction, s.max_abs_error, s.mnesd);
     }
-    fprintf(out, "olr: %.3f ms in the regression, %.3f%% of the %.3f s run\n", 1e3 * l->seconds,
+    fprintf(out, "[ pmuscope record: olr: %.3f ms in the regression, %.3f%% of the %.3f s run ]\n", 1e3 * l->seconds,
             run_seconds > 0 ? 100 * l->seconds / run_seconds : 0.0, run_seconds);
+}
+
+int olr_live_close(olr_live *l, double run_seconds, FILE *out)
+{
+    int rc = 0;
+    double t0 = now();
+    if (out && l->olr && !l->failed &&
+        (olr_pending_flush(&l->pending, UINT64_MAX, fit_row, l) || pms_olr_finish(l->olr)))
+        stop(l);
+    l->seconds += now() - t0;
     cli_close_output(l->csv);
+    if (!out) {
+        remove(l->path);
+    } else {
+        if (l->failed) {
+            cli_warn("record --olr: the regression stopped: %s", l->failure ? l->failure : "?");
+            rc = CLI_FAIL;
+        } else if (!l->olr) {
+            cli_warn("record --olr: no samples to fit");
+            rc = CLI_FAIL;
+        }
+        print_summary(l, run_seconds, out);
+    }
     pms_olr_destroy(l->olr);
     olr_columns_free(&l->cols);
+    olr_pending_free(&l->pending);
+    free(l->vals);
     free(l->row);
     free(l->failure);
     free(l->path);

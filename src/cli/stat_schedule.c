@@ -146,8 +146,8 @@ static void note_anchor_variation(stat_notes *notes, const pms_event *anchors, s
 /* --sizes: one row of the runs table per size. */
 static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_stat_value *merged, double *cv)
 {
-    long *sizes;
-    size_t nsizes;
+    long *sizes = NULL;
+    size_t nsizes = 0;
     int rc = parse_sizes(p->o->sizes_spec, &sizes, &nsizes);
     if (rc) return rc;
     pms_json json;
@@ -159,7 +159,7 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
     }
     double *worst = calloc(p->na ? p->na : 1, sizeof *worst);
     for (size_t k = 0; rc == CLI_OK && k < nsizes; k++) {
-        char label[48];
+        char label[96];
         snprintf(p->size_arg, sizeof p->size_arg, "%ld", sizes[k]);
         snprintf(label, sizeof label, "TEST%ld (%zu/%zu)", sizes[k], k + 1, nsizes);
         pms_schedule_reset(p->s);

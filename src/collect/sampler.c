@@ -1,5 +1,11 @@
 /* Overflow sampling: events opened per thread (or per CPU with inherit), one ring
- * buffer per thread or CPU, period randomisation through PERF_EVENT_IOC_PERIOD. */
+ * buffer per thread or CPU, period randomisation through PERF_EVENT_IOC_PERIOD.
+ *
+ * Randomisation from user space: a randomised event wakes us at every sample; after a
+ * drain, every fd that sampled gets one new period. The ioctl restarts the count, so
+ * the events between a sample and our change (our wake-up delay) are not represented,
+ * and a period shorter than that delay fires again with the old period first: the cost
+ * of not patching the kernel as seed 003 did. */
 #include "pmuscope/sampler.h"
 
 #include "collect/ring.h"
@@ -44,6 +50,7 @@ typedef struct sampling_fd {
     uint64_t period; /* in force, for events whose samples we correct */
     pending_period pending[PMS_PENDING_MAX];
     size_t npending;
+    int resample; /* took a sample in this drain: gets a new random period after it */
 } sampling_fd;
 
 typedef struct event_state {
@@ -77,6 +84,8 @@ struct pms_sampler {
     pms_record_fn fn;
     void *ctx;
     uint64_t *patched; /* a sample whose period we correct is copied here (64 KiB) */
+    sampling_fd **resample; /* the fds marked in this drain */
+    size_t nresample;
 };
 
 static int is_hrtimer_event(const pms_event *e)
@@ -189,9 +198,27 @@ static int on_sample(pms_sampler *s, const struct perf_event_header **h)
             *h = (const struct perf_event_header *)(void *)s->patched;
         }
     }
-    if (!e->gen) return PMS_OK;
-    s->stats.period_updates++;
-    return set_fd_period(s, f, pms_period_gen_next(e->gen));
+    /* One new period per drain and fd: every sample of a drain was taken before any change
+     * we make now, and each change restarts the count, so a second one would only cancel
+     * the first. */
+    if (e->gen && !f->resample) {
+        f->resample = 1;
+        s->resample[s->nresample++] = f;
+    }
+    return PMS_OK;
+}
+
+static int randomize_marked(pms_sampler *s)
+{
+    int rc = PMS_OK;
+    for (size_t k = 0; k < s->nresample; k++) {
+        sampling_fd *f = s->resample[k];
+        f->resample = 0;
+        s->stats.period_updates++;
+        if (!rc) rc = set_fd_period(s, f, pms_period_gen_next(s->ev[f->event].gen));
+    }
+    s->nresample = 0;
+    return rc;
 }
 
 static int on_record(const struct perf_event_header *h, void *ctx)
@@ -253,7 +280,7 @@ static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
         event_state *e = &s->ev[i];
         e->cfg = cfg->events[i];
         e->base = e->cfg.period;
-        memcpy(s->reads + r, e->cfg.read, e->cfg.nread * sizeof *s->reads);
+        if (e->cfg.nread) memcpy(s->reads + r, e->cfg.read, e->cfg.nread * sizeof *s->reads);
         e->cfg.read = s->reads + r;
         r += e->cfg.nread;
         e->correct_period = is_hrtimer_event(&e->cfg.event) && e->cfg.period;
@@ -382,8 +409,9 @@ static int alloc_units(pms_sampler *s, size_t n)
     s->pfds = calloc(n, sizeof *s->pfds);
     s->sfds = calloc(n * s->nevents, sizeof *s->sfds);
     s->ids = calloc(n * s->fds_per_unit, sizeof *s->ids);
+    s->resample = calloc(n * s->nevents, sizeof *s->resample);
     s->nalloc = n;
-    if (!s->fds || !s->rings || !s->pfds || !s->sfds || !s->ids) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!s->fds || !s->rings || !s->pfds || !s->sfds || !s->ids || !s->resample) return pms_fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; i < n * s->fds_per_unit; i++) s->fds[i] = -1;
     return PMS_OK;
 }
@@ -486,10 +514,11 @@ int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx
     s->fn = fn;
     s->ctx = ctx;
     uint64_t count = 0;
-    for (size_t u = 0; u < s->nunits; u++) {
-        int rc = pms_ring_drain(&s->rings[u], on_record, s, &count);
-        if (rc) return rc;
-    }
+    int rc = 0;
+    for (size_t u = 0; !rc && u < s->nunits; u++) rc = pms_ring_drain(&s->rings[u], on_record, s, &count);
+    int rrc = randomize_marked(s);
+    if (rc) return rc;
+    if (rrc) return rrc;
     return count > (uint64_t)INT32_MAX ? INT32_MAX : (int)count;
 }
 
@@ -535,5 +564,6 @@ void pms_sampler_close(pms_sampler *s)
     free(s->attrs);
     free(s->ids);
     free(s->patched);
+    free(s->resample);
     free(s);
 }

@@ -55,9 +55,13 @@ static int check_cell(const pms_table *t, size_t row, size_t col, double v)
     if (isfinite(v)) return PMS_OK;
     size_t line = pms_table_row_line(t, row);
     if (line)
-        return pms_fail(PMS_EFORMAT, "%s:%zu: column '%s': expected a number, found an empty or NaN cell",
+        return pms_fail(PMS_EFORMAT,
+                        "%s:%zu: column '%s': expected a number, found an empty or NaN cell "
+                        "(drop such intervals with --drop-missing)",
                         pms_table_name(t), line, pms_table_col_name(t, col));
-    return pms_fail(PMS_EFORMAT, "%s: interval %zu: event '%s' has no count (<not counted> or missing)",
+    return pms_fail(PMS_EFORMAT,
+                    "%s: interval %zu: event '%s' has no count (<not counted> or missing; "
+                    "drop such intervals with --drop-missing)",
                     pms_table_name(t), row + 1, pms_table_col_name(t, col));
 }
 
@@ -101,6 +105,15 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     size_t n = 0;
     for (size_t k = 0; k < nsel && rc == PMS_OK; k++) {
         size_t r = sel[k];
+        bool missing = !isfinite(c[r]) || !isfinite(in[r]);
+        for (size_t j = 0; j < p && !missing; j++) {
+            pms_table_numeric(t, ev[j], true, &col);
+            missing = !isfinite(col[r]);
+        }
+        if (missing && o->drop_missing) {
+            s->nmissing++;
+            continue;
+        }
         if ((rc = check_cell(t, r, cyc, c[r])) < 0 || (rc = check_cell(t, r, ins, in[r])) < 0) break;
         if (in[r] <= 0) {
             s->ndropped++; /* an idle interval has no CPI */

@@ -4,7 +4,6 @@
 #include "util/error.h"
 
 #include <glpk.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -47,7 +47,8 @@ static int correlations(const double *cycles, const double *events, size_t m, si
 /* Fits cycles on the pair over the given runs (rows), then the mean |error %| on
  * the eval rows. */
 static int pair_error(const double *cycles, const double *events, size_t n, const size_t cols[2],
-                      const size_t *fit_rows, size_t nfit, const size_t *eval_rows, size_t neval, double *err)
+                      const size_t *fit_rows, size_t nfit, const size_t *eval_rows, size_t neval, double *err,
+                      double coef[3])
 {
     double *x = malloc(nfit * 2 * sizeof *x), *y = malloc(nfit * sizeof *y);
     pms_lm *lm = NULL;
@@ -66,6 +67,7 @@ static int pair_error(const double *cycles, const double *events, size_t n, cons
             sum += fabs(pms_estimate_error_pct(est, cycles[eval_rows[r]]));
         }
         *err = sum / (double)neval;
+        for (int k = 0; k < 3; k++) coef[k] = lm->coef[k];
     }
     pms_lm_free(lm);
     free(x);
@@ -174,9 +176,9 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
             p->vif = pms_vif(x, m, 2, NULL, vif) == PMS_OK ? vif[0] : INFINITY;
             free(x);
             p->rejected = p->vif >= max_vif;
-            p->error_pct = NAN;
+            p->error_pct = p->coef[0] = p->coef[1] = p->coef[2] = NAN;
             if (p->rejected) continue;
-            rc = pair_error(cycles, events, n, cols, fit, nfit, eval, neval, &p->error_pct);
+            rc = pair_error(cycles, events, n, cols, fit, nfit, eval, neval, &p->error_pct, p->coef);
             if (rc == PMS_OK && p->error_pct < best_err) best_err = p->error_pct, out->best = out->n_pairs - 1;
         }
     }

@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,19 +127,16 @@ int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_co
     return PMS_OK;
 }
 
-int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out)
+int pms_runs_from_table(const pms_table *t, const char *cycles_col, const char *const *ignore, pms_runs **out)
 {
     *out = NULL;
-    pms_table *t = NULL;
-    int rc = pms_table_read(path, NULL, &t);
-    if (rc < 0) return rc;
+    const char *path = pms_table_name(t);
     size_t ncol = pms_table_cols(t), cyc = 0, k = 0;
-    size_t *cols = malloc((ncol ? ncol : 1) * sizeof *cols);
-    if (!cols) rc = pms_fail(PMS_ENOMEM, "%s: out of memory", path);
-    if (rc == PMS_OK && ncol < 3)
-        rc = pms_fail(PMS_EFORMAT, "%s: expected a run label, a cycles column and counter columns, found %zu column%s",
-                      path, ncol, ncol == 1 ? "" : "s");
-    if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc);
+    if (ncol < 3)
+        return pms_fail(PMS_EFORMAT, "%s: expected a run label, a cycles column and counter columns, found %zu column%s",
+                        path, ncol, ncol == 1 ? "" : "s");
+    size_t *cols = malloc(ncol * sizeof *cols);
+    int rc = cols ? pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc) : pms_fail(PMS_ENOMEM, "out of memory");
     for (size_t c = 1; rc == PMS_OK && c < ncol; c++) {
         const char *name = pms_table_col_name(t, c);
         if (c == cyc || strcmp(name, "size") == 0 || pms_runs_name_in(name, ignore)) continue;
@@ -151,6 +147,15 @@ int pms_runs_read(const char *path, const char *cycles_col, const char *const *i
     }
     if (rc == PMS_OK) rc = pms_runs_from_columns(t, 0, cyc, cols, k, out);
     free(cols);
+    return rc;
+}
+
+int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out)
+{
+    *out = NULL;
+    pms_table *t = NULL;
+    int rc = pms_table_read(path, NULL, &t);
+    if (rc == PMS_OK) rc = pms_runs_from_table(t, cycles_col, ignore, out);
     pms_table_free(t);
     return rc;
 }

@@ -95,16 +95,13 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
     return PMS_OK;
 }
 
-int pms_runs_sum_intervals(const char *path, const char *const *group_names, const char *const *ignore,
-                           const char *cycles_col, pms_runs **out)
+int pms_runs_sum_table(const pms_table *t, const char *const *group_names, const char *const *ignore,
+                       const char *cycles_col, pms_runs **out)
 {
     *out = NULL;
-    pms_table *t = NULL;
-    int rc = pms_interval_table_read(path, &t);
-    if (rc < 0) return rc;
     size_t ncol = pms_table_cols(t), ng = 0, k = 0, cyc = 0, cycles_at = SIZE_MAX;
     size_t *group = malloc((ncol + 3) * sizeof *group), *cols = malloc((ncol + 1) * sizeof *cols);
-    if (!group || !cols) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = group && cols ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
     bool armpm = !group_names;
     if (rc == PMS_OK && armpm) rc = armpm_layout(t, group), ng = 3;
     for (size_t g = 0; rc == PMS_OK && !armpm && group_names[g]; g++) rc = pms_table_require(t, group_names[g], &group[ng++]);
@@ -117,10 +114,21 @@ int pms_runs_sum_intervals(const char *path, const char *const *group_names, con
         if (c == cyc) cycles_at = k;
         if (summed) cols[k++] = c;
     }
-    if (rc == PMS_OK && k < 2) rc = pms_fail(PMS_EFORMAT, "%s: no counter columns to sum besides the cycles", path);
+    if (rc == PMS_OK && k < 2)
+        rc = pms_fail(PMS_EFORMAT, "%s: no counter columns to sum besides the cycles", pms_table_name(t));
     if (rc == PMS_OK) rc = sum_rows(t, group, ng, cols, k, cycles_at, out);
     free(group);
     free(cols);
+    return rc;
+}
+
+int pms_runs_sum_intervals(const char *path, const char *const *group_names, const char *const *ignore,
+                           const char *cycles_col, pms_runs **out)
+{
+    *out = NULL;
+    pms_table *t = NULL;
+    int rc = pms_interval_table_read(path, &t);
+    if (rc == PMS_OK) rc = pms_runs_sum_table(t, group_names, ignore, cycles_col, out);
     pms_table_free(t);
     return rc;
 }

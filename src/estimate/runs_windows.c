@@ -5,7 +5,6 @@
 #include "pmuscope/perfstat.h"
 #include "util/error.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

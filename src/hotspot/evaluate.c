@@ -159,8 +159,11 @@ int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *s
         rc = pms_fail(PMS_EINVAL, "no sample falls in a file that valgrind ran");
     if (rc == PMS_OK) {
         merge_rows(out);
-        for (size_t i = 0; i < out->nrows; i++)
+        for (size_t i = 0; i < out->nrows; i++) {
             pms_hotspot_truth_lookup(t, out->rows[i].object, out->rows[i].offset, &out->rows[i].fact);
+            if (out->rows[i].fact.executed == 0)
+                out->unexecuted_samples += out->rows[i].sampled;
+        }
         rc = measure(t, out);
     }
     if (rc == PMS_OK && top > 0)

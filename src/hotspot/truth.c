@@ -311,8 +311,13 @@ void pms_hotspot_truth_lookup(const pms_hotspot_truth *t, size_t object, uint64_
 {
     *out = (pms_hotspot_fact){0, 0, 0, ""};
     const truth_instr *in = find_instr(t, (uint32_t)object, offset);
-    if (!in)
-        return; /* never executed under valgrind: count 0, in no executed block */
+    if (!in) { /* never executed under valgrind: count 0, in no executed block; name it from the ELF */
+        pms_symbol_info si;
+        if (object < t->nobjects && pms_symbols_lookup_file(t->symbols, t->objects[object].path, offset, &si) == 0 &&
+            si.symbol)
+            out->function = si.symbol;
+        return;
+    }
     out->executed = in->count;
     out->function = pms_callgrind_function(t->profile, in->function);
     /* the block: the last block start at or before the instruction in the same object */

@@ -83,8 +83,9 @@ int pms_hotspot_truth_record(const char *dir, char *const argv[])
     char a[5][PATH_MAX + 32];
     snprintf(a[0], sizeof a[0], "--callgrind-out-file=%s/callgrind.out", dir);
     snprintf(a[1], sizeof a[1], "--log-file=%s/callgrind.log", dir);
-    const char *callgrind[] = {"--tool=callgrind", "--dump-instr=yes", a[0], a[1]};
-    int rc = run_valgrind(callgrind, 4, argv, a[1] + strlen("--log-file="));
+    /* --skip-plt=no: by default callgrind moves the cost of PLT stubs elsewhere */
+    const char *callgrind[] = {"--tool=callgrind", "--dump-instr=yes", "--skip-plt=no", a[0], a[1]};
+    int rc = run_valgrind(callgrind, 5, argv, a[1] + strlen("--log-file="));
     if (rc == PMS_OK) {
         snprintf(a[0], sizeof a[0], "%s/callgrind.out", dir);
         rc = write_manifest(dir, a[0]);

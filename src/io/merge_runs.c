@@ -93,3 +93,69 @@ int pms_table_merge_runs(const pms_table *const *tables, size_t ntables, pms_mer
     *out = m;
     return PMS_OK;
 }
+
+/* Positions of the rows of t whose group column equals value. */
+static size_t group_rows(const pms_table *t, size_t col, const char *value, size_t *rows)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < pms_table_rows(t); i++)
+        if (strcmp(pms_table_string(t, i, col), value) == 0) rows[n++] = i;
+    return n;
+}
+
+int pms_table_merge_runs_grouped(const pms_table *const *tables, size_t ntables, const char *group_col,
+                                 pms_table **out)
+{
+    if (ntables == 0) return pms_fail(PMS_EINVAL, "no tables to merge");
+    size_t *gcol = calloc(ntables, sizeof *gcol), maxrows = 0;
+    int rc = gcol ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    for (size_t r = 0; r < ntables && rc == PMS_OK; r++) {
+        if ((rc = pms_table_require(tables[r], group_col, &gcol[r])) < 0) break;
+        if (pms_table_col_type(tables[r], gcol[r]) != PMS_COLUMN_STRING)
+            rc = pms_fail(PMS_EFORMAT, "%s: column '%s' holds numbers, expected group names", pms_table_name(tables[r]),
+                          group_col);
+        if (pms_table_rows(tables[r]) > maxrows) maxrows = pms_table_rows(tables[r]);
+    }
+    char **groups = NULL;
+    size_t ngroups = 0, total = 0;
+    size_t *pos = malloc((maxrows ? maxrows : 1) * ntables * sizeof *pos);
+    size_t *rows = malloc((maxrows ? maxrows : 1) * ntables * sizeof *rows);
+    const char **labels = calloc(maxrows ? maxrows : 1, sizeof *labels);
+    if (rc == PMS_OK && (!pos || !rows || !labels)) rc = pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    if (rc == PMS_OK) rc = pms_table_distinct(tables[0], gcol[0], &groups, &ngroups);
+    for (size_t g = 0; g < ngroups && rc == PMS_OK; g++) {
+        if (!groups[g][0]) continue; /* intervals outside every group */
+        size_t count = (size_t)-1;
+        for (size_t r = 0; r < ntables; r++) {
+            size_t c = group_rows(tables[r], gcol[r], groups[g], pos + r * maxrows);
+            if (c == 0) {
+                rc = pms_fail(PMS_EFORMAT, "%s: no interval of %s '%s', which %s has", pms_table_name(tables[r]),
+                              group_col, groups[g], pms_table_name(tables[0]));
+                break;
+            }
+            if (c < count) count = c;
+        }
+        for (size_t k = 0; rc == PMS_OK && k < count; k++) {
+            for (size_t r = 0; r < ntables; r++) rows[r * maxrows + total] = pos[r * maxrows + k];
+            labels[total++] = groups[g];
+        }
+    }
+    pms_table *m = rc == PMS_OK ? pms_table_new(pms_table_name(tables[0])) : NULL;
+    if (rc == PMS_OK && !m) rc = pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    if (rc == PMS_OK && total == 0)
+        rc = pms_fail(PMS_EFORMAT, "%s: no interval belongs to a %s", pms_table_name(tables[0]), group_col);
+    if (rc == PMS_OK) rc = pms_table_add_string(m, group_col, labels, total);
+    for (size_t r = 0; r < ntables && rc == PMS_OK; r++) rc = append_columns(m, tables[r], r, rows + r * maxrows, total);
+    for (size_t g = 0; g < ngroups; g++) free(groups[g]);
+    free(groups);
+    free(gcol);
+    free(pos);
+    free(rows);
+    free(labels);
+    if (rc < 0) {
+        pms_table_free(m);
+        return rc;
+    }
+    *out = m;
+    return PMS_OK;
+}

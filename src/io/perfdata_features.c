@@ -79,6 +79,7 @@ static int add(pms_feature *f, size_t *n, unsigned bit, struct bytes *b)
 {
     if (b->oom) {
         free(b->p);
+        *b = (struct bytes){0};
         return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory building the header");
     }
     f[(*n)++] = (pms_feature){bit, b->p, b->len};

@@ -4,6 +4,7 @@
  * every failure names the byte offset at fault. */
 #include "io/perfdata_format.h"
 #include "util/error.h"
+#include "util/keymap.h"
 
 #include <byteswap.h>
 #include <errno.h>
@@ -26,6 +27,7 @@ struct pms_perfdata_reader {
     struct pms_file_header hdr;
     pms_perfdata_attr *attrs;
     size_t nattrs, attrs_cap;
+    pms_keymap id_index; /* sample id -> index in attrs */
     unsigned char *window;
     pms_read_value values[MAX_READ_VALUES];
     _Alignas(8) unsigned char aligned[UINT16_MAX + 1]; /* a record whose size broke 8-byte alignment */
@@ -99,6 +101,10 @@ static int add_attr(pms_perfdata_reader *r, const struct perf_event_attr *a, uin
         if (!p) return pms_fail(PMS_ENOMEM, "%s: out of memory for event attributes", r->name);
         r->attrs = p;
         r->attrs_cap = cap;
+    }
+    for (size_t i = 0; i < nids; i++) {
+        uint64_t *slot = pms_keymap_upsert(&r->id_index, ids[i], 0, r->nattrs);
+        if (!slot) return pms_fail(PMS_ENOMEM, "%s: out of memory for sample ids", r->name);
     }
     r->attrs[r->nattrs++] = (pms_perfdata_attr){*a, NULL, ids, nids};
     return PMS_OK;
@@ -264,7 +270,15 @@ static int open_common(pms_perfdata_reader *r)
                       r->name, (unsigned long long)r->hdr.data.size, (unsigned long long)r->hdr.data.offset,
                       (unsigned long long)r->file_size);
     if (!rc) rc = read_attrs(r);
-    if (!rc) rc = read_features(r);
+    if (!rc) {
+        rc = read_features(r);
+        /* perf record writes the data size and the features only when it finishes. */
+        if (rc == PMS_EFORMAT && r->hdr.data.size == 0 && r->file_size > r->hdr.data.offset)
+            rc = pms_fail(PMS_EFORMAT,
+                          "%s: offset 48: the header gives no data and no valid feature sections, yet %llu bytes "
+                          "follow it: the recording was killed before it finished the file",
+                          r->name, (unsigned long long)(r->file_size - r->hdr.data.offset));
+    }
     if (!rc) rc = name_attrs(r);
     return rc;
 }
@@ -332,6 +346,7 @@ void pms_perfdata_close(pms_perfdata_reader *r)
         free((uint64_t *)r->attrs[i].ids);
     }
     free(r->attrs);
+    pms_keymap_free(&r->id_index);
     free(r->window);
     free(r->name);
     free(r);
@@ -453,9 +468,17 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
     if (rc) return rc;
     switch (h.type) {
     case PERF_RECORD_SAMPLE: {
+        /* Many ids (an id per CPU or thread and event): find the event by hash, not by scan. */
+        const pms_perfdata_attr *attrs = r->attrs;
+        size_t nattrs = r->nattrs;
+        uint64_t id, *index;
+        if (nattrs > 1 && !pms_sample_id_of(rec, h.size, attrs[0].attr.sample_type, &id) &&
+            (index = pms_keymap_find(&r->id_index, id, 0))) {
+            attrs = &r->attrs[*index];
+            nattrs = 1;
+        }
         pms_sample s;
-        rc = pms_sample_parse((const struct perf_event_header *)rec, r->attrs, r->nattrs, &s, r->values,
-                              MAX_READ_VALUES);
+        rc = pms_sample_parse((const struct perf_event_header *)rec, attrs, nattrs, &s, r->values, MAX_READ_VALUES);
         if (rc) return pms_fail_context(rc, "%s: offset %llu", r->name, (unsigned long long)off);
         return hd->sample ? hd->sample(&s, hd->ctx) : 0;
     }

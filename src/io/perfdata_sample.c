@@ -74,20 +74,30 @@ static size_t id_position(uint64_t st)
     return pos;
 }
 
+int pms_sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type, uint64_t *id)
+{
+    size_t pos;
+    if (sample_type & PERF_SAMPLE_IDENTIFIER)
+        pos = sizeof(struct perf_event_header);
+    else if (sample_type & PERF_SAMPLE_ID)
+        pos = id_position(sample_type);
+    else
+        return -1;
+    if (pos + 8 > size) return -1;
+    *id = pms_get_u64(rec + pos);
+    return 0;
+}
+
 static const pms_perfdata_attr *sample_attr(const unsigned char *rec, size_t size, const pms_perfdata_attr *attrs,
                                             size_t nattrs)
 {
     if (nattrs == 1) return &attrs[0];
-    uint64_t st = attrs[0].attr.sample_type;
-    size_t pos;
-    if (st & PERF_SAMPLE_IDENTIFIER)
-        pos = sizeof(struct perf_event_header);
-    else if (st & PERF_SAMPLE_ID)
-        pos = id_position(st);
-    else
-        return &attrs[0]; /* no way to tell the events apart: perf takes the first too */
-    if (pos + 8 > size) return NULL;
-    return pms_attr_by_id(attrs, nattrs, pms_get_u64(rec + pos));
+    uint64_t id;
+    if (pms_sample_id_of(rec, size, attrs[0].attr.sample_type, &id))
+        return (attrs[0].attr.sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID))
+                   ? NULL
+                   : &attrs[0]; /* no way to tell the events apart: perf takes the first too */
+    return pms_attr_by_id(attrs, nattrs, id);
 }
 
 static int parse_read(struct cursor *c, uint64_t rf, pms_sample *out, pms_read_value *vbuf, size_t max_values)

@@ -45,34 +45,37 @@ static const pms_perfdata_attr *attr_of_id(const pms_assembler *a, uint64_t id)
 /* Cumulative cycles and instructions from a PERF_SAMPLE_READ group, if both are there. */
 static int read_counts(const pms_assembler *a, const pms_sample *s, uint64_t *cycles, uint64_t *instructions)
 {
+    uint64_t c = 0, ins = 0;
     int found = 0;
     for (size_t i = 0; i < s->nvalues; i++) {
         const pms_perfdata_attr *at = attr_of_id(a, s->values[i].id);
         if (!at || at->attr.type != PERF_TYPE_HARDWARE) continue;
-        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) *cycles = s->values[i].value, found |= 1;
-        if (at->attr.config == PERF_COUNT_HW_INSTRUCTIONS) *instructions = s->values[i].value, found |= 2;
+        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) c = s->values[i].value, found |= 1;
+        if (at->attr.config == PERF_COUNT_HW_INSTRUCTIONS) ins = s->values[i].value, found |= 2;
     }
-    return found == 3;
+    if (found != 3) return 0;
+    *cycles = c;
+    *instructions = ins;
+    return 1;
 }
 
 static int end_interval(pms_assembler *a, const pms_sample *mark)
 {
     uint64_t end = mark ? mark->time : a->last_time;
     double metric = NAN;
-    uint64_t cycles = 0, instructions = 0;
-    if (mark && read_counts(a, mark, &cycles, &instructions)) {
-        if (a->have_counts && instructions > a->instructions)
-            metric = (double)(cycles - a->cycles) / (double)(instructions - a->instructions);
-        a->cycles = cycles;
-        a->instructions = instructions;
-        a->have_counts = 1;
+    if (a->have_counts) {
+        /* The counts run from the start: the interval's share is the difference. */
+        if (a->seen_instructions > a->instructions && a->seen_cycles >= a->cycles)
+            metric = (double)(a->seen_cycles - a->cycles) / (double)(a->seen_instructions - a->instructions);
+        a->cycles = a->seen_cycles;
+        a->instructions = a->seen_instructions;
     } else if (a->n && end > a->start_time) {
         metric = (double)(end - a->start_time) / (double)a->n; /* ns per sample */
     }
     int rc = PMS_OK;
     if (a->n) {
-        pms_phase_interval iv = {.addresses = a->ips, .n = a->n, .size = a->size,
-                                 .start_time = a->start_time, .end_time = end, .metric = metric};
+        pms_phase_interval iv = {.addresses = a->ips, .n = a->n, .size = a->size, .start_time = a->start_time,
+                                 .end_time = end, .metric = metric, .metric_is_cpi = a->have_counts};
         pms_phase_event ev;
         rc = pms_phase_engine_push(a->engine, &iv, &ev);
         if (!rc && a->fn) rc = a->fn(&ev, a->ctx);
@@ -90,6 +93,7 @@ int pms_assembler_sample(pms_assembler *a, const pms_sample *s)
 {
     if (!a->n && !a->marks && !a->start_time) a->start_time = s->time;
     a->last_time = s->time;
+    if (s->nvalues && read_counts(a, s, &a->seen_cycles, &a->seen_instructions)) a->have_counts = 1;
     unsigned want = pms_phase_engine_next_multiple(a->engine);
     if (a->interval && s->attr == a->interval) {
         /* perf record leaves PERIOD out of fixed-period samples: the attr has it then */

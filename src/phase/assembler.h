@@ -19,6 +19,7 @@ typedef struct pms_assembler {
     unsigned marks;
     uint64_t size, start_time, last_time;
     uint64_t cycles, instructions;     /* cumulative values at the last interval end */
+    uint64_t seen_cycles, seen_instructions; /* the latest values read by any sample */
     int have_counts;
     uint64_t dropped_empty;            /* intervals without samples, not classified */
 } pms_assembler;

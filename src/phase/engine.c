@@ -18,14 +18,19 @@ struct pms_phase_engine {
     pms_predictor *predictors[PMS_PREDICT_COUNT];
     pms_prediction pending[PMS_PREDICT_COUNT]; /* predictions for the interval to come */
     uint64_t correct[PMS_PREDICT_COUNT], false_changes[PMS_PREDICT_COUNT];
+    double metric_error[PMS_PREDICT_COUNT];
+    uint64_t metric_errors[PMS_PREDICT_COUNT];
     double *sig;
     /* history, one entry per interval */
     int *labels;
     int *predicted[PMS_PREDICT_COUNT];
     double *metrics;
     size_t n, cap;
-    /* per phase id: the last completed run and the interval multiple last used */
+    /* per phase id: the last completed run, the interval multiple last used, and the
+     * sum and count of the metric so far */
     unsigned *last_run, *last_multiple;
+    double *metric_sum;
+    uint64_t *metric_count;
     size_t nphase_slots;
     unsigned run;
     unsigned multiple; /* of the interval being collected */
@@ -87,6 +92,8 @@ void pms_phase_engine_destroy(pms_phase_engine *e)
     free(e->metrics);
     free(e->last_run);
     free(e->last_multiple);
+    free(e->metric_sum);
+    free(e->metric_count);
     free(e);
 }
 
@@ -109,8 +116,14 @@ static int grow_history(pms_phase_engine *e, int phase)
         if (pms_grow(&e->last_run, &slots, (size_t)phase + 1, sizeof *e->last_run)) goto oom;
         slots = old;
         if (pms_grow(&e->last_multiple, &slots, (size_t)phase + 1, sizeof *e->last_multiple)) goto oom;
+        slots = old;
+        if (pms_grow(&e->metric_sum, &slots, (size_t)phase + 1, sizeof *e->metric_sum)) goto oom;
+        slots = old;
+        if (pms_grow(&e->metric_count, &slots, (size_t)phase + 1, sizeof *e->metric_count)) goto oom;
         memset(e->last_run + old, 0, (slots - old) * sizeof *e->last_run);
         memset(e->last_multiple + old, 0, (slots - old) * sizeof *e->last_multiple);
+        memset(e->metric_sum + old, 0, (slots - old) * sizeof *e->metric_sum);
+        memset(e->metric_count + old, 0, (slots - old) * sizeof *e->metric_count);
         e->nphase_slots = slots;
     }
     return PMS_OK;
@@ -145,15 +158,25 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
     int rc = grow_history(e, phase);
     if (rc) return rc;
     int previous = e->n ? e->labels[e->n - 1] : -1;
+    double metric = iv ? iv->metric : NAN;
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
         int guess = e->pending[k].phase;
         e->predicted[k][e->n] = guess;
         if (guess < 0) continue;
         e->correct[k] += guess == phase;
         e->false_changes[k] += guess != previous && phase == previous;
+        /* The metric the prediction implies: the mean so far of the predicted phase. */
+        if (!isnan(metric) && (size_t)guess < e->nphase_slots && e->metric_count[guess]) {
+            e->metric_error[k] += fabs(e->metric_sum[guess] / (double)e->metric_count[guess] - metric);
+            e->metric_errors[k]++;
+        }
+    }
+    if (!isnan(metric)) {
+        e->metric_sum[phase] += metric;
+        e->metric_count[phase]++;
     }
     e->labels[e->n] = phase;
-    e->metrics[e->n] = iv ? iv->metric : NAN;
+    e->metrics[e->n] = metric;
     e->n++;
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) pms_predictor_update(e->predictors[k], phase, &e->pending[k]);
 
@@ -179,7 +202,8 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
     ev->samples = iv ? iv->n : 0;
     ev->start_time = iv ? iv->start_time : 0;
     ev->end_time = iv ? iv->end_time : 0;
-    ev->metric = iv ? iv->metric : NAN;
+    ev->metric = metric;
+    ev->metric_is_cpi = iv ? iv->metric_is_cpi : 0;
     ev->signature = sig;
     ev->signature_size = n;
     return PMS_OK;
@@ -210,6 +234,7 @@ void pms_phase_engine_summary(const pms_phase_engine *e, pms_phase_summary *out)
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
         out->accuracy[k] = predictions ? (double)e->correct[k] / (double)predictions : NAN;
         out->false_change_rate[k] = predictions ? (double)e->false_changes[k] / (double)predictions : NAN;
+        out->metric_error[k] = e->metric_errors[k] ? e->metric_error[k] / (double)e->metric_errors[k] : NAN;
     }
     out->intra_phase_cov = pms_intra_phase_cov(e->labels, e->metrics, e->n);
     out->whole_cov = pms_whole_cov(e->metrics, e->n);

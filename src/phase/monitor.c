@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct pms_phase_monitor {
     pms_phase_monitor_config cfg;
@@ -93,11 +94,12 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
         return rc;
     }
     int hw_interval = !pms_event_is_software(&m->events[1]);
-    m->sampling[0] = (pms_sampling_event){.event = m->events[0],
+    /* .read is never NULL, even with nread 0: the sampler memcpy()s from it. */
+    m->sampling[0] = (pms_sampling_event){.event = m->events[0], .read = &m->events[2],
                                           .period = cfg->sample_period ? cfg->sample_period : 100000};
     if (cfg->randomize) m->sampling[0].randomize = (pms_randomize){.kind = PMS_RANDOMIZE_EXP, .seed = cfg->random_seed};
     m->sampling[1] = (pms_sampling_event){
-        .event = m->events[1],
+        .event = m->events[1], .read = &m->events[2],
         .period = cfg->interval_size ? cfg->interval_size : hw_interval ? 100000000 : 10000000};
     /* With a PMU, cycles and instructions read at every interval end give its CPI. */
     if (hw_interval && pms_event_parse("cycles", &m->events[2]) == PMS_OK &&
@@ -105,6 +107,7 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
         m->sampling[1].read = &m->events[2];
         m->sampling[1].nread = 2;
     }
+    if (pid == 0) pid = getpid();
     pms_sampler_config sc = {.events = m->sampling, .nevents = 2, .use_clockid = cfg->use_clockid,
                              .clockid = cfg->clockid, .inherit = cfg->inherit, .enable_on_exec = cfg->enable_on_exec};
     rc = pms_sampler_open(&m->sampler, &sc, pid);

@@ -22,6 +22,8 @@ struct pms_profile {
     struct entry *entries;
     size_t n, cap;
     uint64_t totals[MAX_EVENTS];
+    uint64_t total_period[MAX_EVENTS];
+    double total_period_sq[MAX_EVENTS]; /* for the effective sample size of period shares */
     uint64_t lost;
 };
 
@@ -70,6 +72,8 @@ int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
         period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
     e->period += period;
     p->totals[event]++;
+    p->total_period[event] += period;
+    p->total_period_sq[event] += (double)period * (double)period;
     return PMS_OK;
 }
 
@@ -123,28 +127,36 @@ uint64_t pms_profile_samples(const pms_profile *p, size_t event) { return event 
 uint64_t pms_profile_lost(const pms_profile *p) { return p->lost; }
 size_t pms_profile_distinct_ips(const pms_profile *p) { return p->n; }
 
+static double z_of(double confidence) { return gsl_cdf_ugaussian_Pinv(1 - (1 - confidence) / 2); }
+
+/* Wilson score interval of proportion ph out of n draws (n may be an effective size). */
+static void wilson(double ph, double n, double z, double *low, double *high)
+{
+    double denom = 1 + z * z / n;
+    double center = (ph + z * z / (2 * n)) / denom;
+    double half = z / denom * sqrt(ph * (1 - ph) / n + z * z / (4 * n * n));
+    *low = fmax(0, center - half);
+    *high = fmin(1, center + half);
+}
+
 int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high)
 {
     if (!(confidence > 0 && confidence < 1))
         return pms_fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
-    if (n == 0 || k > n) {
+    if (k > n) return pms_fail(PMS_EINVAL, "%llu successes out of %llu", (unsigned long long)k, (unsigned long long)n);
+    if (n == 0) {
         *low = 0;
-        *high = n ? 0 : 1;
-        return n ? pms_fail(PMS_EINVAL, "%llu successes out of %llu", (unsigned long long)k, (unsigned long long)n)
-                 : PMS_OK;
+        *high = 1;
+        return PMS_OK;
     }
-    double z = gsl_cdf_ugaussian_Pinv(1 - (1 - confidence) / 2), nn = (double)n, ph = (double)k / nn;
-    double denom = 1 + z * z / nn;
-    double center = (ph + z * z / (2 * nn)) / denom;
-    double half = z / denom * sqrt(ph * (1 - ph) / nn + z * z / (4 * nn * nn));
-    *low = fmax(0, center - half);
-    *high = fmin(1, center + half);
+    wilson((double)k / (double)n, (double)n, z_of(confidence), low, high);
     return PMS_OK;
 }
 
 static int compare_rows(const void *x, const void *y)
 {
     const pms_profile_row *a = x, *b = y;
+    if (a->share != b->share) return a->share < b->share ? 1 : -1;
     if (a->samples != b->samples) return a->samples < b->samples ? 1 : -1;
     int c = strcmp(a->binary, b->binary);
     if (c) return c;
@@ -152,14 +164,38 @@ static int compare_rows(const void *x, const void *y)
     return 0;
 }
 
-int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double confidence, pms_profile_row **rows,
-                      size_t *nrows)
+/* Shares and intervals of the rows, by samples or by period. */
+static int fill_shares(const pms_profile *p, size_t event, pms_profile_weight weight, double confidence,
+                       pms_profile_row *rows, size_t n)
+{
+    double z = z_of(confidence), total, n_eff;
+    if (weight == PMS_WEIGHT_PERIOD) {
+        total = (double)p->total_period[event];
+        if (total == 0 && p->totals[event])
+            return pms_fail(PMS_EINVAL, "the samples of this event carry no period: weigh them by samples");
+        n_eff = total > 0 ? total * total / p->total_period_sq[event] : 0;
+    } else {
+        total = n_eff = (double)p->totals[event];
+    }
+    for (size_t i = 0; i < n; i++) {
+        double part = weight == PMS_WEIGHT_PERIOD ? (double)rows[i].period : (double)rows[i].samples;
+        rows[i].share = total > 0 ? part / total : 0;
+        rows[i].ci_low = 0;
+        rows[i].ci_high = 1;
+        if (n_eff > 0) wilson(rows[i].share, n_eff, z, &rows[i].ci_low, &rows[i].ci_high);
+    }
+    return PMS_OK;
+}
+
+int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight, double confidence,
+                      pms_profile_row **rows, size_t *nrows)
 {
     *rows = NULL;
     *nrows = 0;
-    double lo, hi;
-    int rc = pms_wilson_interval(0, 1, confidence, &lo, &hi);
-    if (rc) return rc;
+    if (!(confidence > 0 && confidence < 1))
+        return pms_fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
+    if (event >= MAX_EVENTS) return pms_fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
+    int rc = PMS_OK;
     pms_keymap merged;
     pms_keymap_init(&merged);
     pms_profile_row *out = NULL;
@@ -208,10 +244,10 @@ int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double 
         free(out);
         return rc;
     }
-    uint64_t total = p->totals[event < MAX_EVENTS ? event : 0];
-    for (size_t i = 0; i < n; i++) {
-        out[i].share = total ? (double)out[i].samples / (double)total : 0;
-        pms_wilson_interval(out[i].samples, total, confidence, &out[i].ci_low, &out[i].ci_high);
+    rc = fill_shares(p, event, weight, confidence, out, n);
+    if (rc) {
+        free(out);
+        return rc;
     }
     if (n) qsort(out, n, sizeof *out, compare_rows);
     *rows = out;

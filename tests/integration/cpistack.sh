@@ -7,6 +7,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# "intervals: U used, ... (D dropped: ...) (M dropped: ...)" -> "U + D + M"
+dropped_sum() { head -1 "$1" | sed -e 's/^intervals: \([0-9]*\) used[^(]*/\1/' -e 's/ *(\([0-9]*\) dropped[^)]*)/ + \1/g'; }
 
 # --help exits 0; bad options exit 2
 "$PMUSCOPE" cpistack --help | grep -q -- "--method ols|nnls" || fail "--help"
@@ -34,22 +36,40 @@ if grep -E '"component": -[0-9]' "$tmp/out.json"; then fail "negative NNLS compo
 # the raw perf stat files of the two event lists, merged interval by interval, with an SVG
 "$PMUSCOPE" cpistack --split 1 --svg "$tmp/stack.svg" "$fx/events_list_1-run1-1GHz-head.data" \
   "$fx/events_list_2-run1-1GHz-head.data" >"$tmp/raw.txt"
-grep -q "^intervals: 40 used, 40 for training, 0 for testing" "$tmp/raw.txt" || fail "raw merge: $(head -1 "$tmp/raw.txt")"
+grep -q "^intervals: 70 used, 70 for training, 0 for testing" "$tmp/raw.txt" || fail "raw merge: $(head -1 "$tmp/raw.txt")"
 grep -q "<svg" "$tmp/stack.svg" || fail "svg"
 grep -q "CPI stack per interval" "$tmp/stack.svg" || fail "svg per-interval chart"
+
+# the same files labelled with their program windows: one stack per program
+"$PMUSCOPE" cpistack --split 1 --brief --programs "$fx/benchmarks_list_1-run1-1GHz.data" \
+  --programs "$fx/benchmarks_list_2-run1-1GHz.data" "$fx/events_list_1-run1-1GHz-head.data" \
+  "$fx/events_list_2-run1-1GHz-head.data" >"$tmp/programs.txt"
+grep -q "^automotive_bitcount " "$tmp/programs.txt" || fail "--programs: bitcount"
+grep -q "^automotive_qsort1 " "$tmp/programs.txt" || fail "--programs: qsort1"
+set +e
+"$PMUSCOPE" cpistack --programs "$fx/benchmarks_list_1-run1-1GHz.data" "$fx/events_list_1-run1-1GHz-head.data" \
+  "$fx/events_list_2-run1-1GHz-head.data" 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "expected one per file" "$tmp/err" || fail "--programs count"
 
 # perf stat -I output made here (software events: no PMU needed); cycles and
 # instructions are named by hand, and every interval must reach the fit
 perf stat -I 100 -x, -o "$tmp/ps.csv" -e task-clock,page-faults,context-switches -- \
   "$PMS_WORKLOADS/phases" --repeat 4 >/dev/null 2>&1 || fail "perf stat"
-n=$(awk -F, '!/^#/ && NF>3 && $2 !~ /not/ {t[$1]=1} END {n=0; for (k in t) n++; print n}' "$tmp/ps.csv")
-"$PMUSCOPE" cpistack --cycles task-clock --instructions context-switches -e page-faults --split 1 \
+n=$(awk -F, '!/^#/ && NF>3 {t[$1]=1} END {n=0; for (k in t) n++; print n}' "$tmp/ps.csv")
+"$PMUSCOPE" cpistack --cycles task-clock --instructions context-switches -e page-faults --split 1 --drop-missing \
   "$tmp/ps.csv" >"$tmp/ps.txt" || fail "cpistack on perf stat output"
 # an interval without context switches has no "CPI" and is reported as dropped
-used=$(sed -n 's/^intervals: \([0-9]*\) used.*/\1/p' "$tmp/ps.txt")
-dropped=$(sed -n 's/.*(\([0-9]*\) dropped.*/\1/p' "$tmp/ps.txt")
-[ $((used + ${dropped:-0})) -eq "$n" ] || fail "perf stat intervals: $(head -1 "$tmp/ps.txt"), awk saw $n"
+[ $(($(dropped_sum "$tmp/ps.txt"))) -eq "$n" ] || fail "perf stat intervals: $(head -1 "$tmp/ps.txt"), awk saw $n"
 grep -q "^lm(formula = CPI ~ page-faults)" "$tmp/ps.txt" || fail "perf stat model"
+
+# pmuscope stat --wide output reads as the same intervals
+"$PMUSCOPE" stat -I 100 --wide -e task-clock,page-faults,context-switches -o "$tmp/wide.csv" -- \
+  "$PMS_WORKLOADS/phases" --repeat 4 >/dev/null 2>&1 || fail "pmuscope stat --wide"
+rows=$(($(grep -vc '^#' "$tmp/wide.csv") - 1))
+"$PMUSCOPE" cpistack --cycles task-clock --instructions context-switches -e page-faults --split 1 --drop-missing \
+  "$tmp/wide.csv" >"$tmp/wide.txt" || fail "cpistack on stat --wide output"
+[ $(($(dropped_sum "$tmp/wide.txt"))) -eq "$rows" ] || fail "stat --wide intervals: $(head -1 "$tmp/wide.txt"), file has $rows"
 
 # errors: a missing column, a NaN cell, a missing file (exit 1, file named)
 set +e
@@ -63,6 +83,8 @@ set +e
 set -e
 [ $rc -eq 1 ] || fail "NaN cell gave $rc"
 grep -q "nan.csv:3: column 'branch-misses': expected a number" "$tmp/err" || fail "NaN message: $(cat "$tmp/err")"
+"$PMUSCOPE" cpistack --split 1 --drop-missing "$tmp/nan.csv" 2>"$tmp/err" | grep -q "^intervals: 3 used.*(1 dropped: missing counts)" \
+  || fail "--drop-missing: $(cat "$tmp/err")"
 set +e
 "$PMUSCOPE" cpistack "$tmp/none.csv" 2>"$tmp/err"; rc=$?
 set -e

@@ -41,6 +41,10 @@ for m in 0 1 2; do
     close "$mine" "$est" 1e-12 || fail "estimate of method $m: $mine != $est"
 done
 
+# the chosen MRACM pair's own test error is the method's (no validation split: same fit)
+jq -e '.methods[2] | ([.pairs[] | select(.chosen) | .test_error_pct[0]][0] - .test[0].error_pct) | fabs < 1e-9' "$tmp/out.json" >/dev/null \
+    || fail "MRACM pair test errors"
+
 # stepwise MRA removes what R's step() and p-value elimination remove (see the golden file);
 # MRACM on a validation split still picks instructions + cache-misses
 "$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select aic --validate 0.3 --seed 3 --json > "$tmp/aic.json"

@@ -15,13 +15,17 @@ ours=$(awk -F, 'NR>1{s+=$7} END{print s}' "$tmp/sym.csv")
 theirs=$(perf script -i "$data" -F ip 2>/dev/null | wc -l)
 [ "$ours" -eq "$theirs" ] || { echo "report counts $ours samples, perf script $theirs"; exit 1; }
 
-# Shares agree with perf report (which prints two decimals) for every hot function.
-perf report -i "$data" --stdio --sort sym 2>/dev/null > "$tmp/perf.txt"
-for f in hot_a hot_b hot_c hot_d hot_e; do
-    mine=$(awk -F, -v f=$f '$3==f{printf "%.4f", 100*$9}' "$tmp/sym.csv")
-    perfs=$(awk -v f=$f '$3==f{print $1+0}' "$tmp/perf.txt")
-    awk -v a="$mine" -v b="$perfs" -v f=$f 'BEGIN{d=a-b; if (d<0) d=-d; if (d>0.005) {print f": pmuscope "a"% perf "b"%"; exit 1}}'
-done
+# Shares in a pmuscope CSV agree with perf report --stdio --sort sym (which prints two
+# decimals) on the same file, for every hot function.
+same_shares_as_perf() { # CSV PERF.DATA
+    perf report -i "$2" --stdio --sort sym 2>/dev/null > "$tmp/perf.txt"
+    for f in hot_a hot_b hot_c hot_d hot_e; do
+        mine=$(awk -F, -v f=$f '$3==f{printf "%.4f", 100*$9}' "$1")
+        perfs=$(awk -v f=$f '$3==f{print $1+0}' "$tmp/perf.txt")
+        awk -v a="$mine" -v b="$perfs" -v f=$f 'BEGIN{d=a-b; if (d<0) d=-d; if (d>0.005) {print f": pmuscope "a"% perf "b"%"; exit 1}}'
+    done
+}
+same_shares_as_perf "$tmp/sym.csv" "$data"
 
 # hot_a > hot_b > hot_c > hot_d > hot_e, and each interval holds its share.
 order=$(awk -F, 'NR>1 && $3 ~ /^hot_/{print $3}' "$tmp/sym.csv" | tr '\n' ' ')
@@ -53,6 +57,11 @@ assert abs(sum(r["share"] for r in ev["rows"]) - 1) < 1e-9
 assert all(r["period"] == 100000 * r["samples"] for r in ev["rows"])
 EOF
 
+# Frequency mode (perf record -F): periods vary, and --weight period gives perf's overhead.
+perf record -q -e cpu-clock -F 1999 -o "$tmp/freq.data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1
+"$PMUSCOPE" report -i "$tmp/freq.data" --weight period --csv --limit 0 > "$tmp/freq.csv"
+same_shares_as_perf "$tmp/freq.csv" "$tmp/freq.data"
+
 # Two events in one file (samples told apart by their ids): one table each, with the
 # sample counts that perf script shows per event.
 perf record -q -e cpu-clock/period=200000/,page-faults/period=1/ -o "$tmp/two.data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1
@@ -77,5 +86,15 @@ head -c $(( $(stat -c %s "$data") / 2 )) "$data" > "$tmp/cut.data"
 "$PMUSCOPE" report -i "$tmp/cut.data" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
 grep -q "offset" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 [ ! -s "$tmp/out" ] || exit 1
+# perf record killed with SIGKILL leaves a header without data size or features.
+perf record -q -e cpu-clock -o "$tmp/killed.data" -- "$PMS_WORKLOADS/hotspots" --scale 30 >/dev/null 2>&1 &
+perf_pid=$!
+sleep 1
+child=$(pgrep -P $perf_pid)
+kill -9 $perf_pid
+[ -z "$child" ] || kill -9 $child
+wait $perf_pid 2>/dev/null
+"$PMUSCOPE" report -i "$tmp/killed.data" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
+grep -q "offset 48: .*killed before it finished" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 set -e
 echo ok

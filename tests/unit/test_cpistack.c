@@ -194,7 +194,13 @@ static void test_bad_tables(void **st)
     assert_int_equal(pms_table_parse(text, strlen(text), "w.csv", NULL, &bad), PMS_OK);
     o = (pms_cpistack_options){.train_fraction = 1};
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_EFORMAT);
-    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a number, found an empty or NaN cell");
+    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a number, found an empty or NaN "
+                                        "cell (drop such intervals with --drop-missing)");
+    o.drop_missing = true;
+    assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_OK);
+    assert_int_equal(s->nmissing, 1);
+    assert_int_equal(s->nrows, 5);
+    pms_cpistack_free(s);
     pms_table_free(bad);
 }
 

@@ -54,6 +54,9 @@ static void test_best_pair_found(void **state)
     assert_int_equal(best->high, A);
     assert_int_equal(best->low, L);
     assert_true(best->error_pct < 1e-9);
+    assert_close(best->coef[0], 10.0, 1e-6);
+    assert_close(best->coef[1], 2.0, 1e-9);
+    assert_close(best->coef[2], 3.0, 1e-9);
     double r = pearson(&events[A], N, &events[L], N);
     assert_close(best->vif, 1.0 / (1.0 - r * r), 1e-9);
     for (size_t p = 0; p < f.n_pairs; p++)

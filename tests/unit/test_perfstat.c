@@ -102,7 +102,7 @@ static void test_arm_lists_merged(void **s)
     pms_table *l1 = NULL, *l2 = NULL, *m = NULL;
     assert_int_equal(pms_interval_table_read(pms_test_fixture("armpm/events_list_1-run1-1GHz-head.data"), &l1), PMS_OK);
     assert_int_equal(pms_perfstat_read(pms_test_fixture("armpm/events_list_2-run1-1GHz-head.data"), &l2), PMS_OK);
-    assert_int_equal(pms_table_rows(l1), 40);
+    assert_int_equal(pms_table_rows(l1), 70);
     assert_string_equal(pms_table_col_name(l1, 2), "timestamp_ns");
     assert_string_equal(pms_table_col_name(l1, 3), "CPU_CYCLES");
     assert_string_equal(pms_table_col_name(l1, 5), "L1I_CACHE_REFILL");
@@ -113,7 +113,7 @@ static void test_arm_lists_merged(void **s)
 
     const pms_table *runs[] = {l1, l2};
     assert_int_equal(pms_table_merge_runs(runs, 2, PMS_MERGE_BY_INTERVAL, 0, &m), PMS_OK);
-    assert_int_equal(pms_table_rows(m), 40);
+    assert_int_equal(pms_table_rows(m), 70);
     assert_close(col(m, "CPU_CYCLES@2")[0], 314338474, 0);
     assert_close(col(m, "BRANCH_MISPRED")[0], col(l2, "BRANCH_MISPRED")[0], 0);
     size_t cyc, miss;
@@ -125,12 +125,78 @@ static void test_arm_lists_merged(void **s)
 
     /* by time: the lists started at different moments but their interval times agree within 1 ms */
     assert_int_equal(pms_table_merge_runs(runs, 2, PMS_MERGE_BY_TIME, 0.005, &m), PMS_OK);
-    assert_int_equal(pms_table_rows(m), 40);
+    assert_int_equal(pms_table_rows(m), 70);
     pms_table_free(m);
     assert_int_equal(pms_table_merge_runs(runs, 2, PMS_MERGE_BY_TIME, 1e-9, &m), PMS_EFORMAT);
     assert_non_null(strstr(pms_strerror(), "no interval is present in all 2 runs"));
     pms_table_free(l1);
     pms_table_free(l2);
+}
+
+/* awk's count of the intervals (after the first) whose middle lies in program
+ * prog's window, from the raw file and its benchmarks.data. */
+static size_t awk_count(const char *raw, const char *windows, const char *prog)
+{
+    const char *out = pms_test_write_temp(".awk", "", 0);
+    assert_int_equal(pms_test_system("awk -v want='%s' 'FNR == NR { if ($1 == want) { lo = $2; hi = $3 } next } "
+                                     "/^Start:/ { start = $2; next } /^ *[0-9]/ { if ($1 != last) { "
+                                     "ts = start + $1 * 1e9; if (last != \"\") { mid = (ts + prev) / 2; "
+                                     "if (mid >= lo && mid < hi) n++ } prev = ts; last = $1 } } "
+                                     "END { print n + 0 }' '%s' '%s' > '%s'",
+                                     prog, windows, raw, out),
+                     0);
+    FILE *f = fopen(out, "r");
+    size_t n = 0;
+    assert_int_equal(fscanf(f, "%zu", &n), 1);
+    fclose(f);
+    remove(out);
+    return n;
+}
+
+static size_t count_label(const pms_table *t, size_t from, const char *prog)
+{
+    size_t c, n = 0;
+    assert_int_equal(pms_table_require(t, "program", &c), PMS_OK);
+    for (size_t i = from; i < pms_table_rows(t); i++) n += strcmp(pms_table_string(t, i, c), prog) == 0;
+    return n;
+}
+
+/* The ARM lists labelled with their program windows, merged program by program. */
+static void test_program_windows(void **s)
+{
+    (void)s;
+    char raw[2][1024], win[2][1024];
+    pms_table *t[2];
+    for (int l = 0; l < 2; l++) {
+        snprintf(raw[l], sizeof raw[l], "%s", pms_test_fixture(l ? "armpm/events_list_2-run1-1GHz-head.data"
+                                                                  : "armpm/events_list_1-run1-1GHz-head.data"));
+        snprintf(win[l], sizeof win[l], "%s", pms_test_fixture(l ? "armpm/benchmarks_list_2-run1-1GHz.data"
+                                                                  : "armpm/benchmarks_list_1-run1-1GHz.data"));
+        assert_int_equal(pms_perfstat_read(raw[l], &t[l]), PMS_OK);
+        assert_int_equal(pms_table_label_windows(t[l], win[l], "program"), PMS_OK);
+        size_t nb = awk_count(raw[l], win[l], "automotive_bitcount"), nq = awk_count(raw[l], win[l], "automotive_qsort1");
+        assert_true(nb > 50 && nq > 5);
+        assert_int_equal(count_label(t[l], 1, "automotive_bitcount"), nb);
+        assert_int_equal(count_label(t[l], 1, "automotive_qsort1"), nq);
+    }
+    pms_table *m = NULL;
+    assert_int_equal(pms_table_merge_runs_grouped((const pms_table *const *)t, 2, "program", &m), PMS_OK);
+    size_t b0 = count_label(t[0], 0, "automotive_bitcount"), b1 = count_label(t[1], 0, "automotive_bitcount");
+    assert_int_equal(count_label(m, 0, "automotive_bitcount"), b0 < b1 ? b0 : b1);
+    assert_string_equal(pms_table_col_name(m, 0), "program");
+    size_t c;
+    assert_int_equal(pms_table_require(m, "INST_RETIRED", &c), PMS_OK);
+    assert_int_equal(pms_table_require(m, "CPU_CYCLES@2", &c), PMS_OK);
+    pms_table_free(m);
+    /* a table without a start time cannot be labelled */
+    pms_table *plain = NULL;
+    const char *text = "1.0 5 cycles\n2.0 6 cycles\n";
+    assert_int_equal(pms_perfstat_parse(text, strlen(text), "s.txt", &plain), PMS_OK);
+    assert_int_equal(pms_table_label_windows(plain, win[0], "program"), PMS_ENOENT);
+    assert_non_null(strstr(pms_strerror(), "needs their start time"));
+    pms_table_free(plain);
+    pms_table_free(t[0]);
+    pms_table_free(t[1]);
 }
 
 static void test_event_roles(void **s)
@@ -174,7 +240,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_form),  cmocka_unit_test(test_plain_form),
         cmocka_unit_test(test_per_cpu_counts_are_summed), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_arm_lists_merged), cmocka_unit_test(test_event_roles),
+        cmocka_unit_test(test_arm_lists_merged), cmocka_unit_test(test_program_windows),
+        cmocka_unit_test(test_event_roles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,6 +87,9 @@ static void test_summary(void **state)
     /* last value misses the 3 changes of 7 predictions and never predicts a change */
     assert_close(s.accuracy[PMS_PREDICT_LAST], 4.0 / 7, 1e-12);
     assert_close(s.false_change_rate[PMS_PREDICT_LAST], 0.0, 1e-12);
+    /* predicted metric = mean so far of the predicted phase (A 1, B 2): off by 1 at each
+     * of the 3 changes */
+    assert_close(s.metric_error[PMS_PREDICT_LAST], 3.0 / 7, 1e-12);
     size_t n;
     const int *labels = pms_phase_engine_labels(e, &n);
     assert_int_equal(n, 8);

@@ -12,12 +12,13 @@
 #include <string.h>
 
 /* R's prop.test without continuity correction is the Wilson score interval. */
-static void r_wilson(uint64_t k, uint64_t n, double conf, double *lo, double *hi)
+static void r_wilson(double k, double n, double conf, double *lo, double *hi)
 {
     char cmd[256];
     snprintf(cmd, sizeof cmd,
-             "Rscript -e 'cat(sprintf(\"%%.12f\", prop.test(%llu, %llu, correct=FALSE, conf.level=%g)$conf.int))'",
-             (unsigned long long)k, (unsigned long long)n, conf);
+             "Rscript -e 'cat(sprintf(\"%%.12f\", prop.test(%.17g, %.17g, correct=FALSE, conf.level=%g)$conf.int))' "
+             "2>/dev/null",
+             k, n, conf);
     FILE *p = popen(cmd, "r");
     if (!p || fscanf(p, "%lf %lf", lo, hi) != 2) fail_msg("Rscript failed: %s", cmd);
     pclose(p);
@@ -33,7 +34,7 @@ static void test_wilson_matches_r(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double lo, hi, rlo, rhi;
         assert_int_equal(pms_wilson_interval(cases[i].k, cases[i].n, cases[i].conf, &lo, &hi), PMS_OK);
-        r_wilson(cases[i].k, cases[i].n, cases[i].conf, &rlo, &rhi);
+        r_wilson((double)cases[i].k, (double)cases[i].n, cases[i].conf, &rlo, &rhi);
         assert_true(fabs(lo - rlo) < 1e-9);
         assert_true(fabs(hi - rhi) < 1e-9);
     }
@@ -123,7 +124,7 @@ static void test_shares_agree_with_perf_report(void **state)
 
     pms_profile_row *rows;
     size_t n;
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n), PMS_OK);
     assert_int_equal(n, 6); /* five functions and the kernel bucket */
     for (int f = 0; f < 5; f++) {
         assert_string_equal(rows[f].symbol, names[f]); /* sorted: hot_a first ... hot_e last */
@@ -138,7 +139,7 @@ static void test_shares_agree_with_perf_report(void **state)
     free(rows);
 
     /* By instruction: the same samples, finer rows, offsets inside the functions. */
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n), PMS_OK);
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
         total += rows[i].samples;
@@ -147,7 +148,7 @@ static void test_shares_agree_with_perf_report(void **state)
     assert_int_equal(total, 5000);
     assert_true(n > 100);
     free(rows);
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, 1.5, &rows, &n), PMS_EINVAL);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 1.5, &rows, &n), PMS_EINVAL);
 
     pms_profile_destroy(p);
     pms_symbols_destroy(syms);
@@ -155,11 +156,46 @@ static void test_shares_agree_with_perf_report(void **state)
     remove(file);
 }
 
+/* Varying periods: period shares as perf weighs them, the interval from Kish's effective
+ * sample size: periods 300 | 100, 100, 100 give n_eff = 600^2 / 120000 = 3. */
+static void test_period_weights(void **state)
+{
+    (void)state;
+    pms_symbols *syms;
+    pms_profile *p;
+    assert_int_equal(pms_symbols_create(&syms), PMS_OK);
+    assert_int_equal(pms_profile_create(&p, syms), PMS_OK);
+    pms_perfdata_attr a = {.attr = {.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD, .freq = 1}};
+    pms_sample s = {.attr = &a, .ip = 0x100, .pid = 1, .period = 300};
+    assert_int_equal(pms_profile_add(p, 0, &s), PMS_OK);
+    s.ip = 0x200;
+    s.period = 100;
+    for (int i = 0; i < 3; i++) assert_int_equal(pms_profile_add(p, 0, &s), PMS_OK);
+    pms_profile_row *rows;
+    size_t n;
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[0].ip, 0x200);
+    assert_close(rows[0].share, 0.75, 1e-12);
+    free(rows);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_PERIOD, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(n, 2);
+    assert_close(rows[0].share, 0.5, 1e-12);
+    assert_int_equal(rows[0].period + rows[1].period, 600);
+    double rlo, rhi;
+    r_wilson(1.5, 3, 0.95, &rlo, &rhi);
+    assert_true(fabs(rows[0].ci_low - rlo) < 1e-9 && fabs(rows[0].ci_high - rhi) < 1e-9);
+    free(rows);
+    pms_profile_destroy(p);
+    pms_symbols_destroy(syms);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wilson_matches_r),
         cmocka_unit_test(test_shares_agree_with_perf_report),
+        cmocka_unit_test(test_period_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,13 @@ typedef struct seen {
     uint64_t prev_time, intervals, too_soon, soon_after;
     double delay_sum;
     double *gap; /* |dt - p| of every interval, when set (room for 100000) */
+    /* Runs of samples with one period: the periods actually drawn (a short period can fire
+     * again with the same period before the monitor reacts). */
+    uint64_t last_period, runs;
+    double run_period_sum;
+    /* Intervals where the period changed: sooner than the sample's period, and sooner than
+     * the previous sample's period (which a wrong attribution would have given). */
+    uint64_t changed, changed_too_soon, changed_too_soon_prev;
 } seen;
 
 static int attr_of(const pms_sampler *s, uint64_t id)
@@ -68,6 +75,17 @@ static int on_record(const struct perf_event_header *h, void *ctx)
         if ((pid_t)(uint32_t)w[2] != v->pid) v->other_pid++;
         uint64_t p = w[5];
         v->period_sum += (double)p;
+        if (p != v->last_period && v->prev_time) {
+            double dt = (double)(w[3] - v->prev_time);
+            v->changed++;
+            v->changed_too_soon += dt < (double)p - 20000;
+            v->changed_too_soon_prev += dt < (double)v->last_period - 20000;
+        }
+        if (p != v->last_period) {
+            v->runs++;
+            v->run_period_sum += (double)p;
+            v->last_period = p;
+        }
         if (v->prev_time) {
             double dt = (double)(w[3] - v->prev_time);
             v->intervals++;
@@ -174,7 +192,12 @@ static void test_samples_of_a_child(void **state)
         assert_int_equal(v.samples, st.samples);
         assert_true(st.records > st.samples);
         assert_int_equal(v.per_attr[0], v.samples);
-        assert_int_equal(v.other_pid, 0);
+        /* With inherit the child's own children count too (under ASan, LeakSanitizer's
+         * tracer process at exit). */
+        if (inherit)
+            assert_true(v.other_pid < v.samples / 10);
+        else
+            assert_int_equal(v.other_pid, 0);
         assert_int_equal(v.bad_size, 0);
         assert_int_equal(v.period_min, 100000);
         assert_int_equal(v.period_max, 100000);
@@ -244,16 +267,21 @@ static void test_mask_randomisation(void **state)
     assert_true(v.period_min >= 100000 && v.period_max < 100000 + (1 << 20));
     assert_true(v.period_max - v.period_min > 500000); /* the periods really vary */
     /* ...and are the ones in force: the ioctl restarts the count, so the time since the
-     * previous sample is our wake-up delay before the change (tens of microseconds, more
-     * on a loaded machine) plus the new period. With the kernel's own value (always the
-     * first period) the median gap would be about 0.5 ms, with the previous sample's
-     * period about 0.35 ms. */
-    double med = median_gap(&v);
-    print_message("%llu intervals: median |interval - period| %.0f us, %llu sooner than their period\n",
-                  (unsigned long long)v.intervals, med / 1000, (unsigned long long)v.too_soon);
-    assert_true(med < 200000);
-    assert_true(v.too_soon < v.intervals / 5);
-    assert_int_equal(st.period_updates, st.samples);
+     * previous sample is our wake-up delay before the change (tens of microseconds, up to
+     * milliseconds on a loaded machine) plus the new period, never less than the period.
+     * Attributing the previous sample's period instead would often be "too soon" (11% of
+     * changes with a 0.5 ms delay, 40% with 50 us). */
+    print_message("%llu intervals, median |interval - period| %.0f us; of %llu with a new period, %llu came sooner "
+                  "than it, %llu sooner than the previous period\n", (unsigned long long)v.intervals,
+                  median_gap(&v) / 1000, (unsigned long long)v.changed, (unsigned long long)v.changed_too_soon,
+                  (unsigned long long)v.changed_too_soon_prev);
+    assert_true(v.changed > 100);
+    assert_true(v.changed_too_soon <= v.changed / 50);
+    assert_true(v.changed_too_soon_prev >= v.changed / 20);
+    assert_true(v.changed_too_soon_prev > 3 * v.changed_too_soon);
+    /* One change per drain and event: at most one per sample (fewer when the monitor falls
+     * behind and finds several samples at once). */
+    assert_true(st.period_updates <= st.samples && st.period_updates > 100);
     assert_true(st.period_update_ns > 0);
 }
 
@@ -266,17 +294,16 @@ static void test_exp_randomisation(void **state)
     pms_sampler_stats st;
     seen v = run_hotspots(&cfg, &st, "2");
     assert_true(v.samples > 300);
-    double mean = v.period_sum / (double)v.samples;
-    /* The sd of the mean of n exponential periods is mean/sqrt(n) (< 6% here). */
-    /* Periods below 50 us are raised to 50 us (see sampler.c): E[max(X, c)] = c + m e^(-c/m). */
-    assert_close(mean, 50000 + 200000 * exp(-0.25), 0.25);
+    double mean = v.run_period_sum / (double)v.runs;
+    print_message("exp: %llu samples, %llu periods drawn, mean %.0f us, %llu of %llu intervals sooner than "
+                  "their period\n", (unsigned long long)v.samples, (unsigned long long)v.runs, mean / 1000,
+                  (unsigned long long)v.too_soon, (unsigned long long)v.intervals);
+    /* Periods below 50 us are raised to 50 us (see sampler.c): E[max(X, c)] = c + m e^(-c/m).
+     * The sd of the mean of n exponential periods is m/sqrt(n), under 5% here. */
+    assert_true(v.runs > 300);
+    assert_close(mean, 50000 + 200000 * exp(-0.25), 0.2);
     assert_true(v.period_min >= 50000);
-    /* Not asserted: intervals against periods. Under load the kernel (6.18, VM) sometimes
-     * gets into a state where the event fires ~10 us after every PERF_EVENT_IOC_PERIOD
-     * whatever the period; the README's record section describes it. */
-    print_message("exp: %llu samples, mean period %.0f us, %llu of %llu intervals sooner than their period\n",
-                  (unsigned long long)v.samples, mean / 1000, (unsigned long long)v.too_soon,
-                  (unsigned long long)v.intervals);
+    assert_true(v.too_soon < v.intervals / 10);
     assert_true(v.period_max > 400000);
     assert_true(v.period_min < 100000);
 }

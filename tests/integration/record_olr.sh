@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# pmuscope record --olr: the regression while recording gives the same segments as
+# pmuscope olr on the recorded file, whose samples equal perf's own reading of the raw
+# group values (perf script -D, in time order, summed over the per-CPU groups);
+# --olr-only keeps segments instead of samples; bad option combinations are usage errors.
+# ctest-labels: serial
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rec() { "$PMUSCOPE" record -e cpu-clock -c 100000 --read page-faults,context-switches "$@" -- \
+          "$PMS_WORKLOADS/sizes" 2 > /dev/null 2> summary.txt; }
+
+rec --olr -o rec.data
+grep -q "olr wm: .* samples of thread .* fitted" summary.txt || fail "summary: $(cat summary.txt)"
+grep -Eq "olr: [0-9.]+ ms in the regression, [0-9.]+% of the [0-9.]+ s run" summary.txt ||
+  fail "no time share: $(cat summary.txt)"
+[ -s rec.data.olr.csv ] || fail "no segments file"
+
+# live = offline
+"$PMUSCOPE" olr --samples samples.csv -o offline.csv rec.data > /dev/null
+diff rec.data.olr.csv offline.csv > /dev/null || fail "record --olr and pmuscope olr differ"
+# the samples against perf's dump of the raw read values (3 values per group, leader first)
+perf script -D -i rec.data 2>/dev/null | perl -ne '
+  if (/PERF_RECORD_SAMPLE/) { $in = 1; $pos = 0; next }
+  if ($in && /^\.{5} id ([0-9a-f]+), value ([0-9a-f]+)/) {
+    no warnings; my ($id, $v) = ($1, hex $2);
+    $g = $id if $pos == 0; $t[$pos] += $v - ($last{"$g,$pos"} // 0); $last{"$g,$pos"} = $v;
+    if (++$pos == 3) { print join(",", @t), "\n"; $in = 0 } }' > perf.csv
+[ "$(wc -l < perf.csv)" -gt 10 ] || fail "too few samples in perf's dump"
+tail -n +2 samples.csv | diff - perf.csv > /dev/null || fail "samples differ from perf script -D"
+
+# segments instead of samples, with opt's bound
+rec --olr=opt:3 --olr-only --olr-output segs.csv -o only.data
+[ -s segs.csv ] || fail "no segments with --olr-only"
+perf evlist -i only.data > /dev/null 2>&1 || fail "only.data is not a valid perf.data"
+[ "$(perf script -i only.data 2>/dev/null | wc -l)" = 0 ] || fail "--olr-only kept samples"
+grep "olr page-faults:" summary.txt | grep -Eq "max error [0-3](\.|,| )" || fail "opt bound: $(cat summary.txt)"
+
+usage() { set +e; "$PMUSCOPE" record "$@" -- true > /dev/null 2>&1; local rc=$?; set -e; [ "$rc" = 2 ] || fail "$* gave $rc"; }
+usage --olr
+usage --olr=bogus --read page-faults
+usage --olr-only --read page-faults
+echo "record --olr: ok"

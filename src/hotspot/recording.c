@@ -15,7 +15,8 @@ static int is_time_based(const struct perf_event_attr *a)
            (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
 }
 
-/* Copies the rows that lie in a file into out->samples; the rest is unplaced. */
+/* Copies the rows that lie in a file into out->samples (c_i counts samples, as the
+ * paper does, not their periods); the rest is unplaced. */
 static int take_rows(pms_hotspot_recording *out, const pms_profile_row *rows, size_t n)
 {
     out->samples = calloc(n ? n : 1, sizeof *out->samples);

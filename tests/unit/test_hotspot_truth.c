@@ -128,6 +128,47 @@ static void test_measures_on_placed_samples(void **state)
     pms_hotspot_result_free(&r);
 }
 
+/* An IP that valgrind never ran (a gap between executed instructions of the binary):
+ * r = 0, block count 0, whose order level comes after all L distinct block counts.
+ * With the five loops sampled 40..5 and 3 samples there (NS = 103): SOLevels 1..6,
+ * ROLevels 1..5 and L + 1, so OD = sqrt(3/103 * (6 - (L + 1))^2) / 6. */
+static void test_unexecuted_ip(void **state)
+{
+    (void)state;
+    uint64_t gap = 0, prev = 0;
+    for (size_t i = 0; i < pms_hotspot_truth_ninstructions(truth) && !gap; i++) {
+        size_t o;
+        uint64_t off, count;
+        pms_hotspot_truth_instruction(truth, i, &o, &off, &count);
+        if ((long)o == exe && prev && off - prev > 32)
+            gap = prev + 16;
+        if ((long)o == exe)
+            prev = off;
+    }
+    assert_true(gap > 0);
+    const char *path = pms_hotspot_truth_object_path(truth, (size_t)exe);
+    const uint64_t counts[5] = {40, 25, 20, 10, 5};
+    pms_hotspot_sample s[6];
+    for (int k = 0; k < 5; k++)
+        s[k] = (pms_hotspot_sample){path, NULL, loop_offset[k], counts[k]};
+    s[5] = (pms_hotspot_sample){path, NULL, gap, 3};
+    size_t nb;
+    const uint64_t *bc = pms_hotspot_truth_block_counts(truth, &nb);
+    size_t *levels = malloc(nb * sizeof *levels), distinct = 0;
+    assert_int_equal(pms_hotspot_order_levels(bc, nb, levels), 0);
+    for (size_t i = 0; i < nb; i++)
+        distinct = levels[i] > distinct ? levels[i] : distinct;
+    free(levels);
+    pms_hotspot_result r;
+    assert_int_equal(pms_hotspot_evaluate(truth, s, 6, 5, &r), 0);
+    assert_int_equal(r.unexecuted_samples, 3);
+    assert_int_equal(r.rows[5].fact.executed, 0);
+    assert_int_equal(r.rows[5].fact.block_count, 0);
+    double d = 6.0 - (double)(distinct + 1);
+    assert_close(r.measures.od, sqrt(3.0 / 103 * d * d) / 6, 1e-12);
+    pms_hotspot_result_free(&r);
+}
+
 /* Samples of another program: its binary is not in the truth. */
 static void test_samples_of_another_binary_refused(void **state)
 {
@@ -162,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_pie_counts_match_the_source),
         cmocka_unit_test(test_shared_library_blocks_line_up),
         cmocka_unit_test(test_measures_on_placed_samples),
+        cmocka_unit_test(test_unexecuted_ip),
         cmocka_unit_test(test_samples_of_another_binary_refused),
         cmocka_unit_test(test_rebuilt_binary_refused),
     };

@@ -14,10 +14,16 @@ rc=0; "$PMUSCOPE" demo --steps nosuch >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "an unknown step must be a usage error (exit 2), got $rc"
 
 steps="hotspot record report olr olr-opt phase cpistack cpistack-lm estimate"
+only=()
+if grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt"; then
+    # valgrind cannot run the sanitizer-built workloads: the hotspot sweep is left out here
+    steps=${steps/hotspot /}
+    only=(--steps "${steps// /,}")
+fi
 missing=""  # a subcommand not built in yet must fail alone, named, with the others done
 "$PMUSCOPE" phase --help >/dev/null 2>&1 || { missing=phase; steps=${steps/ phase/}; }
 rc=0
-"$PMUSCOPE" demo -o demo --workloads "$PMS_WORKLOADS" --fixtures "$PMS_FIXTURES" > out.txt 2> err.txt || rc=$?
+"$PMUSCOPE" demo -o demo --workloads "$PMS_WORKLOADS" --fixtures "$PMS_FIXTURES" "${only[@]}" > out.txt 2> err.txt || rc=$?
 cat err.txt >&2
 if [ -z "$missing" ]; then
     [ "$rc" -eq 0 ] || { cat out.txt; fail "demo exited $rc"; }
@@ -34,7 +40,7 @@ for step in $steps; do
 done
 # the summary shows the results, read back from the files the steps wrote
 grep -q "phase_c_chase" out.txt || fail "summary: no hotspot of the phases workload"
-grep -Eq "^ +262144 " out.txt || fail "summary: no hotspot sweep row"
+if [[ " $steps " == *" hotspot "* ]]; then grep -Eq "^ +262144 " out.txt || fail "summary: no hotspot sweep row"; fi
 grep -Eq "automotive_qsort1 +52 " out.txt || fail "summary: no CPI stack row"
 grep -Eq "^ +LP +[0-9]+ " out.txt || fail "summary: no LP row of TABLE X"
 if grep -q "no hardware PMU" err.txt; then
@@ -49,7 +55,9 @@ grep -q "Content-Security-Policy\" content=\"default-src 'none'" "$page" || fail
 
 # Every SVG the steps wrote is on the page, with all of its charts.
 nsvg=$(ls demo/*.svg | wc -l)
-[ "$nsvg" -ge $((6 - ${#missing} / 5)) ] || fail "expected 6 SVG files (hotspot, olr x2, phase, cpistack, estimate), found $nsvg"
+want_svg=0
+for step in $steps; do case $step in hotspot|olr|olr-opt|phase|cpistack|estimate) want_svg=$((want_svg + 1)) ;; esac; done
+[ "$nsvg" -eq "$want_svg" ] || fail "expected $want_svg SVG files (one per step that draws), found $nsvg"
 want_charts=$(cat demo/*.svg | grep -o '<g class="chart">' | wc -l)
 
 chrome=(chromium --headless --no-sandbox --disable-gpu --disable-background-networking

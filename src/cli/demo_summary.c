@@ -12,8 +12,11 @@ enum { MAX_COLS = 16, CELL = 160 };
 static void cell(const pms_table *t, size_t r, size_t c, char *buf)
 {
     const double *v;
-    if (pms_table_col_type(t, c) == PMS_COLUMN_STRING)
-        snprintf(buf, CELL, "%s", pms_table_string(t, r, c));
+    if (pms_table_col_type(t, c) == PMS_COLUMN_STRING) {
+        const char *text = pms_table_string(t, r, c);
+        if (text[0] == '/') text = strrchr(text, '/') + 1; /* a binary: its name is enough here */
+        snprintf(buf, CELL, "%s", text);
+    }
     else if (pms_table_numeric(t, c, true, &v) < 0 || isnan(v[r]))
         snprintf(buf, CELL, "-");
     else if (v[r] == floor(v[r]) && fabs(v[r]) < 1e15)
@@ -69,8 +72,11 @@ static void print_text(FILE *out, const char *path, size_t max_lines)
     FILE *f = fopen(path, "r");
     if (!f) return;
     char line[1024];
-    for (size_t n = 0; fgets(line, sizeof line, f) && (!max_lines || n < max_lines); n++)
+    for (size_t n = 0; fgets(line, sizeof line, f) && (!max_lines || n < max_lines);) {
+        if (strncmp(line, "pmuscope: warning:", 18) == 0) continue; /* the demo said it once at the start */
         fprintf(out, "    %s%s", line, strchr(line, '\n') ? "" : "\n");
+        n++;
+    }
     fclose(f);
 }
 

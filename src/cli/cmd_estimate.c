@@ -257,23 +257,17 @@ static int write_runs(const pms_runs *runs, const char *path)
     return rc;
 }
 
-static int write_svg(const est_data *d, const est_result *res, const char *path)
+/* --svg and --csv: est_write_svg or est_write_csv into path. */
+static int write_output(int (*writer)(FILE *, const est_data *, const est_result *), const est_data *d,
+                        const est_result *res, const char *path)
 {
     FILE *f = cli_open_output(path);
     if (!f) return CLI_FAIL;
-    int rc = est_write_svg(f, d, res) < 0 ? cli_error("%s: cannot draw the chart: %s", path, pms_strerror()) : 0;
+    int rc = writer(f, d, res) < 0 ? cli_error("%s: %s", path, pms_strerror()) : 0;
     cli_close_output(f);
     return rc;
 }
 
-static int write_csv(const est_data *d, const est_result *res, const char *path)
-{
-    FILE *f = cli_open_output(path);
-    if (!f) return CLI_FAIL;
-    int rc = est_write_csv(f, d, res) < 0 ? cli_error("%s: %s", path, pms_strerror()) : 0;
-    cli_close_output(f);
-    return rc;
-}
 
 static void fail_reason(est_result *res)
 {
@@ -344,8 +338,8 @@ int cmd_estimate(int argc, char **argv)
         bool any = false;
         for (size_t k = 0; k < EST_METHODS; k++) any |= res[k].ok;
         if (!any) rc = cli_error("no method could fit a model (see the reasons above)");
-        if (rc == 0 && o.svg) rc = write_svg(&d, res, o.svg);
-        if (rc == 0 && o.csv) rc = write_csv(&d, res, o.csv);
+        if (rc == 0 && o.svg) rc = write_output(est_write_svg, &d, res, o.svg);
+        if (rc == 0 && o.csv) rc = write_output(est_write_csv, &d, res, o.csv);
     }
     free_all(&o, &d, res, runs);
     return rc;

@@ -103,6 +103,12 @@ static void start(demo_run *run, demo_step *s)
     char out[PATH_MAX], err[PATH_MAX];
     if (s->out) path_in(run, s->out, out, sizeof out);
     log_path(run, s, err, sizeof err);
+    /* a file left by an earlier demo must not pass for this run's */
+    for (size_t i = 0; i < DEMO_MAX_SHOWN && s->shown[i].file; i++) {
+        char path[PATH_MAX];
+        path_in(run, s->shown[i].file, path, sizeof path);
+        unlink(path);
+    }
     s->seconds = now();
     s->pid = demo_spawn(s->argv, s->out ? out : NULL, err);
     if (s->pid < 0) {

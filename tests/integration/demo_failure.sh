@@ -11,7 +11,11 @@ cd "$tmp"
 mkdir -p fx/armpm fx/estimate
 head -c 5000 "$PMS_FIXTURES/armpm/cbench-excerpt.tsv" > fx/armpm/cbench-excerpt.tsv
 cp "$PMS_FIXTURES/estimate/armpm_runs_2000mhz_run1.csv" fx/estimate/
-# report reads the recording that the record step (not run here) would have made
+# report reads the recording that the record step (not run here) would have made; a
+# report.csv left by an earlier demo must not be taken for this run's
+mkdir out
+echo 'event,binary,function,samples' > out/report.csv
+echo 'cpu-clock,stale,stale_function,1' >> out/report.csv
 rc=0
 "$PMUSCOPE" demo -o out --steps report,cpistack,estimate --workloads "$PMS_WORKLOADS" --fixtures fx \
     > sum.txt 2> err.txt || rc=$?
@@ -30,4 +34,5 @@ page=out/index.html
 grep -q '<svg' "$page" || fail "the page lost the estimate's figure"
 grep -q '<td>LP</td>' "$page" || fail "the page lost the estimate's table"
 [ -s out/estimate.csv ] && [ -s out/estimate.svg ] || fail "the estimate's files are missing"
+if grep -q stale_function "$page" sum.txt; then fail "a file of an earlier run was shown"; fi
 echo "ok"

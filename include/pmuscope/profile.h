@@ -65,9 +65,13 @@ uint64_t pms_profile_lost(const pms_profile *p);                  /* PERF_RECORD
 size_t pms_profile_distinct_ips(const pms_profile *p);
 
 /* The table of one event, rows sorted by share (largest first); *rows is malloc'd (free
- * it), its strings belong to the symbol map. confidence in (0, 1), e.g. 0.95. */
-int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight, double confidence,
-                      pms_profile_row **rows, size_t *nrows);
+ * it), its strings belong to the symbol map. confidence in (0, 1), e.g. 0.95. Shares
+ * count samples. */
+int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double confidence, pms_profile_row **rows,
+                      size_t *nrows);
+/* The same with shares weighted as `weight` says. */
+int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
+                               double confidence, pms_profile_row **rows, size_t *nrows);
 
 /* Wilson score interval for a binomial proportion k/n at the given confidence level. */
 int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high);

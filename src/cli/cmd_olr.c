@@ -17,7 +17,8 @@ static void usage(FILE *out)
     fputs("usage: pmuscope olr [options] INPUT\n\n"
           "Replace a stream of samples by line segments fitted online. INPUT is a perf.data\n"
           "with read values (perf record -e '{cpu-clock,page-faults}:S', pmuscope record) or a\n"
-          "CSV/TSV table with an x column and one column per counter, all cumulative counts.\n\n"
+          "CSV/TSV table with an x column and one column per counter, all cumulative counts\n"
+          "(whole numbers; a table holds them exactly up to 2^53, a perf.data up to 2^63).\n\n"
           "  -m, --method M        wm: the paper's regression (3 sigma, alpha test), default;\n"
           "                        opt: optimal segments with |error| <= eps at every sample\n"
           "  -e, --eps E           opt: the error bound: a count (1000), a share of the range\n"
@@ -26,7 +27,8 @@ static void usage(FILE *out)
           "  -c, --counters LIST   fit only these counters (comma-separated names)\n"
           "  -x, --x NAME          x: perf.data: the sampling event's count (default), 'time',\n"
           "                        or another read event; table: a column (default the first)\n"
-          "      --tid TID         perf.data: only the samples of this thread\n"
+          "      --tid TID         perf.data: the samples of this thread (default: the thread of\n"
+          "                        the first sample; each thread counts on its own)\n"
           "      --per-counter     break each counter's lines on its own (default: all break\n"
           "                        together when one does)\n"
           "      --alpha A         wm: relative test while a line has 2 samples (0.01)\n"
@@ -231,8 +233,6 @@ int cmd_olr(int argc, char **argv)
     opt.counters = copt;
     if (fit(&s, &opt, &segs, sums, path)) {
         cli_lib_error();
-        if (strstr(pms_strerror(), "must increase") && in.tid < 0 && !s.lines)
-            cli_warn("samples of several threads interleave: choose one with --tid");
         goto out;
     }
     olr_report rep = {.series = &s, .opt = &opt, .seg = segs.seg, .nseg = segs.n, .sums = sums, .input = path};

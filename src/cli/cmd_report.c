@@ -255,7 +255,7 @@ static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_
         if (o->event ? strcmp(o->event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
         found = 1;
         struct table t = {name, pms_profile_samples(p, e), NULL, 0};
-        if (pms_profile_table(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows)) {
+        if (pms_profile_table_weighted(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows)) {
             rc = cli_lib_error();
             break;
         }

@@ -13,13 +13,15 @@ typedef struct olr_series {
     char *xname;
     char **names;          /* k */
     size_t *lines;         /* source line of each sample (tables), or NULL */
+    long tid;              /* perf.data: the thread whose samples these are */
+    uint64_t skipped;      /* perf.data: samples of other threads left out */
 } olr_series;
 
 typedef struct olr_input_options {
     const char *x;         /* perf.data: "time" or an event name (default: the sampling event);
                             * table: a column name (default: the first column) */
     const char *counters;  /* comma-separated names, or NULL for all others */
-    long tid;              /* perf.data: only this thread's samples (-1: all) */
+    long tid;              /* perf.data: this thread's samples (-1: the first sample's thread) */
 } olr_input_options;
 
 /* Loads PATH (perf.data if it starts with perf's magic, else a table). Library errors. */

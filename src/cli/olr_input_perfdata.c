@@ -35,7 +35,12 @@ static int on_sample(const pms_sample *smp, void *ctx)
 {
     loader *L = ctx;
     if (L->opt->tid >= 0 && smp->tid != (uint32_t)L->opt->tid) return 0;
+    if (L->chosen && smp->tid != (uint32_t)L->s->tid) {
+        L->s->skipped++; /* each thread counts on its own: one stream per thread */
+        return 0;
+    }
     if (!L->chosen) {
+        L->s->tid = smp->tid;
         int rc = olr_columns_choose(&L->cols, smp, L->opt->x, L->opt->counters, attr_of_id, L->r, L->path);
         if (rc) return rc;
         L->chosen = 1;

@@ -124,6 +124,9 @@ void olr_print_summary(const olr_report *r, FILE *out)
     const olr_series *s = r->series;
     fprintf(out, "%s: %llu samples, x = %s, method %s%s\n", r->input, (unsigned long long)s->n, s->xname,
             pms_olr_method_name(r->opt->method), r->opt->per_counter ? ", lines per counter" : "");
+    if (s->skipped)
+        fprintf(out, "(thread %ld; %llu samples of other threads left out: --tid picks one)\n", s->tid,
+                (unsigned long long)s->skipped);
     fprintf(out, "%-20s %12s %9s %10s %11s %10s %12s %12s\n", "counter", "eps", "segments", "reduction",
             "bytes-ratio", "MNESD", "max-error", "RMSE");
     for (size_t j = 0; j < s->k; j++) {

@@ -61,7 +61,7 @@ int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
     if (rc == PMS_OK)
         rc = pms_profile_read(prof, r, NULL, NULL);
     if (rc == PMS_OK)
-        rc = pms_profile_table(prof, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 0.95, &rows, &nrows);
+        rc = pms_profile_table(prof, 0, PMS_PROFILE_BY_IP, 0.95, &rows, &nrows);
     if (rc == PMS_OK) {
         out->total = pms_profile_samples(prof, 0);
         rc = take_rows(out, rows, nrows);

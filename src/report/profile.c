@@ -187,8 +187,14 @@ static int fill_shares(const pms_profile *p, size_t event, pms_profile_weight we
     return PMS_OK;
 }
 
-int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight, double confidence,
-                      pms_profile_row **rows, size_t *nrows)
+int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double confidence, pms_profile_row **rows,
+                      size_t *nrows)
+{
+    return pms_profile_table_weighted(p, event, key, PMS_WEIGHT_SAMPLES, confidence, rows, nrows);
+}
+
+int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
+                               double confidence, pms_profile_row **rows, size_t *nrows)
 {
     *rows = NULL;
     *nrows = 0;

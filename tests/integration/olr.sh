@@ -61,4 +61,8 @@ printf 'x,y\n' > empty.csv
 expect_error empty.csv "empty.csv"
 printf 'x,y\n1,10\n' > single.csv
 expect_error single.csv "single.csv.*a single sample"
+expect_error "$fx/noread.data" "noread.data: samples carry no counter values"
+head -c 3000 "$fx/group.data" > trunc.data
+expect_error trunc.data "trunc.data: offset .*truncated"
+expect_error missing.data "cannot open missing.data"
 echo "olr: ok"

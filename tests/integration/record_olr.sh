@@ -21,9 +21,10 @@ grep -Eq "olr: [0-9.]+ ms in the regression, [0-9.]+% of the [0-9.]+ s run" summ
 # live = offline
 "$PMUSCOPE" olr --samples samples.csv -o offline.csv rec.data > /dev/null
 diff rec.data.olr.csv offline.csv > /dev/null || fail "record --olr and pmuscope olr differ"
-# the samples against perf's dump of the raw read values (3 values per group, leader first)
+# the samples against perf's dump of the raw read values (3 values per group, leader first),
+# of the first sample's thread (ASan's leak checker adds a thread at exit)
 perf script -D -i rec.data 2>/dev/null | perl -ne '
-  if (/PERF_RECORD_SAMPLE/) { $in = 1; $pos = 0; next }
+  if (/PERF_RECORD_SAMPLE.*: \d+\/(\d+):/) { $first //= $1; $in = $1 == $first; $pos = 0; next }
   if ($in && /^\.{5} id ([0-9a-f]+), value ([0-9a-f]+)/) {
     no warnings; my ($id, $v) = ($1, hex $2);
     $g = $id if $pos == 0; $t[$pos] += $v - ($last{"$g,$pos"} // 0); $last{"$g,$pos"} = $v;

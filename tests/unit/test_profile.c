@@ -124,7 +124,7 @@ static void test_shares_agree_with_perf_report(void **state)
 
     pms_profile_row *rows;
     size_t n;
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, 0.95, &rows, &n), PMS_OK);
     assert_int_equal(n, 6); /* five functions and the kernel bucket */
     for (int f = 0; f < 5; f++) {
         assert_string_equal(rows[f].symbol, names[f]); /* sorted: hot_a first ... hot_e last */
@@ -139,7 +139,7 @@ static void test_shares_agree_with_perf_report(void **state)
     free(rows);
 
     /* By instruction: the same samples, finer rows, offsets inside the functions. */
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, 0.95, &rows, &n), PMS_OK);
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
         total += rows[i].samples;
@@ -148,7 +148,7 @@ static void test_shares_agree_with_perf_report(void **state)
     assert_int_equal(total, 5000);
     assert_true(n > 100);
     free(rows);
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 1.5, &rows, &n), PMS_EINVAL);
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, 1.5, &rows, &n), PMS_EINVAL);
 
     pms_profile_destroy(p);
     pms_symbols_destroy(syms);
@@ -173,12 +173,12 @@ static void test_period_weights(void **state)
     for (int i = 0; i < 3; i++) assert_int_equal(pms_profile_add(p, 0, &s), PMS_OK);
     pms_profile_row *rows;
     size_t n;
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(pms_profile_table_weighted(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n), PMS_OK);
     assert_int_equal(n, 2);
     assert_int_equal(rows[0].ip, 0x200);
     assert_close(rows[0].share, 0.75, 1e-12);
     free(rows);
-    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_PERIOD, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(pms_profile_table_weighted(p, 0, PMS_PROFILE_BY_IP, PMS_WEIGHT_PERIOD, 0.95, &rows, &n), PMS_OK);
     assert_int_equal(n, 2);
     assert_close(rows[0].share, 0.5, 1e-12);
     assert_int_equal(rows[0].period + rows[1].period, 600);

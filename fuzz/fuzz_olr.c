@@ -1,0 +1,87 @@
+/* libFuzzer target for olr: the input is a stream of samples (8-byte x steps and y values,
+ * both methods, joint or per counter, caps from the first bytes). Properties checked:
+ * no crash or sanitizer report; opt's segments tile the samples and decode every sample
+ * within eps; both methods count every sample once. */
+#include "pmuscope/olr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct check {
+    const uint64_t *x, *y;
+    size_t k, n;
+    int64_t eps;
+    uint64_t next[4];
+    int opt;
+} check;
+
+static int on_segment(const pms_olr_segment *s, void *ctx)
+{
+    check *c = ctx;
+    if (!c->opt) return 0;
+    if (s->first != c->next[s->counter]) abort();
+    for (uint64_t i = s->first; i < s->first + s->count; i++) {
+        __int128 d = (__int128)pms_olr_segment_eval_count(s, c->x[i]) - (__int128)c->y[i * c->k + s->counter];
+        if (d > c->eps || d < -c->eps) abort();
+    }
+    c->next[s->counter] = s->first + s->count;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 4) return 0;
+    size_t k = 1 + data[0] % 3;
+    int opt = data[1] & 1, per_counter = (data[1] >> 1) & 1, big = (data[1] >> 2) & 1;
+    int64_t eps = data[2] % 17;
+    size_t max_hull = 8 + data[3] % 32;
+    uint64_t max_len = data[0] & 4 ? 0 : 2 + data[3] % 50;
+    data += 4;
+    size -= 4;
+    size_t rec = 2 * (1 + k), n = size / rec;
+    uint64_t *x = malloc((n + 1) * sizeof *x), *y = malloc((n + 1) * k * sizeof *y);
+    if (!x || !y) abort();
+    /* x strictly increasing, y monotone: steps from the input; "big" starts near 2^62 */
+    uint64_t xv = big ? (UINT64_C(1) << 62) : 0, yv[3] = {0, 0, 0};
+    if (big) yv[0] = yv[1] = yv[2] = UINT64_C(1) << 62;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = data + i * rec;
+        xv += 1 + (uint64_t)(p[0] | p[1] << 8);
+        x[i] = xv;
+        for (size_t j = 0; j < k; j++) {
+            uint16_t step = (uint16_t)(p[2 + 2 * j] | p[3 + 2 * j] << 8);
+            yv[j] += big ? (uint64_t)step << 20 : step % 64;
+            y[i * k + j] = yv[j];
+        }
+    }
+    pms_olr_options o;
+    pms_olr_options_init(&o);
+    o.method = opt ? PMS_OLR_OPT : PMS_OLR_WM;
+    o.ncounters = k;
+    o.per_counter = per_counter;
+    o.max_hull = max_hull;
+    o.max_len = max_len;
+    pms_olr_counter_options c[3];
+    for (size_t j = 0; j < k; j++) {
+        pms_olr_counter_options_init(&c[j]);
+        c[j].eps = (double)eps;
+    }
+    o.counters = c;
+    check ch = {.x = x, .y = y, .k = k, .n = n, .eps = eps, .opt = opt};
+    pms_olr *olr;
+    if (pms_olr_create(&olr, &o, on_segment, &ch)) abort();
+    for (size_t i = 0; i < n; i++)
+        if (pms_olr_push(olr, x[i], &y[i * k])) abort();
+    int rc = pms_olr_finish(olr);
+    if ((rc == 0) != (n >= 2)) abort();
+    for (size_t j = 0; rc == 0 && j < k; j++) {
+        pms_olr_summary s;
+        if (pms_olr_get_summary(olr, j, &s) || s.samples != n) abort();
+        if (opt && (s.max_abs_error > (double)eps || ch.next[j] != n)) abort();
+    }
+    pms_olr_destroy(olr);
+    free(x);
+    free(y);
+    return 0;
+}

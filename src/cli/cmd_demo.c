@@ -31,8 +31,9 @@ static void usage(FILE *out)
           "  -o, --output DIR     where the page and the files go (default pmuscope-demo;\n"
           "                       the page is DIR/index.html)\n"
           "      --workloads DIR  the phases and hotspots programs (default: workloads/ beside\n"
-          "                       the pmuscope binary, as in the build directory)\n"
-          "      --fixtures DIR   the ARM data (default: the source tree's tests/fixtures)\n"
+          "                       the pmuscope binary in a build tree, else ../libexec/pmuscope)\n"
+          "      --fixtures DIR   the ARM data (default: the source tree's tests/fixtures, else\n"
+          "                       ../share/pmuscope/fixtures beside the binary's directory)\n"
           "      --steps LIST     run only these steps (comma-separated): hotspot, record, report,\n"
           "                       olr, olr-opt, phase, cpistack, cpistack-lm, estimate\n"
           "  -h, --help           this help\n\n"
@@ -210,14 +211,22 @@ static void probe_pmu(demo_run *run)
         snprintf(run->pmu_note, sizeof run->pmu_note, "%s", pms_strerror());
 }
 
-static void default_workloads(char *buf, size_t n)
+/* The first of two places that exists: the build tree's, else the install's, both found
+ * from where this binary is (so that pmuscope demo works in build/ and after make install). */
+static void pick_dir(const char *build_tree, const char *installed, char *buf, size_t n)
 {
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = '\0';
     char *slash = strrchr(exe, '/');
     if (slash) *slash = '\0';
-    snprintf(buf, n, "%s/workloads", slash ? exe : ".");
+    struct stat st;
+    if (build_tree[0] == '/')
+        snprintf(buf, n, "%s", build_tree);
+    else
+        snprintf(buf, n, "%s/%s", slash ? exe : ".", build_tree);
+    if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return;
+    snprintf(buf, n, "%s/%s", slash ? exe : ".", installed);
 }
 
 int cmd_demo(int argc, char **argv)
@@ -228,9 +237,10 @@ int cmd_demo(int argc, char **argv)
                                              {"steps", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    char workloads[PATH_MAX];
-    default_workloads(workloads, sizeof workloads);
-    demo_run run = {.dir = "pmuscope-demo", .workloads = workloads, .fixtures = PMS_FIXTURES_DIR};
+    char workloads[PATH_MAX], fixtures[PATH_MAX];
+    pick_dir("workloads", "../libexec/pmuscope", workloads, sizeof workloads);
+    pick_dir(PMS_FIXTURES_DIR, "../share/pmuscope/fixtures", fixtures, sizeof fixtures);
+    demo_run run = {.dir = "pmuscope-demo", .workloads = workloads, .fixtures = fixtures};
     const char *only = NULL;
     run.nsteps = demo_steps(&run.steps);
     int c;

@@ -39,4 +39,12 @@ cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/phase_mon
     "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c" $(pkg-config --cflags --libs pmuscope) \
     || fail "the example does not build with pkg-config --cflags --libs pmuscope"
 "$tmp/phase_monitor" --self | grep -q '^[0-9]* phase changes' || fail "the example built from the install does not run"
+# the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
+[ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"
+fx=$tmp/inst/share/pmuscope/fixtures
+[ -s "$fx/armpm/cbench-excerpt.tsv" ] && [ -s "$fx/armpm/LICENSE.md" ] || fail "the ARM data or its licence is not installed"
+(cd "$tmp" && "$tmp/inst/bin/pmuscope" demo --steps record,report,cpistack,estimate --fixtures "$fx" \
+    > demo.out 2> demo.err) || { cat "$tmp/demo.err"; fail "the installed demo failed"; }
+grep -q "inst/libexec/pmuscope/phases" "$tmp/pmuscope-demo/index.html" || fail "the installed demo did not use the installed workloads"
+grep -q '<svg' "$tmp/pmuscope-demo/index.html" || fail "the installed demo's page has no figure"
 echo "ok: $n man pages, pkg-config $version, example built and run"

@@ -237,7 +237,7 @@ int cmd_demo(int argc, char **argv)
                                              {"steps", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    char workloads[PATH_MAX], fixtures[PATH_MAX];
+    char workloads[PATH_MAX + 64], fixtures[PATH_MAX + 64];
     pick_dir("workloads", "../libexec/pmuscope", workloads, sizeof workloads);
     pick_dir(PMS_FIXTURES_DIR, "../share/pmuscope/fixtures", fixtures, sizeof fixtures);
     demo_run run = {.dir = "pmuscope-demo", .workloads = workloads, .fixtures = fixtures};

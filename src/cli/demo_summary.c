@@ -74,7 +74,7 @@ static void print_text(FILE *out, const char *path, size_t max_lines)
     char line[1024];
     for (size_t n = 0; fgets(line, sizeof line, f) && (!max_lines || n < max_lines);) {
         if (strncmp(line, "pmuscope: warning:", 18) == 0) continue; /* the demo said it once at the start */
-        fprintf(out, "    %s%s", line, strchr(line, '\n') ? "" : "\n");
+        fprintf(out, "%s%s%s", line[0] == '\n' ? "" : "    ", line, strchr(line, '\n') ? "" : "\n");
         n++;
     }
     fclose(f);

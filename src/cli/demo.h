@@ -16,7 +16,7 @@ typedef struct demo_shown {
     demo_kind kind;
     const char *file;    /* in the demo directory */
     const char *caption; /* figure caption or table note (may be NULL) */
-    size_t max_rows;     /* tables: rows shown (0: all) */
+    size_t max_rows;     /* table rows or text lines shown (0: all) */
 } demo_shown;
 
 typedef struct demo_step {

@@ -18,7 +18,7 @@ static const demo_step steps[] = {
               "--", "{w}/hotspots"},
      .out = "hotspot.txt",
      .background = true,
-     .shown = {{DEMO_TEXT, "hotspot.txt", NULL, 0},
+     .shown = {{DEMO_TEXT, "hotspot.txt", NULL, 3}, /* what was measured: the table follows */
                {DEMO_TABLE, "hotspot.csv", NULL, 0},
                {DEMO_SVG, "hotspot.svg", "The measures against the sampling period (OD on a log scale).", 0}},
      .summary = "hotspot.csv",

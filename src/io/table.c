@@ -1,5 +1,6 @@
 /* The column table: storage, access, building and writing (parsing is in table_read.c). */
 #include "io/table_internal.h"
+#include "pmuscope/statfmt.h"
 #include "util/error.h"
 
 #include <ctype.h>
@@ -271,29 +272,12 @@ nomem:
     return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
 }
 
-static void write_field(FILE *out, const char *s, char sep)
-{
-    bool quote = false;
-    for (const char *p = s; *p; p++)
-        if (*p == sep || *p == '"' || *p == '\n' || *p == '\r') quote = true;
-    if (!quote) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"') fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 int pms_table_write(const pms_table *t, FILE *out, char sep)
 {
     if (sep != ',' && sep != '\t') return pms_fail(PMS_EINVAL, "table separator must be ',' or TAB");
     for (size_t j = 0; j < t->ncols; j++) {
         if (j) fputc(sep, out);
-        write_field(out, t->cols[j].name, sep);
+        pms_csv_cell(out, t->cols[j].name, (char[]){sep, 0});
     }
     fputc('\n', out);
     for (size_t i = 0; i < t->nrows; i++) {
@@ -301,7 +285,7 @@ int pms_table_write(const pms_table *t, FILE *out, char sep)
             if (j) fputc(sep, out);
             const struct column *c = &t->cols[j];
             if (c->type == PMS_COLUMN_STRING)
-                write_field(out, c->str[i], sep);
+                pms_csv_cell(out, c->str[i], (char[]){sep, 0});
             else if (isnan(c->num[i]))
                 ; /* an empty cell reads back as NaN */
             else

@@ -2,7 +2,8 @@
  * alternates between two loops, with both callbacks, on the monitor's own thread and
  * inside poll calls. Software events (cpu-clock samples, task-clock intervals) so that
  * it runs without a hardware PMU.
- * ctest-labels: serial */
+ * ctest-labels: serial
+ */
 #include "test_support.h"
 #include "pmuscope/phase.h"
 

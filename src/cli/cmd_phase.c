@@ -1,0 +1,280 @@
+/* pmuscope phase: online phase classification and prediction (seed 003), on a live
+ * program or replayed from perf.data, exp-bbv and SimPoint files. */
+#include "cli/cli.h"
+#include "cli/phase_input.h"
+#include "cli/phase_report.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: pmuscope phase [options] -- CMD [ARGS]   classify a command's phases live\n"
+            "       pmuscope phase [options] -p PID          ... of a running process\n"
+            "       pmuscope phase [options] FILE            replay perf.data, exp-bbv or SimPoint .bb\n"
+            "\n"
+            "Signatures and classification:\n"
+            "      --signature-size N   entries per signature, a power of two (default 32)\n"
+            "      --seed N             seed of the random projection (default 1)\n"
+            "      --classifier NAME    distance (default) or kmeans\n"
+            "  -t, --threshold PCT      similarity threshold in %% of the maximum distance 2 (default 35)\n"
+            "      --transition N       sightings before a new phase gets its own id (default 2)\n"
+            "      --cache N            classifier cache entries (default 32)\n"
+            "  -k, --k N                k-means: number of phases (default 4)\n"
+            "      --learning-rate R    k-means: step towards each signature (default 1/weight)\n"
+            "Prediction:\n"
+            "      --predictor NAME     last, markov, ppm or run-length (default): the one reported\n"
+            "                           in events; all four are scored side by side\n"
+            "      --history N          Markov history length (default 2)\n"
+            "      --ppm-history N      longest PPM history (default 3)\n"
+            "      --predictor-cache N  predictor table entries (default 256)\n"
+            "      --confidence X       least confidence (0..1) to use a table entry (default 0.3)\n"
+            "Dynamic intervals:\n"
+            "      --grow MULT          grow a stable phase's interval by MULT (default 1: fixed)\n"
+            "      --max-interval N     largest interval in base intervals (default 16)\n"
+            "Live (-- CMD or -p PID):\n"
+            "  -e, --event EVENT        sampling event (default branches; cpu-clock without a PMU)\n"
+            "  -c, --count N            sample period (default 100000)\n"
+            "      --random             exponentially distributed sample periods\n"
+            "      --interval-event EV  event ending intervals (default instructions; task-clock\n"
+            "                           without a PMU); for perf.data, the recorded event that does\n"
+            "  -I, --interval N         interval size in the interval event's unit (default 100M\n"
+            "                           instructions, 10 ms of task-clock)\n"
+            "Files:\n"
+            "      --samples-per-interval N  perf.data without an interval event (default 100)\n"
+            "      --pc FILE            exp-bbv PC file (block addresses and functions)\n"
+            "      --format NAME        auto (default), perf, bbv or simpoint\n"
+            "Output:\n"
+            "      --truth FILE         known schedule (\"start_ns end_ns label\", phases --trace):\n"
+            "                           adds the adjusted Rand index; --truth functions labels\n"
+            "                           exp-bbv intervals by their dominant function (needs --pc)\n"
+            "  -q, --quiet              no per-interval table (timeline and summary only)\n"
+            "      --csv FILE           one row per interval\n"
+            "      --json               JSON on stdout instead of text\n"
+            "      --svg FILE           timeline above a heat map of the signatures\n"
+            "      --write-bb FILE      the signatures as SimPoint .bb vectors\n"
+            "  -o, --output FILE        text or JSON output file (default stdout)\n"
+            "  -h, --help\n");
+}
+
+enum {
+    OPT_SIGSIZE = 256, OPT_SEED, OPT_CLASSIFIER, OPT_TRANSITION, OPT_CACHE, OPT_RATE, OPT_PREDICTOR, OPT_HISTORY,
+    OPT_PPM, OPT_PCACHE, OPT_CONF, OPT_GROW, OPT_MAXIV, OPT_RANDOM, OPT_IVEVENT, OPT_SPI, OPT_PC, OPT_FORMAT,
+    OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_WRITEBB,
+};
+
+static int parse_predictor(const char *s, pms_predictor_kind *out)
+{
+    for (int k = 0; k < PMS_PREDICT_COUNT; k++)
+        if (!strcmp(s, pms_predictor_name((pms_predictor_kind)k))) {
+            *out = (pms_predictor_kind)k;
+            return 1;
+        }
+    return 0;
+}
+
+/* Parses a count option into an unsigned of at most max. */
+static int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+    if (!cli_parse_count(arg, out) || *out < min || *out > max) {
+        cli_usage_error("phase", "--%s: '%s' is not a number from %llu to %llu", name, arg, (unsigned long long)min,
+                        (unsigned long long)max);
+        return 0;
+    }
+    return 1;
+}
+
+static int double_opt(const char *name, const char *arg, double min, double max, double *out)
+{
+    if (!cli_parse_double(arg, out) || *out < min || *out > max) {
+        cli_usage_error("phase", "--%s: '%s' is not a number from %g to %g", name, arg, min, max);
+        return 0;
+    }
+    return 1;
+}
+
+int cmd_phase(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"signature-size", required_argument, 0, OPT_SIGSIZE}, {"seed", required_argument, 0, OPT_SEED},
+        {"classifier", required_argument, 0, OPT_CLASSIFIER},  {"threshold", required_argument, 0, 't'},
+        {"transition", required_argument, 0, OPT_TRANSITION},  {"cache", required_argument, 0, OPT_CACHE},
+        {"k", required_argument, 0, 'k'},                      {"learning-rate", required_argument, 0, OPT_RATE},
+        {"predictor", required_argument, 0, OPT_PREDICTOR},    {"history", required_argument, 0, OPT_HISTORY},
+        {"ppm-history", required_argument, 0, OPT_PPM},        {"predictor-cache", required_argument, 0, OPT_PCACHE},
+        {"confidence", required_argument, 0, OPT_CONF},        {"grow", required_argument, 0, OPT_GROW},
+        {"max-interval", required_argument, 0, OPT_MAXIV},     {"event", required_argument, 0, 'e'},
+        {"count", required_argument, 0, 'c'},                  {"random", no_argument, 0, OPT_RANDOM},
+        {"interval-event", required_argument, 0, OPT_IVEVENT}, {"interval", required_argument, 0, 'I'},
+        {"samples-per-interval", required_argument, 0, OPT_SPI}, {"pc", required_argument, 0, OPT_PC},
+        {"format", required_argument, 0, OPT_FORMAT},          {"truth", required_argument, 0, OPT_TRUTH},
+        {"quiet", no_argument, 0, 'q'},                        {"csv", required_argument, 0, OPT_CSV},
+        {"json", no_argument, 0, OPT_JSON},                    {"svg", required_argument, 0, OPT_SVG},
+        {"write-bb", required_argument, 0, OPT_WRITEBB},       {"output", required_argument, 0, 'o'},
+        {"pid", required_argument, 0, 'p'},                    {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    phase_input in;
+    phase_input_defaults(&in);
+    pms_phase_config *cfg = &in.cfg;
+    const char *truth_path = NULL, *csv_path = NULL, *svg_path = NULL, *bb_path = NULL, *out_path = NULL;
+    int quiet = 0, json = 0, c;
+    uint64_t u;
+    double d;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:k:e:c:I:p:qo:h", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SIGSIZE:
+            if (!count_opt("signature-size", optarg, 2, PMS_PHASE_MAX_SIGNATURE, &u)) return CLI_USAGE;
+            cfg->classifier.signature_size = u;
+            break;
+        case OPT_SEED:
+            if (!count_opt("seed", optarg, 0, UINT64_MAX, &cfg->seed)) return CLI_USAGE;
+            break;
+        case OPT_CLASSIFIER:
+            if (!strcmp(optarg, "distance")) cfg->classifier.kind = PMS_CLASSIFIER_DISTANCE;
+            else if (!strcmp(optarg, "kmeans")) cfg->classifier.kind = PMS_CLASSIFIER_KMEANS;
+            else return cli_usage_error("phase", "--classifier: '%s': expected distance or kmeans", optarg);
+            break;
+        case 't':
+            if (!double_opt("threshold", optarg, 0, 100, &cfg->classifier.threshold)) return CLI_USAGE;
+            break;
+        case OPT_TRANSITION:
+            if (!count_opt("transition", optarg, 1, 1000000, &u)) return CLI_USAGE;
+            cfg->classifier.transition_threshold = (unsigned)u;
+            break;
+        case OPT_CACHE:
+            if (!count_opt("cache", optarg, 1, 65536, &u)) return CLI_USAGE;
+            cfg->classifier.cache_size = u;
+            break;
+        case 'k':
+            if (!count_opt("k", optarg, 1, 65536, &u)) return CLI_USAGE;
+            cfg->classifier.k = u;
+            break;
+        case OPT_RATE:
+            if (!double_opt("learning-rate", optarg, 0, 1, &cfg->classifier.learning_rate)) return CLI_USAGE;
+            break;
+        case OPT_PREDICTOR:
+            if (!parse_predictor(optarg, &cfg->predictor))
+                return cli_usage_error("phase", "--predictor: '%s': expected last, markov, ppm or run-length", optarg);
+            break;
+        case OPT_HISTORY:
+            if (!count_opt("history", optarg, 1, 8, &u)) return CLI_USAGE;
+            cfg->predictors[PMS_PREDICT_MARKOV].history = (unsigned)u;
+            break;
+        case OPT_PPM:
+            if (!count_opt("ppm-history", optarg, 1, 8, &u)) return CLI_USAGE;
+            cfg->predictors[PMS_PREDICT_PPM].history = (unsigned)u;
+            break;
+        case OPT_PCACHE:
+            if (!count_opt("predictor-cache", optarg, 1, 1u << 20, &u)) return CLI_USAGE;
+            for (int k = 0; k < PMS_PREDICT_COUNT; k++) cfg->predictors[k].cache_size = u;
+            break;
+        case OPT_CONF:
+            if (!double_opt("confidence", optarg, 0, 1, &d)) return CLI_USAGE;
+            for (int k = 0; k < PMS_PREDICT_COUNT; k++) cfg->predictors[k].confidence_threshold = d;
+            break;
+        case OPT_GROW:
+            if (!double_opt("grow", optarg, 1, 1024, &cfg->dynamic.multiplier)) return CLI_USAGE;
+            break;
+        case OPT_MAXIV:
+            if (!count_opt("max-interval", optarg, 1, 1u << 20, &u)) return CLI_USAGE;
+            cfg->dynamic.maximum = (unsigned)u;
+            break;
+        case 'e': in.live.sample_event = optarg; break;
+        case 'c':
+            if (!count_opt("count", optarg, 1, UINT64_MAX, &in.live.sample_period)) return CLI_USAGE;
+            break;
+        case OPT_RANDOM: in.live.randomize = 1; break;
+        case OPT_IVEVENT:
+            in.live.interval_event = optarg;
+            in.source.interval_event = optarg;
+            break;
+        case 'I':
+            if (!count_opt("interval", optarg, 1, UINT64_MAX, &in.live.interval_size)) return CLI_USAGE;
+            break;
+        case OPT_SPI:
+            if (!count_opt("samples-per-interval", optarg, 1, 1u << 30, &in.source.samples_per_interval))
+                return CLI_USAGE;
+            break;
+        case OPT_PC: in.pc_path = optarg; break;
+        case OPT_FORMAT:
+            if (!phase_input_parse_format(optarg, &in.format))
+                return cli_usage_error("phase", "--format: '%s': expected auto, perf, bbv or simpoint", optarg);
+            break;
+        case OPT_TRUTH: truth_path = optarg; break;
+        case 'q': quiet = 1; break;
+        case OPT_CSV: csv_path = optarg; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_SVG: svg_path = optarg; break;
+        case OPT_WRITEBB: bb_path = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 'p': {
+            char *end;
+            long pid = strtol(optarg, &end, 10);
+            if (*end || pid <= 0) return cli_usage_error("phase", "-p: '%s' is not a process id", optarg);
+            in.pid = (pid_t)pid;
+            break;
+        }
+        case 'h': usage(stdout); return CLI_OK;
+        default: return cli_usage_error("phase", "unknown option");
+        }
+    }
+    int nargs = argc - optind;
+    if (in.pid && nargs) return cli_usage_error("phase", "-p and a FILE or command cannot be combined");
+    if (!in.pid && nargs == 0) return cli_usage_error("phase", "expected -- CMD, -p PID or a FILE");
+    if (!in.pid) {
+        /* "--" before the command means live; a single argument without it is a file. */
+        if (!strcmp(argv[optind - 1], "--")) in.argv = argv + optind;
+        else if (nargs == 1) in.path = argv[optind];
+        else return cli_usage_error("phase", "one FILE expected; put -- before a command to run");
+    }
+    if (cfg->classifier.kind == PMS_CLASSIFIER_KMEANS && cfg->classifier.k > cfg->classifier.cache_size)
+        return cli_usage_error("phase", "-k %zu is larger than the cache (%zu)", cfg->classifier.k,
+                               cfg->classifier.cache_size);
+
+    phase_run run = {0};
+    run.cfg = cfg;
+    pms_phase_truth *truth = NULL;
+    int by_function = truth_path && !strcmp(truth_path, "functions");
+    if (by_function && !in.pc_path) return cli_usage_error("phase", "--truth functions needs an exp-bbv file with --pc");
+    int rc = phase_input_run(&in, &run);
+    /* Loaded afterwards: a live command may be the one writing it (phases --trace). */
+    if (rc == CLI_OK && truth_path && !by_function && pms_phase_truth_load(&truth, truth_path))
+        rc = cli_lib_error();
+    if (rc == CLI_OK && truth)
+        for (size_t i = 0; i < run.n && !rc; i++) {
+            int label = pms_phase_truth_label(truth, run.rows[i].ev.start_time, run.rows[i].ev.end_time);
+            if (phase_run_set_truth(&run, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL))
+                rc = cli_error("out of memory");
+        }
+    if (rc == CLI_OK && by_function && phase_input_function_truth(&in, &run)) rc = cli_error("out of memory");
+    if (rc == CLI_OK) {
+        FILE *out = cli_open_output(out_path);
+        if (!out) rc = CLI_FAIL;
+        else {
+            if (json) phase_write_json(&run, out);
+            else {
+                if (!quiet) phase_print_table(&run, out);
+                phase_print_summary(&run, out);
+            }
+            cli_close_output(out);
+        }
+        const struct {
+            const char *path;
+            int (*write)(const phase_run *, FILE *);
+        } files[] = {{csv_path, phase_write_csv}, {svg_path, phase_write_svg}, {bb_path, phase_write_bb}};
+        for (size_t i = 0; rc == CLI_OK && i < sizeof files / sizeof files[0]; i++) {
+            if (!files[i].path) continue;
+            FILE *f = cli_open_output(files[i].path);
+            if (!f) rc = CLI_FAIL;
+            else if (files[i].write(&run, f)) rc = cli_lib_error();
+            cli_close_output(f);
+        }
+    }
+    phase_input_close(&in);
+    phase_run_free(&run);
+    pms_phase_truth_free(truth);
+    return rc;
+}

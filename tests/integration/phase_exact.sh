@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Sampled against exact: the phases workload labelled live from cpu-clock samples, and
+# labelled from valgrind exp-bbv vectors of the same program (exact basic block counts).
+# Each labelling is scored against its own truth (the schedule in time; the dominant
+# function in instructions), and the two are compared phase instance by phase instance:
+# the majority label of every instance of A, B, C, D in the run, as an adjusted Rand
+# index between the sampled and the exact instance labels (the agreement).
+# ctest-labels: serial;no-sanitize
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+P=$PMUSCOPE
+W=("$PMS_WORKLOADS/phases" --units 400 --repeat 2)
+
+valgrind --tool=exp-bbv --interval-size=2000000 --bb-out-file="$tmp/bb" --pc-out-file="$tmp/pc" \
+  "${W[@]}" >/dev/null 2>"$tmp/vg.err" || { cat "$tmp/vg.err"; exit 1; }
+$P phase --pc "$tmp/pc" --truth functions -t 50 --csv "$tmp/exact.csv" -q "$tmp/bb" >"$tmp/exact.txt"
+grep "adjusted Rand" "$tmp/exact.txt" | sed 's/^ */exact:   /'
+
+cat >"$tmp/agreement.py" <<'PY'
+import csv, sys
+from collections import Counter
+
+def instances(path, to_letter):
+    """Majority phase of each run of rows with the same true phase (A-D only)."""
+    out, cur, labels = [], None, []
+    for row in csv.DictReader(open(path)):
+        t = to_letter(row["truth"])
+        if t is None and cur is not None:
+            continue  # outside the schedule (e.g. a zero-length interval): no new instance
+        if t != cur and labels:
+            out.append((cur, Counter(labels).most_common(1)[0][0]))
+            labels = []
+        cur = t
+        if t:
+            labels.append(row["phase"])
+    if labels:
+        out.append((cur, Counter(labels).most_common(1)[0][0]))
+    return [x for x in out if x[0]]
+
+def ari(a, b):
+    n = len(a)
+    pairs = lambda c: sum(v * (v - 1) / 2 for v in c.values())
+    index = pairs(Counter(zip(a, b)))
+    ra, rb, total = pairs(Counter(a)), pairs(Counter(b)), n * (n - 1) / 2
+    expected = ra * rb / total
+    top = (ra + rb) / 2
+    return 1.0 if top == expected else (index - expected) / (top - expected)
+
+fn = lambda t: t[len("phase_")].upper() if t.startswith("phase_") else None
+exact = instances(sys.argv[1], fn)
+sampled = instances(sys.argv[2], lambda t: t if t in "ABCD" and t else None)
+print("exact instances:  ", " ".join(t + ":" + p for t, p in exact))
+print("sampled instances:", " ".join(t + ":" + p for t, p in sampled))
+if [t for t, _ in exact] != [t for t, _ in sampled]:
+    sys.exit("the two runs do not see the same sequence of phase instances")
+agreement = ari([p for _, p in exact], [p for _, p in sampled])
+print("agreement of sampled and exact labels (ARI over %d instances): %.3f" % (len(exact), agreement))
+sys.exit(0 if agreement >= 0.8 else 1)
+PY
+# The sampled side depends on timing: a second try if the first disagrees.
+for attempt in 1 2; do
+  $P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 --truth "$tmp/trace" \
+    --csv "$tmp/sampled.csv" -q -- "${W[@]}" --trace "$tmp/trace" >"$tmp/sampled.txt"
+  grep "adjusted Rand" "$tmp/sampled.txt" | sed "s/^ */sampled (try $attempt): /"
+  python3 "$tmp/agreement.py" "$tmp/exact.csv" "$tmp/sampled.csv" && exit 0
+done
+exit 1

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# pmuscope phase live on the phases workload with software events (cpu-clock samples,
+# task-clock intervals, CLOCK_MONOTONIC times): its labels against the schedule the
+# workload writes, adjusted Rand index at least 0.9; the monitor's outputs are complete.
+# ctest-labels: serial
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+P=$PMUSCOPE
+
+best=0
+for attempt in 1 2; do
+  # 4 ms intervals of 80 samples; the shortest phase instances (B) last about 25 ms
+  $P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 \
+    --truth "$tmp/trace" --csv "$tmp/live.csv" --json -o "$tmp/live.json" \
+    -- "$PMS_WORKLOADS/phases" --units 1000 --repeat 2 --trace "$tmp/trace" >/dev/null 2>"$tmp/err"
+  ari=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["adjusted_rand_index"])' "$tmp/live.json")
+  echo "attempt $attempt: adjusted Rand index $ari against the schedule"
+  best=$(python3 -c "print(max($best, $ari))")
+  python3 -c "import sys; sys.exit(0 if $ari >= 0.9 else 1)" && break
+done
+python3 -c "import sys; sys.exit(0 if $best >= 0.9 else 1)" || { cat "$tmp/err"; exit 1; }
+
+# The CSV has a row per interval, every predictor, and truth labels from the trace.
+head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth"
+[ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$')" -gt 100 ]
+grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-clock\)"' "$tmp/live.json"
+
+# Dynamic intervals change the task-clock period: longer intervals on average, some of
+# them at the maximum of 8 base intervals.
+$P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 --grow 2 --max-interval 8 \
+  --csv "$tmp/grow.csv" -q -- "$PMS_WORKLOADS/phases" --units 500 --repeat 2 >/dev/null
+mean() { awk -F, 'NR > 1 { s += $4; n++ } END { printf "%d", s / n }' "$1"; }
+echo "mean interval: fixed $(mean "$tmp/live.csv") ns, dynamic $(mean "$tmp/grow.csv") ns of task-clock"
+[ "$(mean "$tmp/grow.csv")" -gt $(($(mean "$tmp/live.csv") * 3 / 2)) ]
+awk -F, 'NR > 1 && $4 >= 30000000 { big++ } END { exit !(big > 0) }' "$tmp/grow.csv"
+
+# The defaults: branches and instructions with a PMU, cpu-clock and task-clock without;
+# randomised (exponential) sample periods.
+$P phase -q --random -- "$PMS_WORKLOADS/phases" --units 100 --repeat 1 >"$tmp/default.txt"
+grep -Eq "^summary of .*phases \(live: samples of (cpu-clock, intervals of task-clock|branches, intervals of instructions)\)" \
+  "$tmp/default.txt"
+grep -Eq "^  intervals +[1-9]" "$tmp/default.txt"
+
+# Attached to a running process (-p): read in poll calls until it exits.
+"$PMS_WORKLOADS/phases" --units 300 --repeat 2 >/dev/null &
+pid=$!
+$P phase -e cpu-clock -c 100000 --interval-event task-clock -I 4000000 -q -p "$pid" --csv "$tmp/attach.csv" \
+  >"$tmp/attach.txt"
+wait "$pid"
+grep -q "^summary of process $pid (live: samples of cpu-clock, intervals of task-clock)" "$tmp/attach.txt"
+[ "$(($(wc -l <"$tmp/attach.csv") - 1))" -gt 20 ]
+
+# A process that is not there.
+if $P phase -p 999999999 2>"$tmp/err"; then exit 1; fi
+grep -qi "999999999\|process" "$tmp/err"
+echo "phase_live: ok"

@@ -37,8 +37,9 @@ fuzz: deps
 	cmake --build $(FUZZ) -j $(JOBS)
 	tests/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS)
 
+# Every method on the bundled workloads and data: a summary here, the page in pmuscope-demo/index.html.
 demo: build
-	scripts/demo.sh $(BUILD)
+	$(BUILD)/pmuscope demo -o pmuscope-demo
 
 bench: build
 	bench/run-all.sh $(BUILD)

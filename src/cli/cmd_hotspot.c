@@ -19,7 +19,7 @@
 #define MAX_PERIODS HOTSPOT_MAX_PERIODS
 
 typedef struct options {
-    const char *truth, *save_truth, *sweep, *event, *svg, *output;
+    const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output;
     size_t top, rows;
     int json, randomize, fallback;
 } options;
@@ -47,6 +47,8 @@ static void usage(FILE *out)
             "  --rows N           sampled IPs listed (default 15; 0: none)\n"
             "                     The command's standard output is discarded in a sweep.\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
+            "  --csv FILE         sweep: one row per period (period,samples,m,NRMSE_SR,SC,OD,\n"
+            "                     tau_b,top_precision,top_recall)\n"
             "  --json             machine-readable output\n"
             "  -o, --output FILE  write the output to FILE\n"
             "  -h, --help         this help\n");
@@ -231,6 +233,8 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
         hotspot_print_sweep(out, &sw, truth, o->json);
         if (o->svg)
             rc = hotspot_write_sweep_svg(o->svg, &sw);
+        if (rc == CLI_OK && o->csv)
+            rc = hotspot_write_sweep_csv(o->csv, &sw);
     }
     for (size_t i = 0; i < np; i++)
         pms_hotspot_result_free(&sw.points[i].result);
@@ -266,7 +270,7 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
-           OPT_JSON, OPT_FALLBACK };
+           OPT_JSON, OPT_FALLBACK, OPT_CSV };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
@@ -274,6 +278,7 @@ int cmd_hotspot(int argc, char **argv)
         {"top", required_argument, NULL, OPT_TOP},
         {"rows", required_argument, NULL, OPT_ROWS},           {"svg", required_argument, NULL, OPT_SVG},
         {"json", no_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
+        {"csv", required_argument, NULL, OPT_CSV},
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     options o = {.top = 10, .rows = 15, .randomize = 1};
@@ -298,6 +303,7 @@ int cmd_hotspot(int argc, char **argv)
             *(c == OPT_TOP ? &o.top : &o.rows) = (size_t)v;
             break;
         case OPT_SVG: o.svg = optarg; break;
+        case OPT_CSV: o.csv = optarg; break;
         case OPT_JSON: o.json = 1; break;
         case 'o': o.output = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
@@ -318,8 +324,8 @@ int cmd_hotspot(int argc, char **argv)
     } else if (!o.truth || rest != 1) {
         return cli_usage_error("hotspot", "expected --truth DIR and one perf.data file, or --sweep PERIODS -- COMMAND");
     }
-    if (o.svg && !o.sweep)
-        return cli_usage_error("hotspot", "--svg draws a sweep: use it with --sweep");
+    if ((o.svg || o.csv) && !o.sweep)
+        return cli_usage_error("hotspot", "--%s writes a sweep: use it with --sweep", o.svg ? "svg" : "csv");
     FILE *out = cli_open_output(o.output);
     if (!out)
         return CLI_FAIL;

@@ -2,6 +2,7 @@
  * lists with {a,b} groups (pms_event_list_parse). */
 #include "event/event_internal.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -159,9 +160,8 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
 {
     *events = NULL;
     *count = 0;
-    size_t cap = 8, n = 0;
-    pms_event *list = malloc(cap * sizeof *list);
-    if (!list) return pms_fail(PMS_ENOMEM, "out of memory");
+    size_t cap = 0, n = 0;
+    pms_event *list = NULL;
     int next_group = 0, group = -1, r = PMS_OK;
     size_t group_first = 0, i = 0, len = strlen(spec);
     if (len == 0) {
@@ -203,14 +203,9 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
             r = pms_fail(PMS_EINVAL, "'%s': offset %zu: expected an event name", spec, start);
             goto fail;
         }
-        if (n == cap) {
-            pms_event *grown = realloc(list, 2 * cap * sizeof *list);
-            if (!grown) {
-                r = pms_fail(PMS_ENOMEM, "out of memory");
-                goto fail;
-            }
-            list = grown;
-            cap *= 2;
+        if (pms_grow(&list, &cap, n + 1, sizeof *list)) {
+            r = pms_fail(PMS_ENOMEM, "out of memory");
+            goto fail;
         }
         if ((r = pms_event_parse(token, &list[n])) != PMS_OK) goto fail;
         list[n].group = group >= 0 ? group : next_group++;

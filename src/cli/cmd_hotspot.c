@@ -154,7 +154,7 @@ static int choose_event(const options *o, char *event, size_t size, int *time_ba
     if (rc < 0)
         return cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror());
     snprintf(event, size, "%s", want);
-    *time_based = pms_event_is_software(&ev);
+    *time_based = pms_event_counts_time(ev.attr.type, ev.attr.config);
     return CLI_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "pmuscope/event.h"
 #include "pmuscope/hotspot.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
@@ -37,15 +38,16 @@ static void usage(FILE *out)
             "  --record-truth DIR -- COMMAND   run COMMAND under valgrind into DIR and stop\n"
             "  --sweep LIST       sampling periods, e.g. 64K,128K,256K,512K,1M,2M,4M,8M,16M\n"
             "                     (K/M/G are powers of 1024); valgrind runs once (unless\n"
-            "                     --truth is given), then one recording per period\n"
+            "                     --truth is given), then one recording per period;\n"
+            "                     the command's standard output is discarded\n"
             "  --save-truth DIR   keep the valgrind output of a sweep in DIR\n"
             "  -e, --event EVENT  sampling event of the sweep (default cycles:u; on a machine\n"
             "                     without a hardware PMU, cpu-clock and periods in ns)\n"
+            "  --fallback         with -e: sample cpu-clock if this machine cannot count EVENT\n"
             "  --no-randomize     fixed periods (default: add a random value below 1/8 of\n"
             "                     the period at every sample, as pfmon did in the paper)\n"
             "  --top N            N of the top-N precision and recall (default 10)\n"
             "  --rows N           sampled IPs listed (default 15; 0: none)\n"
-            "                     The command's standard output is discarded in a sweep.\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
             "  --csv FILE         sweep: one row per period (period,samples,m,NRMSE_SR,SC,OD,\n"
             "                     tau_b,top_precision,top_recall)\n"
@@ -120,7 +122,8 @@ static int record_once(const options *o, const char *event, uint64_t period, con
     }
     int status;
     while (waitpid(pid, &status, 0) < 0)
-        ;
+        if (errno != EINTR)
+            return cli_error("waitpid: lost pmuscope record (pid %d)", (int)pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         FILE *f = fopen(log, "r");
         char line[512];
@@ -153,7 +156,7 @@ static int choose_event(const options *o, char *event, size_t size, int *time_ba
     if (rc < 0)
         return cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror());
     snprintf(event, size, "%s", want);
-    *time_based = pms_event_is_software(&ev);
+    *time_based = pms_event_counts_time(ev.attr.type, ev.attr.config);
     return CLI_OK;
 }
 

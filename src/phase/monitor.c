@@ -38,8 +38,8 @@ void pms_phase_monitor_config_default(pms_phase_monitor_config *c)
 }
 
 /* The thesis's 100K branches with a PMU. Without one, samples are hrtimer interrupts that
- * cost about 25 us each on a VM (bench/bench-phase.sh: +30% at one per 0.1 ms): one per
- * 4 ms keeps the overhead below 1%. */
+ * cost the program about 25 us each on a VM (bench/bench-phase.sh: +40% of its CPU time at
+ * one per 0.1 ms): one per 4 ms keeps the overhead below 1%. */
 static uint64_t default_sample_period(const pms_event *e)
 {
     return pms_event_is_software(e) ? PMS_PHASE_SOFTWARE_PERIOD : PMS_PHASE_PMU_PERIOD;

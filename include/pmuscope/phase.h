@@ -256,14 +256,26 @@ int pms_phase_truth_nlabels(const pms_phase_truth *t);
  * reads on its own thread or inside pms_phase_monitor_poll(); no signal handler is
  * needed. Dynamic intervals change the interval event's period, and the sample period
  * by the same factor, so that an interval keeps about the same number of samples. */
+/* Defaults: with a PMU the thesis's 100K branches per sample and 100M-instruction
+ * intervals (about 1000 samples per interval, 1.2% overhead in the thesis). Without one,
+ * cpu-clock every 4 ms (each sample is a timer interrupt, about 25 us on a VM: 0.6%) and
+ * intervals of 20 samples' worth of task-clock. Dynamic intervals are off by default. */
+#define PMS_PHASE_PMU_PERIOD 100000ull
+#define PMS_PHASE_PMU_INTERVAL 100000000ull
+#define PMS_PHASE_SOFTWARE_PERIOD 4000000ull
+#define PMS_PHASE_SAMPLES_PER_INTERVAL 20u
+
 typedef struct pms_phase_monitor_config {
     pms_phase_config phase;
     const char *sample_event;    /* NULL: "branches" with a hardware PMU, "cpu-clock" without */
-    uint64_t sample_period;      /* 0: 100000 branches, or 100000 ns of cpu-clock */
+    uint64_t sample_period;      /* 0: PMS_PHASE_PMU_PERIOD branches, or PMS_PHASE_SOFTWARE_PERIOD
+                                    ns of a software event (4 ms) */
     int randomize;               /* exponentially distributed sample periods (seed 003, 3.1.3) */
     uint64_t random_seed;        /* 0: from the clock */
     const char *interval_event;  /* NULL: "instructions" with a PMU, "task-clock" without */
-    uint64_t interval_size;      /* 0: 100M instructions, or 10 ms of task-clock */
+    uint64_t interval_size;      /* 0: PMS_PHASE_PMU_INTERVAL instructions, or for a software
+                                    interval event PMS_PHASE_SAMPLES_PER_INTERVAL sample
+                                    periods (80 ms of task-clock at the default period) */
     int use_clockid, clockid;    /* timestamps from this clock (e.g. CLOCK_MONOTONIC) */
     int inherit;                 /* follow threads created later */
     int enable_on_exec;          /* pid is a child held before exec (pms_child_spawn) */

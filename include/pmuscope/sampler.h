@@ -60,6 +60,9 @@ typedef struct pms_sampling_event {
     pms_randomize randomize;
     const pms_event *read;     /* counters read at every sample (PERF_SAMPLE_READ group) */
     size_t nread;
+    uint32_t wakeup_events;    /* 0: pms_sampler_poll() wakes when the buffer is a quarter
+                                  full; N: also after every N samples of this event (e.g. 1
+                                  on an interval event: one wake-up per interval) */
 } pms_sampling_event;
 
 typedef struct pms_sampler_config {

@@ -351,6 +351,8 @@ static int open_unit(pms_sampler *s, const pms_sampler_config *cfg, size_t u, pi
         }
         if (e->gen) {
             a.wakeup_events = 1; /* wake at every sample to set the next period */
+        } else if (e->cfg.wakeup_events) {
+            a.wakeup_events = e->cfg.wakeup_events; /* redirected events share the buffer's wake-ups */
         } else {
             a.watermark = 1;
             a.wakeup_watermark = (uint32_t)(s->ring_bytes / 4);

@@ -8,22 +8,43 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 P=$PMUSCOPE
 
-best=0
-for attempt in 1 2; do
-  # 4 ms intervals of 80 samples; the shortest phase instances (B) last about 25 ms
-  $P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 \
-    --truth "$tmp/trace" --csv "$tmp/live.csv" --json -o "$tmp/live.json" \
-    -- "$PMS_WORKLOADS/phases" --units 1000 --repeat 2 --trace "$tmp/trace" >/dev/null 2>"$tmp/err"
-  ari=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["adjusted_rand_index"])' "$tmp/live.json")
-  echo "attempt $attempt: adjusted Rand index $ari against the schedule"
-  best=$(python3 -c "print(max($best, $ari))")
-  python3 -c "import sys; sys.exit(0 if $ari >= 0.9 else 1)" && break
-done
-python3 -c "import sys; sys.exit(0 if $best >= 0.9 else 1)" || { cat "$tmp/err"; exit 1; }
+# Runs pmuscope phase live on phases (options, then -- phases arguments) up to three
+# times, until its labels reach an adjusted Rand index of 0.9 against the schedule.
+ari_at_least_0_9() {
+  local attempt ari opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  for attempt in 1 2 3; do
+    $P phase "${opts[@]}" --truth "$tmp/trace" --csv "$tmp/live.csv" --json -o "$tmp/live.json" \
+      -- "$PMS_WORKLOADS/phases" "$@" --trace "$tmp/trace" >/dev/null 2>"$tmp/err"
+    ari=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["adjusted_rand_index"])' "$tmp/live.json")
+    echo "phases $*, attempt $attempt: adjusted Rand index $ari against the schedule"
+    python3 -c "import sys; sys.exit(0 if $ari >= 0.9 else 1)" && return 0
+  done
+  cat "$tmp/err"
+  return 1
+}
 
-# The CSV has a row per interval, every predictor, and truth labels from the trace.
-head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth"
+# Fine sampling (cpu-clock every 50 us, 4 ms intervals of 80 samples, about +40% of CPU
+# time here) resolves the default sequence, whose shortest phase instances (B) last 25 ms.
+ari_at_least_0_9 -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 -- --units 1000 --repeat 2
 [ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$')" -gt 100 ]
+
+# The default sampling for software events (what a machine without PMU gets: cpu-clock
+# every 4 ms, intervals of 20 samples = 80 ms of task-clock, chosen for an overhead below
+# 1%) resolves phases of a few hundred ms: A and D last about 300 ms and C 1.4 s at 4000
+# units; B (about 30 ms) is shorter than an interval, so this run leaves it out
+# (--sequence ACD): its instances only make mixed intervals. With 20 samples an interval
+# the float loop's signatures are noisy, and at -t 50 a mixed interval at a boundary can
+# replace a phase's cached signature: seen here, ARI 0.87 to 0.96 from run to run.
+ari_at_least_0_9 -e cpu-clock --interval-event task-clock -t 50 -- --sequence ACD --units 4000 --repeat 2
+
+# The CSV has a row per interval, every predictor, and truth labels from the trace; the
+# intervals are 80 ms of task-clock with about 20 samples each.
+head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth"
+[ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ACD]$')" -gt 40 ]
+awk -F, 'NR > 1 && $4 != 80000000 { bad++ } NR > 1 && $5 >= 15 && $5 <= 25 { ok++ }
+  END { exit !(bad <= 1 && ok >= (NR - 1) * 0.9) }' "$tmp/live.csv"
 grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-clock\)"' "$tmp/live.json"
 
 # Dynamic intervals change the task-clock period: longer intervals on average, some of
@@ -31,8 +52,8 @@ grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-c
 $P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 --grow 2 --max-interval 8 \
   --csv "$tmp/grow.csv" -q -- "$PMS_WORKLOADS/phases" --units 500 --repeat 2 >/dev/null
 mean() { awk -F, 'NR > 1 { s += $4; n++ } END { printf "%d", s / n }' "$1"; }
-echo "mean interval: fixed $(mean "$tmp/live.csv") ns, dynamic $(mean "$tmp/grow.csv") ns of task-clock"
-[ "$(mean "$tmp/grow.csv")" -gt $(($(mean "$tmp/live.csv") * 3 / 2)) ]
+echo "mean interval: base 4000000 ns, dynamic $(mean "$tmp/grow.csv") ns of task-clock"
+[ "$(mean "$tmp/grow.csv")" -gt 6000000 ]
 awk -F, 'NR > 1 && $4 >= 30000000 { big++ } END { exit !(big > 0) }' "$tmp/grow.csv"
 
 # The defaults: branches and instructions with a PMU, cpu-clock and task-clock without;

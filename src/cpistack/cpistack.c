@@ -130,6 +130,10 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     }
     free(sel);
     s->nrows = n;
+    if (rc == PMS_OK && n == 0)
+        rc = pms_fail(PMS_EINVAL,
+                      "%s: no intervals left to fit: of %zu selected, %zu have no instructions and %zu a missing count",
+                      pms_table_name(t), nsel, s->ndropped, s->nmissing);
     return rc;
 }
 
@@ -218,15 +222,8 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
         if (!s->train || !s->test || !s->cor || !s->vif || !s->component || !s->stack)
             rc = pms_fail(PMS_ENOMEM, "out of memory");
     }
-    if (rc == PMS_OK) {
-        if (o.train_fraction >= 1) { /* fit and test on every interval */
-            for (size_t i = 0; i < s->nrows; i++) s->train[i] = i;
-            s->ntrain = s->nrows;
-            s->ntest = 0;
-        } else {
-            rc = pms_split(s->nrows, o.train_fraction, o.seed, s->train, &s->ntrain, s->test, &s->ntest);
-        }
-    }
+    /* a fraction of 1 puts every interval in train, in order, and none in test */
+    if (rc == PMS_OK) rc = pms_split(s->nrows, o.train_fraction, o.seed, s->train, &s->ntrain, s->test, &s->ntest);
     if (rc == PMS_OK) rc = fit_and_stack(s, &o);
     free(ev);
     if (rc < 0) {

@@ -144,7 +144,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_BY: o->by = optarg; break;
         case O_WHERE:
             if (o->c.nwhere == sizeof o->where / sizeof o->where[0] || !strchr(optarg, '='))
-                return cli_usage_error("cpistack", "--where '%s': expected COLUMN=VALUE (at most 15)", optarg);
+                return cli_usage_error("cpistack", "--where '%s': expected COLUMN=VALUE (at most 16)", optarg);
             o->where[o->c.nwhere++] = optarg;
             break;
         case O_MERGE:
@@ -272,7 +272,7 @@ static int write_svg(const struct opts *o, const struct group_run *g)
     return rc;
 }
 
-static void write_report(const struct opts *o, const struct group_run *g)
+static int write_report(const struct opts *o, const struct group_run *g)
 {
     if (o->json) {
         pms_json j;
@@ -290,16 +290,19 @@ static void write_report(const struct opts *o, const struct group_run *g)
         pms_json_array_end(&j);
         pms_json_object_end(&j);
         pms_json_finish(&j);
-        return;
+    } else {
+        for (size_t k = 0; k < g->n; k++) {
+            int rc;
+            if (o->brief) {
+                rc = pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, stdout);
+            } else {
+                if (o->by) printf("%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
+                rc = pms_cpistack_write_text(g->stacks[k], stdout);
+            }
+            if (rc < 0) return cli_lib_error();
+        }
     }
-    if (o->brief) {
-        for (size_t k = 0; k < g->n; k++) pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, stdout);
-        return;
-    }
-    for (size_t k = 0; k < g->n; k++) {
-        if (o->by) printf("%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
-        pms_cpistack_write_text(g->stacks[k], stdout);
-    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? CLI_OK : cli_error("error writing the report to stdout");
 }
 
 int cmd_cpistack(int argc, char **argv)
@@ -314,7 +317,7 @@ int cmd_cpistack(int argc, char **argv)
     struct group_run g = {0};
     rc = load(argc - optind, argv + optind, &o, &t);
     if (rc == CLI_OK) rc = compute_groups(t, &o, &g);
-    if (rc == CLI_OK) write_report(&o, &g);
+    if (rc == CLI_OK) rc = write_report(&o, &g);
     if (rc == CLI_OK && o.svg) rc = write_svg(&o, &g);
     for (size_t k = 0; k < g.n; k++) {
         if (g.labels) free(g.labels[k]);

@@ -2,6 +2,7 @@
 #include "io/table_internal.h"
 #include "pmuscope/statfmt.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -140,13 +141,8 @@ static int add_column(pms_table *t, const char *name, size_t rows, struct column
     if (t->rows_fixed && rows != t->nrows)
         return pms_fail(PMS_EINVAL, "%s: column '%s' has %zu rows, the table has %zu", t->name, name, rows,
                         t->nrows);
-    if (t->ncols == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 8;
-        struct column *c = realloc(t->cols, cap * sizeof *c);
-        if (!c) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
-        t->cols = c;
-        t->cap = cap;
-    }
+    if (pms_grow(&t->cols, &t->cap, t->ncols + 1, sizeof *t->cols))
+        return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
     struct column *c = &t->cols[t->ncols];
     memset(c, 0, sizeof *c);
     c->name = strdup(name);
@@ -341,22 +337,18 @@ int pms_table_distinct(const pms_table *t, size_t col, char ***values, size_t *n
 {
     if (col >= t->ncols) return pms_fail(PMS_EINVAL, "%s: no column %zu", t->name, col + 1);
     char **v = NULL;
-    size_t nv = 0;
+    size_t nv = 0, cap = 0;
     char buf[256];
     for (size_t i = 0; i < t->nrows; i++) {
         pms_table_cell_text(t, i, col, buf, sizeof buf);
         bool seen = false;
         for (size_t k = 0; k < nv && !seen; k++) seen = strcmp(v[k], buf) == 0;
         if (seen) continue;
-        char **v2 = realloc(v, (nv + 1) * sizeof *v2);
-        char *s = strdup(buf);
-        if (!v2 || !s) {
-            free(s);
-            free_strings(v2 ? v2 : v, nv);
+        if (pms_grow(&v, &cap, nv + 1, sizeof *v) || !(v[nv] = strdup(buf))) {
+            free_strings(v, nv);
             return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
         }
-        v = v2;
-        v[nv++] = s;
+        nv++;
     }
     *values = v;
     *n = nv;

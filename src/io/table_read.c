@@ -4,6 +4,7 @@
 #include "io/table_internal.h"
 #include "util/file.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,17 +38,10 @@ static bool blank_line_at(const struct lexer *lx, size_t pos, size_t *next)
 
 static int push_field(struct lexer *lx, const char *p, size_t len, bool quoted)
 {
-    if (lx->nf == lx->cap) {
-        size_t cap = lx->cap ? 2 * lx->cap : 32;
-        if (cap > MAX_COLUMNS + 1) cap = MAX_COLUMNS + 1;
-        if (lx->nf >= cap)
-            return pms_fail(PMS_EFORMAT, "%s:%zu: more than %d fields, expected a table", lx->name, lx->line,
-                            MAX_COLUMNS);
-        struct field *f = realloc(lx->f, cap * sizeof *f);
-        if (!f) return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
-        lx->f = f;
-        lx->cap = cap;
-    }
+    if (lx->nf >= MAX_COLUMNS)
+        return pms_fail(PMS_EFORMAT, "%s:%zu: more than %d fields, expected a table", lx->name, lx->line, MAX_COLUMNS);
+    if (pms_grow(&lx->f, &lx->cap, lx->nf + 1, sizeof *lx->f))
+        return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
     lx->f[lx->nf++] = (struct field){p, len, quoted};
     return PMS_OK;
 }

@@ -54,8 +54,7 @@ struct opts {
     bool json, brief;
     pms_merge_key merge;
     double merge_tol;
-    char *events_buf;
-    const char *events[64];
+    char **events; /* -e, from cli_split_list */
     const char *where[16];
     const char *programs[16];
     size_t nprograms;
@@ -73,17 +72,6 @@ static int parse_range(const char *s, struct opts *o)
     o->c.range_first = first;
     o->c.range_last = last;
     return 0;
-}
-
-static int parse_events(char *list, struct opts *o)
-{
-    o->c.nevents = 0;
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        if (o->c.nevents == sizeof o->events / sizeof o->events[0]) return -1;
-        o->events[o->c.nevents++] = tok;
-    }
-    o->c.events = o->c.nevents ? o->events : NULL;
-    return o->c.nevents ? 0 : -1;
 }
 
 static int parse_options(int argc, char **argv, struct opts *o)
@@ -110,10 +98,11 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_CYCLES: o->c.cycles = optarg; break;
         case O_INSTR: o->c.instructions = optarg; break;
         case 'e':
-            free(o->events_buf);
-            o->events_buf = strdup(optarg);
-            if (!o->events_buf || parse_events(o->events_buf, o) < 0)
-                return cli_usage_error("cpistack", "--events '%s': expected a comma-separated list of up to 64 columns", optarg);
+            free(o->events);
+            o->events = cli_split_list(optarg, &o->c.nevents);
+            o->c.events = (const char *const *)o->events;
+            if (!o->events || o->c.nevents == 0)
+                return cli_usage_error("cpistack", "--events '%s': expected a comma-separated list of columns", optarg);
             break;
         case O_PER_INTERVAL: o->c.per_interval = true; break;
         case O_NORMALIZE: o->c.normalize = true; break;
@@ -310,7 +299,7 @@ int cmd_cpistack(int argc, char **argv)
     struct opts o = {.c = {.seed = 1, .train_fraction = 0.8}, .merge_tol = 0.05};
     int rc = parse_options(argc, argv, &o);
     if (rc != CLI_OK) {
-        free(o.events_buf);
+        free(o.events);
         return rc == -CLI_OK - 1 ? CLI_OK : rc;
     }
     pms_table *t = NULL;
@@ -326,6 +315,6 @@ int cmd_cpistack(int argc, char **argv)
     free(g.labels);
     free(g.stacks);
     pms_table_free(t);
-    free(o.events_buf);
+    free(o.events);
     return rc;
 }

@@ -256,7 +256,8 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
             pms_table_free(s);
             return rc;
         }
-        /* keep the pointer to the first bad cell only when that row survived */
+        /* the first bad cell is kept as is: pms_table_numeric names it only if its
+         * line is among the selected rows, and gives the generic message otherwise */
         s->cols[j].bad_line = c->bad_line;
         s->cols[j].bad_field = c->bad_field;
     }

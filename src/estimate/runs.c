@@ -1,6 +1,7 @@
 /* The runs table: one row per run with its measured cycles and counter totals,
  * read from a CSV/TSV (pmuscope stat --schedule=runs writes run,size,<events>). */
 #include "estimate/runs.h"
+#include "io/table_internal.h"
 #include "pmuscope/perfstat.h"
 #include "util/error.h"
 
@@ -58,10 +59,11 @@ static int reject_mixed_column(const pms_table *t, size_t col)
 {
     for (size_t row = 0; row < pms_table_rows(t); row++) {
         const char *s = pms_table_string(t, row, col);
-        char *end;
-        if (s && *s && (strtod(s, &end), *end == '\0')) {
-            const double *v;
-            return pms_table_numeric(t, col, false, &v);
+        double v;
+        bool missing;
+        if (s && pms_parse_cell_number(s, strlen(s), &v, &missing) && !missing) {
+            const double *values;
+            return pms_table_numeric(t, col, false, &values);
         }
     }
     return PMS_OK;

@@ -48,6 +48,8 @@ static void usage(FILE *out)
           out);
 }
 
+enum { HELP_SHOWN = -1 }; /* parse_options: --help was printed, exit 0 */
+
 struct opts {
     pms_cpistack_options c;
     const char *by, *svg;
@@ -157,7 +159,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
                 return cli_usage_error("cpistack", "--programs: at most 16 files");
             o->programs[o->nprograms++] = optarg;
             break;
-        case 'h': usage(stdout); return -CLI_OK - 1;
+        case 'h': usage(stdout); return HELP_SHOWN;
         default: return cli_usage_error("cpistack", "unknown option");
         }
     }
@@ -300,7 +302,7 @@ int cmd_cpistack(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc != CLI_OK) {
         free(o.events);
-        return rc == -CLI_OK - 1 ? CLI_OK : rc;
+        return rc == HELP_SHOWN ? CLI_OK : rc;
     }
     pms_table *t = NULL;
     struct group_run g = {0};

@@ -12,13 +12,13 @@
 static const char *const labels[EST_METHODS] = {"LP", "MRA", "MRACM"};
 static const char *const keys[EST_METHODS] = {"lp", "mra", "mracm"};
 
-double est_predict(const est_data *d, const pms_cycle_model *m, size_t run)
+/* The estimate of run j (a row of runs) by a model over the chosen counters. */
+static double est_predict(const est_data *d, const pms_cycle_model *m, size_t run)
 {
     const double *row = &d->runs->events[run * d->runs->n_counters];
-    double c = m->intercept;
-    for (size_t i = 0; i < d->n_counters; i++)
-        if (m->used[i]) c += m->coef[i] * row[d->counter_col[i]];
-    return c;
+    double chosen[d->n_counters ? d->n_counters : 1];
+    for (size_t i = 0; i < d->n_counters; i++) chosen[i] = row[d->counter_col[i]];
+    return pms_cycle_model_predict(m, chosen);
 }
 
 static double error_of(const est_data *d, const pms_cycle_model *m, size_t run)

@@ -22,6 +22,7 @@ struct pms_table {
     char *name;
     size_t nrows, ncols, cap;
     bool rows_fixed;
+    bool names_unique; /* while a reader builds it: names known unique (see table_internal.h) */
     struct column *cols;
     size_t *lines;
 };
@@ -136,7 +137,7 @@ const char *pms_table_string(const pms_table *t, size_t row, size_t col)
 static int add_column(pms_table *t, const char *name, size_t rows, struct column **out)
 {
     if (!name || !*name) return pms_fail(PMS_EINVAL, "%s: a column needs a name", t->name);
-    if (pms_table_find(t, name) >= 0)
+    if (!t->names_unique && pms_table_find(t, name) >= 0)
         return pms_fail(PMS_EINVAL, "%s: column name '%s' appears twice", t->name, name);
     if (t->rows_fixed && rows != t->nrows)
         return pms_fail(PMS_EINVAL, "%s: column '%s' has %zu rows, the table has %zu", t->name, name, rows,
@@ -179,6 +180,8 @@ int pms_table_adopt_string(pms_table *t, const char *name, char **values, size_t
     c->str = values;
     return PMS_OK;
 }
+
+void pms_table_names_unique(pms_table *t, bool on) { t->names_unique = on; }
 
 void pms_table_adopt_lines(pms_table *t, size_t *lines)
 {
@@ -223,6 +226,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
 {
     pms_table *s = pms_table_new(t->name);
     if (!s) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    s->names_unique = true; /* t's names are */
     for (size_t i = 0; i < count; i++)
         if (rows[i] >= t->nrows) {
             pms_table_free(s);
@@ -262,6 +266,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
         s->cols[j].bad_field = c->bad_field;
     }
     s->nrows = count;
+    s->names_unique = false;
     *out = s;
     return PMS_OK;
 nomem:

@@ -36,7 +36,7 @@ typedef struct pms_cpistack_options {
     size_t skip;               /* cold-start intervals dropped from the front */
     size_t range_first;        /* keep positions range_first..range_last (1-based, after filtering); 0 = all */
     size_t range_last;
-    double train_fraction;     /* (0, 1]; 0 means 0.8; 1 fits and tests on the same intervals */
+    double train_fraction;     /* (0, 1]; 0 means 0.8; 1 fits on every interval and leaves none to test */
     uint64_t seed;
     pms_lm_method method;
     bool drop_missing;         /* drop intervals with an empty/NaN count (<not counted>) instead of failing */

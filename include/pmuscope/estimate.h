@@ -204,6 +204,10 @@ typedef struct pms_mracm_fit {
 
 /* Returns PMS_OK with applicable false and a reason when there is no high or no
  * low counter, or every pair is rejected; fails only on bad input. */
+/* Estimated cycles of one run (row of n counter values) by a pair's own fit; NaN
+ * for a rejected pair. */
+double pms_mracm_pair_predict(const pms_mracm_pair *p, const double *events_row);
+
 int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, size_t n,
                        const char *const *names, const pms_mracm_options *opt, pms_mracm_fit *out);
 void pms_mracm_fit_free(pms_mracm_fit *f);

@@ -38,7 +38,8 @@ typedef enum pms_merge_key {
 } pms_merge_key;
 
 /* Merges tables measured in separate runs into one. The first table gives the
- * rows and the key columns; the event columns of later tables are appended. An
+ * rows, the key columns and its text columns (a Benchmark column to group by);
+ * the event columns of later tables are appended. An
  * event present in several tables (the anchor, e.g. cycles) is kept from the
  * first and its copies are appended as "NAME@2", "NAME@3", ... so that the
  * variation between runs can be checked. BY_INTERVAL keeps min(rows) rows;

@@ -80,6 +80,21 @@ bool cli_parse_double(const char *s, double *out)
     return true;
 }
 
+char **cli_split_list(const char *s, size_t *n)
+{
+    size_t max = 1, len = strlen(s);
+    for (const char *p = s; *p; p++) max += *p == ',';
+    char **out = malloc((max + 1) * sizeof *out + len + 1);
+    if (!out) return NULL;
+    char *copy = (char *)(out + max + 1);
+    memcpy(copy, s, len + 1);
+    size_t k = 0;
+    for (char *save, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) out[k++] = tok;
+    out[k] = NULL;
+    if (n) *n = k;
+    return out;
+}
+
 FILE *cli_open_output(const char *path)
 {
     if (!path || strcmp(path, "-") == 0) return stdout;

@@ -27,6 +27,11 @@ bool cli_parse_count(const char *s, uint64_t *out);
 /* Parses a double; returns false on bad input or trailing junk. */
 bool cli_parse_double(const char *s, double *out);
 
+/* Splits a comma-separated list into a NULL-terminated array of its non-empty
+ * items, in one allocation (free the array only); *n (may be NULL) gets the count.
+ * NULL when out of memory. */
+char **cli_split_list(const char *s, size_t *n);
+
 /* Opens FILE for writing ("-" means stdout). Prints the error and returns NULL on failure. */
 FILE *cli_open_output(const char *path);
 void cli_close_output(FILE *f);

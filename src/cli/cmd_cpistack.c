@@ -50,14 +50,15 @@ static void usage(FILE *out)
           out);
 }
 
+enum { HELP_SHOWN = -1 }; /* parse_options: --help was printed, exit 0 */
+
 struct opts {
     pms_cpistack_options c;
     const char *by, *svg, *csv;
     bool json, brief;
     pms_merge_key merge;
     double merge_tol;
-    char *events_buf;
-    const char *events[64];
+    char **events; /* -e, from cli_split_list */
     const char *where[16];
     const char *programs[16];
     size_t nprograms;
@@ -75,17 +76,6 @@ static int parse_range(const char *s, struct opts *o)
     o->c.range_first = first;
     o->c.range_last = last;
     return 0;
-}
-
-static int parse_events(char *list, struct opts *o)
-{
-    o->c.nevents = 0;
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        if (o->c.nevents == sizeof o->events / sizeof o->events[0]) return -1;
-        o->events[o->c.nevents++] = tok;
-    }
-    o->c.events = o->c.nevents ? o->events : NULL;
-    return o->c.nevents ? 0 : -1;
 }
 
 static int parse_options(int argc, char **argv, struct opts *o)
@@ -112,10 +102,11 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_CYCLES: o->c.cycles = optarg; break;
         case O_INSTR: o->c.instructions = optarg; break;
         case 'e':
-            free(o->events_buf);
-            o->events_buf = strdup(optarg);
-            if (!o->events_buf || parse_events(o->events_buf, o) < 0)
-                return cli_usage_error("cpistack", "--events '%s': expected a comma-separated list of up to 64 columns", optarg);
+            free(o->events);
+            o->events = cli_split_list(optarg, &o->c.nevents);
+            o->c.events = (const char *const *)o->events;
+            if (!o->events || o->c.nevents == 0)
+                return cli_usage_error("cpistack", "--events '%s': expected a comma-separated list of columns", optarg);
             break;
         case O_PER_INTERVAL: o->c.per_interval = true; break;
         case O_NORMALIZE: o->c.normalize = true; break;
@@ -146,7 +137,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_BY: o->by = optarg; break;
         case O_WHERE:
             if (o->c.nwhere == sizeof o->where / sizeof o->where[0] || !strchr(optarg, '='))
-                return cli_usage_error("cpistack", "--where '%s': expected COLUMN=VALUE (at most 15)", optarg);
+                return cli_usage_error("cpistack", "--where '%s': expected COLUMN=VALUE (at most 16)", optarg);
             o->where[o->c.nwhere++] = optarg;
             break;
         case O_MERGE:
@@ -171,7 +162,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
                 return cli_usage_error("cpistack", "--programs: at most 16 files");
             o->programs[o->nprograms++] = optarg;
             break;
-        case 'h': usage(stdout); return -CLI_OK - 1;
+        case 'h': usage(stdout); return HELP_SHOWN;
         default: return cli_usage_error("cpistack", "unknown option");
         }
     }
@@ -312,7 +303,7 @@ static int write_csv(const struct opts *o, const struct group_run *g)
     return rc;
 }
 
-static void write_report(const struct opts *o, const struct group_run *g)
+static int write_report(const struct opts *o, const struct group_run *g)
 {
     if (o->json) {
         pms_json j;
@@ -330,16 +321,19 @@ static void write_report(const struct opts *o, const struct group_run *g)
         pms_json_array_end(&j);
         pms_json_object_end(&j);
         pms_json_finish(&j);
-        return;
+    } else {
+        for (size_t k = 0; k < g->n; k++) {
+            int rc;
+            if (o->brief) {
+                rc = pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, stdout);
+            } else {
+                if (o->by) printf("%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
+                rc = pms_cpistack_write_text(g->stacks[k], stdout);
+            }
+            if (rc < 0) return cli_lib_error();
+        }
     }
-    if (o->brief) {
-        for (size_t k = 0; k < g->n; k++) pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, stdout);
-        return;
-    }
-    for (size_t k = 0; k < g->n; k++) {
-        if (o->by) printf("%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
-        pms_cpistack_write_text(g->stacks[k], stdout);
-    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? CLI_OK : cli_error("error writing the report to stdout");
 }
 
 int cmd_cpistack(int argc, char **argv)
@@ -347,14 +341,14 @@ int cmd_cpistack(int argc, char **argv)
     struct opts o = {.c = {.seed = 1, .train_fraction = 0.8}, .merge_tol = 0.05};
     int rc = parse_options(argc, argv, &o);
     if (rc != CLI_OK) {
-        free(o.events_buf);
-        return rc == -CLI_OK - 1 ? CLI_OK : rc;
+        free(o.events);
+        return rc == HELP_SHOWN ? CLI_OK : rc;
     }
     pms_table *t = NULL;
     struct group_run g = {0};
     rc = load(argc - optind, argv + optind, &o, &t);
     if (rc == CLI_OK) rc = compute_groups(t, &o, &g);
-    if (rc == CLI_OK) write_report(&o, &g);
+    if (rc == CLI_OK) rc = write_report(&o, &g);
     if (rc == CLI_OK && o.svg) rc = write_svg(&o, &g);
     if (rc == CLI_OK && o.csv) rc = write_csv(&o, &g);
     for (size_t k = 0; k < g.n; k++) {
@@ -364,6 +358,6 @@ int cmd_cpistack(int argc, char **argv)
     free(g.labels);
     free(g.stacks);
     pms_table_free(t);
-    free(o.events_buf);
+    free(o.events);
     return rc;
 }

@@ -62,21 +62,6 @@ static void usage(FILE *out)
             "  -h, --help          show this help\n");
 }
 
-/* Splits a comma list into a NULL-terminated array of strings (one allocation). */
-static char **split_list(const char *s)
-{
-    size_t n = 1, len = strlen(s);
-    for (const char *p = s; *p; p++) n += *p == ',';
-    char **out = malloc((n + 1) * sizeof *out + len + 1);
-    if (!out) return NULL;
-    char *copy = (char *)(out + n + 1);
-    memcpy(copy, s, len + 1);
-    size_t k = 0;
-    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) out[k++] = tok;
-    out[k] = NULL;
-    return out;
-}
-
 typedef struct est_options {
     const char *train, *test, *cycles, *select, *write_runs, *write_lp, *svg, *csv;
     char **counters, **ignore, **group_by, **windows;
@@ -89,7 +74,7 @@ typedef struct est_options {
 static bool parse_methods(const char *s, bool *method)
 {
     memset(method, 0, EST_METHODS * sizeof *method);
-    char **list = split_list(s);
+    char **list = cli_split_list(s, NULL);
     bool ok = list && list[0];
     for (size_t k = 0; ok && list[k]; k++) {
         size_t m = 0;
@@ -133,10 +118,10 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_TEST: o->test = optarg; break;
         case O_BY_INDEX: o->by_index = true; break;
         case O_CYCLES: o->cycles = optarg; break;
-        case O_COUNTERS: free(o->counters), o->counters = split_list(optarg); break;
-        case O_IGNORE: free(o->ignore), o->ignore = split_list(optarg); break;
-        case O_GROUP: free(o->group_by), o->group_by = split_list(optarg), o->sum_intervals = true; break;
-        case O_WINDOWS: free(o->windows), o->windows = split_list(optarg); break;
+        case O_COUNTERS: free(o->counters), o->counters = cli_split_list(optarg, NULL); break;
+        case O_IGNORE: free(o->ignore), o->ignore = cli_split_list(optarg, NULL); break;
+        case O_GROUP: free(o->group_by), o->group_by = cli_split_list(optarg, NULL), o->sum_intervals = true; break;
+        case O_WINDOWS: free(o->windows), o->windows = cli_split_list(optarg, NULL); break;
         case O_SUM: o->sum_intervals = true; break;
         case O_WRUNS: o->write_runs = optarg; break;
         case O_WLP: o->write_lp = optarg; break;
@@ -190,7 +175,7 @@ static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
                                       o->cycles, runs) < 0 ? cli_lib_error() : 0;
     if (!o->windows)
         return pms_runs_read(arg, o->cycles, (const char *const *)o->ignore, runs) < 0 ? cli_lib_error() : 0;
-    char **files = split_list(arg);
+    char **files = cli_split_list(arg, NULL);
     size_t nf = 0, nw = 0;
     while (files && files[nf]) nf++;
     while (o->windows[nw]) nw++;

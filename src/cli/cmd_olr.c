@@ -6,6 +6,7 @@
 #include "pmuscope/error.h"
 #include "pmuscope/olr.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -88,13 +89,7 @@ typedef struct collected {
 static int keep_segment(const pms_olr_segment *s, void *ctx)
 {
     collected *c = ctx;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 256;
-        pms_olr_segment *p = realloc(c->seg, cap * sizeof *p);
-        if (!p) return pms_fail(PMS_ENOMEM, "out of memory");
-        c->seg = p;
-        c->cap = cap;
-    }
+    if (pms_grow(&c->seg, &c->cap, c->n + 1, sizeof *c->seg)) return pms_fail(PMS_ENOMEM, "out of memory");
     c->seg[c->n++] = *s;
     return 0;
 }

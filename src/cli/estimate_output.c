@@ -14,13 +14,19 @@
 static const char *const labels[EST_METHODS] = {"LP", "MRA", "MRACM"};
 static const char *const keys[EST_METHODS] = {"lp", "mra", "mracm"};
 
-double est_predict(const est_data *d, const pms_cycle_model *m, size_t run)
+/* The chosen counters of run j (a row of runs), as the models were fitted on them. */
+static void chosen_counters(const est_data *d, size_t run, double *out)
 {
     const double *row = &d->runs->events[run * d->runs->n_counters];
-    double c = m->intercept;
-    for (size_t i = 0; i < d->n_counters; i++)
-        if (m->used[i]) c += m->coef[i] * row[d->counter_col[i]];
-    return c;
+    for (size_t i = 0; i < d->n_counters; i++) out[i] = row[d->counter_col[i]];
+}
+
+/* The estimate of run j by a model over the chosen counters. */
+static double est_predict(const est_data *d, const pms_cycle_model *m, size_t run)
+{
+    double chosen[d->n_counters ? d->n_counters : 1];
+    chosen_counters(d, run, chosen);
+    return pms_cycle_model_predict(m, chosen);
 }
 
 static double error_of(const est_data *d, const pms_cycle_model *m, size_t run)
@@ -31,9 +37,9 @@ static double error_of(const est_data *d, const pms_cycle_model *m, size_t run)
 /* error % of one run by an MRACM pair's own fit (NaN for a rejected pair) */
 static double pair_error_of(const est_data *d, const pms_mracm_pair *q, size_t run)
 {
-    const double *row = &d->runs->events[run * d->runs->n_counters];
-    double est = q->coef[0] + q->coef[1] * row[d->counter_col[q->high]] + q->coef[2] * row[d->counter_col[q->low]];
-    return pms_estimate_error_pct(est, d->runs->cycles[run]);
+    double chosen[d->n_counters ? d->n_counters : 1];
+    chosen_counters(d, run, chosen);
+    return pms_estimate_error_pct(pms_mracm_pair_predict(q, chosen), d->runs->cycles[run]);
 }
 
 static double fit_mean_abs_error(const est_data *d, const pms_cycle_model *m)

@@ -30,9 +30,6 @@ typedef struct est_result {
     const char *select;   /* MRA counter selection, as given */
 } est_result;
 
-/* The estimate of run j (a row of runs) by a model over the chosen counters. */
-double est_predict(const est_data *d, const pms_cycle_model *m, size_t run);
-
 void est_print_text(FILE *out, const est_data *d, const est_result *res);
 void est_print_json(FILE *out, const est_data *d, const est_result *res);
 /* TABLE X as CSV: method,counters,fit_abs_error_pct,<error % of each test run>,note

@@ -3,6 +3,7 @@
 #include "cli/olr_columns.h"
 #include "cli/olr_input.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,10 +53,8 @@ static olr_group *group_of(olr_columns *c, uint64_t id)
 {
     for (size_t i = 0; i < c->ngroups; i++)
         if (c->groups[i].id == id) return &c->groups[i];
-    olr_group *g = realloc(c->groups, (c->ngroups + 1) * sizeof *g);
-    if (!g) return NULL;
-    c->groups = g;
-    g = &c->groups[c->ngroups];
+    if (pms_grow(&c->groups, &c->groups_cap, c->ngroups + 1, sizeof *c->groups)) return NULL;
+    olr_group *g = &c->groups[c->ngroups];
     if (!(g->last = calloc(c->k + 1, sizeof *g->last))) return NULL;
     g->id = id;
     c->ngroups++;
@@ -116,13 +115,7 @@ void olr_pending_init(olr_pending *p, size_t k)
 
 int olr_pending_add(olr_pending *p, uint64_t time, uint64_t group, const uint64_t *vals)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 1024;
-        uint64_t *r = realloc(p->rec, cap * p->stride * sizeof *r);
-        if (!r) return pms_fail(PMS_ENOMEM, "out of memory");
-        p->rec = r;
-        p->cap = cap;
-    }
+    if (pms_grow(&p->rec, &p->cap, p->n + 1, p->stride * sizeof *p->rec)) return pms_fail(PMS_ENOMEM, "out of memory");
     uint64_t *r = p->rec + p->n++ * p->stride;
     r[0] = time;
     r[1] = p->seq++;

@@ -33,7 +33,7 @@ typedef struct olr_columns {
     olr_attr_lookup lookup;
     void *ctx;
     olr_group *groups;
-    size_t ngroups;
+    size_t ngroups, groups_cap;
     uint64_t *total;                 /* 1 + k: sums over the groups */
 } olr_columns;
 

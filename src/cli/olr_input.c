@@ -1,5 +1,6 @@
 /* `pmuscope olr` input: the common series and the choice of reader. */
 #include "cli/olr_input.h"
+#include "pmuscope/statfmt.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -64,8 +65,11 @@ void olr_series_free(olr_series *s)
 
 void olr_series_write_csv(const olr_series *s, FILE *out)
 {
-    fputs(s->xname, out);
-    for (size_t j = 0; j < s->k; j++) fprintf(out, ",%s", s->names[j]);
+    pms_csv_cell(out, s->xname, ",");
+    for (size_t j = 0; j < s->k; j++) {
+        fputc(',', out);
+        pms_csv_cell(out, s->names[j], ",");
+    }
     fputc('\n', out);
     for (size_t i = 0; i < s->n; i++) {
         fprintf(out, "%llu", (unsigned long long)s->x[i]);

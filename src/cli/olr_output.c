@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
+#include "pmuscope/statfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,21 +16,21 @@ void olr_csv_segment_header(FILE *out)
 
 void olr_csv_segment(FILE *out, const char *counter, const pms_olr_segment *s)
 {
-    fprintf(out, "%s,%llu,%llu,%llu,%llu,%.17g,%.17g,%.17g,%.17g\n", counter, (unsigned long long)s->first,
+    pms_csv_cell(out, counter, ",");
+    fprintf(out, ",%llu,%llu,%llu,%llu,%.17g,%.17g,%.17g,%.17g\n", (unsigned long long)s->first,
             (unsigned long long)s->count, (unsigned long long)s->x_first, (unsigned long long)s->x_last,
             s->y_first, s->y_last, s->slope, s->sigma);
 }
 
-static void write_decoded(const olr_report *r, FILE *out)
+static int write_decoded(const olr_report *r, FILE *out)
 {
     const olr_series *s = r->series;
     uint64_t *x = malloc((r->opt->max_len ? r->opt->max_len : s->n) * sizeof *x);
     int64_t *y = malloc((r->opt->max_len ? r->opt->max_len : s->n) * sizeof *y);
     if (!x || !y) {
-        cli_error("out of memory");
         free(x);
         free(y);
-        return;
+        return cli_error("out of memory decoding the segments");
     }
     fputs("counter,x,y\n", out);
     for (size_t j = 0; j < s->k; j++) {
@@ -39,13 +40,24 @@ static void write_decoded(const olr_report *r, FILE *out)
             if (g->counter != j) continue;
             /* wm's lines share their boundary sample: decode it once */
             size_t n = pms_olr_segment_decode(g, !first && r->opt->method == PMS_OLR_WM, x, y);
-            for (size_t k = 0; k < n; k++)
-                fprintf(out, "%s,%llu,%lld\n", s->names[j], (unsigned long long)x[k], (long long)y[k]);
+            for (size_t k = 0; k < n; k++) {
+                pms_csv_cell(out, s->names[j], ",");
+                fprintf(out, ",%llu,%lld\n", (unsigned long long)x[k], (long long)y[k]);
+            }
             first = 0;
         }
     }
     free(x);
     free(y);
+    return 0;
+}
+
+/* Closes an output file; a write that failed (a full disk) fails the command, naming it. */
+static int finish_output(FILE *f, const char *path)
+{
+    int bad = fflush(f) != 0 || ferror(f);
+    cli_close_output(f);
+    return bad ? cli_error("cannot write %s", path) : 0;
 }
 
 /* One chart per counter: up to 4000 samples as points (every n-th beyond that), the
@@ -99,16 +111,16 @@ int olr_write_outputs(const olr_report *r, const char *segments, const char *dec
     if (!f) return CLI_FAIL;
     olr_csv_segment_header(f);
     for (size_t i = 0; i < r->nseg; i++) olr_csv_segment(f, r->series->names[r->seg[i].counter], &r->seg[i]);
-    cli_close_output(f);
+    if (finish_output(f, segments)) return CLI_FAIL;
     if (decode) {
         if (!(f = cli_open_output(decode))) return CLI_FAIL;
-        write_decoded(r, f);
-        cli_close_output(f);
+        int rc = write_decoded(r, f);
+        if (finish_output(f, decode) || rc) return CLI_FAIL;
     }
     if (samples) {
         if (!(f = cli_open_output(samples))) return CLI_FAIL;
         olr_series_write_csv(r->series, f);
-        cli_close_output(f);
+        if (finish_output(f, samples)) return CLI_FAIL;
     }
     if (svg) {
         if (!(f = cli_open_output(svg))) return CLI_FAIL;

@@ -89,27 +89,27 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     int rc = pms_table_find_event(t, PMS_EVENT_CYCLES, o->cycles, &cyc);
     if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_INSTRUCTIONS, o->instructions, &ins);
     if (rc < 0) return rc;
-    const double *c, *in, *col;
+    size_t p = s->nevents;
+    const double *c, *in, **col = malloc((p ? p : 1) * sizeof *col);
+    if (!col) return pms_fail(PMS_ENOMEM, "out of memory");
+    /* pms_table_find_event has checked that these columns are numeric */
     pms_table_numeric(t, cyc, true, &c);
     pms_table_numeric(t, ins, true, &in);
+    for (size_t j = 0; j < p; j++) pms_table_numeric(t, ev[j], true, &col[j]);
     size_t *sel, nsel;
-    if ((rc = select_rows(t, o, &sel, &nsel)) < 0) return rc;
-    size_t p = s->nevents;
+    if ((rc = select_rows(t, o, &sel, &nsel)) < 0) {
+        free(col);
+        return rc;
+    }
     s->rows = malloc(nsel * sizeof *s->rows);
     s->cpi = malloc(nsel * sizeof *s->cpi);
     s->x = malloc(nsel * (p ? p : 1) * sizeof *s->x);
-    if (!s->rows || !s->cpi || !s->x) {
-        free(sel);
-        return pms_fail(PMS_ENOMEM, "out of memory");
-    }
+    if (!s->rows || !s->cpi || !s->x) rc = pms_fail(PMS_ENOMEM, "out of memory");
     size_t n = 0;
     for (size_t k = 0; k < nsel && rc == PMS_OK; k++) {
         size_t r = sel[k];
         bool missing = !isfinite(c[r]) || !isfinite(in[r]);
-        for (size_t j = 0; j < p && !missing; j++) {
-            pms_table_numeric(t, ev[j], true, &col);
-            missing = !isfinite(col[r]);
-        }
+        for (size_t j = 0; j < p && !missing; j++) missing = !isfinite(col[j][r]);
         if (missing && o->drop_missing) {
             s->nmissing++;
             continue;
@@ -122,14 +122,18 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
         s->rows[n] = r;
         s->cpi[n] = c[r] / in[r];
         for (size_t j = 0; j < p && rc == PMS_OK; j++) {
-            pms_table_numeric(t, ev[j], true, &col);
-            rc = check_cell(t, r, ev[j], col[r]);
-            s->x[n * p + j] = o->per_interval ? col[r] : col[r] / in[r];
+            rc = check_cell(t, r, ev[j], col[j][r]);
+            s->x[n * p + j] = o->per_interval ? col[j][r] : col[j][r] / in[r];
         }
         n++;
     }
     free(sel);
+    free(col);
     s->nrows = n;
+    if (rc == PMS_OK && n == 0)
+        rc = pms_fail(PMS_EINVAL,
+                      "%s: no intervals left to fit: of %zu selected, %zu have no instructions and %zu a missing count",
+                      pms_table_name(t), nsel, s->ndropped, s->nmissing);
     return rc;
 }
 
@@ -218,15 +222,8 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
         if (!s->train || !s->test || !s->cor || !s->vif || !s->component || !s->stack)
             rc = pms_fail(PMS_ENOMEM, "out of memory");
     }
-    if (rc == PMS_OK) {
-        if (o.train_fraction >= 1) { /* fit and test on every interval */
-            for (size_t i = 0; i < s->nrows; i++) s->train[i] = i;
-            s->ntrain = s->nrows;
-            s->ntest = 0;
-        } else {
-            rc = pms_split(s->nrows, o.train_fraction, o.seed, s->train, &s->ntrain, s->test, &s->ntest);
-        }
-    }
+    /* a fraction of 1 puts every interval in train, in order, and none in test */
+    if (rc == PMS_OK) rc = pms_split(s->nrows, o.train_fraction, o.seed, s->train, &s->ntrain, s->test, &s->ntest);
     if (rc == PMS_OK) rc = fit_and_stack(s, &o);
     free(ev);
     if (rc < 0) {

@@ -44,12 +44,17 @@ static int correlations(const double *cycles, const double *events, size_t m, si
     return rc;
 }
 
-/* Fits cycles on the pair over the given runs (rows), then the mean |error %| on
- * the eval rows. */
-static int pair_error(const double *cycles, const double *events, size_t n, const size_t cols[2],
-                      const size_t *fit_rows, size_t nfit, const size_t *eval_rows, size_t neval, double *err,
-                      double coef[3])
+double pms_mracm_pair_predict(const pms_mracm_pair *p, const double *events_row)
 {
+    return p->coef[0] + p->coef[1] * events_row[p->high] + p->coef[2] * events_row[p->low];
+}
+
+/* Fits cycles on the pair over the given runs (rows) into p->coef, then the mean
+ * |error %| on the eval rows into p->error_pct. */
+static int pair_error(const double *cycles, const double *events, size_t n, pms_mracm_pair *p,
+                      const size_t *fit_rows, size_t nfit, const size_t *eval_rows, size_t neval)
+{
+    const size_t cols[2] = {p->high, p->low};
     double *x = malloc(nfit * 2 * sizeof *x), *y = malloc(nfit * sizeof *y);
     pms_lm *lm = NULL;
     int rc = (x && y) ? PMS_OK : pms_fail(PMS_ENOMEM, "MRACM: out of memory");
@@ -60,14 +65,12 @@ static int pair_error(const double *cycles, const double *events, size_t n, cons
     }
     if (rc == PMS_OK) rc = pms_lm_fit(x, nfit, 2, y, NULL, NULL, &lm);
     if (rc == PMS_OK) {
+        for (int k = 0; k < 3; k++) p->coef[k] = lm->coef[k];
         double sum = 0;
-        for (size_t r = 0; r < neval; r++) {
-            const double *row = &events[eval_rows[r] * n];
-            double est = lm->coef[0] + lm->coef[1] * row[cols[0]] + lm->coef[2] * row[cols[1]];
-            sum += fabs(pms_estimate_error_pct(est, cycles[eval_rows[r]]));
-        }
-        *err = sum / (double)neval;
-        for (int k = 0; k < 3; k++) coef[k] = lm->coef[k];
+        for (size_t r = 0; r < neval; r++)
+            sum += fabs(pms_estimate_error_pct(pms_mracm_pair_predict(p, &events[eval_rows[r] * n]),
+                                               cycles[eval_rows[r]]));
+        p->error_pct = sum / (double)neval;
     }
     pms_lm_free(lm);
     free(x);
@@ -178,7 +181,7 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
             p->rejected = p->vif >= max_vif;
             p->error_pct = p->coef[0] = p->coef[1] = p->coef[2] = NAN;
             if (p->rejected) continue;
-            rc = pair_error(cycles, events, n, cols, fit, nfit, eval, neval, &p->error_pct, p->coef);
+            rc = pair_error(cycles, events, n, p, fit, nfit, eval, neval);
             if (rc == PMS_OK && p->error_pct < best_err) best_err = p->error_pct, out->best = out->n_pairs - 1;
         }
     }

@@ -1,6 +1,7 @@
 /* The runs table: one row per run with its measured cycles and counter totals,
  * read from a CSV/TSV (pmuscope stat --schedule=runs writes run,size,<events>). */
 #include "estimate/runs.h"
+#include "io/table_internal.h"
 #include "pmuscope/perfstat.h"
 #include "util/error.h"
 
@@ -52,27 +53,17 @@ bool pms_runs_name_in(const char *name, const char *const *list)
     return false;
 }
 
-/* A cell as text: string cells as they are, numeric ones as %.17g trimmed. */
-void pms_runs_cell_text(const pms_table *t, size_t row, size_t col, char *buf, size_t len)
-{
-    if (pms_table_col_type(t, col) == PMS_COLUMN_STRING) {
-        snprintf(buf, len, "%s", pms_table_string(t, row, col));
-        return;
-    }
-    const double *v;
-    if (pms_table_numeric(t, col, true, &v) == PMS_OK) snprintf(buf, len, "%.15g", v[row]);
-}
-
 /* A string column that holds numbers in some cells is a numeric column with a
  * bad cell ("<not counted>"): pms_table_numeric names the cell. */
 static int reject_mixed_column(const pms_table *t, size_t col)
 {
     for (size_t row = 0; row < pms_table_rows(t); row++) {
         const char *s = pms_table_string(t, row, col);
-        char *end;
-        if (s && *s && (strtod(s, &end), *end == '\0')) {
-            const double *v;
-            return pms_table_numeric(t, col, false, &v);
+        double v;
+        bool missing;
+        if (s && pms_parse_cell_number(s, strlen(s), &v, &missing) && !missing) {
+            const double *values;
+            return pms_table_numeric(t, col, false, &values);
         }
     }
     return PMS_OK;
@@ -114,7 +105,7 @@ int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_co
     }
     char buf[512];
     for (size_t j = 0; rc == PMS_OK && j < rows; j++) {
-        pms_runs_cell_text(t, j, label_col, buf, sizeof buf);
+        pms_table_cell_text(t, j, label_col, buf, sizeof buf);
         r->labels[j] = strdup(buf);
         r->lines[j] = pms_table_row_line(t, j);
     }

@@ -8,8 +8,6 @@
 pms_runs *pms_runs_alloc(size_t n_runs, size_t n_counters, const char *source);
 /* True if name is one of the NULL-terminated list (which may be NULL). */
 bool pms_runs_name_in(const char *name, const char *const *list);
-/* A cell as text (numbers with %.15g). */
-void pms_runs_cell_text(const pms_table *t, size_t row, size_t col, char *buf, size_t len);
 /* Checks a filled runs table: fails on a name left NULL (out of memory), and
  * names the line of a run whose cycles are not positive. */
 int pms_runs_finish(const pms_runs *r);

@@ -40,7 +40,7 @@ static void row_label(const pms_table *t, size_t row, const size_t *group, size_
     buf[0] = '\0';
     for (size_t g = 0; g < ng && at + 1 < len; g++) {
         if (g) buf[at++] = '/', buf[at] = '\0';
-        pms_runs_cell_text(t, row, group[g], buf + at, len - at);
+        pms_table_cell_text(t, row, group[g], buf + at, len - at);
         at += strlen(buf + at);
     }
 }

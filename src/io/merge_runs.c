@@ -37,15 +37,28 @@ static int match_rows(const pms_table *first, const pms_table *t, pms_merge_key 
     return PMS_OK;
 }
 
+/* Appends the chosen rows of t's columns to out: every column of the first run
+ * (text ones too, such as a Benchmark column to group by), the numeric event
+ * columns of the others. */
 static int append_columns(pms_table *out, const pms_table *t, size_t run, const size_t *rows, size_t nrows)
 {
     double *v = malloc((nrows ? nrows : 1) * sizeof *v);
-    if (!v) return pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    const char **s = malloc((nrows ? nrows : 1) * sizeof *s);
+    if (!v || !s) {
+        free(v);
+        free(s);
+        return pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    }
     int rc = PMS_OK;
     for (size_t j = 0; j < pms_table_cols(t) && rc == PMS_OK; j++) {
         const char *name = pms_table_col_name(t, j);
         if (run > 0 && is_key_column(name)) continue;
-        if (pms_table_col_type(t, j) != PMS_COLUMN_NUMERIC) continue;
+        if (pms_table_col_type(t, j) != PMS_COLUMN_NUMERIC) {
+            if (run > 0 || pms_table_find(out, name) >= 0) continue; /* a grouped merge's group column is in */
+            for (size_t i = 0; i < nrows; i++) s[i] = pms_table_string(t, rows[i], j);
+            rc = pms_table_add_string(out, name, s, nrows);
+            continue;
+        }
         const double *col;
         if ((rc = pms_table_numeric(t, j, true, &col)) < 0) break;
         for (size_t i = 0; i < nrows; i++) v[i] = col[rows[i]];
@@ -57,6 +70,7 @@ static int append_columns(pms_table *out, const pms_table *t, size_t run, const 
         rc = pms_table_add_numeric(out, label, v, nrows);
     }
     free(v);
+    free(s);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 #include "io/table_internal.h"
 #include "util/file.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -19,13 +20,13 @@ struct rename {
 
 struct pivot {
     const char *name;
-    size_t nev, nint, cap;
+    size_t nev, ev_cap, nint, cap;
     char (*ev)[MAX_NAME];
     double **val;      /* val[event][interval] */
     double *time;
     bool per_cpu;
     struct rename *ren;
-    size_t nren;
+    size_t nren, ren_cap;
     bool have_start;
     double start_ns;
 };
@@ -69,12 +70,11 @@ static int event_index(struct pivot *p, const char *ev, size_t len, size_t line,
             return PMS_OK;
         }
     if (p->nev == MAX_EVENTS) return pms_fail(PMS_EFORMAT, "%s:%zu: more than %d events", p->name, line, MAX_EVENTS);
-    char(*ev2)[MAX_NAME] = realloc(p->ev, (p->nev + 1) * sizeof *ev2);
-    if (!ev2) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
-    p->ev = ev2;
-    double **val = realloc(p->val, (p->nev + 1) * sizeof *val);
-    if (!val) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
-    p->val = val;
+    size_t ev_cap = p->ev_cap, val_cap = p->ev_cap; /* ev and val grow together */
+    if (pms_grow(&p->ev, &ev_cap, p->nev + 1, sizeof *p->ev) ||
+        pms_grow(&p->val, &val_cap, p->nev + 1, sizeof *p->val))
+        return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+    p->ev_cap = ev_cap;
     double *v = malloc((p->cap ? p->cap : 1) * sizeof *v);
     if (!v) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
     for (size_t i = 0; i < p->cap; i++) v[i] = NAN;
@@ -108,11 +108,10 @@ static int header_line(struct pivot *p, const char *s, size_t len, size_t line, 
         const char *l = strstr(buf, "Label:") + 6, *r = strstr(buf, "Identifier:");
         if (!r || sscanf(l, "%255s", label) != 1 || sscanf(r + 11, "%255s", raw) != 1)
             return pms_fail(PMS_EFORMAT, "%s:%zu: expected 'Event N Label: NAME RAW Identifier: rNNN'", p->name, line);
-        struct rename *ren = realloc(p->ren, (p->nren + 1) * sizeof *ren);
-        if (!ren) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
-        p->ren = ren;
-        snprintf(ren[p->nren].raw, MAX_NAME, "%s", raw);
-        snprintf(ren[p->nren].label, MAX_NAME, "%s", label);
+        if (pms_grow(&p->ren, &p->ren_cap, p->nren + 1, sizeof *p->ren))
+            return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+        snprintf(p->ren[p->nren].raw, MAX_NAME, "%s", raw);
+        snprintf(p->ren[p->nren].label, MAX_NAME, "%s", label);
         p->nren++;
         *handled = true;
     }

@@ -2,6 +2,7 @@
 #include "io/table_internal.h"
 #include "pmuscope/statfmt.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -21,6 +22,7 @@ struct pms_table {
     char *name;
     size_t nrows, ncols, cap;
     bool rows_fixed;
+    bool names_unique; /* while a reader builds it: names known unique (see table_internal.h) */
     struct column *cols;
     size_t *lines;
 };
@@ -135,18 +137,13 @@ const char *pms_table_string(const pms_table *t, size_t row, size_t col)
 static int add_column(pms_table *t, const char *name, size_t rows, struct column **out)
 {
     if (!name || !*name) return pms_fail(PMS_EINVAL, "%s: a column needs a name", t->name);
-    if (pms_table_find(t, name) >= 0)
+    if (!t->names_unique && pms_table_find(t, name) >= 0)
         return pms_fail(PMS_EINVAL, "%s: column name '%s' appears twice", t->name, name);
     if (t->rows_fixed && rows != t->nrows)
         return pms_fail(PMS_EINVAL, "%s: column '%s' has %zu rows, the table has %zu", t->name, name, rows,
                         t->nrows);
-    if (t->ncols == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 8;
-        struct column *c = realloc(t->cols, cap * sizeof *c);
-        if (!c) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
-        t->cols = c;
-        t->cap = cap;
-    }
+    if (pms_grow(&t->cols, &t->cap, t->ncols + 1, sizeof *t->cols))
+        return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
     struct column *c = &t->cols[t->ncols];
     memset(c, 0, sizeof *c);
     c->name = strdup(name);
@@ -183,6 +180,8 @@ int pms_table_adopt_string(pms_table *t, const char *name, char **values, size_t
     c->str = values;
     return PMS_OK;
 }
+
+void pms_table_names_unique(pms_table *t, bool on) { t->names_unique = on; }
 
 void pms_table_adopt_lines(pms_table *t, size_t *lines)
 {
@@ -227,6 +226,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
 {
     pms_table *s = pms_table_new(t->name);
     if (!s) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    s->names_unique = true; /* t's names are */
     for (size_t i = 0; i < count; i++)
         if (rows[i] >= t->nrows) {
             pms_table_free(s);
@@ -260,11 +260,13 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
             pms_table_free(s);
             return rc;
         }
-        /* keep the pointer to the first bad cell only when that row survived */
+        /* the first bad cell is kept as is: pms_table_numeric names it only if its
+         * line is among the selected rows, and gives the generic message otherwise */
         s->cols[j].bad_line = c->bad_line;
         s->cols[j].bad_field = c->bad_field;
     }
     s->nrows = count;
+    s->names_unique = false;
     *out = s;
     return PMS_OK;
 nomem:
@@ -341,22 +343,18 @@ int pms_table_distinct(const pms_table *t, size_t col, char ***values, size_t *n
 {
     if (col >= t->ncols) return pms_fail(PMS_EINVAL, "%s: no column %zu", t->name, col + 1);
     char **v = NULL;
-    size_t nv = 0;
+    size_t nv = 0, cap = 0;
     char buf[256];
     for (size_t i = 0; i < t->nrows; i++) {
         pms_table_cell_text(t, i, col, buf, sizeof buf);
         bool seen = false;
         for (size_t k = 0; k < nv && !seen; k++) seen = strcmp(v[k], buf) == 0;
         if (seen) continue;
-        char **v2 = realloc(v, (nv + 1) * sizeof *v2);
-        char *s = strdup(buf);
-        if (!v2 || !s) {
-            free(s);
-            free_strings(v2 ? v2 : v, nv);
+        if (pms_grow(&v, &cap, nv + 1, sizeof *v) || !(v[nv] = strdup(buf))) {
+            free_strings(v, nv);
             return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
         }
-        v = v2;
-        v[nv++] = s;
+        nv++;
     }
     *values = v;
     *n = nv;

@@ -7,6 +7,11 @@
 int pms_table_adopt_numeric(pms_table *t, const char *name, double *values, size_t rows);
 /* Takes ownership of values and of each string in it, also on failure. */
 int pms_table_adopt_string(pms_table *t, const char *name, char **values, size_t rows);
+/* on: the caller has checked that the names of the columns it is about to add are
+ * unique, so adding a column skips the O(columns) search for its name (a hostile
+ * header has up to 65536 of them); turn it off once the table is built, so that
+ * later pms_table_add_* calls check again. */
+void pms_table_names_unique(pms_table *t, bool on);
 /* Takes ownership of lines (rows entries: the source line of each row). */
 void pms_table_adopt_lines(pms_table *t, size_t *lines);
 /* Records where the first non-numeric cell of a string column was (line, 1-based

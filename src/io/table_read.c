@@ -4,6 +4,7 @@
 #include "io/table_internal.h"
 #include "util/file.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,17 +38,10 @@ static bool blank_line_at(const struct lexer *lx, size_t pos, size_t *next)
 
 static int push_field(struct lexer *lx, const char *p, size_t len, bool quoted)
 {
-    if (lx->nf == lx->cap) {
-        size_t cap = lx->cap ? 2 * lx->cap : 32;
-        if (cap > MAX_COLUMNS + 1) cap = MAX_COLUMNS + 1;
-        if (lx->nf >= cap)
-            return pms_fail(PMS_EFORMAT, "%s:%zu: more than %d fields, expected a table", lx->name, lx->line,
-                            MAX_COLUMNS);
-        struct field *f = realloc(lx->f, cap * sizeof *f);
-        if (!f) return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
-        lx->f = f;
-        lx->cap = cap;
-    }
+    if (lx->nf >= MAX_COLUMNS)
+        return pms_fail(PMS_EFORMAT, "%s:%zu: more than %d fields, expected a table", lx->name, lx->line, MAX_COLUMNS);
+    if (pms_grow(&lx->f, &lx->cap, lx->nf + 1, sizeof *lx->f))
+        return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
     lx->f[lx->nf++] = (struct field){p, len, quoted};
     return PMS_OK;
 }
@@ -282,6 +276,42 @@ static int copy_text_columns(struct lexer *lx, struct build *b, size_t data_pos,
     return PMS_OK;
 }
 
+/* A header name and its position, sorted to find a repeated name in O(n log n):
+ * a hostile header has up to MAX_COLUMNS of them. */
+struct named {
+    const char *name;
+    size_t pos;
+};
+
+static int by_name(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Fails on an empty name, or naming the first field (in header order) that repeats
+ * an earlier one, and that earlier one. */
+static int check_header(const char *name, char **names, size_t ncols)
+{
+    for (size_t j = 0; j < ncols; j++)
+        if (!names[j][0]) return pms_fail(PMS_EFORMAT, "%s: header field %zu is empty, expected a column name", name, j + 1);
+    struct named *v = malloc((ncols ? ncols : 1) * sizeof *v);
+    if (!v) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+    for (size_t j = 0; j < ncols; j++) v[j] = (struct named){names[j], j};
+    qsort(v, ncols, sizeof *v, by_name);
+    /* in each run of equal names the first two are the first occurrence and its first repeat */
+    size_t first = SIZE_MAX, second = SIZE_MAX;
+    for (size_t s = 1; s < ncols; s++) {
+        bool repeat = strcmp(v[s - 1].name, v[s].name) == 0, run_start = s < 2 || strcmp(v[s - 2].name, v[s].name) != 0;
+        if (repeat && run_start && v[s].pos < second) first = v[s - 1].pos, second = v[s].pos;
+    }
+    free(v);
+    if (second == SIZE_MAX) return PMS_OK;
+    return pms_fail(PMS_EFORMAT, "%s: header fields %zu and %zu are both '%s', expected unique names", name, first + 1,
+                    second + 1, names[second]);
+}
+
 int pms_table_parse(const char *data, size_t len, const char *name, const pms_table_options *opt, pms_table **out)
 {
     if (opt && opt->sep && opt->sep != ',' && opt->sep != '\t')
@@ -292,19 +322,7 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
     size_t ncols = 0;
     pms_table *t = NULL;
     int rc = read_header(&lx, opt, &names, &ncols);
-    if (rc < 0) goto done;
-    for (size_t j = 0; j < ncols; j++) {
-        if (!names[j][0]) {
-            rc = pms_fail(PMS_EFORMAT, "%s: header field %zu is empty, expected a column name", name, j + 1);
-            goto done;
-        }
-        for (size_t k = 0; k < j; k++)
-            if (strcmp(names[k], names[j]) == 0) {
-                rc = pms_fail(PMS_EFORMAT, "%s: header fields %zu and %zu are both '%s', expected unique names", name,
-                              k + 1, j + 1, names[j]);
-                goto done;
-            }
-    }
+    if (rc < 0 || (rc = check_header(name, names, ncols)) < 0) goto done;
     b.ncols = ncols;
     if (!(b.c = calloc(ncols, sizeof *b.c))) {
         rc = pms_fail(PMS_ENOMEM, "%s: out of memory", name);
@@ -325,6 +343,7 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
         rc = pms_fail(PMS_ENOMEM, "%s: out of memory", name);
         goto done;
     }
+    pms_table_names_unique(t, true); /* check_header has made sure */
     for (size_t j = 0; j < ncols; j++) {
         struct column_build *c = &b.c[j];
         if (c->num)
@@ -336,6 +355,7 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
         if (rc < 0) goto done;
         if (c->bad_line) pms_table_note_non_numeric(t, j, c->bad_line, c->bad_field);
     }
+    pms_table_names_unique(t, false);
     pms_table_adopt_lines(t, b.lines);
     b.lines = NULL;
     *out = t;

@@ -173,7 +173,7 @@ static void predict_rows(const pms_lm *m, const double *x, size_t n, double *yha
 }
 
 /* The statistics of summary.lm from the coefficients, as R computes them. */
-static void summarise(const double *x, const double *y, pms_lm *m)
+static int summarise(const double *x, const double *y, pms_lm *m)
 {
     size_t n = m->n, k = m->ncoef;
     predict_rows(m, x, n, m->fitted);
@@ -192,7 +192,8 @@ static void summarise(const double *x, const double *y, pms_lm *m)
     double rdf = (double)m->df_residual;
     double resvar = rss / rdf;
     m->sigma = sqrt(resvar);
-    pms_quantiles_type7(m->residuals, n, m->resid_quantiles);
+    int rc = pms_quantiles_type7(m->residuals, n, m->resid_quantiles);
+    if (rc < 0) return rc;
 
     double mss = 0;
     for (size_t i = 0; i < n; i++) {
@@ -224,6 +225,7 @@ static void summarise(const double *x, const double *y, pms_lm *m)
         m->f_statistic = m->f_df1 = m->f_df2 = m->f_p_value = NAN;
         for (size_t c = 0; c < k; c++) m->std_error[c] = m->t_value[c] = m->p_value[c] = NAN;
     }
+    return PMS_OK;
 }
 
 int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char *const *names,
@@ -248,11 +250,11 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
         rc = fit_ols(x, n, p, y, names, tol, m);
     else
         rc = fit_nnls(x, n, p, y, m);
+    if (rc == PMS_OK) rc = summarise(x, y, m);
     if (rc < 0) {
         pms_lm_free(m);
         return rc;
     }
-    summarise(x, y, m);
     *out = m;
     return PMS_OK;
 }

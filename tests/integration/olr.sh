@@ -65,4 +65,12 @@ expect_error "$fx/noread.data" "noread.data: samples carry no counter values"
 head -c 3000 "$fx/group.data" > trunc.data
 expect_error trunc.data "trunc.data: offset .*truncated"
 expect_error missing.data "cannot open missing.data"
+# A counter name with a comma (pmu/event=..,umask=../) stays one CSV field; a full disk fails.
+printf 'x,"cpu/event=0x3c,umask=0/",y\n1,2,3\n2,4,6\n3,6,9\n' > comma.csv
+"$PMUSCOPE" olr -o comma_segs.csv --decode comma_dec.csv --samples comma_s.csv comma.csv > /dev/null
+grep -qx '"cpu/event=0x3c,umask=0/",0,3,1,3,2,6,2,0' comma_segs.csv || fail "segments: $(cat comma_segs.csv)"
+grep -qx '"cpu/event=0x3c,umask=0/",2,4' comma_dec.csv || fail "decode: $(cat comma_dec.csv)"
+cmp -s comma.csv comma_s.csv || fail "samples: $(cat comma_s.csv)"
+set +e; "$PMUSCOPE" olr -o /dev/full comma.csv > /dev/null 2> err.txt; rc=$?; set -e
+[ "$rc" = 1 ] && grep -q "cannot write /dev/full" err.txt || fail "full disk: exit $rc, $(cat err.txt)"
 echo "olr: ok"

@@ -200,7 +200,19 @@ static void test_bad_tables(void **st)
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_OK);
     assert_int_equal(s->nmissing, 1);
     assert_int_equal(s->nrows, 5);
+    assert_int_equal(s->ntrain, 5); /* a fraction of 1: every interval fits, in order, none tests */
+    assert_int_equal(s->ntest, 0);
+    for (size_t i = 0; i < 5; i++) assert_int_equal(s->train[i], i);
+    assert_true(isnan(s->test_rmse));
     pms_cpistack_free(s);
+    pms_table_free(bad);
+
+    /* every interval dropped (no instructions): named, not a bare "empty table" */
+    const char *idle = "cycles,instructions,branch-misses\n100,0,1\n120,0,2\n";
+    assert_int_equal(pms_table_parse(idle, strlen(idle), "idle.csv", NULL, &bad), PMS_OK);
+    assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_EINVAL);
+    assert_string_equal(pms_strerror(), "idle.csv: no intervals left to fit: of 2 selected, 2 have no instructions "
+                                        "and 0 a missing count");
     pms_table_free(bad);
 }
 

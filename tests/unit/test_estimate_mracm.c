@@ -66,6 +66,11 @@ static void test_best_pair_found(void **state)
     assert_close(f.model.coef[L], 3.0, 1e-9);
     assert_int_equal(f.model.n_used, 2);
     assert_true(!f.model.used[B] && !f.model.used[MM]);
+    /* a pair estimates a run from its own two counters: 10 + 2 A + 3 L */
+    double row[N] = {0};
+    row[A] = 100, row[L] = 7, row[B] = 1e9, row[MM] = 1e9;
+    assert_close(pms_mracm_pair_predict(best, row), 10 + 200 + 21, 1e-9);
+    assert_close(pms_mracm_pair_predict(best, row), pms_cycle_model_predict(&f.model, row), 1e-12);
     pms_mracm_fit_free(&f);
 }
 

@@ -76,8 +76,10 @@ static void test_bad_runs_tables(void **state)
     (void)state;
     expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,0,90\n", NULL, "line 3: run TEST2: cycles is 0");
     expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,-5,90\n", NULL, "cycles is -5");
-    expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,200,\n", NULL, "3");
-    expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,,90\n", NULL, "3");
+    expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,200,\n", NULL,
+                      ":3:4: column 'instructions': expected a number, found an empty or NaN cell");
+    expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,,90\n", NULL,
+                      ":3:3: column 'cycles': expected a number, found an empty or NaN cell");
     expect_read_error("run,cycles,instructions\nTEST1,100,50\nTEST2,200,<not counted>\n", NULL, "<not counted>");
     expect_read_error("run,cycles,instructions\n", NULL, "no runs");
     expect_read_error("run,cycles,instructions\nTEST1,100,50\n", "cpu-cycles", "cpu-cycles");

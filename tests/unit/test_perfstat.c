@@ -131,6 +131,21 @@ static void test_arm_lists_merged(void **s)
     assert_non_null(strstr(pms_strerror(), "no interval is present in all 2 runs"));
     pms_table_free(l1);
     pms_table_free(l2);
+
+    /* the first table's text columns come along (to group by), the later ones' do not */
+    const char *w1 = "interval,Benchmark,cycles\n1,a,10\n2,b,20\n", *w2 = "interval,Benchmark,misses\n1,x,1\n2,y,2\n";
+    assert_int_equal(pms_table_parse(w1, strlen(w1), "w1.csv", NULL, &l1), PMS_OK);
+    assert_int_equal(pms_table_parse(w2, strlen(w2), "w2.csv", NULL, &l2), PMS_OK);
+    const pms_table *wide[] = {l1, l2};
+    assert_int_equal(pms_table_merge_runs(wide, 2, PMS_MERGE_BY_INTERVAL, 0, &m), PMS_OK);
+    size_t b;
+    assert_int_equal(pms_table_require(m, "Benchmark", &b), PMS_OK);
+    assert_string_equal(pms_table_string(m, 1, b), "b");
+    assert_int_equal(pms_table_find(m, "Benchmark@2"), -1);
+    assert_int_equal(pms_table_cols(m), 4); /* interval, Benchmark, cycles, misses */
+    pms_table_free(m);
+    pms_table_free(l1);
+    pms_table_free(l2);
 }
 
 /* awk's count of the intervals (after the first) whose middle lies in program

@@ -62,6 +62,15 @@ static void test_hash_header_and_comments(void **s)
     pms_table_free(t);
 }
 
+/* A header "c0,c1,...,c<n-2>,c<last>" (malloc'd). */
+static char *wide_header(size_t n, size_t last)
+{
+    char *h = malloc(n * 8 + 2), *w = h;
+    for (size_t j = 0; j < n; j++) w += sprintf(w, "%sc%zu", j ? "," : "", j + 1 < n ? j : last);
+    strcpy(w, "\n");
+    return h;
+}
+
 static void test_errors_name_line_and_column(void **s)
 {
     (void)s;
@@ -73,6 +82,25 @@ static void test_errors_name_line_and_column(void **s)
     assert_string_equal(pms_strerror(), "x.csv:2:2: quoted field not closed, expected '\"' before the end");
     assert_int_equal(parse_fails("a,a\n1,2\n"), PMS_EFORMAT);
     assert_non_null(strstr(pms_strerror(), "both 'a'"));
+    /* the first field that repeats an earlier one, in header order */
+    assert_int_equal(parse_fails("a,b,c,b,a,b\n1,2,3,4,5,6\n"), PMS_EFORMAT);
+    assert_string_equal(pms_strerror(), "x.csv: header fields 2 and 4 are both 'b', expected unique names");
+    /* the widest header allowed, its last name repeating its first: found, and in
+     * O(n log n) (a pairwise search was 2 billion comparisons) */
+    enum { WIDE = 65536 };
+    char *wide = wide_header(WIDE, 0);
+    assert_int_equal(parse_fails(wide), PMS_EFORMAT);
+    assert_string_equal(pms_strerror(), "x.csv: header fields 1 and 65536 are both 'c0', expected unique names");
+    free(wide);
+    /* the reader's names are checked once; columns added later are checked again */
+    wide = wide_header(WIDE, WIDE - 1);
+    pms_table *wt = parse(wide);
+    assert_int_equal(pms_table_cols(wt), WIDE);
+    double one = 1;
+    assert_int_equal(pms_table_add_numeric(wt, "c7", &one, 0), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "column name 'c7' appears twice"));
+    pms_table_free(wt);
+    free(wide);
     assert_int_equal(parse_fails("a,,c\n1,2,3\n"), PMS_EFORMAT);
     assert_non_null(strstr(pms_strerror(), "header field 2 is empty"));
 

@@ -22,6 +22,13 @@ static pms_hotspot_truth *truth;
 static long exe = -1;
 static uint64_t loop_offset[5]; /* the hottest instruction of each function */
 
+/* The i-th executed instruction and what the truth says about it. */
+static void instruction_fact(size_t i, size_t *o, uint64_t *off, uint64_t *count, pms_hotspot_fact *f)
+{
+    pms_hotspot_truth_instruction(truth, i, o, off, count);
+    pms_hotspot_truth_lookup(truth, *o, *off, f);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -43,9 +50,8 @@ static int setup(void **state)
     for (size_t i = 0; i < pms_hotspot_truth_ninstructions(truth); i++) {
         size_t o;
         uint64_t off, count;
-        pms_hotspot_truth_instruction(truth, i, &o, &off, &count);
         pms_hotspot_fact f;
-        pms_hotspot_truth_lookup(truth, o, off, &f);
+        instruction_fact(i, &o, &off, &count, &f);
         for (int k = 0; k < 5; k++)
             if ((long)o == exe && strcmp(f.function, hot[k]) == 0 && count > best[k]) {
                 best[k] = count;
@@ -93,9 +99,8 @@ static void test_blocks_are_basic_blocks(void **state)
     for (size_t i = 0; i < pms_hotspot_truth_ninstructions(truth); i++) {
         size_t o;
         uint64_t off, count;
-        pms_hotspot_truth_instruction(truth, i, &o, &off, &count);
         pms_hotspot_fact f;
-        pms_hotspot_truth_lookup(truth, o, off, &f);
+        instruction_fact(i, &o, &off, &count, &f);
         mismatched += f.block_count != count;
         if ((long)o == exe && count == 1 && strcmp(f.function, "main") == 0)
             once = i;

@@ -11,6 +11,7 @@ packages=(
   r-base-core r-cran-nnls
   zstd xz-utils
   jq
+  chromium help2man
 )
 
 missing=()

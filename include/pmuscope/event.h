@@ -60,6 +60,9 @@ int pms_event_probe(const pms_event *ev);
 
 /* True if the event is a software event that works without a hardware PMU. */
 int pms_event_is_software(const pms_event *ev);
+/* True for the clock events (cpu-clock, task-clock): they count nanoseconds, so their
+ * values are times and their sampling periods are in ns. */
+int pms_event_counts_time(uint32_t type, uint64_t config);
 
 /* The time-based software event that can stand in for ev when the machine cannot
  * count it (--fallback): cpu-clock for sampling, task-clock for counting/intervals. */

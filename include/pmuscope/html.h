@@ -3,6 +3,7 @@
 #ifndef PMUSCOPE_HTML_H
 #define PMUSCOPE_HTML_H
 #include "pmuscope/chart.h"
+#include "pmuscope/table.h"
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,6 +29,14 @@ void pms_html_table_row(pms_html *h, const char *const *cells, size_t ncols);
 void pms_html_table_end(pms_html *h);
 /* Charts stacked into one inline SVG figure with a caption. */
 int pms_html_charts(pms_html *h, pms_chart *const *charts, size_t ncharts, const char *caption);
+/* An SVG document written by --svg (an XML prolog, DOCTYPE or comments before
+ * <svg> are dropped) inline as a figure with a caption (may be NULL). Fails with
+ * PMS_EFORMAT naming the file when it holds no single <svg>...</svg> element or
+ * when it holds a script (src/report/html_embed.c). */
+int pms_html_svg_file(pms_html *h, const char *path, const char *caption);
+/* A table (as read by pms_table_read) with its header: at most max_rows rows
+ * (0: all), then a line saying how many were left out. */
+int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows);
 /* Closes the document; returns PMS_EIO if anything failed to write. */
 int pms_html_end(pms_html *h);
 

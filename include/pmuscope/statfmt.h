@@ -26,8 +26,9 @@ typedef struct pms_stat_value {
 
 /* Averages nruns repetitions of the same n values (runs[r * n + i]) into out[i]: the
  * mean of the scaled values and of the times, and the standard deviation of the mean
- * as a % of the mean (what perf stat -r prints as "+- x%"). The state is counted if any run counted. */
-void pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out);
+ * as a % of the mean (what perf stat -r prints as "+- x%"). The state is counted if any run counted.
+ * Returns PMS_OK, or PMS_ENOMEM (out is then not filled). */
+int pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out);
 /* Mean of x[n] and the standard deviation of that mean (sample sd / sqrt(n); 0 for n < 2). */
 void pms_stat_mean_sem(const double *x, size_t n, double *mean, double *sem);
 /* The coefficient of variation (sample stddev / mean, in %) of value i over the runs; NAN if undefined. */

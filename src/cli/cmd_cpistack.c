@@ -43,6 +43,8 @@ static void usage(FILE *out)
           "  --merge-tol SEC        largest time difference when merging by time (default 0.05)\n"
           "  --svg FILE             draw the stacks (bar per group, stacks per interval over time)\n"
           "  --brief                one line per CPI stack (with --by: a table of the groups)\n"
+          "  --csv FILE             the stacks as CSV, one row per group: group,n,R2,test_RMSE,\n"
+          "                         base,<events...>,model_CPI,observed_CPI\n"
           "  --json                 print JSON instead of text\n"
           "  -h, --help             this help\n",
           out);
@@ -50,7 +52,7 @@ static void usage(FILE *out)
 
 struct opts {
     pms_cpistack_options c;
-    const char *by, *svg;
+    const char *by, *svg, *csv;
     bool json, brief;
     pms_merge_key merge;
     double merge_tol;
@@ -89,7 +91,7 @@ static int parse_events(char *list, struct opts *o)
 static int parse_options(int argc, char **argv, struct opts *o)
 {
     enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
-           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING };
+           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
@@ -100,7 +102,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         {"merge", required_argument, 0, O_MERGE},   {"merge-tol", required_argument, 0, O_MERGE_TOL},
         {"svg", required_argument, 0, O_SVG},       {"json", no_argument, 0, O_JSON},
         {"brief", no_argument, 0, O_BRIEF},         {"programs", required_argument, 0, O_PROGRAMS},
-        {"drop-missing", no_argument, 0, O_DROP_MISSING},
+        {"drop-missing", no_argument, 0, O_DROP_MISSING}, {"csv", required_argument, 0, O_CSV},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     int c;
     uint64_t v;
@@ -162,6 +164,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_SVG: o->svg = optarg; break;
         case O_JSON: o->json = true; break;
         case O_BRIEF: o->brief = true; break;
+        case O_CSV: o->csv = optarg; break;
         case O_DROP_MISSING: o->c.drop_missing = true; break;
         case O_PROGRAMS:
             if (o->nprograms == sizeof o->programs / sizeof o->programs[0])
@@ -272,6 +275,43 @@ static int write_svg(const struct opts *o, const struct group_run *g)
     return rc;
 }
 
+/* The --brief table as CSV; every group must have the same events (as the bar chart). */
+static int write_csv(const struct opts *o, const struct group_run *g)
+{
+    const pms_cpistack *first = g->stacks[0];
+    size_t ne = first->nevents, ncols = 6 + ne;
+    for (size_t k = 1; k < g->n; k++)
+        if (g->stacks[k]->nevents != ne)
+            return cli_error("--csv: group %s has %zu events, group %s has %zu: one table needs the same events",
+                             g->labels[0], ne, g->labels[k], g->stacks[k]->nevents);
+    double *v = malloc(g->n * ncols * sizeof *v);
+    pms_table *t = pms_table_new(o->csv);
+    int rc = v && t ? CLI_OK : cli_error("out of memory");
+    for (size_t k = 0; k < g->n && rc == CLI_OK; k++) {
+        const pms_cpistack *s = g->stacks[k];
+        double *row = v + k;
+        row[0] = (double)s->nrows, row[g->n] = s->model->r_squared, row[2 * g->n] = s->test_rmse;
+        row[3 * g->n] = s->base;
+        for (size_t j = 0; j < ne; j++) row[(4 + j) * g->n] = s->component[j];
+        row[(4 + ne) * g->n] = s->model_cpi, row[(5 + ne) * g->n] = s->observed_cpi;
+    }
+    if (rc == CLI_OK && pms_table_add_string(t, "group", (const char *const *)g->labels, g->n) < 0) rc = cli_lib_error();
+    for (size_t c = 0; c < ncols && rc == CLI_OK; c++) {
+        static const char *const fixed[] = {"n", "R2", "test_RMSE", "base"};
+        const char *name = c < 4 ? fixed[c] : c < 4 + ne ? first->events[c - 4] : c == 4 + ne ? "model_CPI" : "observed_CPI";
+        if (pms_table_add_numeric(t, name, v + c * g->n, g->n) < 0) rc = cli_lib_error();
+    }
+    FILE *f = rc == CLI_OK ? cli_open_output(o->csv) : NULL;
+    if (rc == CLI_OK && !f) rc = CLI_FAIL;
+    if (f) {
+        if (pms_table_write(t, f, ',') < 0) rc = cli_lib_error();
+        cli_close_output(f);
+    }
+    pms_table_free(t);
+    free(v);
+    return rc;
+}
+
 static void write_report(const struct opts *o, const struct group_run *g)
 {
     if (o->json) {
@@ -316,6 +356,7 @@ int cmd_cpistack(int argc, char **argv)
     if (rc == CLI_OK) rc = compute_groups(t, &o, &g);
     if (rc == CLI_OK) write_report(&o, &g);
     if (rc == CLI_OK && o.svg) rc = write_svg(&o, &g);
+    if (rc == CLI_OK && o.csv) rc = write_csv(&o, &g);
     for (size_t k = 0; k < g.n; k++) {
         if (g.labels) free(g.labels[k]);
         if (g.stacks) pms_cpistack_free(g.stacks[k]);

@@ -56,6 +56,8 @@ static void usage(FILE *out)
             "  --write-runs FILE   write the runs table used (CSV) to FILE\n"
             "  --write-lp FILE     write the LP model (CPLEX LP format, for glpsol --lp)\n"
             "  --svg FILE          chart of the error %% of every run by each method\n"
+            "  --csv FILE          the TABLE X summary as CSV (method,counters,fit_abs_error_pct,\n"
+            "                      the error %% of each test run, note)\n"
             "  --json              machine-readable output\n"
             "  -h, --help          show this help\n");
 }
@@ -76,7 +78,7 @@ static char **split_list(const char *s)
 }
 
 typedef struct est_options {
-    const char *train, *test, *cycles, *select, *write_runs, *write_lp, *svg;
+    const char *train, *test, *cycles, *select, *write_runs, *write_lp, *svg, *csv;
     char **counters, **ignore, **group_by, **windows;
     bool by_index, sum_intervals, json;
     bool method[EST_METHODS];
@@ -102,7 +104,7 @@ static bool parse_methods(const char *s, bool *method)
 static int parse_options(int argc, char **argv, est_options *o)
 {
     enum { O_TRAIN = 256, O_TEST, O_BY_INDEX, O_CYCLES, O_COUNTERS, O_IGNORE, O_METHOD, O_SELECT, O_ALPHA, O_HIGH,
-           O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON };
+           O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON, O_CSV };
     static const struct option opts[] = {
         {"train", required_argument, 0, O_TRAIN},       {"test", required_argument, 0, O_TEST},
         {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
@@ -114,7 +116,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"sum-intervals", no_argument, 0, O_SUM},       {"group-by", required_argument, 0, O_GROUP},
         {"windows", required_argument, 0, O_WINDOWS},   {"write-runs", required_argument, 0, O_WRUNS},
         {"write-lp", required_argument, 0, O_WLP},      {"svg", required_argument, 0, O_SVG},
-        {"json", no_argument, 0, O_JSON},
+        {"json", no_argument, 0, O_JSON},               {"csv", required_argument, 0, O_CSV},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
     for (size_t m = 0; m < EST_METHODS; m++) o->method[m] = true;
@@ -139,6 +141,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_WRUNS: o->write_runs = optarg; break;
         case O_WLP: o->write_lp = optarg; break;
         case O_SVG: o->svg = optarg; break;
+        case O_CSV: o->csv = optarg; break;
         case O_JSON: o->json = true; break;
         case O_METHOD:
             if (!parse_methods(optarg, o->method))
@@ -254,14 +257,17 @@ static int write_runs(const pms_runs *runs, const char *path)
     return rc;
 }
 
-static int write_svg(const est_data *d, const est_result *res, const char *path)
+/* --svg and --csv: est_write_svg or est_write_csv into path. */
+static int write_output(int (*writer)(FILE *, const est_data *, const est_result *), const est_data *d,
+                        const est_result *res, const char *path)
 {
     FILE *f = cli_open_output(path);
     if (!f) return CLI_FAIL;
-    int rc = est_write_svg(f, d, res) < 0 ? cli_error("%s: cannot draw the chart: %s", path, pms_strerror()) : 0;
+    int rc = writer(f, d, res) < 0 ? cli_error("%s: %s", path, pms_strerror()) : 0;
     cli_close_output(f);
     return rc;
 }
+
 
 static void fail_reason(est_result *res)
 {
@@ -332,7 +338,8 @@ int cmd_estimate(int argc, char **argv)
         bool any = false;
         for (size_t k = 0; k < EST_METHODS; k++) any |= res[k].ok;
         if (!any) rc = cli_error("no method could fit a model (see the reasons above)");
-        else if (o.svg) rc = write_svg(&d, res, o.svg);
+        if (rc == 0 && o.svg) rc = write_output(est_write_svg, &d, res, o.svg);
+        if (rc == 0 && o.csv) rc = write_output(est_write_csv, &d, res, o.csv);
     }
     free_all(&o, &d, res, runs);
     return rc;

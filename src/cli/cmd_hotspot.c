@@ -7,6 +7,7 @@
 #include "pmuscope/event.h"
 #include "pmuscope/hotspot.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
@@ -19,7 +20,7 @@
 #define MAX_PERIODS HOTSPOT_MAX_PERIODS
 
 typedef struct options {
-    const char *truth, *save_truth, *sweep, *event, *svg, *output;
+    const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output;
     size_t top, rows;
     int json, randomize, fallback;
 } options;
@@ -37,16 +38,19 @@ static void usage(FILE *out)
             "  --record-truth DIR -- COMMAND   run COMMAND under valgrind into DIR and stop\n"
             "  --sweep LIST       sampling periods, e.g. 64K,128K,256K,512K,1M,2M,4M,8M,16M\n"
             "                     (K/M/G are powers of 1024); valgrind runs once (unless\n"
-            "                     --truth is given), then one recording per period\n"
+            "                     --truth is given), then one recording per period;\n"
+            "                     the command's standard output is discarded\n"
             "  --save-truth DIR   keep the valgrind output of a sweep in DIR\n"
             "  -e, --event EVENT  sampling event of the sweep (default cycles:u; on a machine\n"
             "                     without a hardware PMU, cpu-clock and periods in ns)\n"
+            "  --fallback         with -e: sample cpu-clock if this machine cannot count EVENT\n"
             "  --no-randomize     fixed periods (default: add a random value below 1/8 of\n"
             "                     the period at every sample, as pfmon did in the paper)\n"
             "  --top N            N of the top-N precision and recall (default 10)\n"
             "  --rows N           sampled IPs listed (default 15; 0: none)\n"
-            "                     The command's standard output is discarded in a sweep.\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
+            "  --csv FILE         sweep: one row per period (period,samples,m,NRMSE_SR,SC,OD,\n"
+            "                     tau_b,top_precision,top_recall)\n"
             "  --json             machine-readable output\n"
             "  -o, --output FILE  write the output to FILE\n"
             "  -h, --help         this help\n");
@@ -118,7 +122,8 @@ static int record_once(const options *o, const char *event, uint64_t period, con
     }
     int status;
     while (waitpid(pid, &status, 0) < 0)
-        ;
+        if (errno != EINTR)
+            return cli_error("waitpid: lost pmuscope record (pid %d)", (int)pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         FILE *f = fopen(log, "r");
         char line[512];
@@ -151,7 +156,7 @@ static int choose_event(const options *o, char *event, size_t size, int *time_ba
     if (rc < 0)
         return cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror());
     snprintf(event, size, "%s", want);
-    *time_based = pms_event_is_software(&ev);
+    *time_based = pms_event_counts_time(ev.attr.type, ev.attr.config);
     return CLI_OK;
 }
 
@@ -231,6 +236,8 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
         hotspot_print_sweep(out, &sw, truth, o->json);
         if (o->svg)
             rc = hotspot_write_sweep_svg(o->svg, &sw);
+        if (rc == CLI_OK && o->csv)
+            rc = hotspot_write_sweep_csv(o->csv, &sw);
     }
     for (size_t i = 0; i < np; i++)
         pms_hotspot_result_free(&sw.points[i].result);
@@ -266,7 +273,7 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
-           OPT_JSON, OPT_FALLBACK };
+           OPT_JSON, OPT_FALLBACK, OPT_CSV };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
@@ -274,6 +281,7 @@ int cmd_hotspot(int argc, char **argv)
         {"top", required_argument, NULL, OPT_TOP},
         {"rows", required_argument, NULL, OPT_ROWS},           {"svg", required_argument, NULL, OPT_SVG},
         {"json", no_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
+        {"csv", required_argument, NULL, OPT_CSV},
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     options o = {.top = 10, .rows = 15, .randomize = 1};
@@ -298,6 +306,7 @@ int cmd_hotspot(int argc, char **argv)
             *(c == OPT_TOP ? &o.top : &o.rows) = (size_t)v;
             break;
         case OPT_SVG: o.svg = optarg; break;
+        case OPT_CSV: o.csv = optarg; break;
         case OPT_JSON: o.json = 1; break;
         case 'o': o.output = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
@@ -318,8 +327,8 @@ int cmd_hotspot(int argc, char **argv)
     } else if (!o.truth || rest != 1) {
         return cli_usage_error("hotspot", "expected --truth DIR and one perf.data file, or --sweep PERIODS -- COMMAND");
     }
-    if (o.svg && !o.sweep)
-        return cli_usage_error("hotspot", "--svg draws a sweep: use it with --sweep");
+    if ((o.svg || o.csv) && !o.sweep)
+        return cli_usage_error("hotspot", "--%s writes a sweep: use it with --sweep", o.svg ? "svg" : "csv");
     FILE *out = cli_open_output(o.output);
     if (!out)
         return CLI_FAIL;

@@ -1,5 +1,6 @@
 /* pmuscope report: the hotspot table of a perf.data (perf's or pmuscope's own). */
 #include "cli/cli.h"
+#include "cli/report_html.h"
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
 #include "pmuscope/perfdata.h"
@@ -13,7 +14,7 @@
 #define PROGRESS_MIN_BYTES (64u << 20)
 
 struct options {
-    const char *input, *event, *output;
+    const char *input, *event, *output, *html;
     pms_profile_key key;
     pms_profile_weight weight;
     double confidence;
@@ -25,7 +26,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pmuscope report [-i FILE] [--sort sym|ip] [--weight samples|period] [--confidence C]\n"
-            "                       [--limit N] [--json|--csv] [-e EVENT] [-o FILE]\n"
+            "                       [--limit N] [--json|--csv] [-e EVENT] [-o FILE] [--html FILE]\n"
             "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` in one streaming pass\n"
             "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
@@ -48,6 +49,8 @@ static void usage(FILE *out)
             "      --csv             CSV output: event,binary,function,ip,file_offset,symbol_offset,\n"
             "                        samples,period,share,ci_low,ci_high\n"
             "  -o, --output FILE     write the report to FILE instead of stdout\n"
+            "      --html FILE       also write a self-contained HTML page: the tables, and a bar\n"
+            "                        chart of the top 10 shares of each event with their intervals\n"
             "  -h, --help            this help\n"
             "\n"
             "With a fixed period (-c) both weights give perf report's overhead. Period shares get\n"
@@ -57,7 +60,7 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV };
+    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML };
     static const struct option longopts[] = {
         {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
         {"weight", required_argument, NULL, 'w'},
@@ -65,9 +68,11 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"confidence", required_argument, NULL, OPT_CONFIDENCE},
         {"limit", required_argument, NULL, 'n'},     {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
+        {"html", required_argument, NULL, OPT_HTML},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
-    *o = (struct options){"perf.data", NULL, "-", PMS_PROFILE_BY_SYMBOL, PMS_WEIGHT_SAMPLES, 0.95, 25, 0, 0};
+    *o = (struct options){.input = "perf.data", .output = "-", .key = PMS_PROFILE_BY_SYMBOL,
+                          .weight = PMS_WEIGHT_SAMPLES, .confidence = 0.95, .limit = 25};
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "i:s:w:e:n:o:h", longopts, NULL)) != -1) {
@@ -101,6 +106,7 @@ static int parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_JSON: o->json = 1; break;
         case OPT_CSV: o->csv = 1; break;
+        case OPT_HTML: o->html = optarg; break;
         case 'h': usage(stdout); return -1;
         default: return cli_usage_error("report", "unknown option");
         }
@@ -239,18 +245,28 @@ static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_
     } else if (o->csv) {
         fputs("event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n", out);
     }
-    int found = 0;
-    for (size_t e = 0; e < pms_perfdata_nattrs(r); e++) {
+    report_html page;
+    if (o->html && report_html_open(&page, o->html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP,
+                                    pms_profile_lost(p)) != CLI_OK)
+        return CLI_FAIL;
+    int found = 0, rc = CLI_OK;
+    for (size_t e = 0; e < pms_perfdata_nattrs(r) && rc == CLI_OK; e++) {
         const char *name = pms_perfdata_get_attr(r, e)->name;
         if (o->event ? strcmp(o->event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
         found = 1;
         struct table t = {name, pms_profile_samples(p, e), NULL, 0};
-        if (pms_profile_table_weighted(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows)) return cli_lib_error();
+        if (pms_profile_table_weighted(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows)) {
+            rc = cli_lib_error();
+            break;
+        }
         if (o->json) print_json_table(&j, o, &t);
         else if (o->csv) print_csv(out, o, &t);
         else print_text(out, o, &t, pms_profile_lost(p));
+        if (o->html) rc = report_html_event(&page, name, t.samples, t.rows, t.nrows, shown_rows(o, &t));
         free(t.rows);
     }
+    if (o->html && report_html_close(&page) != CLI_OK) rc = CLI_FAIL;
+    if (rc != CLI_OK) return rc;
     if (o->json) {
         pms_json_array_end(&j);
         pms_json_object_end(&j);

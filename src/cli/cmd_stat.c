@@ -168,9 +168,10 @@ static int run_stat(const stat_opts *o)
         if (!o->pid) exit_code = stat_exit_code(res.wait_status);
     }
     if (o->json && o->interval_ms) pms_json_array_end(&json);
-    if (done > 0) {
+    if (done > 0 && pms_stat_average_runs(runs, done, n, avg)) {
+        rc = cli_lib_error();
+    } else if (done > 0) {
         /* Ctrl-C still prints what was counted, as perf does. */
-        pms_stat_average_runs(runs, done, n, avg);
         double elapsed_mean, elapsed_sem;
         pms_stat_mean_sem(elapsed, done, &elapsed_mean, &elapsed_sem);
         char target[512];

@@ -4,6 +4,8 @@
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
 #include "pmuscope/stats.h"
+#include "pmuscope/table.h"
+#include "util/error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -284,5 +286,35 @@ int est_write_svg(FILE *out, const est_data *d, const est_result *res)
     pms_chart_free(c);
     free(x);
     free(y);
+    return rc;
+}
+
+int est_write_csv(FILE *out, const est_data *d, const est_result *res)
+{
+    const char *method[EST_METHODS], *note[EST_METHODS];
+    double counters[EST_METHODS], fit[EST_METHODS], err[EST_METHODS];
+    size_t n = 0;
+    for (size_t k = 0; k < EST_METHODS; k++) {
+        if (!res[k].wanted) continue;
+        method[n] = labels[k];
+        note[n] = res[k].ok ? "" : res[k].reason;
+        counters[n] = res[k].ok ? (double)res[k].model->n_used : NAN;
+        fit[n] = res[k].ok ? fit_mean_abs_error(d, res[k].model) : NAN;
+        n++;
+    }
+    pms_table *t = pms_table_new("TABLE X");
+    if (!t) return pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = pms_table_add_string(t, "method", method, n);
+    if (rc == PMS_OK) rc = pms_table_add_numeric(t, "counters", counters, n);
+    if (rc == PMS_OK) rc = pms_table_add_numeric(t, "fit_abs_error_pct", fit, n);
+    for (size_t j = 0; j < d->n_test && rc == PMS_OK; j++) {
+        size_t m = 0;
+        for (size_t k = 0; k < EST_METHODS; k++)
+            if (res[k].wanted) err[m++] = res[k].ok ? error_of(d, res[k].model, d->test[j]) : NAN;
+        rc = pms_table_add_numeric(t, d->runs->labels[d->test[j]], err, n);
+    }
+    if (rc == PMS_OK) rc = pms_table_add_string(t, "note", note, n);
+    if (rc == PMS_OK) rc = pms_table_write(t, out, ',');
+    pms_table_free(t);
     return rc;
 }

@@ -35,6 +35,9 @@ double est_predict(const est_data *d, const pms_cycle_model *m, size_t run);
 
 void est_print_text(FILE *out, const est_data *d, const est_result *res);
 void est_print_json(FILE *out, const est_data *d, const est_result *res);
+/* TABLE X as CSV: method,counters,fit_abs_error_pct,<error % of each test run>,note
+ * (empty numbers and the reason in note for a method that could not fit). */
+int est_write_csv(FILE *out, const est_data *d, const est_result *res);
 /* An SVG chart of the error % of every run by each method (as the paper's Figs. 1-2 per TEST). */
 int est_write_svg(FILE *out, const est_data *d, const est_result *res);
 

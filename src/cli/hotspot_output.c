@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
+#include "pmuscope/table.h"
 
 #include <math.h>
 #include <string.h>
@@ -198,6 +199,37 @@ void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_t
                 r->measures.m, r->measures.nrmse_sr, r->measures.sc, r->measures.od, r->measures.kendall_tau,
                 r->top_precision, r->top_recall);
     }
+}
+
+int hotspot_write_sweep_csv(const char *path, const hotspot_sweep *sw)
+{
+    static const char *const names[] = {"period", "samples", "m", "NRMSE_SR", "SC", "OD", "tau_b",
+                                        "top_precision", "top_recall"};
+    enum { NCOLS = sizeof names / sizeof names[0] };
+    double col[NCOLS][HOTSPOT_MAX_PERIODS];
+    for (size_t i = 0; i < sw->nperiods; i++) {
+        const pms_hotspot_result *r = &sw->points[i].result;
+        double row[NCOLS] = {(double)sw->points[i].period, (double)sw->points[i].samples, (double)r->measures.m,
+                             r->measures.nrmse_sr, r->measures.sc, r->measures.od, r->measures.kendall_tau,
+                             r->top_precision, r->top_recall};
+        for (size_t k = 0; k < NCOLS; k++)
+            col[k][i] = row[k];
+    }
+    pms_table *t = pms_table_new(path);
+    int rc = t ? CLI_OK : cli_error("out of memory");
+    for (size_t k = 0; k < NCOLS && rc == CLI_OK; k++)
+        if (pms_table_add_numeric(t, names[k], col[k], sw->nperiods) < 0)
+            rc = cli_lib_error();
+    FILE *f = rc == CLI_OK ? cli_open_output(path) : NULL;
+    if (rc == CLI_OK && !f)
+        rc = CLI_FAIL;
+    if (f) {
+        if (pms_table_write(t, f, ',') < 0)
+            rc = cli_lib_error();
+        cli_close_output(f);
+    }
+    pms_table_free(t);
+    return rc;
 }
 
 int hotspot_write_sweep_svg(const char *path, const hotspot_sweep *sw)

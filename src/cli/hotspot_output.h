@@ -25,6 +25,9 @@ typedef struct hotspot_sweep {
 void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_recording *rec,
                        const pms_hotspot_result *r, size_t rows, int json);
 void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_truth *t, int json);
+/* One CSV row per period: period,samples,m,NRMSE_SR,SC,OD,tau_b,top_precision,top_recall.
+ * Returns CLI_OK or CLI_FAIL (message printed). */
+int hotspot_write_sweep_csv(const char *path, const hotspot_sweep *sw);
 /* Returns CLI_OK or CLI_FAIL (message printed). */
 int hotspot_write_sweep_svg(const char *path, const hotspot_sweep *sw);
 

@@ -30,39 +30,40 @@ void stat_notes_free(stat_notes *notes)
 int stat_prepare_events(const char *spec, bool fallback, pms_event **events, size_t *n, stat_notes *notes)
 {
     if (pms_event_list_parse(spec, events, n) != PMS_OK) return cli_lib_error();
-    for (size_t i = 0; i < *n; i++) {
+    int rc = CLI_OK;
+    for (size_t i = 0; i < *n && rc == CLI_OK; i++) {
         pms_event *ev = &(*events)[i];
         int r = pms_event_probe(ev);
         if (r == PMS_OK) continue;
         if (!fallback || r != PMS_ENOTSUP) {
-            cli_lib_error();
-            free(*events);
-            *events = NULL;
-            return CLI_FAIL;
+            rc = cli_lib_error();
+            break;
         }
         /* The reason without the advice after ';' (the advice is what --fallback just did). */
         char reason[512];
         snprintf(reason, sizeof reason, "%.*s", (int)strcspn(pms_strerror(), ";"), pms_strerror());
         pms_event sub;
         if (pms_event_fallback(ev, PMS_FALLBACK_COUNTING, &sub) != PMS_OK) {
-            free(*events);
-            *events = NULL;
-            return cli_lib_error();
+            rc = cli_lib_error();
+            break;
         }
         /* The column says what was measured, and for what. */
         char name[2 * PMS_EVENT_NAME_MAX + 16];
         snprintf(name, sizeof name, "%s(for %s)", sub.name, ev->name);
         if (strlen(name) >= sizeof sub.name) {
-            free(*events);
-            *events = NULL;
-            return cli_error("%s: the event name is too long to name its substitute", ev->name);
+            rc = cli_error("%s: the event name is too long to name its substitute", ev->name);
+            break;
         }
         memcpy(sub.name, name, sizeof sub.name);
         stat_note(notes, "%s stands in for %s (--fallback): %s", sub.name, ev->name, reason);
         cli_warn("%s stands in for %s (--fallback): it counts time, not %s", sub.name, ev->name, ev->name);
         *ev = sub;
     }
-    return CLI_OK;
+    if (rc != CLI_OK) {
+        free(*events);
+        *events = NULL;
+    }
+    return rc;
 }
 
 void stat_describe_command(char *const argv[], char *buf, size_t size)

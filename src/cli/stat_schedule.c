@@ -6,6 +6,7 @@
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
 #include "pmuscope/schedule.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,9 +16,8 @@
 /* Parses "1-10,50" into a malloc'ed list of sizes. */
 static int parse_sizes(const char *spec, long **sizes, size_t *count)
 {
-    size_t cap = 16, n = 0;
-    long *list = malloc(cap * sizeof *list);
-    if (!list) return cli_error("out of memory");
+    size_t cap = 0, n = 0;
+    long *list = NULL;
     const char *p = spec;
     while (*p) {
         char *end;
@@ -30,14 +30,9 @@ static int parse_sizes(const char *spec, long **sizes, size_t *count)
             if (end == q || errno || hi < lo || hi - lo > 100000) goto bad;
         }
         for (long s = lo; s <= hi; s++) {
-            if (n == cap) {
-                long *grown = realloc(list, 2 * cap * sizeof *list);
-                if (!grown) {
-                    free(list);
-                    return cli_error("out of memory");
-                }
-                list = grown;
-                cap *= 2;
+            if (pms_grow(&list, &cap, n + 1, sizeof *list)) {
+                free(list);
+                return cli_error("out of memory");
             }
             list[n++] = s;
         }
@@ -143,6 +138,18 @@ static void note_anchor_variation(stat_notes *notes, const pms_event *anchors, s
     }
 }
 
+/* "counts" and "anchor_cv_pct" of one merged table. */
+static void json_merged(pms_json *j, const pms_stat_value *merged, size_t n, const pms_event *anchors, size_t na,
+                        const double *cv)
+{
+    pms_json_key(j, "counts");
+    pms_stat_json_values(j, merged, n, 0);
+    pms_json_key(j, "anchor_cv_pct");
+    pms_json_object_begin(j);
+    for (size_t a = 0; a < na; a++) pms_json_kv_double(j, anchors[a].name, cv[a]);
+    pms_json_object_end(j);
+}
+
 /* --sizes: one row of the runs table per size. */
 static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_stat_value *merged, double *cv)
 {
@@ -174,12 +181,7 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
             snprintf(run, sizeof run, "TEST%ld", sizes[k]);
             pms_json_kv_string(&json, "run", run);
             pms_json_kv_int(&json, "size", sizes[k]);
-            pms_json_key(&json, "counts");
-            pms_stat_json_values(&json, merged, p->na + p->ne, 0);
-            pms_json_key(&json, "anchor_cv_pct");
-            pms_json_object_begin(&json);
-            for (size_t a = 0; a < p->na; a++) pms_json_kv_double(&json, anchors[a].name, cv[a]);
-            pms_json_object_end(&json);
+            json_merged(&json, merged, p->na + p->ne, anchors, p->na, cv);
             pms_json_object_end(&json);
         } else {
             if (k == 0) pms_stat_runs_header(out, merged, p->na + p->ne);
@@ -204,6 +206,41 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
     free(worst);
     free(sizes);
     return rc;
+}
+
+/* Without --sizes: the merged table once, in the format asked for. */
+static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_stat_value *merged, double *cv,
+                    stat_notes *notes)
+{
+    const stat_opts *o = p->o;
+    size_t na = p->na, n = p->na + p->ne;
+    int rc = run_groups(p, -1, "schedule");
+    if (rc != CLI_OK) return rc;
+    if (pms_schedule_merge(p->s, merged, cv) != PMS_OK) return cli_lib_error();
+    note_anchor_variation(notes, anchors, na, cv, pms_schedule_runs(p->s));
+    if (o->json) {
+        pms_json json;
+        pms_json_init(&json, out, true);
+        pms_json_object_begin(&json);
+        pms_json_kv_uint(&json, "runs", pms_schedule_runs(p->s));
+        json_merged(&json, merged, n, anchors, na, cv);
+        pms_json_object_end(&json);
+        pms_json_finish(&json);
+    } else if (o->wide) {
+        pms_stat_wide_header(out, merged, n);
+        pms_stat_wide_row(out, 0, merged, n);
+    } else if (o->sep) {
+        pms_stat_print_csv(out, o->sep, -1, 0, 1, merged, n);
+    } else {
+        char target[512];
+        stat_describe_command(o->argv, target, sizeof target);
+        pms_stat_summary s = {.target = target, .runs = 1, .elapsed_s = p->elapsed_sum / (double)p->measured,
+                              .notes = (const char *const *)notes->lines, .nnotes = notes->n};
+        pms_stat_print_plain(out, &s, merged, n);
+        return CLI_OK;
+    }
+    for (size_t k = 0; k < notes->n; k++) fprintf(stderr, "pmuscope: %s\n", notes->lines[k]);
+    return CLI_OK;
 }
 
 int stat_schedule(const stat_opts *o)
@@ -249,45 +286,8 @@ int stat_schedule(const stat_opts *o)
         out = stat_open_output(o, o->json || o->wide || o->sizes_spec);
         if (!out) rc = CLI_FAIL;
     }
-    if (rc == CLI_OK && o->sizes_spec) {
-        rc = run_sizes(&p, anchors, out, merged, cv);
-    } else if (rc == CLI_OK) {
-        if ((rc = run_groups(&p, -1, "schedule")) == CLI_OK) {
-            if (pms_schedule_merge(p.s, merged, cv) != PMS_OK) {
-                rc = cli_lib_error();
-            } else {
-                note_anchor_variation(&notes, anchors, na, cv, pms_schedule_runs(p.s));
-                char target[512];
-                stat_describe_command(o->argv, target, sizeof target);
-                pms_stat_summary s = {.target = target, .runs = 1, .elapsed_s = p.elapsed_sum / (double)p.measured,
-                                      .notes = (const char *const *)notes.lines,
-                                      .nnotes = notes.n};
-                if (o->json) {
-                    pms_json json;
-                    pms_json_init(&json, out, true);
-                    pms_json_object_begin(&json);
-                    pms_json_kv_uint(&json, "runs", pms_schedule_runs(p.s));
-                    pms_json_key(&json, "counts");
-                    pms_stat_json_values(&json, merged, na + ne, 0);
-                    pms_json_key(&json, "anchor_cv_pct");
-                    pms_json_object_begin(&json);
-                    for (size_t a = 0; a < na; a++) pms_json_kv_double(&json, anchors[a].name, cv[a]);
-                    pms_json_object_end(&json);
-                    pms_json_object_end(&json);
-                    pms_json_finish(&json);
-                } else if (o->wide) {
-                    pms_stat_wide_header(out, merged, na + ne);
-                    pms_stat_wide_row(out, 0, merged, na + ne);
-                } else if (o->sep) {
-                    pms_stat_print_csv(out, o->sep, -1, 0, 1, merged, na + ne);
-                } else {
-                    pms_stat_print_plain(out, &s, merged, na + ne);
-                }
-                if (o->json || o->wide || o->sep)
-                    for (size_t k = 0; k < notes.n; k++) fprintf(stderr, "pmuscope: %s\n", notes.lines[k]);
-            }
-        }
-    }
+    if (rc == CLI_OK)
+        rc = o->sizes_spec ? run_sizes(&p, anchors, out, merged, cv) : run_once(&p, anchors, out, merged, cv, &notes);
     if (out) stat_close_output(out);
     free(p.argv);
     free(merged);

@@ -54,7 +54,7 @@ static bool target_ended(const struct target *tg)
     fclose(f);
     buf[n] = '\0';
     const char *paren = strrchr(buf, ')'); /* the state follows the command name */
-    return paren && (paren[2] == 'Z' || paren[2] == 'X');
+    return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'); /* paren[1] may end buf */
 }
 
 static int report_interval(pms_counter *c, const pms_measure_opts *o, double t, pms_count *prev, pms_count *now,

@@ -88,12 +88,6 @@ struct pms_sampler {
     size_t nresample;
 };
 
-static int is_hrtimer_event(const pms_event *e)
-{
-    return e->attr.type == PERF_TYPE_SOFTWARE &&
-           (e->attr.config == PERF_COUNT_SW_CPU_CLOCK || e->attr.config == PERF_COUNT_SW_TASK_CLOCK);
-}
-
 static uint64_t now_ns(clockid_t clock)
 {
     struct timespec ts;
@@ -283,7 +277,8 @@ static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
         if (e->cfg.nread) memcpy(s->reads + r, e->cfg.read, e->cfg.nread * sizeof *s->reads);
         e->cfg.read = s->reads + r;
         r += e->cfg.nread;
-        e->correct_period = is_hrtimer_event(&e->cfg.event) && e->cfg.period;
+        /* The clock events are hrtimer based: the kernel keeps reporting their first period. */
+        e->correct_period = pms_event_counts_time(e->cfg.event.attr.type, e->cfg.event.attr.config) && e->cfg.period;
         if (e->cfg.randomize.kind != PMS_RANDOMIZE_NONE) {
             int rc = pms_period_gen_create(&e->gen, &e->cfg.randomize, e->base);
             if (rc) return rc;

@@ -91,7 +91,10 @@ int pms_schedule_merge(const pms_schedule *s, pms_stat_value *out, double *ancho
         /* The anchors occupy the first na slots of every run: average them as repeated runs. */
         pms_stat_value *avg = malloc(stride * sizeof *avg);
         if (!avg) return pms_fail(PMS_ENOMEM, "out of memory");
-        pms_stat_average_runs(s->values, s->nruns, stride, avg);
+        if (pms_stat_average_runs(s->values, s->nruns, stride, avg)) {
+            free(avg);
+            return PMS_ENOMEM;
+        }
         for (size_t a = 0; a < s->na; a++) {
             out[a] = avg[a];
             anchor_cv[a] = pms_stat_cv(s->values, s->nruns, stride, a);

@@ -1,6 +1,7 @@
 #include "pmuscope/target.h"
 
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,26 +108,17 @@ int pms_process_threads(pid_t pid, pid_t **tids, size_t *count)
         if (e == ENOENT) return pms_fail(PMS_ENOENT, "no process with pid %d", (int)pid);
         return pms_fail_errno(pms_status_from_errno(e), e, "cannot list the threads of process %d", (int)pid);
     }
-    size_t n = 0, cap = 16;
-    pid_t *list = malloc(cap * sizeof *list);
-    if (!list) {
-        closedir(d);
-        return pms_fail(PMS_ENOMEM, "out of memory");
-    }
+    size_t n = 0, cap = 0;
+    pid_t *list = NULL;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         char *end;
         long t = strtol(de->d_name, &end, 10);
         if (*end || t <= 0) continue;
-        if (n == cap) {
-            pid_t *grown = realloc(list, 2 * cap * sizeof *list);
-            if (!grown) {
-                free(list);
-                closedir(d);
-                return pms_fail(PMS_ENOMEM, "out of memory");
-            }
-            list = grown;
-            cap *= 2;
+        if (pms_grow(&list, &cap, n + 1, sizeof *list)) {
+            free(list);
+            closedir(d);
+            return pms_fail(PMS_ENOMEM, "out of memory");
         }
         list[n++] = (pid_t)t;
     }

@@ -9,6 +9,11 @@ int pms_event_is_software(const pms_event *ev)
     return ev->attr.type == PERF_TYPE_SOFTWARE;
 }
 
+int pms_event_counts_time(uint32_t type, uint64_t config)
+{
+    return type == PERF_TYPE_SOFTWARE && (config == PERF_COUNT_SW_CPU_CLOCK || config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 int pms_event_fallback(const pms_event *ev, pms_fallback_use use, pms_event *out)
 {
     if (pms_event_is_software(ev)) {

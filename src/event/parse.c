@@ -2,6 +2,7 @@
  * lists with {a,b} groups (pms_event_list_parse). */
 #include "event/event_internal.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -155,13 +156,55 @@ static int apply_group_modifiers(pms_event *ev, const char *mods)
     return r;
 }
 
+/* The event name at *i: it runs to ',' or '}' outside a pmu/.../ term list. */
+static int next_token(const char *spec, size_t len, size_t *i, char *token, size_t size)
+{
+    size_t start = *i, j = *i;
+    bool in_terms = false;
+    for (; j < len && (in_terms || (spec[j] != ',' && spec[j] != '}')); j++) {
+        if (spec[j] == '/') in_terms = !in_terms;
+        if (spec[j] == '{')
+            return pms_fail(PMS_EINVAL, "'%s': offset %zu: unexpected '{' inside an event name", spec, j);
+    }
+    size_t tlen = j - start;
+    if (tlen >= size) return pms_fail(PMS_EINVAL, "'%.40s...': offset %zu: event name too long", spec, start);
+    memcpy(token, spec + start, tlen);
+    token[tlen] = '\0';
+    if (strspn(token, " \t") == tlen)
+        return pms_fail(PMS_EINVAL, "'%s': offset %zu: expected an event name", spec, start);
+    *i = j;
+    return PMS_OK;
+}
+
+/* The '}' at *i: optional ":mods" for events[first..n), then ',' or the end. */
+static int close_group(const char *spec, size_t len, size_t *i, pms_event *events, size_t first, size_t n)
+{
+    size_t j = *i + 1;
+    if (spec[j] == ':') {
+        size_t mstart = ++j;
+        while (j < len && spec[j] != ',') j++;
+        char mods[16];
+        if (j - mstart == 0 || j - mstart >= sizeof mods)
+            return pms_fail(PMS_EINVAL, "'%s': offset %zu: expected group modifiers after '}:'", spec, mstart);
+        memcpy(mods, spec + mstart, j - mstart);
+        mods[j - mstart] = '\0';
+        for (size_t k = first; k < n; k++) {
+            int r = apply_group_modifiers(&events[k], mods);
+            if (r != PMS_OK) return r;
+        }
+    }
+    while (isspace((unsigned char)spec[j])) j++;
+    if (j < len && spec[j] != ',') return pms_fail(PMS_EINVAL, "'%s': offset %zu: expected ',' after '}'", spec, j);
+    *i = j;
+    return PMS_OK;
+}
+
 int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
 {
     *events = NULL;
     *count = 0;
-    size_t cap = 8, n = 0;
-    pms_event *list = malloc(cap * sizeof *list);
-    if (!list) return pms_fail(PMS_ENOMEM, "out of memory");
+    size_t cap = 0, n = 0;
+    pms_event *list = NULL;
     int next_group = 0, group = -1, r = PMS_OK;
     size_t group_first = 0, i = 0, len = strlen(spec);
     if (len == 0) {
@@ -180,37 +223,11 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
             i++;
             continue;
         }
-        /* An event runs to ',' or '}' outside a pmu/.../ term list. */
-        size_t start = i;
-        bool in_terms = false;
-        while (i < len && (in_terms || (spec[i] != ',' && spec[i] != '}'))) {
-            if (spec[i] == '/') in_terms = !in_terms;
-            if (spec[i] == '{') {
-                r = pms_fail(PMS_EINVAL, "'%s': offset %zu: unexpected '{' inside an event name", spec, i);
-                goto fail;
-            }
-            i++;
-        }
         char token[PMS_EVENT_NAME_MAX * 2];
-        size_t tlen = i - start;
-        if (tlen >= sizeof token) {
-            r = pms_fail(PMS_EINVAL, "'%.40s...': offset %zu: event name too long", spec, start);
+        if ((r = next_token(spec, len, &i, token, sizeof token)) != PMS_OK) goto fail;
+        if (pms_grow(&list, &cap, n + 1, sizeof *list)) {
+            r = pms_fail(PMS_ENOMEM, "out of memory");
             goto fail;
-        }
-        memcpy(token, spec + start, tlen);
-        token[tlen] = '\0';
-        if (strspn(token, " \t") == tlen) {
-            r = pms_fail(PMS_EINVAL, "'%s': offset %zu: expected an event name", spec, start);
-            goto fail;
-        }
-        if (n == cap) {
-            pms_event *grown = realloc(list, 2 * cap * sizeof *list);
-            if (!grown) {
-                r = pms_fail(PMS_ENOMEM, "out of memory");
-                goto fail;
-            }
-            list = grown;
-            cap *= 2;
         }
         if ((r = pms_event_parse(token, &list[n])) != PMS_OK) goto fail;
         list[n].group = group >= 0 ? group : next_group++;
@@ -220,26 +237,8 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
                 r = pms_fail(PMS_EINVAL, "'%s': offset %zu: '}' without '{'", spec, i);
                 goto fail;
             }
-            i++;
-            if (spec[i] == ':') {
-                size_t mstart = ++i;
-                while (i < len && spec[i] != ',') i++;
-                char mods[16];
-                if (i - mstart == 0 || i - mstart >= sizeof mods) {
-                    r = pms_fail(PMS_EINVAL, "'%s': offset %zu: expected group modifiers after '}:'", spec, mstart);
-                    goto fail;
-                }
-                memcpy(mods, spec + mstart, i - mstart);
-                mods[i - mstart] = '\0';
-                for (size_t k = group_first; k < n; k++)
-                    if ((r = apply_group_modifiers(&list[k], mods)) != PMS_OK) goto fail;
-            }
+            if ((r = close_group(spec, len, &i, list, group_first, n)) != PMS_OK) goto fail;
             group = -1;
-            while (isspace((unsigned char)spec[i])) i++;
-            if (i < len && spec[i] != ',') {
-                r = pms_fail(PMS_EINVAL, "'%s': offset %zu: expected ',' after '}'", spec, i);
-                goto fail;
-            }
         }
         if (i < len && spec[i] == ',') {
             i++;

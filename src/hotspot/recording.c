@@ -1,5 +1,6 @@
 /* The sampled side of seed 002: S from a perf.data, with every IP placed in its file
  * (binary, file offset) through the recording's MMAP records (pms_profile, pms_symbols). */
+#include "pmuscope/event.h"
 #include "pmuscope/hotspot.h"
 #include "pmuscope/perfdata.h"
 #include "pmuscope/profile.h"
@@ -8,12 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int is_time_based(const struct perf_event_attr *a)
-{
-    return a->type == PERF_TYPE_SOFTWARE &&
-           (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
-}
 
 /* Copies the rows that lie in a file into out->samples (c_i counts samples, as the
  * paper does, not their periods); the rest is unplaced. */
@@ -50,7 +45,7 @@ int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
         const pms_perfdata_attr *a = pms_perfdata_get_attr(r, 0);
         snprintf(out->event, sizeof out->event, "%s", a->name && a->name[0] ? a->name : "?");
         out->period = a->attr.freq ? 0 : a->attr.sample_period;
-        out->time_based = is_time_based(&a->attr);
+        out->time_based = pms_event_counts_time(a->attr.type, a->attr.config);
         if (!(a->attr.sample_type & PERF_SAMPLE_IP))
             rc = pms_fail(PMS_EINVAL, "%s: event %s was recorded without IPs (PERF_SAMPLE_IP)", perfdata, out->event);
     }

@@ -7,6 +7,7 @@
 #include "pmuscope/hotspot.h"
 #include "pmuscope/symbols.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ typedef struct truth_block {
 
 struct pms_hotspot_truth {
     truth_object *objects;
-    size_t nobjects;
+    size_t nobjects, objects_cap;
     truth_instr *instrs; /* sorted by (object, offset) */
     size_t ninstrs;
     truth_block *blocks; /* sorted by (object, offset) */
@@ -85,15 +86,12 @@ static int load_manifest(pms_hotspot_truth *t, const char *dir)
             break;
         }
         *space = '\0';
-        truth_object *v = realloc(t->objects, (t->nobjects + 1) * sizeof *v);
-        if (!v || !(v[t->nobjects].path = strdup(space + 1))) {
-            if (v)
-                t->objects = v;
+        if (pms_grow(&t->objects, &t->objects_cap, t->nobjects + 1, sizeof *t->objects) ||
+            !(t->objects[t->nobjects].path = strdup(space + 1))) {
             rc = pms_fail(PMS_ENOMEM, "%s: out of memory", path);
             break;
         }
-        t->objects = v;
-        truth_object *o = &v[t->nobjects++];
+        truth_object *o = &t->objects[t->nobjects++];
         snprintf(o->build_id, sizeof o->build_id, "%s", strcmp(line, "-") == 0 ? "" : line);
         char now[PMS_BUILD_ID_HEX];
         rc = pms_elf_build_id(o->path, now);

@@ -1,21 +1,18 @@
 /* Load biases from a valgrind log written with -v -v. */
 #include "hotspot/valgrind_log.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int add_object(pms_vg_object **v, size_t *n, const char *path, uint64_t bias)
+static int add_object(pms_vg_object **v, size_t *n, size_t *cap, const char *path, uint64_t bias)
 {
-    pms_vg_object *g = realloc(*v, (*n + 1) * sizeof *g);
-    if (!g)
+    if (pms_grow(v, cap, *n + 1, sizeof **v) || !((*v)[*n].path = strdup(path)))
         return -1;
-    *v = g;
-    if (!(g[*n].path = strdup(path)))
-        return -1;
-    g[(*n)++].bias = bias;
+    (*v)[(*n)++].bias = bias;
     return 0;
 }
 
@@ -27,7 +24,7 @@ int pms_valgrind_log_objects(const char *log_path, pms_vg_object **objects, size
     if (!f)
         return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open valgrind log %s", log_path);
     char *line = NULL, *pending = NULL; /* the object whose svma/avma line is due */
-    size_t cap = 0, lineno = 0;
+    size_t cap = 0, lineno = 0, objects_cap = 0;
     int rc = PMS_OK;
     while (rc == PMS_OK && getline(&line, &cap, f) >= 0) {
         lineno++;
@@ -43,7 +40,7 @@ int pms_valgrind_log_objects(const char *log_path, pms_vg_object **objects, size
             uint64_t s, a;
             if (sscanf(svma, "svma 0x%" SCNx64 ", avma 0x%" SCNx64, &s, &a) != 2)
                 rc = pms_fail(PMS_EFORMAT, "%s: line %zu: expected \"svma 0x..., avma 0x...\"", log_path, lineno);
-            else if (add_object(objects, count, pending, a - s) < 0)
+            else if (add_object(objects, count, &objects_cap, pending, a - s) < 0)
                 rc = pms_fail(PMS_ENOMEM, "%s: out of memory", log_path);
             free(pending);
             pending = NULL;

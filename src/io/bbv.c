@@ -142,23 +142,29 @@ static int bb_line(pms_bbv *b, const char *name, size_t line, const char *s, con
     return parse_t_line(b, name, line, s, end);
 }
 
-int pms_bbv_parse_text(pms_bbv *b, const char *name, const char *text, size_t len)
-{
-    return for_each_line(b, name, text, len, bb_line);
-}
-
 int pms_bbv_parse(pms_bbv **out, const char *name, const char *text, size_t len)
 {
     pms_bbv *b;
     int rc = pms_bbv_create(&b);
     if (rc) return rc;
-    rc = pms_bbv_parse_text(b, name, text, len);
+    rc = for_each_line(b, name, text, len, bb_line);
     if (rc) {
         pms_bbv_free(b);
         return rc;
     }
     *out = b;
     return PMS_OK;
+}
+
+int pms_bbv_read_file(pms_bbv **out, const char *path)
+{
+    char *text;
+    size_t len;
+    int rc = pms_read_file(path, &text, &len);
+    if (rc) return rc;
+    rc = pms_bbv_parse(out, path, text, len);
+    free(text);
+    return rc;
 }
 
 /* One F: line, "F:block:hexaddr:function". */
@@ -223,15 +229,12 @@ int pms_bbv_parse_pc(pms_bbv *b, const char *name, const char *text, size_t len)
 
 int pms_bbv_load(pms_bbv **out, const char *bb_path, const char *pc_path)
 {
-    char *text;
-    size_t len;
-    int rc = pms_read_file(bb_path, &text, &len);
-    if (rc) return rc;
     pms_bbv *b;
-    rc = pms_bbv_parse(&b, bb_path, text, len);
-    free(text);
+    int rc = pms_bbv_read_file(&b, bb_path);
     if (rc) return rc;
     if (pc_path) {
+        char *text;
+        size_t len;
         rc = pms_read_file(pc_path, &text, &len);
         if (!rc) {
             rc = pms_bbv_parse_pc(b, pc_path, text, len);

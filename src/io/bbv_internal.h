@@ -22,7 +22,7 @@ struct pms_bbv {
     uint64_t interval_size;
 };
 
-/* Parses BB text (T: lines and # comments) into b, appending intervals. */
-int pms_bbv_parse_text(pms_bbv *b, const char *name, const char *text, size_t len);
+/* Reads a file of T: lines and # comments (exp-bbv's BB file, SimPoint's .bb). */
+int pms_bbv_read_file(pms_bbv **out, const char *path);
 
 #endif

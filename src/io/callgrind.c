@@ -2,6 +2,7 @@
  * Format: valgrind's "Callgrind Format Specification" (docs/cl-format.xml). */
 #include "pmuscope/callgrind.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -58,14 +59,8 @@ static void names_free(name_table *t)
 
 static int32_t names_add(name_table *t, const char *name)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        char **v = realloc(t->names, cap * sizeof *v);
-        if (!v)
-            return -1;
-        t->names = v;
-        t->cap = cap;
-    }
+    if (pms_grow(&t->names, &t->cap, t->n + 1, sizeof *t->names))
+        return -1;
     if (!(t->names[t->n] = strdup(name)))
         return -1;
     return (int32_t)t->n++;
@@ -73,18 +68,11 @@ static int32_t names_add(name_table *t, const char *name)
 
 static int names_bind(name_table *t, size_t id, int32_t index)
 {
-    if (id >= t->nids) {
-        size_t n = t->nids ? t->nids : 64;
-        while (n <= id)
-            n *= 2;
-        int32_t *v = realloc(t->by_id, n * sizeof *v);
-        if (!v)
-            return -1;
-        for (size_t i = t->nids; i < n; i++)
-            v[i] = -1;
-        t->by_id = v;
-        t->nids = n;
-    }
+    size_t old = t->nids;
+    if (pms_grow(&t->by_id, &t->nids, id + 1, sizeof *t->by_id))
+        return -1;
+    for (size_t i = old; i < t->nids; i++)
+        t->by_id[i] = -1;
     t->by_id[id] = index;
     return 0;
 }
@@ -149,14 +137,8 @@ static int add_instr(parser *p, uint64_t addr, uint64_t count)
             return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
         p->object = unknown;
     }
-    if (cg->n == cg->cap) {
-        size_t cap = cg->cap ? 2 * cg->cap : 4096;
-        pms_cg_instr *v = realloc(cg->instrs, cap * sizeof *v);
-        if (!v)
-            return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory for %zu instructions", p->name, p->line, cap);
-        cg->instrs = v;
-        cg->cap = cap;
-    }
+    if (pms_grow(&cg->instrs, &cg->cap, cg->n + 1, sizeof *cg->instrs))
+        return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory for %zu instructions", p->name, p->line, cg->n + 1);
     cg->instrs[cg->n++] = (pms_cg_instr){(uint32_t)p->object, p->function < 0 ? 0 : (uint32_t)p->function, addr,
                                          count};
     if (cg->total > UINT64_MAX - count)
@@ -221,23 +203,26 @@ static int cost_line(parser *p, const char *s)
     return ir ? add_instr(p, pos[p->instr_pos], ir) : PMS_OK;
 }
 
-static int positions_header(parser *p, const char *v)
+/* Counts the blank-separated words of v and finds the position of word (-1 if absent). */
+static int count_words(const char *v, const char *word, int *position)
 {
-    p->npos = 0;
-    p->instr_pos = -1;
-    for (const char *s = v; *s;) {
-        while (*s == ' ' || *s == '\t')
-            s++;
+    int n = 0;
+    *position = -1;
+    for (const char *s = v + strspn(v, " \t"); *s; s += strspn(s, " \t")) {
         size_t len = strcspn(s, " \t");
-        if (len == 0)
-            break;
-        if (p->npos == MAX_SUBPOS)
-            return bad(p, "more than 8 subpositions in \"positions:\"", NULL);
-        if (len == 5 && strncmp(s, "instr", 5) == 0)
-            p->instr_pos = p->npos;
-        p->npos++;
+        if (len == strlen(word) && strncmp(s, word, len) == 0)
+            *position = n;
+        n++;
         s += len;
     }
+    return n;
+}
+
+static int positions_header(parser *p, const char *v)
+{
+    p->npos = count_words(v, "instr", &p->instr_pos);
+    if (p->npos > MAX_SUBPOS)
+        return bad(p, "more than 8 subpositions in \"positions:\"", NULL);
     if (p->npos == 0)
         return bad(p, "\"positions:\" names no subposition", NULL);
     memset(p->last, 0, sizeof p->last);
@@ -246,19 +231,7 @@ static int positions_header(parser *p, const char *v)
 
 static int events_header(parser *p, const char *v)
 {
-    p->nevents = 0;
-    p->ir_event = -1;
-    for (const char *s = v; *s;) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        size_t len = strcspn(s, " \t");
-        if (len == 0)
-            break;
-        if (len == 2 && strncmp(s, "Ir", 2) == 0)
-            p->ir_event = p->nevents;
-        p->nevents++;
-        s += len;
-    }
+    p->nevents = count_words(v, "Ir", &p->ir_event);
     if (p->ir_event < 0)
         return bad(p, "\"events:\" has no Ir (instructions executed) event", NULL);
     return PMS_OK;

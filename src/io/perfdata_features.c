@@ -2,6 +2,7 @@
  * tools/perf/util/header.c reads (write_hostname, write_nrcpus, write_event_desc, ...). */
 #include "io/perfdata_features.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <sys/sysinfo.h>
@@ -21,16 +22,9 @@ struct bytes {
 static void append(struct bytes *b, const void *data, size_t n)
 {
     if (b->oom) return;
-    if (b->cap - b->len < n) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap - b->len < n) cap *= 2;
-        unsigned char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
+    if (b->len > SIZE_MAX - n || pms_grow(&b->p, &b->cap, b->len + n, 1)) {
+        b->oom = 1;
+        return;
     }
     memcpy(b->p + b->len, data, n);
     b->len += n;

@@ -4,6 +4,7 @@
  * every failure names the byte offset at fault. */
 #include "io/perfdata_format.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/keymap.h"
 
 #include <byteswap.h>
@@ -95,13 +96,8 @@ static int check_magic(pms_perfdata_reader *r)
 
 static int add_attr(pms_perfdata_reader *r, const struct perf_event_attr *a, uint64_t *ids, size_t nids)
 {
-    if (r->nattrs == r->attrs_cap) {
-        size_t cap = r->attrs_cap ? 2 * r->attrs_cap : 4;
-        pms_perfdata_attr *p = realloc(r->attrs, cap * sizeof *p);
-        if (!p) return pms_fail(PMS_ENOMEM, "%s: out of memory for event attributes", r->name);
-        r->attrs = p;
-        r->attrs_cap = cap;
-    }
+    if (pms_grow(&r->attrs, &r->attrs_cap, r->nattrs + 1, sizeof *r->attrs))
+        return pms_fail(PMS_ENOMEM, "%s: out of memory for event attributes", r->name);
     for (size_t i = 0; i < nids; i++) {
         uint64_t *slot = pms_keymap_upsert(&r->id_index, ids[i], 0, r->nattrs);
         if (!slot) return pms_fail(PMS_ENOMEM, "%s: out of memory for sample ids", r->name);

@@ -14,16 +14,19 @@ const pms_perfdata_attr *pms_attr_by_id(const pms_perfdata_attr *attrs, size_t n
     return NULL;
 }
 
-size_t pms_sample_id_size(uint64_t st)
+/* Bytes taken by the fields of sample_type st named in mask: each is one u64. */
+static size_t u64_fields(uint64_t st, uint64_t mask)
 {
     size_t n = 0;
-    if (st & PERF_SAMPLE_TID) n += 8;
-    if (st & PERF_SAMPLE_TIME) n += 8;
-    if (st & PERF_SAMPLE_ID) n += 8;
-    if (st & PERF_SAMPLE_STREAM_ID) n += 8;
-    if (st & PERF_SAMPLE_CPU) n += 8;
-    if (st & PERF_SAMPLE_IDENTIFIER) n += 8;
+    for (uint64_t bits = st & mask; bits; bits &= bits - 1)
+        n += 8;
     return n;
+}
+
+size_t pms_sample_id_size(uint64_t st)
+{
+    return u64_fields(st, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+                              PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
 }
 
 int pms_sample_id_parse(const unsigned char *rec, size_t size, uint64_t st, pms_sample_id *out)
@@ -63,24 +66,14 @@ static uint64_t take_u64(struct cursor *c)
     return v;
 }
 
-/* Offset of the u64 sample id inside a sample without PERF_SAMPLE_IDENTIFIER. */
-static size_t id_position(uint64_t st)
-{
-    size_t pos = sizeof(struct perf_event_header);
-    if (st & PERF_SAMPLE_IP) pos += 8;
-    if (st & PERF_SAMPLE_TID) pos += 8;
-    if (st & PERF_SAMPLE_TIME) pos += 8;
-    if (st & PERF_SAMPLE_ADDR) pos += 8;
-    return pos;
-}
-
 int pms_sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type, uint64_t *id)
 {
     size_t pos;
     if (sample_type & PERF_SAMPLE_IDENTIFIER)
         pos = sizeof(struct perf_event_header);
     else if (sample_type & PERF_SAMPLE_ID)
-        pos = id_position(sample_type);
+        pos = sizeof(struct perf_event_header) +
+              u64_fields(sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
     else
         return -1;
     if (pos + 8 > size) return -1;

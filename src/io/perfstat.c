@@ -3,7 +3,7 @@
 #include "pmuscope/perfstat.h"
 #include "io/perfstat_line.h"
 #include "io/table_internal.h"
-#include "io/text_file.h"
+#include "util/file.h"
 #include "util/error.h"
 
 #include <ctype.h>
@@ -225,7 +225,7 @@ int pms_perfstat_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms_read_text_file(path, &data, &len);
+    int rc = pms_read_file(path, &data, &len);
     if (rc < 0) return rc;
     rc = pms_perfstat_parse(data, len, path, out);
     free(data);
@@ -255,7 +255,7 @@ int pms_interval_table_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms_read_text_file(path, &data, &len);
+    int rc = pms_read_file(path, &data, &len);
     if (rc < 0) return rc;
     if (looks_like_perfstat(data, len))
         rc = pms_perfstat_parse(data, len, path, out);

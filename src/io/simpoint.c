@@ -1,20 +1,14 @@
 /* SimPoint .bb frequency vector files: the T: lines of exp-bbv, dimensions from 1. */
 #include "io/bbv_internal.h"
 #include "util/error.h"
-#include "util/file.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 int pms_simpoint_load(pms_bbv **out, const char *path)
 {
-    char *text;
-    size_t len;
-    int rc = pms_read_file(path, &text, &len);
-    if (rc) return rc;
     pms_bbv *b;
-    rc = pms_bbv_parse(&b, path, text, len);
-    free(text);
+    int rc = pms_bbv_read_file(&b, path);
     if (rc) return rc;
     for (size_t i = 0; i < b->nintervals; i++) {
         const pms_bbv_slot *s = &b->intervals[i];

@@ -2,7 +2,7 @@
  * One pass splits the records and keeps every cell that parses as a number; a
  * second pass, only when some column turned out to hold text, copies the text. */
 #include "io/table_internal.h"
-#include "io/text_file.h"
+#include "util/file.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -353,7 +353,7 @@ int pms_table_read(const char *path, const pms_table_options *opt, pms_table **o
 {
     char *data;
     size_t len;
-    int rc = pms_read_text_file(path, &data, &len);
+    int rc = pms_read_file(path, &data, &len);
     if (rc < 0) return rc;
     rc = pms_table_parse(data, len, path, opt, out);
     free(data);

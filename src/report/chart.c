@@ -190,6 +190,7 @@ static void format_tick(char *buf, size_t len, double v)
     if (a >= 1e9) snprintf(buf, len, "%.3gG", v / 1e9);
     else if (a >= 1e6) snprintf(buf, len, "%.3gM", v / 1e6);
     else if (a >= 1e4) snprintf(buf, len, "%.3gK", v / 1e3);
+    else if (a >= 1e3) snprintf(buf, len, "%.0f", v); /* %g would write 8e+03 */
     else snprintf(buf, len, "%.3g", v);
 }
 

@@ -11,7 +11,7 @@
 static const char style[] =
     "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
     "h1{border-bottom:2px solid #4e79a7}h2{margin-top:2em;border-bottom:1px solid #ccc}"
-    "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:13px;display:block;overflow-x:auto;max-width:100%}"
     "th,td{border:1px solid #ddd;padding:3px 8px}th{background:#f3f3f3}td.num{text-align:right;"
     "font-variant-numeric:tabular-nums}pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}"
     "figure{margin:1em 0}figcaption{font-size:12px;color:#555}";

@@ -1,6 +1,7 @@
 /* The sampled-IP profile: streaming counts per (event, pid, IP), symbolised at the end. */
 #include "pmuscope/profile.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/keymap.h"
 
 #include <gsl/gsl_cdf.h>
@@ -54,13 +55,8 @@ int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
     uint64_t *slot = pms_keymap_upsert(&p->index, key, s->ip, UINT64_MAX);
     if (!slot) return pms_fail(PMS_ENOMEM, "out of memory for the profile");
     if (*slot == UINT64_MAX) {
-        if (p->n == p->cap) {
-            size_t cap = p->cap ? 2 * p->cap : 1024;
-            struct entry *e = realloc(p->entries, cap * sizeof *e);
-            if (!e) return pms_fail(PMS_ENOMEM, "out of memory for the profile");
-            p->entries = e;
-            p->cap = cap;
-        }
+        if (pms_grow(&p->entries, &p->cap, p->n + 1, sizeof *p->entries))
+            return pms_fail(PMS_ENOMEM, "out of memory for the profile");
         p->entries[p->n] = (struct entry){key, s->ip, 0, 0, s->time};
         *slot = p->n++;
     }
@@ -222,14 +218,9 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
             break;
         }
         if (*slot == UINT64_MAX) {
-            if (n == cap) {
-                cap = cap ? 2 * cap : 256;
-                pms_profile_row *q = realloc(out, cap * sizeof *q);
-                if (!q) {
-                    rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
-                    break;
-                }
-                out = q;
+            if (pms_grow(&out, &cap, n + 1, sizeof *out)) {
+                rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
+                break;
             }
             pms_profile_row row = {si.binary, si.symbol, 0, 0, 0, 0, 0, 0, 0, 0};
             if (key == PMS_PROFILE_BY_IP) {

@@ -4,24 +4,19 @@
 #include <math.h>
 #include <stdio.h>
 
-static bool is_clock(uint32_t type, uint64_t config)
-{
-    return type == PERF_TYPE_SOFTWARE && (config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
 void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count *c)
 {
     snprintf(v->name, sizeof v->name, "%s", ev->name);
     v->type = ev->attr.type;
     v->config = ev->attr.config;
-    v->value = is_clock(v->type, v->config) ? c->value / 1e6 : c->value; /* ns to msec */
+    v->value = pms_event_counts_time(v->type, v->config) ? c->value / 1e6 : c->value; /* ns to msec */
     v->rel_stddev = NAN;
     v->enabled = c->enabled;
     v->running = c->running;
     v->state = c->state;
 }
 
-const char *pms_stat_unit(const pms_stat_value *v) { return is_clock(v->type, v->config) ? "msec" : ""; }
+const char *pms_stat_unit(const pms_stat_value *v) { return pms_event_counts_time(v->type, v->config) ? "msec" : ""; }
 
 double pms_stat_running_pct(const pms_stat_value *v)
 {
@@ -48,7 +43,7 @@ bool pms_stat_metric(const pms_stat_value *v, size_t n, size_t i, double elapsed
 {
     const pms_stat_value *e = &v[i];
     if (e->state != PMS_COUNT_COUNTED) return false;
-    if (is_clock(e->type, e->config)) {
+    if (pms_event_counts_time(e->type, e->config)) {
         if (elapsed_s <= 0) return false;
         *metric = e->value / (elapsed_s * 1e3);
         *unit = "CPUs utilized";

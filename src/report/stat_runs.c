@@ -1,5 +1,6 @@
 /* Mean and spread of repeated runs (-r, and the anchors of --schedule=runs), with GSL. */
 #include "pmuscope/statfmt.h"
+#include "util/error.h"
 
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -20,9 +21,10 @@ void pms_stat_mean_sem(const double *x, size_t n, double *mean, double *sem)
     *sem = n > 1 ? gsl_stats_sd(x, 1, n) / sqrt((double)n) : 0;
 }
 
-void pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out)
+int pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out)
 {
     double *x = malloc((nruns ? nruns : 1) * sizeof *x);
+    if (!x) return pms_fail(PMS_ENOMEM, "out of memory averaging %zu runs", nruns);
     for (size_t i = 0; i < n; i++) {
         out[i] = runs[i];
         double enabled = 0, running = 0;
@@ -33,12 +35,13 @@ void pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, p
         }
         out[i].enabled = (uint64_t)(enabled / (double)nruns);
         out[i].running = (uint64_t)(running / (double)nruns);
-        size_t m = x ? counted(runs, nruns, n, i, x) : 0;
+        size_t m = counted(runs, nruns, n, i, x);
         double sem;
         pms_stat_mean_sem(x, m, &out[i].value, &sem);
         out[i].rel_stddev = m > 1 && out[i].value != 0 ? 100.0 * sem / fabs(out[i].value) : NAN;
     }
     free(x);
+    return PMS_OK;
 }
 
 double pms_stat_cv(const pms_stat_value *runs, size_t nruns, size_t n, size_t i)

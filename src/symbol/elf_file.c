@@ -3,6 +3,7 @@
  * addresses. */
 #include "symbol/elf_file.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -109,13 +110,8 @@ pms_elf_file *pms_elf_cache_get(pms_elf_cache *c, const char *path)
     for (size_t i = 0; i < c->n && !f; i++)
         if (strcmp(c->files[i]->path, path) == 0) f = c->files[i];
     if (!f) {
-        if (c->n == c->cap) {
-            size_t cap = c->cap ? 2 * c->cap : 16;
-            pms_elf_file **p = realloc(c->files, cap * sizeof *p);
-            if (!p) return pms_fail(PMS_ENOMEM, "out of memory"), NULL;
-            c->files = p;
-            c->cap = cap;
-        }
+        if (pms_grow(&c->files, &c->cap, c->n + 1, sizeof *c->files))
+            return pms_fail(PMS_ENOMEM, "out of memory"), NULL;
         f = calloc(1, sizeof *f);
         if (!f || !(f->path = strdup(path))) {
             free(f);

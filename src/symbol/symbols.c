@@ -3,6 +3,7 @@
 #include "pmuscope/symbols.h"
 #include "symbol/elf_file.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/keymap.h"
 
 #include <stdlib.h>
@@ -59,24 +60,12 @@ void pms_symbols_destroy(pms_symbols *s)
     free(s);
 }
 
-/* Grows an array of `size`-byte elements to hold one more. */
-static int reserve(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap) return 0;
-    size_t c = *cap ? 2 * *cap : 8;
-    void *q = realloc(*p, c * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 static int process_index(pms_symbols *s, uint32_t pid, int create, size_t *index)
 {
     uint64_t *v = create ? pms_keymap_upsert(&s->pid_index, pid, 0, UINT64_MAX) : pms_keymap_find(&s->pid_index, pid, 0);
     if (!v) return create ? pms_fail(PMS_ENOMEM, "out of memory for the symbol map") : PMS_ENOENT;
     if (*v == UINT64_MAX) {
-        if (reserve((void **)&s->procs, &s->procs_cap, s->nprocs, sizeof *s->procs))
+        if (pms_grow(&s->procs, &s->procs_cap, s->nprocs + 1, sizeof *s->procs))
             return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
         s->procs[s->nprocs] = (struct process){NO_PARENT, NULL, 0, 0};
         *v = s->nprocs++;
@@ -96,7 +85,7 @@ static int intern(pms_symbols *s, const char *name, size_t *index)
             *index = s->last_name = i;
             return PMS_OK;
         }
-    if (reserve((void **)&s->names, &s->names_cap, s->nnames, sizeof *s->names) ||
+    if (pms_grow(&s->names, &s->names_cap, s->nnames + 1, sizeof *s->names) ||
         !(s->names[s->nnames] = strdup(name)))
         return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
     *index = s->last_name = s->nnames++;
@@ -111,7 +100,7 @@ int pms_symbols_add_mmap(pms_symbols *s, const pms_mmap_event *m)
     if (!rc) rc = intern(s, m->filename, &name);
     if (rc) return rc;
     struct process *pr = &s->procs[p];
-    if (reserve((void **)&pr->maps, &pr->cap, pr->n, sizeof *pr->maps))
+    if (pms_grow(&pr->maps, &pr->cap, pr->n + 1, sizeof *pr->maps))
         return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
     pr->maps[pr->n++] = (struct map){m->start, m->start + m->len, m->pgoff, m->time, name};
     return PMS_OK;

@@ -1,30 +1,37 @@
 #include "util/file.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int pms_read_file(const char *path, char **data, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1) break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) { free(buf); buf = NULL; break; }
-        buf = bigger;
-        cap *= 2;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    int rc = PMS_OK;
+    for (;;) {
+        if (pms_grow(&buf, &cap, n + (1 << 16), 1)) {
+            rc = pms_fail(PMS_ENOMEM, "%s: out of memory reading the file", path);
+            break;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f); /* one byte kept for the NUL */
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) rc = pms_fail_errno(PMS_EIO, errno, "cannot read %s", path);
+            break;
+        }
     }
-    int err = ferror(f);
-    fclose(f);
-    if (!buf) return pms_fail(PMS_ENOMEM, "%s: out of memory reading the file", path);
-    if (err) {
+    if (!is_stdin) fclose(f);
+    if (rc) {
         free(buf);
-        return pms_fail(PMS_EIO, "%s: read error", path);
+        return rc;
     }
     buf[n] = '\0';
     *data = buf;

@@ -3,8 +3,8 @@
 #define PMS_UTIL_FILE_H
 #include <stddef.h>
 
-/* Reads PATH into a malloc'ed buffer with a terminating NUL (not counted in *len).
- * On failure returns a negative status with a message naming the file. */
+/* Reads PATH ("-" is stdin) into a malloc'ed buffer with a terminating NUL (not
+ * counted in *len). On failure returns a negative status with a message naming the file. */
 int pms_read_file(const char *path, char **data, size_t *len);
 
 #endif

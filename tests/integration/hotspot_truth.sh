@@ -31,7 +31,7 @@ for f in callgrind.out exp-bbv.bb exp-bbv.pc exp-bbv.log objects; do [ -s "$tmp/
 perf record -q -e cpu-clock:u -c 100000 -o "$tmp/perf.data" -- "$tmp/bin/hotspots" >/dev/null 2>&1
 "$PMUSCOPE" hotspot --truth "$tmp/truth" --json "$tmp/perf.data" > "$tmp/out.json"
 "$PMUSCOPE" hotspot --truth "$tmp/truth" --rows 5 "$tmp/perf.data" > "$tmp/out.txt"
-grep -q "^OD " "$tmp/out.txt" && grep -q "nanoseconds\|ns" "$tmp/out.txt" || fail "text output: $(cat "$tmp/out.txt")"
+grep -q "^OD " "$tmp/out.txt" && grep -q "the period counts nanoseconds" "$tmp/out.txt" || fail "text output: $(cat "$tmp/out.txt")"
 
 # Sampled side: every sample is accounted for, as perf script counts them.
 theirs=$(perf script -i "$tmp/perf.data" -F ip 2>/dev/null | wc -l)

@@ -268,6 +268,19 @@ static int stop_at_third(const char *name, const char *desc, pms_event_source sr
     return ++*(int *)ctx == 3 ? 42 : 0;
 }
 
+/* Only the clock events count nanoseconds: a page-faults period is in faults. */
+static void test_counts_time(void **state)
+{
+    (void)state;
+    const char *spec[] = {"cpu-clock", "task-clock:u", "page-faults", "context-switches", "cycles"};
+    const int want[] = {1, 1, 0, 0, 0};
+    for (size_t i = 0; i < sizeof spec / sizeof spec[0]; i++) {
+        pms_event ev;
+        assert_int_equal(pms_event_parse(spec[i], &ev), PMS_OK);
+        if (pms_event_counts_time(ev.attr.type, ev.attr.config) != want[i]) fail_msg("%s", spec[i]);
+    }
+}
+
 static void test_foreach(void **state)
 {
     (void)state;
@@ -301,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_bad_names),
         cmocka_unit_test(test_lists_and_groups),
         cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_counts_time),
         cmocka_unit_test(test_foreach),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

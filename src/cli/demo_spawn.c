@@ -1,0 +1,59 @@
+/* pmuscope demo: running the subcommands as child processes of this same binary. */
+#include "cli/demo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+pid_t demo_spawn(char *const argv[], const char *out_path, const char *err_path)
+{
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0) return -1;
+    int rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (rc == 0)
+        rc = posix_spawn_file_actions_addopen(&fa, 1, out_path ? out_path : "/dev/null",
+                                              O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (rc == 0) rc = posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = -1;
+    if (rc == 0) rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return pid;
+}
+
+int demo_wait(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
+    return WEXITSTATUS(st);
+}
+
+void demo_last_line(const char *path, char *buf, size_t n)
+{
+    /* pmuscope's own error message if there is one (a usage error adds a pointer to --help
+     * after it), else the last non-empty line */
+    int have_error = 0;
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        /* a progress line is redrawn after \r: keep what follows the last one */
+        const char *text = strrchr(line, '\r') ? strrchr(line, '\r') + 1 : line;
+        int is_error = strncmp(text, "pmuscope: ", 10) == 0 && strncmp(text, "pmuscope: warning", 17) != 0;
+        if (text[strspn(text, " \t")] && (is_error || !have_error)) snprintf(buf, n, "%s", text);
+        have_error |= is_error;
+    }
+    fclose(f);
+}

@@ -1,0 +1,119 @@
+/* pmuscope demo: the steps, in the order they start. Each runs one pmuscope subcommand
+ * on a bundled workload or data file and leaves its CSV, SVG and text in the demo
+ * directory; the page and the terminal summary are built from those files.
+ * In args, {dir} is the demo directory, {w} the workloads, {fx} tests/fixtures. */
+#include "cli/demo.h"
+
+#include <string.h>
+
+static const demo_step steps[] = {
+    {.name = "hotspot",
+     .title = "hotspot: how good are sampled hotspots? (seed 002)",
+     .about = "A short sweep: valgrind counts every instruction of the hotspots workload once (callgrind "
+              "and exp-bbv), then the workload is sampled once per period, each plus a random value below "
+              "1/8 of it, and the sampled hotspots are scored against the exact counts: NRMSE_SR (error of "
+              "the count fractions), sample coverage SC and order deviation OD. It runs in the background "
+              "while the other steps run.",
+     .args = {"hotspot", "--sweep", "256K,1M,4M", "--csv", "{dir}/hotspot.csv", "--svg", "{dir}/hotspot.svg",
+              "--", "{w}/hotspots"},
+     .out = "hotspot.txt",
+     .background = true,
+     .shown = {{DEMO_TEXT, "hotspot.txt", NULL, 3}, /* what was measured: the table follows */
+               {DEMO_TABLE, "hotspot.csv", NULL, 0},
+               {DEMO_SVG, "hotspot.svg", "The measures against the sampling period (OD on a log scale).", 0}},
+     .summary = "hotspot.csv",
+     .summary_cols = "period,samples,NRMSE_SR,SC,OD,tau_b"},
+    {.name = "record",
+     .title = "record: sampling the phases workload",
+     .about = "The phases workload (kernels A hash, B stream, C pointer chase, D float, in the order "
+              "ABBCBD, three times) sampled 4000 times a second into a perf.data file that perf report "
+              "and perf script read; page-faults and context-switches are read at every sample. Without "
+              "a hardware PMU, cpu-clock stands in for cycles (--fallback), and the record says so.",
+     .args = {"record", "--fallback", "-F", "4000", "--read", "page-faults,context-switches", "-o",
+              "{dir}/phases.data", "--", "{w}/phases"},
+     .shown = {{DEMO_TEXT, "record.log", NULL, 0}},
+     .summary = "record.log"},
+    {.name = "report",
+     .title = "report: where the samples fell",
+     .about = "The hotspot table of the recording by function, each share with its 95% Wilson "
+              "confidence interval (ci_low, ci_high): rows whose intervals overlap are not reliably ordered.",
+     .args = {"report", "-i", "{dir}/phases.data", "--csv", "-o", "{dir}/report.csv"},
+     .shown = {{DEMO_TABLE, "report.csv", NULL, 12}},
+     .summary = "report.csv",
+     .summary_cols = "binary,function,samples,share,ci_low,ci_high",
+     .summary_rows = 6},
+    {.name = "olr",
+     .title = "olr: the sample stream as line segments (seed 000, wm)",
+     .about = "The counters read at every sample (y) against the sampling event's cumulative count (x), "
+              "replaced online by line segments with the paper's method: a new line when a residual "
+              "exceeds 3 sigma.",
+     .args = {"olr", "-o", "{dir}/olr-wm.csv", "--svg", "{dir}/olr-wm.svg", "{dir}/phases.data"},
+     .out = "olr-wm.txt",
+     .shown = {{DEMO_TEXT, "olr-wm.txt", NULL, 0},
+               {DEMO_SVG, "olr-wm.svg", "Samples and the wm lines, one chart per counter.", 0},
+               {DEMO_TABLE, "olr-wm.csv", "The first segments.", 8}},
+     .summary = "olr-wm.txt"},
+    {.name = "olr-opt",
+     .title = "olr: optimal segments with a guaranteed error bound",
+     .about = "The same stream with --method opt: the fewest segments such that every sample is within "
+              "eps of its line (O'Rourke's convex hulls, exact integer arithmetic).",
+     .args = {"olr", "-m", "opt", "-o", "{dir}/olr-opt.csv", "--svg", "{dir}/olr-opt.svg", "{dir}/phases.data"},
+     .out = "olr-opt.txt",
+     .shown = {{DEMO_TEXT, "olr-opt.txt", NULL, 0},
+               {DEMO_SVG, "olr-opt.svg", "Samples and the opt lines, one chart per counter.", 0}},
+     .summary = "olr-opt.txt"},
+    {.name = "phase",
+     .title = "phase: online phase classification and prediction (seed 003)",
+     .about = "The phases workload run under the phase monitor: every interval's sampled IPs are hashed "
+              "into a signature, classified into a phase and the next phase is predicted; the workload "
+              "writes its true schedule (--trace) so the adjusted Rand index can score the phases.",
+     .args = {"phase", "-q", "--csv", "{dir}/phase.csv", "--svg", "{dir}/phase.svg", "--truth",
+              "{dir}/phases.trace", "--", "{w}/phases", "--trace", "{dir}/phases.trace"},
+     .out = "phase.txt",
+     .shown = {{DEMO_TEXT, "phase.txt", NULL, 0},
+               {DEMO_SVG, "phase.svg", "Phase of every interval above a heat map of the signatures.", 0},
+               {DEMO_TABLE, "phase.csv", "The first intervals.", 12}},
+     .summary = "phase.txt"},
+    {.name = "cpistack",
+     .title = "cpistack: CPI stacks of ARM Cortex-A15 programs (seed 001)",
+     .about = "CPI per 500 ms interval fitted against miss events per instruction (non-negative least "
+              "squares, 4:1 train/test split, first 2 intervals skipped) for the four cBench programs of "
+              "the bundled excerpt; stack = base (intercept) + coefficient x mean event rate.",
+     .args = {"cpistack", "--by", "Benchmark", "--skip", "2", "--method", "nnls", "--brief", "--csv",
+              "{dir}/cpistack.csv", "--svg", "{dir}/cpistack.svg", "{fx}/armpm/cbench-excerpt.tsv"},
+     .out = "cpistack.txt",
+     .shown = {{DEMO_TABLE, "cpistack.csv", NULL, 0},
+               {DEMO_SVG, "cpistack.svg", "CPI stacks per program, then each program's stack per interval.", 0}},
+     .summary = "cpistack.csv",
+     .summary_cols = "group,n,R2,base,model_CPI,observed_CPI"},
+    {.name = "cpistack-lm",
+     .title = "cpistack: the regression of one program, as R's summary(lm())",
+     .about = "The OLS model of automotive_qsort1 with everything summary(lm()) prints, the test error, "
+              "the correlation of the events with their VIFs, and the stack.",
+     .args = {"cpistack", "--where", "Benchmark=automotive_qsort1", "--skip", "2", "{fx}/armpm/cbench-excerpt.tsv"},
+     .out = "cpistack-qsort1.txt",
+     .shown = {{DEMO_TEXT, "cpistack-qsort1.txt", NULL, 0}}},
+    {.name = "estimate",
+     .title = "estimate: cycles from event counts, LP, MRA and MRACM (seed 004)",
+     .about = "The three models fitted on the totals of 25 cBench programs at 2 GHz and used to estimate the "
+              "cycles of the other 5; the table is the paper's TABLE X: error % = (estimate - measured) "
+              "/ measured x 100 per test run.",
+     .args = {"estimate", "{fx}/estimate/armpm_runs_2000mhz_run1.csv", "--train", "1-25", "--test", "26-30",
+              "--csv", "{dir}/estimate.csv", "--svg", "{dir}/estimate.svg"},
+     .out = "estimate.txt",
+     .shown = {{DEMO_TABLE, "estimate.csv", NULL, 0},
+               {DEMO_SVG, "estimate.svg", "Error % of every run by each method.", 0},
+               {DEMO_TEXT, "estimate.txt", NULL, 0}},
+     .summary = "estimate.csv",
+     .summary_cols = "method,counters,fit_abs_error_pct,note"},
+};
+
+_Static_assert(sizeof steps / sizeof steps[0] <= DEMO_MAX_STEPS, "raise DEMO_MAX_STEPS");
+
+size_t demo_steps(demo_step **out)
+{
+    static demo_step copy[sizeof steps / sizeof steps[0]];
+    memcpy(copy, steps, sizeof steps);
+    *out = copy;
+    return sizeof steps / sizeof steps[0];
+}

@@ -1,0 +1,132 @@
+/* pmuscope report --html: one recording's hotspots as a page (tables and charts). */
+#include "cli/report_html.h"
+#include "cli/cli.h"
+#include "pmuscope/chart.h"
+#include "pmuscope/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { CHART_ROWS = 10, LABEL_MAX = 17 };
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+int report_html_open(report_html *h, const char *path, const char *input, double confidence, int by_ip,
+                     uint64_t lost)
+{
+    h->file = fopen(path, "w");
+    if (!h->file) return cli_error("cannot write %s: %m", path);
+    h->path = path;
+    h->confidence = confidence;
+    h->by_ip = by_ip;
+    char text[1024];
+    snprintf(text, sizeof text, "pmuscope report: %s", base_name(input));
+    pms_html_begin(&h->html, h->file, text);
+    snprintf(text, sizeof text,
+             "Where the samples of %s fell, by %s. Each share comes with its %g%% Wilson score interval: "
+             "the run's true share lies in [low, high] with that confidence, treating every sample as an "
+             "independent draw; rows whose intervals overlap are not reliably ordered.%s",
+             input, by_ip ? "instruction" : "function", 100 * confidence,
+             lost ? " Some samples were lost while recording (see below)." : "");
+    pms_html_paragraph(&h->html, text);
+    if (lost) {
+        snprintf(text, sizeof text, "%llu samples were lost while recording.", (unsigned long long)lost);
+        pms_html_paragraph(&h->html, text);
+    }
+    return CLI_OK;
+}
+
+/* function (or function+offset); short: cut to fit under a bar, keeping the offset */
+static void row_name(const report_html *h, const pms_profile_row *r, int shorten, char *buf, size_t n)
+{
+    const char *sym = r->symbol ? r->symbol : "[unknown]";
+    char off[32] = "";
+    if (h->by_ip && r->symbol) snprintf(off, sizeof off, "+%#llx", (unsigned long long)r->symbol_offset);
+    int room = (int)LABEL_MAX - (int)strlen(off);
+    if (shorten && (int)strlen(sym) > room)
+        snprintf(buf, n, "%.*s..%s", room - 2, sym, off);
+    else
+        snprintf(buf, n, "%s%s", sym, off);
+}
+
+static void table(report_html *h, const pms_profile_row *rows, size_t shown)
+{
+    char level[64];
+    snprintf(level, sizeof level, "%g%% interval", 100 * h->confidence);
+    const char *head[] = {"share %", level, "samples", "binary", h->by_ip ? "function+offset" : "function",
+                          "ip", "file offset"};
+    size_t ncols = h->by_ip ? 7 : 5;
+    pms_html_table_begin(&h->html, head, ncols);
+    for (size_t i = 0; i < shown; i++) {
+        const pms_profile_row *r = &rows[i];
+        char share[32], interval[64], samples[32], name[512], ip[32], off[32];
+        snprintf(share, sizeof share, "%.2f", 100 * r->share);
+        snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
+        snprintf(samples, sizeof samples, "%llu", (unsigned long long)r->samples);
+        row_name(h, r, 0, name, sizeof name);
+        snprintf(ip, sizeof ip, "%#llx", (unsigned long long)r->ip);
+        snprintf(off, sizeof off, "%#llx", (unsigned long long)r->file_offset);
+        const char *cells[] = {share, interval, samples, base_name(r->binary), name, ip, off};
+        pms_html_table_row(&h->html, cells, ncols);
+    }
+    pms_html_table_end(&h->html);
+}
+
+/* Stacked bars: the share up to the interval's low end, then up to the share, then up to
+ * the high end, so that each bar shows its estimate within its interval. */
+static int chart(report_html *h, const char *event, const pms_profile_row *rows, size_t n)
+{
+    char **names = calloc(n, sizeof *names);
+    double *v = calloc(3 * n, sizeof *v);
+    int rc = names && v ? PMS_OK : PMS_ENOMEM;
+    for (size_t i = 0; i < n && rc == PMS_OK; i++) {
+        char name[512];
+        row_name(h, &rows[i], 1, name, sizeof name); /* the table has it in full */
+        if (!(names[i] = strdup(name))) rc = PMS_ENOMEM;
+        v[3 * i] = 100 * rows[i].ci_low;
+        v[3 * i + 1] = 100 * (rows[i].share - rows[i].ci_low);
+        v[3 * i + 2] = 100 * (rows[i].ci_high - rows[i].share);
+    }
+    char title[256], caption[512];
+    snprintf(title, sizeof title, "Top %zu shares of %s with their %g%% intervals", n, event, 100 * h->confidence);
+    const char *components[] = {"low end", "to estimate", "to high end"};
+    pms_chart *c = rc == PMS_OK ? pms_chart_new(title, h->by_ip ? "instruction" : "function", "share %") : NULL;
+    if (rc == PMS_OK && !c) rc = PMS_ENOMEM;
+    if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(c, (const char *const *)names, n, components, 3, v);
+    snprintf(caption, sizeof caption, "Each bar ends at the high end of its %g%% interval; the first segment ends "
+                                      "at the low end, the second at the estimated share.", 100 * h->confidence);
+    if (rc == PMS_OK) rc = pms_html_charts(&h->html, &c, 1, caption);
+    pms_chart_free(c);
+    for (size_t i = 0; names && i < n; i++) free(names[i]);
+    free(names);
+    free(v);
+    return rc == PMS_OK ? CLI_OK : rc == PMS_ENOMEM ? cli_error("out of memory") : cli_lib_error();
+}
+
+int report_html_event(report_html *h, const char *event, uint64_t samples, const pms_profile_row *rows,
+                      size_t nrows, size_t shown)
+{
+    char text[512];
+    snprintf(text, sizeof text, "%s: %llu samples", event, (unsigned long long)samples);
+    pms_html_section(&h->html, text);
+    table(h, rows, shown);
+    if (shown < nrows) {
+        uint64_t rest = 0;
+        for (size_t i = shown; i < nrows; i++) rest += rows[i].samples;
+        snprintf(text, sizeof text, "%zu more rows with %llu samples (--limit 0 shows all).", nrows - shown,
+                 (unsigned long long)rest);
+        pms_html_paragraph(&h->html, text);
+    }
+    return shown ? chart(h, event, rows, shown < CHART_ROWS ? shown : CHART_ROWS) : CLI_OK;
+}
+
+int report_html_close(report_html *h)
+{
+    int rc = pms_html_end(&h->html);
+    if (fclose(h->file) != 0 || rc < 0) return cli_error("cannot write %s", h->path);
+    return CLI_OK;
+}

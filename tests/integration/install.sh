@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# make install into a temporary prefix: the binary, a man page per subcommand made from
+# its --help, and a pkg-config file that compiles and links the phase monitor example.
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cmake --install "$PMS_BUILD_DIR" --prefix "$tmp/inst" > "$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
+
+"$tmp/inst/bin/pmuscope" --version | grep -q '^pmuscope [0-9]' || fail "the installed binary does not run"
+version=$("$tmp/inst/bin/pmuscope" --version | cut -d' ' -f2)
+
+# one man page per subcommand in commands.def, each made from that command's --help
+man=$tmp/inst/share/man/man1
+[ -f "$man/pmuscope.1" ] || fail "no pmuscope(1)"
+n=0
+for cmd in $(sed -n 's/^PMS_COMMAND(\([a-z0-9_]*\),.*/\1/p' "$PMS_SOURCE_DIR/src/cli/commands.def"); do
+    [ "$cmd" = help ] && continue
+    page=$man/pmuscope-$cmd.1
+    [ -f "$page" ] || fail "no man page for $cmd"
+    # an option line of the command's own --help is in its page
+    opt=$("$PMUSCOPE" "$cmd" --help | grep -o -- '--[a-z][a-z-]*' | grep -v -- '--help' | head -1)
+    grep -q -- "${opt//-/\\\\-}" "$page" || grep -q -- "$opt" "$page" || fail "pmuscope-$cmd.1 lacks $opt from its --help"
+    if command -v man >/dev/null; then
+        MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q "pmuscope $cmd" || fail "man cannot render pmuscope-$cmd.1"
+    fi
+    n=$((n + 1))
+done
+[ "$n" -ge 9 ] || fail "only $n subcommand man pages"
+
+# pkg-config, relocated to this prefix
+export PKG_CONFIG_PATH=$tmp/inst/lib/pkgconfig
+[ "$(pkg-config --modversion pmuscope)" = "$version" ] || fail "pkg-config version differs from pmuscope --version"
+cflags=$(pkg-config --cflags pmuscope)
+[[ "$cflags" == *"$tmp/inst/lib/pkgconfig/../../include"* ]] || fail "cflags do not point into the prefix: $cflags"
+extra=()
+if grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt"; then extra=(-fsanitize=address,undefined); fi
+cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/phase_monitor" \
+    "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c" $(pkg-config --cflags --libs pmuscope) \
+    || fail "the example does not build with pkg-config --cflags --libs pmuscope"
+"$tmp/phase_monitor" --self | grep -q '^[0-9]* phase changes' || fail "the example built from the install does not run"
+# the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
+[ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"
+fx=$tmp/inst/share/pmuscope/fixtures
+[ -s "$fx/armpm/cbench-excerpt.tsv" ] && [ -s "$fx/armpm/LICENSE.md" ] || fail "the ARM data or its licence is not installed"
+(cd "$tmp" && "$tmp/inst/bin/pmuscope" demo --steps record,report,cpistack,estimate --fixtures "$fx" \
+    > demo.out 2> demo.err) || { cat "$tmp/demo.err"; fail "the installed demo failed"; }
+grep -q "inst/libexec/pmuscope/phases" "$tmp/pmuscope-demo/index.html" || fail "the installed demo did not use the installed workloads"
+grep -q '<svg' "$tmp/pmuscope-demo/index.html" || fail "the installed demo's page has no figure"
+echo "ok: $n man pages, pkg-config $version, example built and run"

@@ -3,7 +3,13 @@
  * Five functions share one loop body shape, so their instruction counts are
  * proportional to their iteration counts: hot_a 40%, hot_b 25%, hot_c 20%,
  * hot_d 10%, hot_e 5% of the loop iterations. --expect prints that table.
- * --scale N multiplies all the work (default 1: about a third of a second). */
+ * --scale N multiplies all the work (default 1: about a third of a second).
+ *
+ * --spread runs 16 other functions instead, spread_01..spread_16, with 16, 15, ..., 1
+ * parts of 136 of the iterations: many basic blocks whose counts differ by little,
+ * so that the sampled order of the blocks goes wrong as samples get fewer. Their
+ * loop waits on a 64-bit division, so that the samples of a function fall on few
+ * instructions (the one after the division) and not over the whole loop body. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +34,38 @@ HOT_FUNCTION(hot_c)
 HOT_FUNCTION(hot_d)
 HOT_FUNCTION(hot_e)
 
+static volatile uint64_t divisor = 3;
+
+#define SPREAD_FUNCTION(name)                                \
+    __attribute__((noinline)) static void name(uint64_t n)   \
+    {                                                        \
+        uint64_t x = n | 1, d = divisor;                     \
+        for (uint64_t i = 0; i < n; i++)                     \
+            x = x / d + 0x9e3779b97f4a7c15ull;               \
+        sink += x;                                           \
+    }
+
+SPREAD_FUNCTION(spread_01)
+SPREAD_FUNCTION(spread_02)
+SPREAD_FUNCTION(spread_03)
+SPREAD_FUNCTION(spread_04)
+SPREAD_FUNCTION(spread_05)
+SPREAD_FUNCTION(spread_06)
+SPREAD_FUNCTION(spread_07)
+SPREAD_FUNCTION(spread_08)
+SPREAD_FUNCTION(spread_09)
+SPREAD_FUNCTION(spread_10)
+SPREAD_FUNCTION(spread_11)
+SPREAD_FUNCTION(spread_12)
+SPREAD_FUNCTION(spread_13)
+SPREAD_FUNCTION(spread_14)
+SPREAD_FUNCTION(spread_15)
+SPREAD_FUNCTION(spread_16)
+
+static void (*const spread[16])(uint64_t) = {spread_01, spread_02, spread_03, spread_04, spread_05, spread_06,
+                                              spread_07, spread_08, spread_09, spread_10, spread_11, spread_12,
+                                              spread_13, spread_14, spread_15, spread_16};
+
 static const struct {
     const char *name;
     void (*fn)(uint64_t);
@@ -37,6 +75,7 @@ static const struct {
 int main(int argc, char **argv)
 {
     long scale = 1;
+    int spreading = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--expect") == 0) {
             for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
@@ -44,14 +83,23 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
             scale = strtol(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--spread") == 0) {
+            spreading = 1;
         } else {
-            fprintf(stderr, "usage: hotspots [--scale N] [--expect]\n");
+            fprintf(stderr, "usage: hotspots [--scale N] [--spread] [--expect]\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
     if (scale < 1) {
         fprintf(stderr, "hotspots: --scale must be at least 1\n");
         return 2;
+    }
+    if (spreading) { /* spread_k gets 17 - k parts of 136 */
+        const uint64_t per_round = 544000ull * (uint64_t)scale;
+        for (int round = 0; round < 100; round++)
+            for (uint64_t k = 0; k < 16; k++)
+                spread[k](per_round * (16 - k) / 136);
+        return 0;
     }
     /* Interleave the calls in 100 rounds so that every function runs throughout the run. */
     const uint64_t per_round = 1000000ull * (uint64_t)scale; /* iterations per round, all functions */

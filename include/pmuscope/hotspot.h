@@ -73,8 +73,9 @@ int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t 
  *                                  valgrind ran, to refuse a rebuilt or different binary
  * Every address is mapped to (object, file offset), the space that perf's MMAP records
  * also lead to, so PIE/ASLR and shared libraries line up. Basic blocks are cut at every
- * block start exp-bbv saw; a block's execution count is the exact count of its first
- * instruction. */
+ * block start exp-bbv saw and, since valgrind's superblocks run on past side exits,
+ * wherever the exact count changes between executed instructions; a block's execution
+ * count is the exact count of its instructions. */
 
 typedef struct pms_hotspot_truth pms_hotspot_truth;
 

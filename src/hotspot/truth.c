@@ -183,7 +183,35 @@ static int place_block(const pms_hotspot_truth *t, const pms_vg_object *vg, size
     return best >= 0 ? 0 : -1;
 }
 
-/* Blocks: exp-bbv's block starts in file space; count = the exact count at the start. */
+/* exp-bbv's blocks are valgrind superblocks, not basic blocks: one goes on past a
+ * conditional branch (a side exit) and follows jumps, so it can hold instructions
+ * that ran fewer or more times than its start (hotspots' main+0x14a8 ran once inside
+ * a superblock entered 100 times). Every instruction of a basic block runs as often
+ * as the block, so a new block starts wherever the exact count changes from one
+ * executed instruction to the next (and before an object's first block start). */
+static int cut_at_count_changes(pms_hotspot_truth *t)
+{
+    truth_block *cut = malloc((t->nblocks + t->ninstrs) * sizeof *cut);
+    if (!cut)
+        return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks + t->ninstrs);
+    size_t n = 0, b = 0;
+    for (size_t i = 0; i < t->ninstrs; i++) {
+        const truth_instr *in = &t->instrs[i];
+        while (b < t->nblocks && cmp_key(t->blocks[b].object, t->blocks[b].offset, in->object, in->offset) <= 0)
+            cut[n++] = t->blocks[b++]; /* every start is an executed instruction (find_instr) */
+        if (n == 0 || cut[n - 1].object != in->object || cut[n - 1].count != in->count)
+            cut[n++] = (truth_block){in->object, in->offset, in->count};
+    }
+    while (b < t->nblocks)
+        cut[n++] = t->blocks[b++];
+    free(t->blocks);
+    t->blocks = cut;
+    t->nblocks = n;
+    return PMS_OK;
+}
+
+/* Blocks: exp-bbv's block starts in file space, cut into basic blocks; count = the
+ * exact count at the start. */
 static int load_blocks(pms_hotspot_truth *t, const char *dir)
 {
     char bb[PATH_MAX], pc[PATH_MAX], log[PATH_MAX];
@@ -238,6 +266,9 @@ static int load_blocks(pms_hotspot_truth *t, const char *dir)
         if (cmp_block(&t->blocks[w], &t->blocks[i]) != 0)
             t->blocks[++w] = t->blocks[i];
     t->nblocks = w + 1;
+    rc = cut_at_count_changes(t);
+    if (rc < 0)
+        return rc;
     t->block_counts = malloc(t->nblocks * sizeof *t->block_counts);
     if (!t->block_counts)
         return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks);

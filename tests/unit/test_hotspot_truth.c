@@ -22,6 +22,13 @@ static pms_hotspot_truth *truth;
 static long exe = -1;
 static uint64_t loop_offset[5]; /* the hottest instruction of each function */
 
+/* The i-th executed instruction and what the truth says about it. */
+static void instruction_fact(size_t i, size_t *o, uint64_t *off, uint64_t *count, pms_hotspot_fact *f)
+{
+    pms_hotspot_truth_instruction(truth, i, o, off, count);
+    pms_hotspot_truth_lookup(truth, *o, *off, f);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -43,9 +50,8 @@ static int setup(void **state)
     for (size_t i = 0; i < pms_hotspot_truth_ninstructions(truth); i++) {
         size_t o;
         uint64_t off, count;
-        pms_hotspot_truth_instruction(truth, i, &o, &off, &count);
         pms_hotspot_fact f;
-        pms_hotspot_truth_lookup(truth, o, off, &f);
+        instruction_fact(i, &o, &off, &count, &f);
         for (int k = 0; k < 5; k++)
             if ((long)o == exe && strcmp(f.function, hot[k]) == 0 && count > best[k]) {
                 best[k] = count;
@@ -78,6 +84,43 @@ static void test_pie_counts_match_the_source(void **state)
     }
     /* NI covers the whole run: at least the 8-instruction loop bodies */
     assert_true(pms_hotspot_truth_instructions(truth) > 8 * 100000000ull);
+}
+
+/* A basic block runs whole, so each executed instruction's block ran exactly as often
+ * as the instruction itself, also where a valgrind superblock went on past a side exit
+ * (hotspots' main+0x14a8, run once, lay in a superblock entered 100 times and got
+ * count 100). A sample at an instruction of main that ran once, alone: SOLevel 1,
+ * ROLevel = the level of count 1 among all block counts (the last), so OD = sqrt(1 * (1 - ROLevel)^2) / 1 = ROLevel - 1. */
+static void test_blocks_are_basic_blocks(void **state)
+{
+    (void)state;
+    size_t nb, mismatched = 0, once = SIZE_MAX;
+    const uint64_t *bc = pms_hotspot_truth_block_counts(truth, &nb);
+    for (size_t i = 0; i < pms_hotspot_truth_ninstructions(truth); i++) {
+        size_t o;
+        uint64_t off, count;
+        pms_hotspot_fact f;
+        instruction_fact(i, &o, &off, &count, &f);
+        mismatched += f.block_count != count;
+        if ((long)o == exe && count == 1 && strcmp(f.function, "main") == 0)
+            once = i;
+    }
+    assert_int_equal(mismatched, 0);
+    assert_true(once != SIZE_MAX);
+    /* 1 is the smallest count of an executed block: its level is the last one */
+    size_t *levels = malloc(nb * sizeof *levels), level = 0, o;
+    assert_non_null(levels);
+    assert_int_equal(pms_hotspot_order_levels(bc, nb, levels), 0);
+    for (size_t i = 0; i < nb; i++)
+        level = levels[i] > level ? levels[i] : level;
+    free(levels);
+    uint64_t off, count;
+    pms_hotspot_truth_instruction(truth, once, &o, &off, &count);
+    pms_hotspot_sample s = {pms_hotspot_truth_object_path(truth, o), NULL, off, 1};
+    pms_hotspot_result r;
+    assert_int_equal(pms_hotspot_evaluate(truth, &s, 1, 1, &r), 0);
+    assert_close(r.measures.od, (double)(level - 1), 1e-12);
+    pms_hotspot_result_free(&r);
 }
 
 /* The shared library: exp-bbv's run-time block addresses land on instructions that
@@ -201,6 +244,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pie_counts_match_the_source),
+        cmocka_unit_test(test_blocks_are_basic_blocks),
         cmocka_unit_test(test_shared_library_blocks_line_up),
         cmocka_unit_test(test_measures_on_placed_samples),
         cmocka_unit_test(test_unexecuted_ip),

@@ -116,6 +116,7 @@ int main(int argc, char **argv)
     cfg.sample_period = 50000;      /* ns */
     cfg.interval_event = "task-clock";
     cfg.interval_size = 4000000;    /* ns: 80 samples an interval */
+    cfg.phase.classifier.threshold = 50; /* % of the largest distance: 80 samples are noisy */
     cfg.on_interval = on_interval;
     cfg.on_change = on_change;
     cfg.user = &t;

@@ -22,6 +22,7 @@
 typedef struct options {
     const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output;
     size_t top, rows;
+    uint64_t seed; /* 0: the randomisation is seeded from the clock */
     int json, randomize, fallback;
 } options;
 
@@ -46,6 +47,8 @@ static void usage(FILE *out)
             "  --fallback         with -e: sample cpu-clock if this machine cannot count EVENT\n"
             "  --no-randomize     fixed periods (default: add a random value below 1/8 of\n"
             "                     the period at every sample, as pfmon did in the paper)\n"
+            "  --seed N           seed the randomisation, for a repeatable sweep (the recording\n"
+            "                     at period P uses seed N + P; default: from the clock)\n"
             "  --top N            N of the top-N precision and recall (default 10)\n"
             "  --rows N           sampled IPs listed (default 15; 0: none)\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
@@ -85,7 +88,7 @@ static unsigned random_bits(uint64_t period)
 static int record_once(const options *o, const char *event, uint64_t period, const char *out, const char *log,
                        char **cmd, int ncmd)
 {
-    char self[PATH_MAX], per[32], randomize[48];
+    char self[PATH_MAX], per[32], randomize[48], seed[32];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len < 0)
         return cli_error("cannot find the pmuscope executable (/proc/self/exe)");
@@ -102,6 +105,11 @@ static int record_once(const options *o, const char *event, uint64_t period, con
     argv[a++] = per;
     if (o->randomize)
         argv[a++] = randomize;
+    if (o->randomize && o->seed) {
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)(o->seed + period));
+        argv[a++] = "--seed";
+        argv[a++] = seed;
+    }
     argv[a++] = "-o";
     argv[a++] = (char *)out;
     argv[a++] = "--";
@@ -273,7 +281,7 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
-           OPT_JSON, OPT_FALLBACK, OPT_CSV };
+           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
@@ -281,7 +289,7 @@ int cmd_hotspot(int argc, char **argv)
         {"top", required_argument, NULL, OPT_TOP},
         {"rows", required_argument, NULL, OPT_ROWS},           {"svg", required_argument, NULL, OPT_SVG},
         {"json", no_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
-        {"csv", required_argument, NULL, OPT_CSV},
+        {"csv", required_argument, NULL, OPT_CSV},             {"seed", required_argument, NULL, OPT_SEED},
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     options o = {.top = 10, .rows = 15, .randomize = 1};
@@ -297,6 +305,10 @@ int cmd_hotspot(int argc, char **argv)
         case OPT_RECORD: record_dir = optarg; break;
         case 'e': o.event = optarg; break;
         case OPT_NORAND: o.randomize = 0; break;
+        case OPT_SEED:
+            if (!cli_parse_count(optarg, &o.seed) || !o.seed)
+                return cli_usage_error("hotspot", "--seed %s: expected a number of at least 1", optarg);
+            break;
         case OPT_FALLBACK: o.fallback = 1; break;
         case OPT_TOP:
         case OPT_ROWS:

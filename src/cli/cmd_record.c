@@ -37,6 +37,8 @@ static void usage(FILE *out)
           "      --randomize=mask:BITS  after each sample the next period is PERIOD plus a uniform\n"
           "                         random value below 2^BITS (pfmon); needs -c\n"
           "      --randomize=exp    exponentially distributed periods with mean PERIOD (seed 003)\n"
+          "      --seed N           seed of the randomised periods, for a repeatable sequence\n"
+          "                         (default: from the clock)\n"
           "  -o, --output FILE      output file (default perf.data)\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
@@ -67,14 +69,14 @@ typedef struct record_opts {
     char **argv;
 } record_opts;
 
-enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY };
+enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_SEED, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY };
 
 static int parse_options(int argc, char **argv, record_opts *o)
 {
     static const struct option longopts[] = {
         {"event", required_argument, NULL, 'e'},       {"count", required_argument, NULL, 'c'},
         {"freq", required_argument, NULL, 'F'},        {"read", required_argument, NULL, OPT_READ},
-        {"randomize", required_argument, NULL, OPT_RANDOMIZE},
+        {"randomize", required_argument, NULL, OPT_RANDOMIZE}, {"seed", required_argument, NULL, OPT_SEED},
         {"output", required_argument, NULL, 'o'},      {"mmap-pages", required_argument, NULL, 'm'},
         {"pid", required_argument, NULL, 'p'},         {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
@@ -82,7 +84,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     *o = (record_opts){.output = "perf.data"};
-    uint64_t v;
+    uint64_t v, seed = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "+e:c:F:o:m:p:h", longopts, NULL)) != -1) {
@@ -113,6 +115,10 @@ static int parse_options(int argc, char **argv, record_opts *o)
             if (pms_randomize_parse(optarg, &o->randomize)) return cli_usage_error("record", "%s", pms_strerror());
             o->randomize_spec = optarg;
             break;
+        case OPT_SEED:
+            if (!cli_parse_count(optarg, &seed) || !seed)
+                return cli_usage_error("record", "--seed %s: expected a number of at least 1", optarg);
+            break;
         case OPT_OLR:
             if (olr_live_parse(optarg, &o->olr))
                 return cli_usage_error("record", "--olr=%s: expected wm, opt or opt:EPS", optarg);
@@ -130,6 +136,9 @@ static int parse_options(int argc, char **argv, record_opts *o)
         return cli_usage_error("record", "--olr-output and --olr-only go with --olr");
     if (o->olr.enabled && !o->reads)
         return cli_usage_error("record", "--olr fits the counters of --read EVENTS: give them");
+    if (seed && o->randomize.kind == PMS_RANDOMIZE_NONE)
+        return cli_usage_error("record", "--seed only applies with --randomize");
+    o->randomize.seed = seed;
     if (o->randomize.kind != PMS_RANDOMIZE_NONE && !o->period)
         return cli_usage_error("record", "--randomize needs a fixed period: give -c PERIOD");
     if (!o->pid == !o->argv[0])

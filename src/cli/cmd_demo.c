@@ -36,6 +36,8 @@ static void usage(FILE *out)
           "                       ../share/pmuscope/fixtures beside the binary's directory)\n"
           "      --steps LIST     run only these steps (comma-separated): hotspot, record, report,\n"
           "                       olr, olr-opt, phase, cpistack, cpistack-lm, estimate\n"
+          "      --step-timeout S a step still running after S seconds is stopped and reported\n"
+          "                       as failed (default 300)\n"
           "  -h, --help           this help\n\n"
           "A step that fails is named with its reason, the others still run and the page is\n"
           "still written; the exit status is then 1.\n",
@@ -127,6 +129,10 @@ static void finish(const demo_run *run, demo_step *s, int status)
     char err[PATH_MAX], last[400];
     log_path(run, s, err, sizeof err);
     demo_last_line(err, last, sizeof last);
+    if (status == DEMO_TIMED_OUT) {
+        snprintf(s->why, sizeof s->why, "stopped after %g s (--step-timeout)", run->step_timeout);
+        return;
+    }
     if (status != 0) {
         snprintf(s->why, sizeof s->why, "exit status %d%s%s", status, last[0] ? ": " : "", last);
         return;
@@ -173,14 +179,14 @@ static void run_steps(demo_run *run)
         if (s->background) continue;
         fprintf(stderr, "pmuscope demo: [%zu/%zu] %-11s running\n", i + 1, run->nsteps, s->name);
         start(run, s);
-        if (s->pid > 0) finish(run, s, demo_wait(s->pid));
+        if (s->pid > 0) finish(run, s, demo_wait(s->pid, s->seconds + run->step_timeout));
         report_done(run, s);
     }
     for (size_t i = 0; i < run->nsteps; i++) {
         demo_step *s = &run->steps[i];
         if (!s->background || s->pid <= 0) continue;
         fprintf(stderr, "pmuscope demo: [%zu/%zu] %-11s waiting for it to end\n", i + 1, run->nsteps, s->name);
-        finish(run, s, demo_wait(s->pid));
+        finish(run, s, demo_wait(s->pid, s->seconds + run->step_timeout));
         report_done(run, s);
     }
 }
@@ -235,12 +241,13 @@ int cmd_demo(int argc, char **argv)
                                              {"workloads", required_argument, NULL, 'w'},
                                              {"fixtures", required_argument, NULL, 'f'},
                                              {"steps", required_argument, NULL, 's'},
+                                             {"step-timeout", required_argument, NULL, 't'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     char workloads[PATH_MAX + 64], fixtures[PATH_MAX + 64];
     pick_dir("workloads", "../libexec/pmuscope", workloads, sizeof workloads);
     pick_dir(PMS_FIXTURES_DIR, "../share/pmuscope/fixtures", fixtures, sizeof fixtures);
-    demo_run run = {.dir = "pmuscope-demo", .workloads = workloads, .fixtures = fixtures};
+    demo_run run = {.dir = "pmuscope-demo", .workloads = workloads, .fixtures = fixtures, .step_timeout = 300};
     const char *only = NULL;
     run.nsteps = demo_steps(&run.steps);
     int c;
@@ -251,6 +258,10 @@ int cmd_demo(int argc, char **argv)
         case 'w': run.workloads = optarg; break;
         case 'f': run.fixtures = optarg; break;
         case 's': only = optarg; break;
+        case 't':
+            if (!cli_parse_double(optarg, &run.step_timeout) || run.step_timeout <= 0)
+                return cli_usage_error("demo", "--step-timeout %s: expected a number of seconds above 0", optarg);
+            break;
         case 'h': usage(stdout); return CLI_OK;
         default: return cli_usage_error("demo", "unknown option");
         }

@@ -34,7 +34,7 @@ typedef struct demo_step {
     char *argv[DEMO_MAX_ARGS + 2];
     pid_t pid;
     int status; /* exit status, 128+N when killed by signal N, -1 when it could not start */
-    double seconds;
+    double seconds; /* its CLOCK_MONOTONIC start while it runs, then how long it ran */
     char why[512]; /* why it failed */
 } demo_step;
 
@@ -46,6 +46,7 @@ typedef struct demo_run {
     demo_step *steps;
     size_t nsteps;
     double seconds;
+    double step_timeout;    /* seconds a step may run before it is stopped */
 } demo_run;
 
 /* demo_steps.c: the steps in the order they start (a static array, filled while running). */
@@ -54,8 +55,12 @@ size_t demo_steps(demo_step **out);
 /* demo_spawn.c: starts /proc/self/exe with argv, stdout to out_path and stderr to
  * err_path (created). Returns the pid, or -1 with errno set. */
 pid_t demo_spawn(char *const argv[], const char *out_path, const char *err_path);
-/* Waits for pid: its exit status, 128+N when killed by signal N, -1 on error. */
-int demo_wait(pid_t pid);
+/* Status demo_wait gives a step it had to stop (as timeout(1) does). */
+enum { DEMO_TIMED_OUT = 124 };
+/* Waits for pid until the CLOCK_MONOTONIC time deadline (seconds): its exit status,
+ * 128+N when killed by signal N, -1 on error; past the deadline it sends SIGTERM (a
+ * recording still closes its file), then SIGKILL 5 s later, and gives DEMO_TIMED_OUT. */
+int demo_wait(pid_t pid, double deadline);
 /* The error message in a step's stderr: its last "pmuscope: " line that is not a
  * warning, else its last non-empty line, or "" (buf of size n). */
 void demo_last_line(const char *path, char *buf, size_t n);

@@ -2,6 +2,8 @@
 #include "cli/demo.h"
 
 #include <errno.h>
+#include <time.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -29,11 +31,26 @@ pid_t demo_spawn(char *const argv[], const char *out_path, const char *err_path)
     return pid;
 }
 
-int demo_wait(pid_t pid)
+static double monotonic_seconds(void)
 {
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int demo_wait(pid_t pid, double deadline)
+{
+    int st, signalled = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR) return -1;
+        double t = monotonic_seconds();
+        if (t > deadline + 5 && signalled == SIGTERM) kill(pid, signalled = SIGKILL);
+        else if (t > deadline && !signalled) kill(pid, signalled = SIGTERM);
+        nanosleep(&(struct timespec){.tv_nsec = 20 * 1000 * 1000}, NULL);
+    }
+    if (signalled) return DEMO_TIMED_OUT;
     if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
     return WEXITSTATUS(st);
 }

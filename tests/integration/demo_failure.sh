@@ -35,4 +35,12 @@ grep -q '<svg' "$page" || fail "the page lost the estimate's figure"
 grep -q '<td>LP</td>' "$page" || fail "the page lost the estimate's table"
 [ -s out/estimate.csv ] && [ -s out/estimate.svg ] || fail "the estimate's files are missing"
 if grep -q stale_function "$page" sum.txt; then fail "a file of an earlier run was shown"; fi
+
+# A step that runs past --step-timeout is stopped, named, and the demo ends (exit 1).
+if "$PMUSCOPE" demo -o slow --steps phase --step-timeout 0.3 >slow.txt 2>slow-err.txt; then
+    fail "a step past its timeout did not fail the demo"
+fi
+grep -Eq '\[1/1\] phase +FAILED after .*stopped after 0\.3 s \(--step-timeout\)' slow-err.txt \
+    || fail "the stopped step is not named: $(cat slow-err.txt)"
+[ -s slow/index.html ] || fail "no page after a stopped step"
 echo "ok"

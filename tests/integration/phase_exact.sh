@@ -4,7 +4,8 @@
 # Each labelling is scored against its own truth (the schedule in time; the dominant
 # function in instructions), and the two are compared phase instance by phase instance:
 # the majority label of every instance of A, B, C, D in the run, as an adjusted Rand
-# index between the sampled and the exact instance labels (the agreement).
+# index between the sampled and the exact instance labels (the agreement), over the
+# instances that both labellings gave a phase (not the transition phase).
 # ctest-labels: serial;no-sanitize
 set -euo pipefail
 tmp=$(mktemp -d)
@@ -54,8 +55,14 @@ print("exact instances:  ", " ".join(t + ":" + p for t, p in exact))
 print("sampled instances:", " ".join(t + ":" + p for t, p in sampled))
 if [t for t, _ in exact] != [t for t, _ in sampled]:
     sys.exit("the two runs do not see the same sequence of phase instances")
-agreement = ari([p for _, p in exact], [p for _, p in sampled])
-print("agreement of sampled and exact labels (ARI over %d instances): %.3f" % (len(exact), agreement))
+# An instance whose majority is the transition phase (0: not yet given an id) has no phase
+# identity to agree on; it happens to the first instance of a phase now and then.
+kept = [(e, s) for (_, e), (_, s) in zip(exact, sampled) if e != "0" and s != "0"]
+if len(kept) < 6:
+    sys.exit("only %d instances with a phase in both labellings" % len(kept))
+agreement = ari([e for e, _ in kept], [s for _, s in kept])
+print("agreement of sampled and exact labels (ARI over %d of %d instances, transition ones left out): %.3f"
+      % (len(kept), len(exact), agreement))
 sys.exit(0 if agreement >= 0.8 else 1)
 PY
 # The sampled side depends on timing: a second try if the first disagrees.

@@ -2,19 +2,15 @@
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 
+#include "util/grow.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 int phase_run_add(phase_run *r, const pms_phase_event *ev)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 256;
-        phase_row *rows = realloc(r->rows, cap * sizeof *rows);
-        if (!rows) return PMS_ENOMEM;
-        r->rows = rows;
-        r->cap = cap;
-    }
+    if (pms_grow(&r->rows, &r->cap, r->n + 1, sizeof *r->rows)) return PMS_ENOMEM;
     phase_row *row = &r->rows[r->n];
     row->ev = *ev;
     row->sig = malloc(ev->signature_size * sizeof *row->sig);

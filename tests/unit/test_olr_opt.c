@@ -3,6 +3,7 @@
  * library's own evaluation; the segment count against a brute-force optimum. */
 #include "test_support.h"
 #include "pmuscope/olr.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,11 +29,7 @@ typedef struct segs {
 static int collect(const pms_olr_segment *s, void *ctx)
 {
     segs *v = ctx;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 64;
-        v->s = realloc(v->s, v->cap * sizeof *v->s);
-        assert_non_null(v->s);
-    }
+    assert_int_equal(pms_grow(&v->s, &v->cap, v->n + 1, sizeof *v->s), 0);
     v->s[v->n++] = *s;
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -264,28 +265,50 @@ static void test_wrapping_small_buffer(void **state)
     assert_true(v.samples + st.lost > 1000);
 }
 
+/* CPU time the process has received so far, in ns (its CPU-time clock). */
+static long long process_cpu_ns(clockid_t clock)
+{
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0) return -1;
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static void test_lost_samples_counted(void **state)
 {
     (void)state;
-    /* One data page, not drained for 300 ms at 10 kHz: the kernel drops what does not fit
-     * and says so with PERF_RECORD_LOST. */
+    /* One data page (73 samples of 56 bytes), not drained until the child has run 150 ms of
+     * CPU time at 10 kHz of cpu-clock: the kernel drops what does not fit and says so with
+     * PERF_RECORD_LOST. Everything is measured in the child's CPU time, not in wall time, so
+     * the counts hold however busy the machine is. */
     pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000};
     pms_sampler_config cfg = {.events = &ev, .nevents = 1, .mmap_pages = 1};
     pms_child c;
     pms_sampler *s = open_on_held_hotspots(&cfg, "2", &c);
     seen v = {.s = s, .pid = c.pid, .sample_size = 8 + 6 * 8};
+    clockid_t child_clock;
+    assert_int_equal(clock_getcpuclockid(c.pid, &child_clock), 0);
     assert_int_equal(pms_child_release(&c, "hotspots"), 0);
-    usleep(300000);
+    const long long undrained_ns = 150000000LL;
+    long long cpu;
+    while ((cpu = process_cpu_ns(child_clock)) >= 0 && cpu < undrained_ns) usleep(5000);
+    assert_true(cpu >= undrained_ns); /* the child (330 ms of CPU) cannot have ended before */
     int status;
-    while (waitpid(c.pid, &status, WNOHANG) != c.pid) assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
+    struct rusage ru;
+    while (wait4(c.pid, &status, WNOHANG, &ru) != c.pid) assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
     assert_true(pms_sampler_poll(s, 0, on_record, &v) >= 0);
     pms_sampler_stats st;
     pms_sampler_get_stats(s, &st);
     pms_sampler_close(s);
-    print_message("%llu samples delivered, %llu lost\n", (unsigned long long)v.samples, (unsigned long long)st.lost);
-    assert_true(st.lost > 500); /* a 4 KiB page holds 73 samples of the ~3000 of 300 ms */
+    double child_cpu_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+    double expected = child_cpu_s / 100e-6;
+    print_message("%llu samples delivered, %llu lost, %.0f expected from %.3f s of child CPU time\n",
+                  (unsigned long long)v.samples, (unsigned long long)st.lost, expected, child_cpu_s);
+    /* 150 ms of CPU time is ~1500 samples, of which one page holds 73. */
+    assert_true(st.lost > 1000);
+    assert_true(v.samples >= 60); /* at least the full page found at the first drain */
     assert_int_equal(v.bad_size, 0);
-    assert_true(v.samples > 500);
+    /* Every sample is delivered or counted lost (rusage is tick-grained: a wide margin). */
+    assert_true(v.samples + st.lost > 0.7 * expected && v.samples + st.lost < 1.3 * expected);
 }
 
 static void test_mask_randomisation(void **state)

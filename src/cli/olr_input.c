@@ -1,6 +1,6 @@
 /* `pmuscope olr` input: the common series and the choice of reader. */
 #include "cli/olr_input.h"
-#include "pmuscope/statfmt.h"
+#include "pmuscope/table.h"
 #include "util/error.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
-#include "pmuscope/statfmt.h"
+#include "pmuscope/table.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -18,7 +18,6 @@ corpus, pmuscope, tmp = sys.argv[1:4]
 
 # Files pmuscope does not read like perf yet, each with why. Shrinks as they are fixed.
 KNOWN_FAILURES = {
-    "perf.data.remmap-3.2": "a forked child's samples charged to its parent's later mappings",
     "perf.data.intel_pt-4.14": "AUXTRACE payload read as records",
     "perf-vmlinux.data": "kernel map named [kernel.vmlinux] in the file",
     "ro_sample.perf": "kernel-mode samples outside any kernel map: perf says [unknown]",

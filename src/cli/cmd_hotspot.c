@@ -35,7 +35,7 @@ static void usage(FILE *out)
             "measures, with the measures of Wu & Mencer: NRMSE_SR, sample coverage SC and\n"
             "order deviation OD, plus top-N precision/recall and Kendall's tau-b.\n\n"
             "  --truth DIR        ground truth: a directory written by --sweep --save-truth\n"
-            "                     or by --record-truth (callgrind + exp-bbv of the command)\n"
+            "                     or by --record-truth (one callgrind run of the command)\n"
             "  --record-truth DIR -- COMMAND   run COMMAND under valgrind into DIR and stop\n"
             "  --sweep LIST       sampling periods, e.g. 64K,128K,256K,512K,1M,2M,4M,8M,16M\n"
             "                     (K/M/G are powers of 1024); valgrind runs once (unless\n"
@@ -208,7 +208,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pms_hotspot_truth *truth = NULL;
     if (!o->truth)
-        progress("valgrind (callgrind, exp-bbv)", 0, 1);
+        progress("valgrind (callgrind)", 0, 1);
     if ((!o->truth && pms_hotspot_truth_record(dir, cmd) < 0) || pms_hotspot_truth_load(&truth, dir) < 0) {
         restore_stdout(saved_stdout);
         return cli_lib_error(); /* valgrind's logs stay in dir: the message names them */

@@ -70,6 +70,8 @@ int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t 
  *                                  (per-instruction counts and the branches taken)
  *   objects                        "BUILD-ID PATH" of every object that ran, taken when
  *                                  valgrind ran, to refuse a rebuilt or different binary
+ *   run                            the command: its binary's build-id and path, its
+ *                                  arguments and its instruction count
  * Every address is mapped to (object, file offset), the space that perf's MMAP records
  * also lead to, so PIE/ASLR and shared libraries line up. Basic blocks start at every
  * branch target, after every branch or call, and (for branches never taken) wherever
@@ -92,6 +94,15 @@ void pms_hotspot_truth_free(pms_hotspot_truth *t);
 uint64_t pms_hotspot_truth_instructions(const pms_hotspot_truth *t);
 /* The profiled command as callgrind recorded it. */
 const char *pms_hotspot_truth_command(const pms_hotspot_truth *t);
+/* The command valgrind ran, NULL-terminated (NULL, *argc 0, in a truth recorded before
+ * pmuscope kept it). */
+char *const *pms_hotspot_truth_argv(const pms_hotspot_truth *t, size_t *argc);
+/* Checks that a recording ran the truth's command: cmdline is its command line
+ * ("perf record ... -- CMD ARGS", pms_perfdata_cmdline; the command is what follows the
+ * first "--", or else its last words). PMS_EINVAL naming both when the program (by
+ * build-id) or an argument differs; PMS_ENOENT when the recording or the truth holds no
+ * command. */
+int pms_hotspot_truth_check_command(const pms_hotspot_truth *t, char *const cmdline[], size_t n);
 size_t pms_hotspot_truth_nobjects(const pms_hotspot_truth *t);
 const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i);
 const char *pms_hotspot_truth_object_build_id(const pms_hotspot_truth *t, size_t i);
@@ -170,6 +181,8 @@ typedef struct pms_hotspot_recording {
     char event[64];          /* the sampling event's name */
     uint64_t period;         /* its sample_period, 0 when sampled by frequency */
     int time_based;          /* cpu-clock or task-clock: the period counts nanoseconds */
+    char **cmdline;          /* the recording command, NULL-terminated (NULL if the file has none) */
+    size_t ncmdline;
 } pms_hotspot_recording;
 
 int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata);

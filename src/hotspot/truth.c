@@ -1,6 +1,7 @@
 /* The ground truth of a run: exact instruction and basic block counts from valgrind,
  * keyed by (object, file offset). */
 #include "hotspot/build_id.h"
+#include "hotspot/truth_run.h"
 #include "pmuscope/bbv.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
@@ -40,6 +41,7 @@ struct pms_hotspot_truth {
     uint64_t ni, unmapped_instructions;
     size_t unmapped_blocks;
     pms_callgrind *profile; /* kept for function names and the command */
+    pms_truth_run run;      /* the command (argc 0 in a truth of an older pmuscope) */
     pms_symbols *symbols;   /* ELF addresses <-> file offsets */
 };
 
@@ -261,6 +263,12 @@ int pms_hotspot_truth_load(pms_hotspot_truth **out, const char *dir)
         rc = load_instructions(t, dir);
     if (rc == PMS_OK)
         rc = load_blocks(t);
+    int found = 0;
+    if (rc == PMS_OK)
+        rc = pms__truth_run_read(&t->run, dir, &found);
+    if (rc == PMS_OK && found && t->run.instructions != t->ni)
+        rc = pms_fail(PMS_EFORMAT, "%s/run: %llu instructions, but callgrind.out counts %llu: the files are from "
+                      "different runs", dir, (unsigned long long)t->run.instructions, (unsigned long long)t->ni);
     if (rc < 0) {
         pms_hotspot_truth_free(t);
         return rc;
@@ -281,12 +289,26 @@ void pms_hotspot_truth_free(pms_hotspot_truth *t)
     free(t->blocks);
     free(t->block_counts);
     pms_callgrind_free(t->profile);
+    pms__truth_run_free(&t->run);
     free(t);
 }
 
 uint64_t pms_hotspot_truth_instructions(const pms_hotspot_truth *t) { return t->ni; }
 const char *pms_hotspot_truth_command(const pms_hotspot_truth *t) { return pms_callgrind_command(t->profile); }
 size_t pms_hotspot_truth_nobjects(const pms_hotspot_truth *t) { return t->nobjects; }
+
+char *const *pms_hotspot_truth_argv(const pms_hotspot_truth *t, size_t *argc)
+{
+    *argc = t->run.argc;
+    return t->run.argv;
+}
+
+int pms_hotspot_truth_check_command(const pms_hotspot_truth *t, char *const cmdline[], size_t n)
+{
+    if (!t->run.argc)
+        return pms_fail(PMS_ENOENT, "the truth does not say which command it is of (recorded by an older pmuscope)");
+    return pms__truth_run_compare(&t->run, cmdline, n);
+}
 const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i) { return t->objects[i].path; }
 const char *pms_hotspot_truth_object_build_id(const pms_hotspot_truth *t, size_t i) { return t->objects[i].build_id; }
 

@@ -1,5 +1,6 @@
 /* Running a command under valgrind to get its exact counts (the truth directory). */
 #include "hotspot/build_id.h"
+#include "hotspot/truth_run.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
 #include "pmuscope/target.h"
@@ -46,8 +47,9 @@ static int run_valgrind(const char *const *tool_args, size_t ntool, char *const 
     return PMS_OK;
 }
 
-/* Writes DIR/objects: the build-id and path of every object callgrind saw. */
-static int write_manifest(const char *dir, const char *profile)
+/* Writes DIR/objects: the build-id and path of every object callgrind saw; and DIR/run:
+ * the command and its instruction count. */
+static int write_manifest(const char *dir, const char *profile, char *const argv[])
 {
     pms_callgrind *cg;
     int rc = pms_callgrind_read(&cg, profile);
@@ -68,10 +70,11 @@ static int write_manifest(const char *dir, const char *profile)
             continue; /* "???" and anonymous code: nothing to map */
         fprintf(f, "%s %s\n", id[0] ? id : "-", ob);
     }
+    uint64_t instructions = pms_callgrind_total(cg);
     pms_callgrind_free(cg);
     if (fclose(f) != 0)
         return pms_fail_errno(PMS_EIO, errno, "cannot write %s", path);
-    return PMS_OK;
+    return pms__truth_run_write(dir, argv, instructions);
 }
 
 int pms_hotspot_truth_record(const char *dir, char *const argv[])
@@ -90,14 +93,14 @@ int pms_hotspot_truth_record(const char *dir, char *const argv[])
     int rc = run_valgrind(callgrind, 6, argv, log + strlen("--log-file="));
     if (rc == PMS_OK) {
         snprintf(out, sizeof out, "%s/callgrind.out", dir);
-        rc = write_manifest(dir, out);
+        rc = write_manifest(dir, out, argv);
     }
     return rc;
 }
 
 void pms_hotspot_truth_remove(const char *dir)
 {
-    static const char *const files[] = {"callgrind.out", "callgrind.log", "objects"};
+    static const char *const files[] = {"callgrind.out", "callgrind.log", "objects", "run"};
     char path[PATH_MAX];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);

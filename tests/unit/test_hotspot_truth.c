@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const hot[5] = {"hot_a", "hot_b", "hot_c", "hot_d", "hot_e"};
 static const uint64_t iterations[5] = {40000000, 25000000, 20000000, 10000000, 5000000};
@@ -239,6 +240,34 @@ static void test_rebuilt_binary_refused(void **state)
     assert_non_null(strstr(pms_strerror(), "hotspots"));
 }
 
+/* The truth keeps its command: a recording of it passes (with or without "--", from a
+ * copy of the same binary too), other arguments or another program are refused. */
+static void test_recording_command_checked(void **state)
+{
+    (void)state;
+    size_t argc;
+    char *const *argv = pms_hotspot_truth_argv(truth, &argc);
+    assert_int_equal(argc, 1);
+    assert_string_equal(argv[0], workload);
+    char copy[PATH_MAX + 8];
+    snprintf(copy, sizeof copy, "%s.copy", truth_dir);
+    assert_int_equal(pms_test_system("cp '%s' '%s'", workload, copy), 0);
+    char *same[] = {"perf", "record", "-c", "1000", "--", workload};
+    char *bare[] = {"perf", "record", workload};
+    char *copied[] = {"pmuscope", "record", "--", copy};
+    char *other_args[] = {"perf", "record", "--", workload, "--scale", "2"};
+    char *other_program[] = {"perf", "record", "--", "/bin/true"};
+    assert_int_equal(pms_hotspot_truth_check_command(truth, same, 6), PMS_OK);
+    assert_int_equal(pms_hotspot_truth_check_command(truth, bare, 3), PMS_OK);
+    assert_int_equal(pms_hotspot_truth_check_command(truth, copied, 4), PMS_OK);
+    assert_int_equal(pms_hotspot_truth_check_command(truth, other_args, 6), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "--scale 2"));
+    assert_int_equal(pms_hotspot_truth_check_command(truth, other_program, 4), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "/bin/true"));
+    assert_int_equal(pms_hotspot_truth_check_command(truth, NULL, 0), PMS_ENOENT);
+    unlink(copy);
+}
+
 /* A command far shorter than any interval (135K instructions): its whole truth, down to
  * the last code it ran (_Exit, once), with every executed instruction in a block of its
  * own count. */
@@ -282,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_measures_on_placed_samples),
         cmocka_unit_test(test_unexecuted_ip),
         cmocka_unit_test(test_samples_of_another_binary_refused),
+        cmocka_unit_test(test_recording_command_checked),
         cmocka_unit_test(test_rebuilt_binary_refused),
         cmocka_unit_test(test_short_command_whole_truth),
     };

@@ -33,6 +33,10 @@ typedef struct pms_lm_options {
     bool no_intercept;   /* fit y ~ 0 + x (R's "- 1") instead of y ~ 1 + x */
     pms_lm_method method;
     double tol;          /* rank tolerance as R's lm (qr tol); 0 means 1e-7 */
+    /* NULL, or n positive weights: weighted least squares, minimising sum w_i r_i^2,
+     * summarised as R's summary.lm of lm(weights = w) (rss, sigma, R^2 and the
+     * residual quantiles from the weighted residuals sqrt(w_i) r_i). */
+    const double *weights;
 } pms_lm_options;
 
 /* A fitted model. Read-only; made by pms_lm_fit, freed by pms_lm_free.
@@ -63,6 +67,13 @@ typedef struct pms_lm {
     /* NNLS: which coefficients the solution holds at zero (ncoef flags, NULL for OLS). */
     bool *at_bound;
 } pms_lm;
+
+/* Two-sided P(|T| > |t|) for Student's t with df degrees of freedom, and the
+ * upper tail P(F > f) of F(d1, d2), from the regularised incomplete beta
+ * (I_{df/(df+t^2)}(df/2, 1/2) and I_{d2/(d2+d1 f)}(d2/2, d1/2)) as R's pt and pf
+ * compute them: about 1e-13 relative down to 1e-300 (0 below the double range). */
+double pms_t_p_value(double t, double df);
+double pms_f_p_value(double f, double d1, double d2);
 
 /* Fits y ~ x over n rows and p columns. names (may be NULL) name the p columns.
  * Fails with PMS_EINVAL when n <= ncoef (no residual degrees of freedom), with

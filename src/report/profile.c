@@ -212,6 +212,7 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
          * unresolved addresses of a binary share one row in the symbol view. */
         uint64_t a = (uint64_t)(uintptr_t)si.binary, b = si.file_offset;
         if (key == PMS_PROFILE_BY_SYMBOL) b = si.symbol ? si.file_offset - si.symbol_offset : UINT64_MAX;
+        if (key == PMS_PROFILE_BY_DSO) b = 0;
         uint64_t *slot = pms_keymap_upsert(&merged, a, b, UINT64_MAX);
         if (!slot) {
             rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
@@ -222,7 +223,7 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
                 rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
                 break;
             }
-            pms_profile_row row = {si.binary, si.symbol, 0, 0, 0, 0, 0, 0, 0, 0};
+            pms_profile_row row = {si.binary, key == PMS_PROFILE_BY_DSO ? NULL : si.symbol, 0, 0, 0, 0, 0, 0, 0, 0};
             if (key == PMS_PROFILE_BY_IP) {
                 row.ip = e->ip;
                 row.file_offset = si.file_offset;

@@ -1,12 +1,25 @@
 /* Choosing x and the counters among the read values of samples, and summing them over
  * the per-CPU groups (see olr_columns.h). */
-#include "cli/olr_columns.h"
-#include "cli/olr_input.h"
+#include "olr/columns.h"
 #include "util/error.h"
 #include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+int olr_name_selected(const char *list, const char *name)
+{
+    if (!list) return 1;
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, n) == 0) return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
 
 static const char *name_of(const pms_perfdata_attr *a) { return a && a->name ? a->name : "?"; }
 

@@ -1,5 +1,6 @@
-#include "cli/phase_input.h"
-#include "cli/cli.h"
+/* Where a phase analysis gets its intervals: a file replayed, or a live program (live.c). */
+#include "pmuscope/phase_input.h"
+#include "phase/live.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -7,47 +8,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-void phase_input_defaults(phase_input *in)
+void pms_phase_input_defaults(pms_phase_input *in)
 {
     memset(in, 0, sizeof *in);
     pms_phase_config_default(&in->cfg);
     pms_phase_monitor_config_default(&in->live);
 }
 
-int phase_input_parse_format(const char *s, phase_format *out)
+int pms_phase_input_parse_format(const char *s, pms_phase_format *out)
 {
     static const char *const names[] = {"auto", "perf", "bbv", "simpoint"};
     for (int i = 0; i < 4; i++)
         if (!strcmp(s, names[i])) {
-            *out = (phase_format)i;
+            *out = (pms_phase_format)i;
             return 1;
         }
     return 0;
 }
 
-static int collect(const pms_phase_event *ev, void *ctx)
-{
-    return phase_run_add(ctx, ev) ? pms_fail(PMS_ENOMEM, "out of memory for the interval table") : 0;
-}
-
-static phase_format detect(const char *path)
+static pms_phase_format detect(const char *path)
 {
     char magic[8] = {0};
     FILE *f = fopen(path, "rb");
-    if (!f) return FORMAT_BBV; /* the reader reports the error */
+    if (!f) return PMS_PHASE_FORMAT_BBV; /* the reader reports the error */
     size_t n = fread(magic, 1, sizeof magic, f);
     fclose(f);
-    return n == 8 && !memcmp(magic, "PERFILE2", 8) ? FORMAT_PERF : FORMAT_BBV;
+    return n == 8 && !memcmp(magic, "PERFILE2", 8) ? PMS_PHASE_FORMAT_PERF : PMS_PHASE_FORMAT_BBV;
 }
 
-static int replay(phase_input *in, phase_run *run)
+static int replay(pms_phase_input *in, pms_phase_run *run)
 {
-    phase_format format = in->format == FORMAT_AUTO ? detect(in->path) : in->format;
+    pms_phase_format format = in->format == PMS_PHASE_FORMAT_AUTO ? detect(in->path) : in->format;
     int rc;
-    if (format == FORMAT_PERF) {
-        if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, 0))) return cli_lib_error();
+    if (format == PMS_PHASE_FORMAT_PERF) {
+        if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, 0))) return rc;
         run->engine = in->engine;
-        rc = pms_phase_replay_perfdata(in->engine, in->path, &in->source, collect, run);
+        rc = pms_phase_replay_perfdata(in->engine, in->path, &in->source, pms_phase_run_collect, run);
         if (in->source.interval_event) {
             snprintf(run->source, sizeof run->source, "%s (perf.data, intervals of %s)", in->path,
                      in->source.interval_event);
@@ -58,55 +54,56 @@ static int replay(phase_input *in, phase_run *run)
             run->size_unit = "samples";
         }
         run->metric_name = run->n && run->rows[0].ev.metric_is_cpi ? "CPI" : "ns/sample";
-        return rc ? cli_lib_error() : CLI_OK;
+        return rc;
     }
-    if (format == FORMAT_SIMPOINT) {
-        if (in->pc_path) return cli_usage_error("phase", "--pc belongs to exp-bbv files, not SimPoint .bb");
+    if (format == PMS_PHASE_FORMAT_SIMPOINT) {
+        if (in->pc_path) return pms_fail(PMS_EINVAL, "a PC file belongs to exp-bbv files, not SimPoint .bb");
         rc = pms_simpoint_load(&in->bbv, in->path);
     } else {
         rc = pms_bbv_load(&in->bbv, in->path, in->pc_path);
     }
-    if (rc) return cli_lib_error();
+    if (rc) return rc;
     uint64_t base = pms_bbv_interval_size(in->bbv);
-    if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, base))) return cli_lib_error();
+    if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, base))) return rc;
     run->engine = in->engine;
-    if (pms_phase_replay_bbv(in->engine, in->bbv, collect, run)) return cli_lib_error();
+    if ((rc = pms_phase_replay_bbv(in->engine, in->bbv, pms_phase_run_collect, run))) return rc;
     snprintf(run->source, sizeof run->source, "%s (%s, %zu vectors%s%s)", in->path,
-             format == FORMAT_SIMPOINT ? "SimPoint .bb" : "exp-bbv", pms_bbv_nintervals(in->bbv),
+             format == PMS_PHASE_FORMAT_SIMPOINT ? "SimPoint .bb" : "exp-bbv", pms_bbv_nintervals(in->bbv),
              in->pc_path ? ", blocks by address from " : "", in->pc_path ? in->pc_path : "");
     run->size_unit = "instructions";
     run->samples_name = "blocks";
     run->metric_name = "CPI"; /* exact vectors carry no timing: shown as "-" */
-    return CLI_OK;
+    return PMS_OK;
 }
 
-int phase_input_run(phase_input *in, phase_run *run)
+int pms_phase_input_run(pms_phase_input *in, pms_phase_run *run)
 {
     in->live.phase = in->cfg;
     if (in->path) return replay(in, run);
-    return phase_live_run(in, run);
+    return pms__phase_live_run(in, run);
 }
 
-void phase_input_close(phase_input *in)
+void pms_phase_input_close(pms_phase_input *in)
 {
     pms_phase_monitor_close(in->monitor);
     pms_phase_engine_destroy(in->engine);
     pms_bbv_free(in->bbv);
 }
 
-int phase_input_function_truth(const phase_input *in, phase_run *run)
+int pms_phase_input_function_truth(const pms_phase_input *in, pms_phase_run *run)
 {
     /* Row i merged as many vectors as the previous row asked for (dynamic intervals). */
     size_t first = 0;
     for (size_t i = 0; i < run->n; i++) {
         size_t count = i ? run->rows[i - 1].ev.next_multiple : 1;
-        if (phase_run_set_truth(run, i, pms_bbv_dominant_function(in->bbv, first, count))) return PMS_ENOMEM;
+        int rc = pms_phase_run_set_truth(run, i, pms_bbv_dominant_function(in->bbv, first, count));
+        if (rc) return rc;
         first += count;
     }
     return PMS_OK;
 }
 
-int phase_write_bb(const phase_run *r, FILE *out)
+int pms_phase_write_bb(const pms_phase_run *r, FILE *out)
 {
     pms_bbv *b;
     int rc = pms_bbv_create(&b);

@@ -1,4 +1,4 @@
-/* `pmuscope olr` and `record --olr`: which read values of a sample are x and the
+/* olr series from perf.data and `record --olr`: which read values of a sample are x and the
  * counters, chosen from the first sample, for files and live rings.
  *
  * A command is sampled with one group of events per CPU (as perf record and pmuscope
@@ -7,12 +7,15 @@
  * last value each one read, taken in time order: the groups' ring buffers are drained
  * one after another, so files and live records interleave them out of order and rows
  * are sorted by time first (olr_pending). */
-#ifndef PMS_CLI_OLR_COLUMNS_H
-#define PMS_CLI_OLR_COLUMNS_H
+#ifndef PMS_OLR_COLUMNS_H
+#define PMS_OLR_COLUMNS_H
 #include "pmuscope/perfdata.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Is NAME selected by the comma-separated list (NULL selects all)? */
+int olr_name_selected(const char *list, const char *name);
 
 /* The event of a sample id, or NULL. */
 typedef const pms_perfdata_attr *(*olr_attr_lookup)(uint64_t id, void *ctx);

@@ -1,17 +1,17 @@
-/* `pmuscope olr` input from perf.data: samples with read values (PERF_SAMPLE_READ), as
+/* olr series from perf.data: samples with read values (PERF_SAMPLE_READ), as
  * `perf record -e '{cpu-clock,page-faults}:S'` or `pmuscope record` write them.
  * x is the sampling event's own count (or the time stamp, or another read event),
  * the counters are the other read values. */
-#include "cli/olr_columns.h"
-#include "cli/olr_input.h"
+#include "olr/columns.h"
+#include "olr/series_internal.h"
 #include "util/error.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct loader {
-    olr_series *s;
-    const olr_input_options *opt;
+    pms_olr_series *s;
+    const pms_olr_input_options *opt;
     const char *path;
     pms_perfdata_reader *r;
     olr_columns cols;
@@ -63,7 +63,7 @@ static int add_row(uint64_t group, const uint64_t *vals, void *ctx)
     return rc;
 }
 
-int olr_series_load_perfdata(olr_series *s, const char *path, const olr_input_options *opt)
+int olr_series_load_perfdata(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
 {
     loader L = {.s = s, .opt = opt, .path = path};
     int rc = pms_perfdata_open(&L.r, path);

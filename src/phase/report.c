@@ -1,20 +1,22 @@
-#include "cli/phase_report.h"
+/* The intervals of a phase analysis and their outputs (table, summary, CSV, JSON, SVG). */
+#include "pmuscope/phase_report.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 
+#include "util/error.h"
 #include "util/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-int phase_run_add(phase_run *r, const pms_phase_event *ev)
+int pms_phase_run_add(pms_phase_run *r, const pms_phase_event *ev)
 {
-    if (pms_grow(&r->rows, &r->cap, r->n + 1, sizeof *r->rows)) return PMS_ENOMEM;
-    phase_row *row = &r->rows[r->n];
+    if (pms_grow(&r->rows, &r->cap, r->n + 1, sizeof *r->rows)) return pms_fail(PMS_ENOMEM, "out of memory for the interval table");
+    pms_phase_row *row = &r->rows[r->n];
     row->ev = *ev;
     row->sig = malloc(ev->signature_size * sizeof *row->sig);
-    if (!row->sig) return PMS_ENOMEM;
+    if (!row->sig) return pms_fail(PMS_ENOMEM, "out of memory for the interval table");
     memcpy(row->sig, ev->signature, ev->signature_size * sizeof *row->sig);
     row->ev.signature = row->sig;
     row->truth = -1;
@@ -22,7 +24,12 @@ int phase_run_add(phase_run *r, const pms_phase_event *ev)
     return PMS_OK;
 }
 
-void phase_run_free(phase_run *r)
+int pms_phase_run_collect(const pms_phase_event *ev, void *run)
+{
+    return pms_phase_run_add(run, ev);
+}
+
+void pms_phase_run_free(pms_phase_run *r)
 {
     for (size_t i = 0; i < r->n; i++) free(r->rows[i].sig);
     free(r->rows);
@@ -30,7 +37,7 @@ void phase_run_free(phase_run *r)
     free(r->truth_names);
 }
 
-int phase_run_set_truth(phase_run *r, size_t i, const char *name)
+int pms_phase_run_set_truth(pms_phase_run *r, size_t i, const char *name)
 {
     r->has_truth = 1;
     if (!name) return PMS_OK;
@@ -38,16 +45,16 @@ int phase_run_set_truth(phase_run *r, size_t i, const char *name)
     while (k < r->ntruth && strcmp(r->truth_names[k], name)) k++;
     if (k == r->ntruth) {
         char **names = realloc(r->truth_names, (k + 1) * sizeof *names);
-        if (!names) return PMS_ENOMEM;
+        if (!names) return pms_fail(PMS_ENOMEM, "out of memory for the truth labels");
         r->truth_names = names;
-        if (!(names[k] = strdup(name))) return PMS_ENOMEM;
+        if (!(names[k] = strdup(name))) return pms_fail(PMS_ENOMEM, "out of memory for the truth labels");
         r->ntruth++;
     }
     r->rows[i].truth = (int)k;
     return PMS_OK;
 }
 
-static const char *truth_name(const phase_run *r, size_t i)
+static const char *truth_name(const pms_phase_run *r, size_t i)
 {
     int t = r->rows[i].truth;
     return t >= 0 ? r->truth_names[t] : "-";
@@ -62,13 +69,13 @@ static char phase_char(int id)
     return (size_t)id <= sizeof digits - 1 ? digits[id - 1] : '+';
 }
 
-static double elapsed_ms(const phase_run *r, uint64_t t)
+static double elapsed_ms(const pms_phase_run *r, uint64_t t)
 {
     uint64_t t0 = r->n ? r->rows[0].ev.start_time : 0;
     return t && t >= t0 ? (double)(t - t0) / 1e6 : NAN;
 }
 
-static const int *predictions(const phase_run *r, int k)
+static const int *predictions(const pms_phase_run *r, int k)
 {
     size_t n;
     return pms_phase_engine_predictions(r->engine, (pms_predictor_kind)k, &n);
@@ -84,7 +91,7 @@ static void print_num(FILE *out, int width, const char *fmt, double v)
     }
 }
 
-void phase_print_table(const phase_run *r, FILE *out)
+void pms_phase_print_table(const pms_phase_run *r, FILE *out)
 {
     fprintf(out, "%8s %10s %12s %7s %5s %6s %10s", "interval", "start_ms", r->size_unit,
             r->samples_name ? r->samples_name : "samples", "phase",
@@ -109,7 +116,7 @@ void phase_print_table(const phase_run *r, FILE *out)
     fprintf(out, "(* marks a wrong prediction; next: the next interval in base intervals)\n\n");
 }
 
-static double truth_ari(const phase_run *r, size_t *used)
+static double truth_ari(const pms_phase_run *r, size_t *used)
 {
     int *a = malloc((r->n ? r->n : 1) * sizeof *a), *b = malloc((r->n ? r->n : 1) * sizeof *b);
     size_t m = 0;
@@ -125,7 +132,7 @@ static double truth_ari(const phase_run *r, size_t *used)
     return ari;
 }
 
-void phase_print_summary(const phase_run *r, FILE *out)
+void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
 {
     pms_phase_summary s;
     pms_phase_engine_summary(r->engine, &s);
@@ -157,7 +164,7 @@ void phase_print_summary(const phase_run *r, FILE *out)
     fprintf(out, "  (metric error: mean |%s of the predicted phase so far - the interval's|)\n", r->metric_name);
 }
 
-int phase_write_csv(const phase_run *r, FILE *out)
+int pms_phase_write_csv(const pms_phase_run *r, FILE *out)
 {
     fprintf(out, "interval,start_ns,end_ns,size,samples,phase,distance,metric");
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) fprintf(out, ",predicted_%s", pms_predictor_name((pms_predictor_kind)k));
@@ -175,7 +182,7 @@ int phase_write_csv(const phase_run *r, FILE *out)
     return ferror(out) ? PMS_EIO : PMS_OK;
 }
 
-void phase_write_json(const phase_run *r, FILE *out)
+void pms_phase_write_json(const pms_phase_run *r, FILE *out)
 {
     pms_phase_summary s;
     pms_phase_engine_summary(r->engine, &s);
@@ -258,7 +265,7 @@ void phase_write_json(const phase_run *r, FILE *out)
 
 /* The thesis's figures: the phase of every interval above a heat map of the signatures
  * (one row per signature entry, one column per interval). */
-int phase_write_svg(const phase_run *r, FILE *out)
+int pms_phase_write_svg(const pms_phase_run *r, FILE *out)
 {
     size_t rows = r->cfg->classifier.signature_size, cols = r->n;
     int *labels = malloc((cols ? cols : 1) * sizeof *labels);

@@ -1,7 +1,7 @@
-/* `pmuscope olr` input from a CSV/TSV table: an x column and one column per counter,
+/* olr series from a CSV/TSV table: an x column and one column per counter,
  * cumulative counts (whole numbers). */
-#include "cli/olr_input.h"
-#include "pmuscope/olr.h"
+#include "olr/columns.h"
+#include "olr/series_internal.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
 
@@ -21,7 +21,7 @@ static int column_counts(const pms_table *t, size_t col, uint64_t *out, size_t s
     return PMS_OK;
 }
 
-int olr_series_load_table(olr_series *s, const char *path, const olr_input_options *opt)
+int olr_series_load_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
 {
     pms_table *t;
     int rc = pms_table_read(path, NULL, &t);

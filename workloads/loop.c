@@ -7,36 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Five instructions an iteration: two adds, an exclusive or, the decrement and the branch. */
 #if defined(__aarch64__)
-#define LOOP_INSNS 5
-static unsigned long run(unsigned long n)
-{
-    unsigned long a = 0, b = 0;
-    if (n == 0) return 0;
-    __asm__ volatile("1: add %1, %1, #1\n\t"
-                     "eor %2, %2, %1\n\t"
-                     "add %2, %2, #3\n\t"
-                     "subs %0, %0, #1\n\t"
-                     "b.ne 1b"
-                     : "+r"(n), "+r"(a), "+r"(b)
-                     :
-                     : "cc");
-    return b;
-}
+#define LOOP_BODY "1: add %1, %1, #1\n\teor %2, %2, %1\n\tadd %2, %2, #3\n\tsubs %0, %0, #1\n\tb.ne 1b"
 #elif defined(__x86_64__)
+#define LOOP_BODY "1: add $1, %1\n\txor %1, %2\n\tadd $3, %2\n\tsub $1, %0\n\tjnz 1b"
+#endif
+
+#ifdef LOOP_BODY
 #define LOOP_INSNS 5
 static unsigned long run(unsigned long n)
 {
     unsigned long a = 0, b = 0;
     if (n == 0) return 0;
-    __asm__ volatile("1: add $1, %1\n\t"
-                     "xor %1, %2\n\t"
-                     "add $3, %2\n\t"
-                     "sub $1, %0\n\t"
-                     "jnz 1b"
-                     : "+r"(n), "+r"(a), "+r"(b)
-                     :
-                     : "cc");
+    __asm__ volatile(LOOP_BODY : "+r"(n), "+r"(a), "+r"(b) : : "cc");
     return b;
 }
 #else

@@ -299,6 +299,11 @@ int cmd_report(int argc, char **argv)
         FILE *out = cli_open_output(o.output);
         rc = out ? emit(out, &o, r, p) : CLI_FAIL;
         cli_close_output(out);
+        const char *path, *recorded, *on_disk;
+        for (size_t i = 0; i < pms_symbols_build_id_mismatches(syms, i, &path, &recorded, &on_disk); i++)
+            cli_warn("%s: build-id %s on disk, %s in %s: rebuilt since the recording? Its samples are left "
+                     "without symbols",
+                     path, on_disk, recorded, o.input);
     }
     pms_profile_destroy(p);
     pms_symbols_destroy(syms);

@@ -3,7 +3,7 @@
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 #include "pmuscope/olr_series.h"
-#include "pmuscope/statfmt.h"
+#include "pmuscope/table.h"
 #include "util/error.h"
 
 #include <math.h>

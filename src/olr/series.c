@@ -1,5 +1,6 @@
 /* olr series: the common series and the choice of reader. */
 #include "olr/series_internal.h"
+#include "pmuscope/table.h"
 #include "util/error.h"
 
 #include <errno.h>

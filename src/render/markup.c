@@ -1,4 +1,4 @@
-#include "report/markup.h"
+#include "render/markup.h"
 
 void pms_markup_escape(FILE *out, const char *s)
 {

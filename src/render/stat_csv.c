@@ -1,22 +1,9 @@
 /* perf stat -x SEP output, the --wide table and the runs table. */
 #include "pmuscope/statfmt.h"
+#include "pmuscope/table.h"
 
 #include <math.h>
 #include <string.h>
-
-void pms_csv_cell(FILE *out, const char *s, const char *sep)
-{
-    if (!strpbrk(s, "\"\n\r") && !strstr(s, sep)) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"') fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
-}
 
 static void print_number(FILE *out, const pms_stat_value *v)
 {

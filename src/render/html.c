@@ -1,7 +1,7 @@
 /* A self-contained HTML page: inline style, inline SVG, nothing fetched. */
 #include "pmuscope/html.h"
 
-#include "report/markup.h"
+#include "render/markup.h"
 #include "util/error.h"
 
 #include <ctype.h>

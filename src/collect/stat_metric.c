@@ -1,5 +1,5 @@
 /* Values in perf's units and perf stat's derived metrics (tools/perf/util/stat-shadow.c). */
-#include "pmuscope/statfmt.h"
+#include "pmuscope/stat.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * chart is a title, a plot area with axes, and a legend; charts stack vertically. */
 #include "pmuscope/chart.h"
 
-#include "report/markup.h"
+#include "render/markup.h"
 #include "util/error.h"
 
 #include <math.h>

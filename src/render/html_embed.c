@@ -1,7 +1,7 @@
 /* The HTML page's embedding of files other commands wrote: SVG figures and CSV tables. */
 #include "pmuscope/html.h"
 
-#include "report/markup.h"
+#include "render/markup.h"
 #include "util/error.h"
 #include "util/file.h"
 

@@ -1,5 +1,5 @@
 /* Mean and spread of repeated runs (-r, and the anchors of --schedule=runs), with GSL. */
-#include "pmuscope/statfmt.h"
+#include "pmuscope/stat.h"
 #include "util/error.h"
 
 #include <gsl/gsl_statistics_double.h>

@@ -32,7 +32,10 @@ typedef struct pms_cpistack_options {
     const char *const *where;  /* "COLUMN=VALUE" row filters (all must hold) */
     size_t nwhere;
     bool per_interval;         /* regressors as counts per interval (the paper) instead of per instruction */
-    bool normalize;            /* min-max normalise the regressors over the used intervals */
+    bool normalize;            /* min-max normalise the regressors: min and max from the training
+                                  intervals, applied to the test intervals as well */
+    bool weighted;             /* weighted least squares by instructions: the stack then adds up to
+                                  the true CPI (total cycles / total instructions) of the training intervals */
     size_t skip;               /* cold-start intervals dropped from the front */
     size_t range_first;        /* keep positions range_first..range_last (1-based, after filtering); 0 = all */
     size_t range_last;
@@ -50,6 +53,7 @@ typedef struct pms_cpistack {
     size_t ndropped;       /* intervals dropped for zero instructions */
     size_t nmissing;       /* intervals dropped for a missing count (drop_missing) */
     double *cpi;           /* nrows observed CPI */
+    double *instructions;  /* nrows instructions of each interval */
     double *x;             /* nrows x nevents regressors as fitted */
     size_t ntrain, ntest;
     size_t *train, *test;  /* positions in 0..nrows-1 */
@@ -59,9 +63,12 @@ typedef struct pms_cpistack {
     double *vif;           /* nevents VIFs (NaN when not defined) */
     char vif_note[256];    /* why VIFs are NaN, or "" */
     double base;           /* intercept */
-    double *component;     /* nevents: coefficient x mean regressor over the training intervals */
+    double *component;     /* nevents: coefficient x mean regressor over the training intervals
+                              (weighted by instructions with the weighted option) */
     double model_cpi;      /* base + sum of components */
-    double observed_cpi;   /* mean CPI over the training intervals */
+    double observed_cpi;   /* mean of the interval CPIs over the training intervals */
+    double true_cpi;       /* total cycles / total instructions over the training intervals */
+    double program_cpi;    /* total cycles / total instructions over every interval used */
     double *stack;         /* nrows x (1 + nevents): base, coefficient x regressor of each interval */
 } pms_cpistack;
 

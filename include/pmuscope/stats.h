@@ -33,6 +33,10 @@ typedef struct pms_lm_options {
     bool no_intercept;   /* fit y ~ 0 + x (R's "- 1") instead of y ~ 1 + x */
     pms_lm_method method;
     double tol;          /* rank tolerance as R's lm (qr tol); 0 means 1e-7 */
+    /* NULL, or n positive weights: weighted least squares, minimising sum w_i r_i^2,
+     * summarised as R's summary.lm of lm(weights = w) (rss, sigma, R^2 and the
+     * residual quantiles from the weighted residuals sqrt(w_i) r_i). */
+    const double *weights;
 } pms_lm_options;
 
 /* A fitted model. Read-only; made by pms_lm_fit, freed by pms_lm_free.

@@ -26,6 +26,9 @@ static void usage(FILE *out)
           "  -e, --events A,B,...   regressors (default: every miss event: *-misses, *_REFILL, ...)\n"
           "  --per-interval         regress on counts per interval, as the paper (default: per instruction)\n"
           "  --normalize            min-max normalise the regressors to [0, 1], as the paper\n"
+          "                         (minimum and range from the training intervals)\n"
+          "  --weighted             weighted least squares by instructions: the stack adds up to\n"
+          "                         the true CPI (total cycles / total instructions)\n"
           "  --drop-missing         drop intervals with a missing count (<not counted>, empty\n"
           "                         or NaN cells) instead of stopping at the first\n"
           "  --skip N               drop the first N intervals (cold start)\n"
@@ -80,12 +83,12 @@ static int parse_range(const char *s, struct opts *o)
 
 static int parse_options(int argc, char **argv, struct opts *o)
 {
-    enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
+    enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_WEIGHTED, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
            O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
-        {"normalize", no_argument, 0, O_NORMALIZE}, {"skip", required_argument, 0, O_SKIP},
+        {"normalize", no_argument, 0, O_NORMALIZE}, {"weighted", no_argument, 0, O_WEIGHTED}, {"skip", required_argument, 0, O_SKIP},
         {"range", required_argument, 0, O_RANGE},   {"split", required_argument, 0, O_SPLIT},
         {"seed", required_argument, 0, O_SEED},     {"method", required_argument, 0, O_METHOD},
         {"by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
@@ -110,6 +113,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
             break;
         case O_PER_INTERVAL: o->c.per_interval = true; break;
         case O_NORMALIZE: o->c.normalize = true; break;
+        case O_WEIGHTED: o->c.weighted = true; break;
         case O_SKIP:
             if (!cli_parse_count(optarg, &v)) return cli_usage_error("cpistack", "--skip '%s': expected a count", optarg);
             o->c.skip = (size_t)v;
@@ -270,7 +274,7 @@ static int write_svg(const struct opts *o, const struct group_run *g)
 static int write_csv(const struct opts *o, const struct group_run *g)
 {
     const pms_cpistack *first = g->stacks[0];
-    size_t ne = first->nevents, ncols = 6 + ne;
+    size_t ne = first->nevents, ncols = 7 + ne;
     for (size_t k = 1; k < g->n; k++)
         if (g->stacks[k]->nevents != ne)
             return cli_error("--csv: group %s has %zu events, group %s has %zu: one table needs the same events",
@@ -285,11 +289,13 @@ static int write_csv(const struct opts *o, const struct group_run *g)
         row[3 * g->n] = s->base;
         for (size_t j = 0; j < ne; j++) row[(4 + j) * g->n] = s->component[j];
         row[(4 + ne) * g->n] = s->model_cpi, row[(5 + ne) * g->n] = s->observed_cpi;
+        row[(6 + ne) * g->n] = s->true_cpi;
     }
     if (rc == CLI_OK && pms_table_add_string(t, "group", (const char *const *)g->labels, g->n) < 0) rc = cli_lib_error();
     for (size_t c = 0; c < ncols && rc == CLI_OK; c++) {
         static const char *const fixed[] = {"n", "R2", "test_RMSE", "base"};
-        const char *name = c < 4 ? fixed[c] : c < 4 + ne ? first->events[c - 4] : c == 4 + ne ? "model_CPI" : "observed_CPI";
+        const char *name = c < 4 ? fixed[c] : c < 4 + ne ? first->events[c - 4] : c == 4 + ne ? "model_CPI"
+                         : c == 5 + ne ? "observed_CPI" : "true_CPI";
         if (pms_table_add_numeric(t, name, v + c * g->n, g->n) < 0) rc = cli_lib_error();
     }
     FILE *f = rc == CLI_OK ? cli_open_output(o->csv) : NULL;

@@ -49,7 +49,10 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     for (size_t j = 0; j < s->nevents; j++)
         fprintf(out, "  %-*s %10.4f %6.1f%%%s\n", w, s->events[j], s->component[j], 100 * s->component[j] / total,
                 s->component[j] < 0 ? "  (negative: see VIF, or use --method nnls)" : "");
-    fprintf(out, "  %-*s %10.4f\n  %-*s %10.4f\n", w, "model CPI", s->model_cpi, w, "observed CPI", s->observed_cpi);
+    fprintf(out, "  %-*s %10.4f\n  %-*s %10.4f  (mean of the interval CPIs)\n", w, "model CPI", s->model_cpi, w,
+            "observed CPI", s->observed_cpi);
+    fprintf(out, "  %-*s %10.4f  (total cycles / total instructions of the training intervals; %.4f over all)\n", w,
+            "true CPI", s->true_cpi, s->program_cpi);
     if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
     return PMS_OK;
 }
@@ -59,7 +62,7 @@ int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first,
     if (first) {
         fprintf(out, "%-24s %5s %6s %9s %8s", "group", "n", "R2", "test_RMSE", "base");
         for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.10s", s->events[j]);
-        fprintf(out, " %9s %9s\n", "model_CPI", "obs_CPI");
+        fprintf(out, " %9s %9s %9s\n", "model_CPI", "obs_CPI", "true_CPI");
     }
     fprintf(out, "%-24.24s %5zu %6.3f", group, s->nrows, s->model->r_squared);
     if (isnan(s->test_rmse))
@@ -68,7 +71,7 @@ int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first,
         fprintf(out, " %9.4f", s->test_rmse);
     fprintf(out, " %8.4f", s->base);
     for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.4f", s->component[j]);
-    fprintf(out, " %9.4f %9.4f\n", s->model_cpi, s->observed_cpi);
+    fprintf(out, " %9.4f %9.4f %9.4f\n", s->model_cpi, s->observed_cpi, s->true_cpi);
     if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
     return PMS_OK;
 }
@@ -138,6 +141,8 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
     for (size_t a = 0; a < p; a++) pms_json_kv_double(j, s->events[a], s->component[a]);
     pms_json_kv_double(j, "model_cpi", s->model_cpi);
     pms_json_kv_double(j, "observed_cpi", s->observed_cpi);
+    pms_json_kv_double(j, "true_cpi", s->true_cpi);
+    pms_json_kv_double(j, "program_cpi", s->program_cpi);
     pms_json_object_end(j);
     pms_json_object_end(j);
 }

@@ -21,16 +21,53 @@ static pms_table *arm_table(void)
     return t;
 }
 
-static pms_cpistack *stack_of(const pms_table *t, const char *prog, pms_lm_method method, bool normalize)
+static pms_cpistack *stack_of_w(const pms_table *t, const char *prog, pms_lm_method method, bool normalize,
+                                bool weighted)
 {
     char cond[128];
     snprintf(cond, sizeof cond, "Benchmark=%s", prog);
     const char *where[] = {cond};
     pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 2, .train_fraction = 1, .method = method,
-                              .normalize = normalize};
+                              .normalize = normalize, .weighted = weighted};
     pms_cpistack *s = NULL;
     if (pms_cpistack_compute(t, &o, &s) != PMS_OK) fail_msg("%s: %s", prog, pms_strerror());
     return s;
+}
+
+static pms_cpistack *stack_of(const pms_table *t, const char *prog, pms_lm_method method, bool normalize)
+{
+    return stack_of_w(t, prog, method, normalize, false);
+}
+
+/* Weighted least squares by instructions against R's lm(weights =): the stack
+ * adds up to the true CPI, total cycles / total instructions. */
+static void check_wls_against(const pms_table *t, const struct ref *r, const char *prog)
+{
+    char key[256];
+    pms_cpistack *s = stack_of_w(t, prog, PMS_LM_OLS, false, true);
+    snprintf(key, sizeof key, "%s:wls:base", prog);
+    assert_close(s->base, ref_get(r, key), 1e-9);
+    for (size_t j = 0; j < 5; j++) {
+        snprintf(key, sizeof key, "%s:wls:estimate:%s", prog, events[j]);
+        assert_close(s->model->coef[j + 1], ref_get(r, key), 1e-9);
+        snprintf(key, sizeof key, "%s:wls:std_error:%s", prog, events[j]);
+        assert_close(s->model->std_error[j + 1], ref_get(r, key), 1e-9);
+        snprintf(key, sizeof key, "%s:wls:component:%s", prog, events[j]);
+        assert_close(s->component[j], ref_get(r, key), 1e-9);
+    }
+    snprintf(key, sizeof key, "%s:wls:r_squared", prog);
+    assert_close(s->model->r_squared, ref_get(r, key), 1e-9);
+    snprintf(key, sizeof key, "%s:wls:sigma", prog);
+    assert_close(s->model->sigma, ref_get(r, key), 1e-9);
+    snprintf(key, sizeof key, "%s:wls:f_statistic", prog);
+    assert_close(s->model->f_statistic, ref_get(r, key), 1e-9);
+    snprintf(key, sizeof key, "%s:wls:resid_median", prog);
+    assert_true(fabs(s->model->resid_quantiles[2] - ref_get(r, key)) <= 1e-8 * s->model->sigma);
+    snprintf(key, sizeof key, "%s:true_cpi", prog);
+    assert_close(s->true_cpi, ref_get(r, key), 1e-12);
+    assert_close(s->program_cpi, ref_get(r, key), 1e-12);
+    assert_close(s->model_cpi, s->true_cpi, 1e-12); /* the weighted stack adds up to the true CPI */
+    pms_cpistack_free(s);
 }
 
 static void check_against(const pms_table *t, const struct ref *r)
@@ -56,7 +93,10 @@ static void check_against(const pms_table *t, const struct ref *r)
         snprintf(key, sizeof key, "%s:ols:model_cpi", prog);
         assert_close(s->model_cpi, ref_get(r, key), 1e-12);
         assert_close(s->model_cpi, s->observed_cpi, 1e-12); /* OLS with intercept: mean fitted = mean observed */
+        snprintf(key, sizeof key, "%s:true_cpi", prog);
+        assert_close(s->true_cpi, ref_get(r, key), 1e-12);
         pms_cpistack_free(s);
+        check_wls_against(t, r, prog);
 
         s = stack_of(t, prog, PMS_LM_NNLS, true);
         snprintf(key, sizeof key, "%s:nnls:base", prog);
@@ -165,6 +205,42 @@ static void test_range_per_interval_normalize(void **st)
     pms_table_free(t);
 }
 
+/* Min-max normalisation is fitted on the training intervals only: their
+ * regressors span [0, 1], and changing a test interval changes nothing fitted. */
+static void test_normalize_on_training_rows(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table();
+    const char *where[] = {"Benchmark=security_sha"};
+    pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 1, .seed = 5, .normalize = true};
+    pms_cpistack *s, *s2;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_true(s->ntest > 0);
+    bool outside = false;
+    for (size_t j = 0; j < 5; j++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < s->ntrain; i++) {
+            lo = fmin(lo, s->x[s->train[i] * 5 + j]);
+            hi = fmax(hi, s->x[s->train[i] * 5 + j]);
+        }
+        assert_true(fabs(lo) < 1e-15 && fabs(hi - 1) < 1e-12);
+        for (size_t i = 0; i < s->ntest; i++) outside |= s->x[s->test[i] * 5 + j] < 0 || s->x[s->test[i] * 5 + j] > 1;
+    }
+    assert_true(outside); /* some test interval lies beyond the training range */
+    /* an extreme count in a test interval leaves the model as it was */
+    size_t row = s->rows[s->test[0]], col;
+    assert_int_equal(pms_table_require(t, "L1D_CACHE_REFILL", &col), PMS_OK);
+    const double *v;
+    assert_int_equal(pms_table_numeric(t, col, false, &v), PMS_OK);
+    ((double *)v)[row] *= 1000;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s2), PMS_OK);
+    for (size_t c = 0; c < 6; c++) assert_close(s2->model->coef[c], s->model->coef[c], 1e-12);
+    assert_true(s2->test_rmse > s->test_rmse);
+    pms_cpistack_free(s2);
+    pms_cpistack_free(s);
+    pms_table_free(t);
+}
+
 static void test_bad_tables(void **st)
 {
     (void)st;
@@ -223,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_split_and_test_error),
         cmocka_unit_test(test_range_per_interval_normalize),
         cmocka_unit_test(test_bad_tables),
+        cmocka_unit_test(test_normalize_on_training_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* Load biases from a valgrind log written with -v -v. */
 #include "hotspot/valgrind_log.h"
+#include "io/text_lines.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include <errno.h>
@@ -20,15 +21,14 @@ int pms_valgrind_log_objects(const char *log_path, pms_vg_object **objects, size
 {
     *objects = NULL;
     *count = 0;
-    FILE *f = fopen(log_path, "r");
-    if (!f)
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open valgrind log %s", log_path);
-    char *line = NULL, *pending = NULL; /* the object whose svma/avma line is due */
-    size_t cap = 0, lineno = 0, objects_cap = 0;
-    int rc = PMS_OK;
-    while (rc == PMS_OK && getline(&line, &cap, f) >= 0) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
+    pms_lines r;
+    int rc = pms_lines_open(&r, log_path, 0);
+    if (rc) return rc;
+    char *line, *pending = NULL; /* the object whose svma/avma line is due */
+    size_t len, objects_cap = 0;
+    while (rc == PMS_OK && (rc = pms_lines_next(&r, &line, &len)) == 1) {
+        rc = PMS_OK;
+        size_t lineno = r.line;
         const char *syms = strstr(line, "Reading syms from ");
         const char *svma = strstr(line, "svma 0x");
         if (syms) {
@@ -46,9 +46,8 @@ int pms_valgrind_log_objects(const char *log_path, pms_vg_object **objects, size
             pending = NULL;
         }
     }
-    free(line);
     free(pending);
-    fclose(f);
+    pms_lines_close(&r);
     if (rc == PMS_OK && *count == 0)
         rc = pms_fail(PMS_EFORMAT, "%s: no \"Reading syms from\" lines with load addresses: "
                       "the log must come from valgrind -v -v", log_path);

@@ -64,6 +64,13 @@ typedef struct pms_lm {
     bool *at_bound;
 } pms_lm;
 
+/* Two-sided P(|T| > |t|) for Student's t with df degrees of freedom, and the
+ * upper tail P(F > f) of F(d1, d2), from the regularised incomplete beta
+ * (I_{df/(df+t^2)}(df/2, 1/2) and I_{d2/(d2+d1 f)}(d2/2, d1/2)) as R's pt and pf
+ * compute them: about 1e-13 relative down to 1e-300 (0 below the double range). */
+double pms_t_p_value(double t, double df);
+double pms_f_p_value(double f, double d1, double d2);
+
 /* Fits y ~ x over n rows and p columns. names (may be NULL) name the p columns.
  * Fails with PMS_EINVAL when n <= ncoef (no residual degrees of freedom), with
  * PMS_ENUMERIC when a value is not finite (naming row and column) or when the

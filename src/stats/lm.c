@@ -6,7 +6,6 @@
 #include "util/error.h"
 
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdio.h>
@@ -208,14 +207,14 @@ static int summarise(const double *x, const double *y, pms_lm *m)
             m->f_df1 = (double)(k - df_int);
             m->f_df2 = rdf;
             m->f_statistic = (mss / m->f_df1) / resvar;
-            m->f_p_value = gsl_cdf_fdist_Q(m->f_statistic, m->f_df1, m->f_df2);
+            m->f_p_value = pms_f_p_value(m->f_statistic, m->f_df1, m->f_df2);
         } else {
             m->f_statistic = m->f_df1 = m->f_df2 = m->f_p_value = NAN;
         }
         for (size_t c = 0; c < k; c++) {
             m->std_error[c] = sqrt(m->cov_unscaled[c * k + c] * resvar);
             m->t_value[c] = m->coef[c] / m->std_error[c];
-            m->p_value[c] = 2 * gsl_cdf_tdist_Q(fabs(m->t_value[c]), rdf);
+            m->p_value[c] = pms_t_p_value(m->t_value[c], rdf);
         }
     } else {
         /* NNLS: no sampling distribution for constrained estimates; R2 against the

@@ -95,6 +95,9 @@ int pms_perfdata_sniff(bool *out, const char *path);
 int pms_perfdata_open(pms_perfdata_reader **out, const char *path);
 void pms_perfdata_close(pms_perfdata_reader *r);
 size_t pms_perfdata_nattrs(const pms_perfdata_reader *r);
+/* The recording command (HEADER_CMDLINE: "perf record ... -- CMD ARGS"), NULL-terminated;
+ * NULL with *argc 0 when the file does not hold one. */
+char *const *pms_perfdata_cmdline(const pms_perfdata_reader *r, size_t *argc);
 const pms_perfdata_attr *pms_perfdata_get_attr(const pms_perfdata_reader *r, size_t i);
 /* Size of the data section in bytes (for progress). */
 uint64_t pms_perfdata_data_size(const pms_perfdata_reader *r);

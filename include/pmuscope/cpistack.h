@@ -24,6 +24,13 @@
 extern "C" {
 #endif
 
+/* How the intervals are split into training and test intervals. */
+typedef enum pms_cpistack_validation {
+    PMS_CPISTACK_RANDOM = 0,  /* a seeded random split (train_fraction) */
+    PMS_CPISTACK_BLOCKED = 1, /* the first train_fraction of the intervals in time order, then the rest */
+    PMS_CPISTACK_RUNS = 2,    /* the intervals of the first run (run_column) against every other run */
+} pms_cpistack_validation;
+
 typedef struct pms_cpistack_options {
     const char *cycles;        /* column name by hand, or NULL to recognise it */
     const char *instructions;  /* idem */
@@ -43,6 +50,9 @@ typedef struct pms_cpistack_options {
     uint64_t seed;
     pms_lm_method method;
     bool drop_missing;         /* drop intervals with an empty/NaN count (<not counted>) instead of failing */
+    pms_cpistack_validation validation;
+    const char *run_column;    /* PMS_CPISTACK_RUNS: the column naming the run of each interval */
+    bool newey_west;           /* also Newey-West (HAC) standard errors (OLS without weights) */
 } pms_cpistack_options;
 
 typedef struct pms_cpistack {
@@ -58,6 +68,9 @@ typedef struct pms_cpistack {
     size_t ntrain, ntest;
     size_t *train, *test;  /* positions in 0..nrows-1 */
     pms_lm *model;
+    double durbin_watson;  /* of the training residuals in time order */
+    size_t hac_lag;        /* Newey-West lag (newey_west) */
+    double *hac_se;        /* ncoef Newey-West standard errors, or NULL */
     double test_rmse, test_mae; /* on the test intervals (NaN when there are none) */
     double *cor;           /* nevents x nevents Pearson correlation (training intervals) */
     double *vif;           /* nevents VIFs (NaN when not defined) */

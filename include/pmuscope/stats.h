@@ -92,6 +92,18 @@ void pms_lm_free(pms_lm *m);
 int pms_lm_aliased(const double *x, size_t n, size_t p, bool intercept, double tol, size_t *aliased,
                    size_t *naliased);
 
+/* Durbin-Watson statistic of residuals in time order: sum (e_t - e_{t-1})^2 /
+ * sum e_t^2 (about 2 for independent errors; below 2, positive autocorrelation:
+ * the standard errors of lm are then too small). NaN for n < 2 or zero residuals. */
+double pms_durbin_watson(const double *resid, size_t n);
+/* Newey-West standard errors (heteroskedasticity and autocorrelation consistent,
+ * Bartlett weights 1 - l/(lag+1), no prewhitening, no small-sample adjustment, as
+ * sandwich::NeweyWest(fit, lag, prewhite = FALSE, adjust = FALSE)) of an OLS fit
+ * of the n rows of x in time order, into se[ncoef]. */
+int pms_lm_newey_west(const pms_lm *m, const double *x, size_t lag, double *se);
+/* The usual lag floor(4 (n / 100)^(2/9)). */
+size_t pms_newey_west_lag(size_t n);
+
 /* Predicts n rows of x (p = ncoef minus the intercept columns) into yhat. */
 int pms_lm_predict(const pms_lm *m, const double *x, size_t n, double *yhat);
 

@@ -35,6 +35,13 @@ static void usage(FILE *out)
           "  --range A:B            keep intervals A to B (1-based; 'A:' to the end)\n"
           "  --split F              fraction of intervals for training (default 0.8; 1 = no test)\n"
           "  --seed S               seed of the random split (default 1)\n"
+          "  --validate random|blocked|runs\n"
+          "                         random split (default), blocked (the first --split of the\n"
+          "                         intervals in time order, then the rest), or runs (fit on\n"
+          "                         the first run of --run-column, test on the others)\n"
+          "  --run-column COL       the column naming the run of each interval (Run(#))\n"
+          "  --newey-west           also Newey-West (HAC) standard errors, for residuals that\n"
+          "                         are autocorrelated (see the Durbin-Watson statistic)\n"
           "  --method ols|nnls      least squares, or with every coefficient >= 0 (default ols)\n"
           "  --by COLUMN            one CPI stack per distinct value of COLUMN (e.g. Benchmark)\n"
           "  --where COLUMN=VALUE   use only the rows where COLUMN equals VALUE (repeatable)\n"
@@ -83,12 +90,14 @@ static int parse_range(const char *s, struct opts *o)
 
 static int parse_options(int argc, char **argv, struct opts *o)
 {
-    enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_WEIGHTED, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
+    enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_WEIGHTED, O_VALIDATE, O_RUNCOL, O_HAC, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
            O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
-        {"normalize", no_argument, 0, O_NORMALIZE}, {"weighted", no_argument, 0, O_WEIGHTED}, {"skip", required_argument, 0, O_SKIP},
+        {"normalize", no_argument, 0, O_NORMALIZE}, {"weighted", no_argument, 0, O_WEIGHTED},
+        {"validate", required_argument, 0, O_VALIDATE}, {"run-column", required_argument, 0, O_RUNCOL},
+        {"newey-west", no_argument, 0, O_HAC}, {"skip", required_argument, 0, O_SKIP},
         {"range", required_argument, 0, O_RANGE},   {"split", required_argument, 0, O_SPLIT},
         {"seed", required_argument, 0, O_SEED},     {"method", required_argument, 0, O_METHOD},
         {"by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
@@ -114,6 +123,14 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_PER_INTERVAL: o->c.per_interval = true; break;
         case O_NORMALIZE: o->c.normalize = true; break;
         case O_WEIGHTED: o->c.weighted = true; break;
+        case O_HAC: o->c.newey_west = true; break;
+        case O_RUNCOL: o->c.run_column = optarg; break;
+        case O_VALIDATE:
+            if (strcmp(optarg, "random") == 0) o->c.validation = PMS_CPISTACK_RANDOM;
+            else if (strcmp(optarg, "blocked") == 0) o->c.validation = PMS_CPISTACK_BLOCKED;
+            else if (strcmp(optarg, "runs") == 0) o->c.validation = PMS_CPISTACK_RUNS;
+            else return cli_usage_error("cpistack", "--validate '%s': expected random, blocked or runs", optarg);
+            break;
         case O_SKIP:
             if (!cli_parse_count(optarg, &v)) return cli_usage_error("cpistack", "--skip '%s': expected a count", optarg);
             o->c.skip = (size_t)v;

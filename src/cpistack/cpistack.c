@@ -21,6 +21,7 @@ void pms_cpistack_free(pms_cpistack *s)
     free(s->train);
     free(s->test);
     pms_lm_free(s->model);
+    free(s->hac_se);
     free(s->cor);
     free(s->vif);
     free(s->component);
@@ -140,6 +141,47 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     return rc;
 }
 
+/* The intervals of run a and b (rows of t) are the same run. */
+static bool same_run(const pms_table *t, size_t col, const double *num, size_t a, size_t b)
+{
+    if (num) return num[a] == num[b];
+    const char *x = pms_table_string(t, a, col), *y = pms_table_string(t, b, col);
+    return x && y && strcmp(x, y) == 0;
+}
+
+/* Training and test intervals, each in time order. A fraction of 1 puts every
+ * interval in train and none in test (random and blocked). */
+static int split(const pms_table *t, const pms_cpistack_options *o, pms_cpistack *s)
+{
+    size_t n = s->nrows;
+    if (o->validation == PMS_CPISTACK_RANDOM)
+        return pms_split(n, o->train_fraction, o->seed, s->train, &s->ntrain, s->test, &s->ntest);
+    s->ntrain = s->ntest = 0;
+    if (o->validation == PMS_CPISTACK_BLOCKED) {
+        size_t cut = (size_t)ceil(o->train_fraction * (double)n);
+        for (size_t i = 0; i < n; i++) {
+            if (i < cut) s->train[s->ntrain++] = i;
+            else s->test[s->ntest++] = i;
+        }
+        return PMS_OK;
+    }
+    if (o->validation != PMS_CPISTACK_RUNS) return pms_fail(PMS_EINVAL, "unknown validation %d", (int)o->validation);
+    if (!o->run_column) return pms_fail(PMS_EINVAL, "run-wise validation needs the column that names the run");
+    size_t col;
+    const double *num = NULL;
+    int rc = pms_table_require(t, o->run_column, &col);
+    if (rc < 0) return rc;
+    if (pms_table_col_type(t, col) != PMS_COLUMN_STRING && (rc = pms_table_numeric(t, col, false, &num)) < 0) return rc;
+    for (size_t i = 0; i < n; i++) {
+        if (same_run(t, col, num, s->rows[0], s->rows[i])) s->train[s->ntrain++] = i;
+        else s->test[s->ntest++] = i;
+    }
+    if (s->ntest == 0)
+        return pms_fail(PMS_EINVAL, "%s: every interval is of one run (%s): run-wise validation needs two or more",
+                        pms_table_name(t), o->run_column);
+    return PMS_OK;
+}
+
 /* Min-max normalisation with the minimum and range of the training intervals,
  * applied to every interval: the test intervals do not shape the model. */
 static int normalize_on_train(pms_cpistack *s)
@@ -191,6 +233,18 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
         pms_lm_options lo = {.method = o->method, .weights = o->weighted ? wtr : NULL};
         rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
         if (rc < 0) rc = pms_fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
+    }
+    if (rc == PMS_OK) {
+        /* the training rows are in time order (every split keeps it): residuals as a series */
+        s->durbin_watson = pms_durbin_watson(s->model->residuals, s->ntrain);
+        if (o->newey_west) {
+            if (o->weighted || o->method != PMS_LM_OLS)
+                rc = pms_fail(PMS_EINVAL, "Newey-West standard errors are for an unweighted least-squares fit");
+            s->hac_lag = pms_newey_west_lag(s->ntrain);
+            s->hac_se = rc == PMS_OK ? malloc(s->model->ncoef * sizeof *s->hac_se) : NULL;
+            if (rc == PMS_OK && !s->hac_se) rc = pms_fail(PMS_ENOMEM, "out of memory");
+            if (rc == PMS_OK) rc = pms_lm_newey_west(s->model, xtr, s->hac_lag, s->hac_se);
+        }
     }
     if (rc == PMS_OK) {
         correlation_and_vif(s, xtr);
@@ -256,8 +310,7 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
         if (!s->train || !s->test || !s->cor || !s->vif || !s->component || !s->stack)
             rc = pms_fail(PMS_ENOMEM, "out of memory");
     }
-    /* a fraction of 1 puts every interval in train, in order, and none in test */
-    if (rc == PMS_OK) rc = pms_split(s->nrows, o.train_fraction, o.seed, s->train, &s->ntrain, s->test, &s->ntest);
+    if (rc == PMS_OK) rc = split(t, &o, s);
     if (rc == PMS_OK && o.normalize) rc = normalize_on_train(s);
     if (rc == PMS_OK) {
         double cycles = 0, instructions = 0;

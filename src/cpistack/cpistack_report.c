@@ -40,6 +40,18 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
         fprintf(out, "\nTest RMSE: %.4g CPI on %zu intervals (MAE %.4g)\n", s->test_rmse, s->ntest, s->test_mae);
     else
         fputs("\nTest RMSE: no test intervals (--split 1)\n", out);
+    fprintf(out, "Durbin-Watson: %.4f over the %zu training intervals in time order%s\n", s->durbin_watson, s->ntrain,
+            s->durbin_watson < 1.5 ? " (positively autocorrelated residuals: the standard errors above are too small;"
+                                     " see --newey-west)" : "");
+    if (s->hac_se) {
+        fprintf(out, "\nNewey-West standard errors (lag %zu, Bartlett weights):\n", s->hac_lag);
+        fprintf(out, "  %-20s %12s %12s %9s %10s\n", "", "Estimate", "HAC Std.Err", "t value", "Pr(>|t|)");
+        for (size_t c = 0; c < s->model->ncoef; c++) {
+            double tv = s->model->coef[c] / s->hac_se[c];
+            fprintf(out, "  %-20s %12.4g %12.4g %9.3f %10.3g\n", s->model->names[c], s->model->coef[c], s->hac_se[c], tv,
+                    pms_t_p_value(tv, (double)s->model->df_residual));
+        }
+    }
     int w = event_width(s);
     write_correlation(s, out, w);
 
@@ -142,6 +154,14 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
     pms_json_kv_double(j, "model_cpi", s->model_cpi);
     pms_json_kv_double(j, "observed_cpi", s->observed_cpi);
     pms_json_kv_double(j, "true_cpi", s->true_cpi);
+    pms_json_kv_double(j, "durbin_watson", s->durbin_watson);
+    if (s->hac_se) {
+        pms_json_kv_uint(j, "newey_west_lag", s->hac_lag);
+        pms_json_key(j, "newey_west_std_error");
+        pms_json_array_begin(j);
+        for (size_t c = 0; c < s->model->ncoef; c++) pms_json_double(j, s->hac_se[c]);
+        pms_json_array_end(j);
+    }
     pms_json_kv_double(j, "program_cpi", s->program_cpi);
     pms_json_object_end(j);
     pms_json_object_end(j);

@@ -21,17 +21,23 @@ static pms_table *arm_table(void)
     return t;
 }
 
-static pms_cpistack *stack_of_w(const pms_table *t, const char *prog, pms_lm_method method, bool normalize,
-                                bool weighted)
+static pms_cpistack *stack_of_opt(const pms_table *t, const char *prog, pms_lm_method method, bool normalize,
+                                  bool weighted, bool newey_west)
 {
     char cond[128];
     snprintf(cond, sizeof cond, "Benchmark=%s", prog);
     const char *where[] = {cond};
     pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 2, .train_fraction = 1, .method = method,
-                              .normalize = normalize, .weighted = weighted};
+                              .normalize = normalize, .weighted = weighted, .newey_west = newey_west};
     pms_cpistack *s = NULL;
     if (pms_cpistack_compute(t, &o, &s) != PMS_OK) fail_msg("%s: %s", prog, pms_strerror());
     return s;
+}
+
+static pms_cpistack *stack_of_w(const pms_table *t, const char *prog, pms_lm_method method, bool normalize,
+                                bool weighted)
+{
+    return stack_of_opt(t, prog, method, normalize, weighted, false);
 }
 
 static pms_cpistack *stack_of(const pms_table *t, const char *prog, pms_lm_method method, bool normalize)
@@ -75,8 +81,17 @@ static void check_against(const pms_table *t, const struct ref *r)
     char key[256];
     for (size_t g = 0; g < 4; g++) {
         const char *prog = programs[g];
-        pms_cpistack *s = stack_of(t, prog, PMS_LM_OLS, false);
+        pms_cpistack *s = stack_of_opt(t, prog, PMS_LM_OLS, false, false, true);
         assert_int_equal(s->nevents, 5);
+        /* Durbin-Watson as lmtest::dwtest, Newey-West as sandwich::NeweyWest */
+        snprintf(key, sizeof key, "%s:ols:dw", prog);
+        assert_close(s->durbin_watson, ref_get(r, key), 1e-9);
+        snprintf(key, sizeof key, "%s:ols:nw_lag", prog);
+        assert_int_equal(s->hac_lag, (size_t)ref_get(r, key));
+        for (size_t c = 0; c < 6; c++) {
+            snprintf(key, sizeof key, "%s:ols:nw_se:%zu", prog, c + 1);
+            assert_close(s->hac_se[c], ref_get(r, key), 1e-9);
+        }
         snprintf(key, sizeof key, "%s:ols:base", prog);
         assert_close(s->base, ref_get(r, key), 1e-9);
         for (size_t j = 0; j < 5; j++) {
@@ -241,6 +256,48 @@ static void test_normalize_on_training_rows(void **st)
     pms_table_free(t);
 }
 
+/* Blocked validation tests on the last intervals in time order; run-wise on the
+ * runs after the first, named by a column. */
+static void test_blocked_and_runwise_validation(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table();
+    const char *where[] = {"Benchmark=security_sha"};
+    pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 1, .validation = PMS_CPISTACK_BLOCKED};
+    pms_cpistack *s;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_int_equal(s->ntrain, 56);
+    assert_int_equal(s->ntest, 14);
+    for (size_t i = 0; i < 56; i++) assert_int_equal(s->train[i], i);
+    for (size_t i = 0; i < 14; i++) assert_int_equal(s->test[i], 56 + i);
+    pms_cpistack_free(s);
+    o.validation = PMS_CPISTACK_RUNS, o.run_column = "Run(#)";
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_EINVAL); /* the excerpt has run 1 only */
+    assert_non_null(strstr(pms_strerror(), "every interval is of one run"));
+    pms_table_free(t);
+
+    /* two runs of the same loop: fit on run a, test on run b */
+    char text[4096] = "run,cycles,instructions,cache-misses,branch-misses\n";
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 20; i++) {
+            double ins = 1000 + 37 * ((i * 7) % 11), cm = 3 + (i * 5) % 7, bm = 2 + (i * 3) % 5;
+            char line[128];
+            snprintf(line, sizeof line, "%s,%.0f,%.0f,%.0f,%.0f\n", r ? "b" : "a", 0.5 * ins + 20 * cm + 9 * bm + r * 3 + (i % 3),
+                     ins, cm, bm);
+            strcat(text, line);
+        }
+    assert_int_equal(pms_table_parse(text, strlen(text), "runs.csv", NULL, &t), PMS_OK);
+    o = (pms_cpistack_options){.validation = PMS_CPISTACK_RUNS, .run_column = "run"};
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_int_equal(s->ntrain, 20);
+    assert_int_equal(s->ntest, 20);
+    for (size_t i = 0; i < 20; i++) assert_string_equal(pms_table_string(t, s->rows[s->train[i]], 0), "a");
+    for (size_t i = 0; i < 20; i++) assert_string_equal(pms_table_string(t, s->rows[s->test[i]], 0), "b");
+    assert_true(s->test_rmse > 0);
+    pms_cpistack_free(s);
+    pms_table_free(t);
+}
+
 static void test_bad_tables(void **st)
 {
     (void)st;
@@ -300,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_range_per_interval_normalize),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_normalize_on_training_rows),
+        cmocka_unit_test(test_blocked_and_runwise_validation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@ typedef struct hotspot_sweep {
     char event[128];
     int time_based;  /* periods in nanoseconds */
     int randomized;
+    int od_covered;  /* the table's OD column over covered instructions (--od covered) */
     double valgrind_seconds;
     size_t nperiods;
     hotspot_sweep_point points[HOTSPOT_MAX_PERIODS];

@@ -1,6 +1,6 @@
 /* pmuscope report: the hotspot table of a perf.data (perf's or pmuscope's own). */
 #include "cli/cli.h"
-#include "cli/report_html.h"
+#include "pmuscope/profile_html.h"
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
 #include "pmuscope/perfdata.h"
@@ -256,10 +256,12 @@ static int emit(const struct sinks *out, const struct options *o, pms_perfdata_r
     }
     if (out->csv)
         fputs("event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n", out->csv);
-    report_html page;
-    if (o->html && report_html_open(&page, o->html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP,
-                                    pms_profile_lost(p)) != CLI_OK)
-        return CLI_FAIL;
+    pms_profile_html page;
+    FILE *html = NULL;
+    if (o->html) {
+        if (!(html = fopen(o->html, "w"))) return cli_error("cannot write %s: %m", o->html);
+        pms_profile_html_begin(&page, html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP, pms_profile_lost(p));
+    }
     int found = 0, rc = CLI_OK;
     for (size_t e = 0; e < pms_perfdata_nattrs(r) && rc == CLI_OK; e++) {
         const char *name = pms_perfdata_get_attr(r, e)->name;
@@ -273,10 +275,14 @@ static int emit(const struct sinks *out, const struct options *o, pms_perfdata_r
         if (out->json) print_json_table(&j, o, &t);
         if (out->csv) print_csv(out->csv, o, &t);
         if (out->text) print_text(out->text, o, &t, pms_profile_lost(p));
-        if (o->html) rc = report_html_event(&page, name, t.samples, t.rows, t.nrows, shown_rows(o, &t));
+        if (html && pms_profile_html_event(&page, name, t.samples, t.rows, t.nrows, shown_rows(o, &t)))
+            rc = cli_lib_error();
         free(t.rows);
     }
-    if (o->html && report_html_close(&page) != CLI_OK) rc = CLI_FAIL;
+    if (html) {
+        int ended = pms_profile_html_end(&page);
+        if ((fclose(html) || ended) && rc == CLI_OK) rc = cli_error("cannot write %s", o->html);
+    }
     if (rc != CLI_OK) return rc;
     if (out->json) {
         pms_json_array_end(&j);

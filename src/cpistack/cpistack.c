@@ -41,9 +41,19 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
         *n = o->nevents;
         return PMS_OK;
     }
-    for (size_t j = 0; j < pms_table_cols(t); j++)
-        if (pms_table_col_type(t, j) == PMS_COLUMN_NUMERIC && pms_event_role_of(pms_table_col_name(t, j)) == PMS_EVENT_MISS)
-            cols[(*n)++] = j;
+    for (size_t j = 0; j < pms_table_cols(t); j++) {
+        if (pms_event_role_of(pms_table_col_name(t, j)) != PMS_EVENT_MISS) continue;
+        if (pms_table_col_type(t, j) != PMS_COLUMN_NUMERIC) {
+            /* a miss event with a cell that is not a number (<not counted>): never dropped silently */
+            const double *v;
+            int rc = pms_table_numeric(t, j, true, &v);
+            return pms_fail_context(rc < 0 ? rc : PMS_EFORMAT,
+                                    "miss event '%s' would be a regressor but holds a cell that is not a count "
+                                    "(leave it out by naming the regressors with --events)",
+                                    pms_table_col_name(t, j));
+        }
+        cols[(*n)++] = j;
+    }
     if (*n == 0)
         return pms_fail(PMS_ENOENT, "%s: no miss events found by name (*-misses, *_REFILL, BRANCH_MISPRED, ...); "
                                     "name the regressors with --events",
@@ -51,20 +61,28 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
     return PMS_OK;
 }
 
-/* A cell used by the model must be a number: name the line when it is not. */
+/* A cell used by the model must be a count (a number of events, 0 or more): name the
+ * line and column when it is not. */
 static int check_cell(const pms_table *t, size_t row, size_t col, double v)
 {
-    if (isfinite(v)) return PMS_OK;
+    if (isfinite(v) && v >= 0) return PMS_OK;
     size_t line = pms_table_row_line(t, row);
+    const char *found = isnan(v) ? "an empty or NaN cell" : isinf(v) ? (v > 0 ? "inf" : "-inf") : NULL;
+    char negative[64];
+    if (!found) {
+        snprintf(negative, sizeof negative, "%.17g, a negative count", v);
+        found = negative;
+    }
     if (line)
         return pms_fail(PMS_EFORMAT,
-                        "%s:%zu: column '%s': expected a number, found an empty or NaN cell "
-                        "(drop such intervals with --drop-missing)",
-                        pms_table_name(t), line, pms_table_col_name(t, col));
+                        "%s:%zu: column '%s': expected a count (0 or more), found %s%s", pms_table_name(t), line,
+                        pms_table_col_name(t, col), found,
+                        isnan(v) ? " (drop such intervals with --drop-missing)" : "");
     return pms_fail(PMS_EFORMAT,
-                    "%s: interval %zu: event '%s' has no count (<not counted> or missing; "
-                    "drop such intervals with --drop-missing)",
-                    pms_table_name(t), row + 1, pms_table_col_name(t, col));
+                    "%s: interval %zu: event '%s': expected a count (0 or more), found %s%s",
+                    pms_table_name(t), row + 1, pms_table_col_name(t, col),
+                    isnan(v) ? "no count (<not counted> or missing)" : found,
+                    isnan(v) ? "; drop such intervals with --drop-missing" : "");
 }
 
 /* The positions kept after --where, --skip and --range. */

@@ -15,7 +15,7 @@ W=("$PMS_WORKLOADS/phases" --units 400 --repeat 2)
 
 valgrind --tool=exp-bbv --interval-size=2000000 --bb-out-file="$tmp/bb" --pc-out-file="$tmp/pc" \
   "${W[@]}" >/dev/null 2>"$tmp/vg.err" || { cat "$tmp/vg.err"; exit 1; }
-$P phase --pc "$tmp/pc" --truth functions -t 50 --csv "$tmp/exact.csv" -q "$tmp/bb" >"$tmp/exact.txt"
+$P phase --pc "$tmp/pc" --truth functions --threshold 50 --csv="$tmp/exact.csv" -q "$tmp/bb" >"$tmp/exact.txt"
 grep "adjusted Rand" "$tmp/exact.txt" | sed 's/^ */exact:   /'
 
 cat >"$tmp/agreement.py" <<'PY'
@@ -67,8 +67,8 @@ sys.exit(0 if agreement >= 0.8 else 1)
 PY
 # The sampled side depends on timing: a second try if the first disagrees.
 for attempt in 1 2; do
-  $P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 --truth "$tmp/trace" \
-    --csv "$tmp/sampled.csv" -q -- "${W[@]}" --trace "$tmp/trace" >"$tmp/sampled.txt"
+  $P phase -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 --truth "$tmp/trace" \
+    --csv="$tmp/sampled.csv" -q -- "${W[@]}" --trace "$tmp/trace" >"$tmp/sampled.txt"
   grep "adjusted Rand" "$tmp/sampled.txt" | sed "s/^ */sampled (try $attempt): /"
   python3 "$tmp/agreement.py" "$tmp/exact.csv" "$tmp/sampled.csv" && exit 0
 done

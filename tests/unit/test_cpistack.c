@@ -298,6 +298,30 @@ static void test_blocked_and_runwise_validation(void **st)
     pms_table_free(t);
 }
 
+/* A <not counted> cell in a miss-event column that cpistack would choose by
+ * itself is an error naming the cell, not a column silently left out. */
+static void test_not_counted_in_chosen_column(void **st)
+{
+    (void)st;
+    const char *text = "cycles,instructions,branch-misses,cache-misses\n"
+                       "100,50,1,2\n120,60,2,1\n130,60,<not counted>,3\n140,70,3,4\n150,80,2,2\n160,90,5,1\n";
+    pms_table *t;
+    pms_cpistack *s = NULL;
+    assert_int_equal(pms_table_parse(text, strlen(text), "nc.csv", NULL, &t), PMS_OK);
+    pms_cpistack_options o = {.train_fraction = 1};
+    assert_true(pms_cpistack_compute(t, &o, &s) < 0);
+    assert_null(s);
+    assert_non_null(strstr(pms_strerror(), "branch-misses"));
+    assert_non_null(strstr(pms_strerror(), "nc.csv:4"));
+    assert_non_null(strstr(pms_strerror(), "<not counted>"));
+    /* named regressors leave it out */
+    const char *ev[] = {"cache-misses"};
+    o.events = ev, o.nevents = 1;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    pms_cpistack_free(s);
+    pms_table_free(t);
+}
+
 static void test_bad_tables(void **st)
 {
     (void)st;
@@ -327,8 +351,25 @@ static void test_bad_tables(void **st)
     assert_int_equal(pms_table_parse(text, strlen(text), "w.csv", NULL, &bad), PMS_OK);
     o = (pms_cpistack_options){.train_fraction = 1};
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_EFORMAT);
-    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a number, found an empty or NaN "
-                                        "cell (drop such intervals with --drop-missing)");
+    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a count (0 or more), found an "
+                                        "empty or NaN cell (drop such intervals with --drop-missing)");
+    /* A negative count and an infinite one are refused, each by its name. */
+    static const struct {
+        const char *text, *message;
+    } hostile[] = {
+        {"cycles,instructions,branch-misses\n100,50,1\n-5,60,2\n130,60,3\n140,70,3\n",
+         "h.csv:3: column 'cycles': expected a count (0 or more), found -5, a negative count"},
+        {"cycles,instructions,branch-misses\n100,50,1\n120,60,2\n130,60,inf\n140,70,3\n",
+         "h.csv:4: column 'branch-misses': expected a count (0 or more), found inf"},
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+        pms_table *h;
+        assert_int_equal(pms_table_parse(hostile[i].text, strlen(hostile[i].text), "h.csv", NULL, &h), PMS_OK);
+        pms_cpistack_options ho = {.train_fraction = 1};
+        assert_int_equal(pms_cpistack_compute(h, &ho, &s), PMS_EFORMAT);
+        assert_string_equal(pms_strerror(), hostile[i].message);
+        pms_table_free(h);
+    }
     o.drop_missing = true;
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_OK);
     assert_int_equal(s->nmissing, 1);
@@ -358,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_normalize_on_training_rows),
         cmocka_unit_test(test_blocked_and_runwise_validation),
+        cmocka_unit_test(test_not_counted_in_chosen_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

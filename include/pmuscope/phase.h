@@ -143,7 +143,7 @@ typedef struct pms_phase_config {
     pms_classifier_config classifier;
     uint64_t seed;                      /* of the projection (default 1) */
     pms_predictor_config predictors[PMS_PREDICT_COUNT]; /* all run side by side */
-    pms_predictor_kind predictor;       /* the one reported in events (default run length) */
+    pms_predictor_kind predictor;       /* the one reported in events (default last value) */
     pms_dynamic_config dynamic;
 } pms_phase_config;
 
@@ -268,7 +268,8 @@ int pms_phase_truth_nlabels(const pms_phase_truth *t);
 
 typedef struct pms_phase_monitor_config {
     pms_phase_config phase;
-    const char *sample_event;    /* NULL: "branches" with a hardware PMU, "cpu-clock" without */
+    const char *sample_event;    /* NULL: "branches" with a hardware PMU ("cycles" if it has no
+                                    branch event), "cpu-clock" without */
     uint64_t sample_period;      /* 0: PMS_PHASE_PMU_PERIOD branches, or PMS_PHASE_SOFTWARE_PERIOD
                                     ns of a software event (4 ms) */
     int randomize;               /* exponentially distributed sample periods (seed 003, 3.1.3) */

@@ -61,20 +61,28 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
     return PMS_OK;
 }
 
-/* A cell used by the model must be a number: name the line when it is not. */
+/* A cell used by the model must be a count (a number of events, 0 or more): name the
+ * line and column when it is not. */
 static int check_cell(const pms_table *t, size_t row, size_t col, double v)
 {
-    if (isfinite(v)) return PMS_OK;
+    if (isfinite(v) && v >= 0) return PMS_OK;
     size_t line = pms_table_row_line(t, row);
+    const char *found = isnan(v) ? "an empty or NaN cell" : isinf(v) ? (v > 0 ? "inf" : "-inf") : NULL;
+    char negative[64];
+    if (!found) {
+        snprintf(negative, sizeof negative, "%.17g, a negative count", v);
+        found = negative;
+    }
     if (line)
         return pms_fail(PMS_EFORMAT,
-                        "%s:%zu: column '%s': expected a number, found an empty or NaN cell "
-                        "(drop such intervals with --drop-missing)",
-                        pms_table_name(t), line, pms_table_col_name(t, col));
+                        "%s:%zu: column '%s': expected a count (0 or more), found %s%s", pms_table_name(t), line,
+                        pms_table_col_name(t, col), found,
+                        isnan(v) ? " (drop such intervals with --drop-missing)" : "");
     return pms_fail(PMS_EFORMAT,
-                    "%s: interval %zu: event '%s' has no count (<not counted> or missing; "
-                    "drop such intervals with --drop-missing)",
-                    pms_table_name(t), row + 1, pms_table_col_name(t, col));
+                    "%s: interval %zu: event '%s': expected a count (0 or more), found %s%s",
+                    pms_table_name(t), row + 1, pms_table_col_name(t, col),
+                    isnan(v) ? "no count (<not counted> or missing)" : found,
+                    isnan(v) ? "; drop such intervals with --drop-missing" : "");
 }
 
 /* The positions kept after --where, --skip and --range. */

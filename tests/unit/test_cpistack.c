@@ -351,8 +351,25 @@ static void test_bad_tables(void **st)
     assert_int_equal(pms_table_parse(text, strlen(text), "w.csv", NULL, &bad), PMS_OK);
     o = (pms_cpistack_options){.train_fraction = 1};
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_EFORMAT);
-    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a number, found an empty or NaN "
-                                        "cell (drop such intervals with --drop-missing)");
+    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a count (0 or more), found an "
+                                        "empty or NaN cell (drop such intervals with --drop-missing)");
+    /* A negative count and an infinite one are refused, each by its name. */
+    static const struct {
+        const char *text, *message;
+    } hostile[] = {
+        {"cycles,instructions,branch-misses\n100,50,1\n-5,60,2\n130,60,3\n140,70,3\n",
+         "h.csv:3: column 'cycles': expected a count (0 or more), found -5, a negative count"},
+        {"cycles,instructions,branch-misses\n100,50,1\n120,60,2\n130,60,inf\n140,70,3\n",
+         "h.csv:4: column 'branch-misses': expected a count (0 or more), found inf"},
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+        pms_table *h;
+        assert_int_equal(pms_table_parse(hostile[i].text, strlen(hostile[i].text), "h.csv", NULL, &h), PMS_OK);
+        pms_cpistack_options ho = {.train_fraction = 1};
+        assert_int_equal(pms_cpistack_compute(h, &ho, &s), PMS_EFORMAT);
+        assert_string_equal(pms_strerror(), hostile[i].message);
+        pms_table_free(h);
+    }
     o.drop_missing = true;
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_OK);
     assert_int_equal(s->nmissing, 1);

@@ -23,7 +23,7 @@ typedef struct options {
     const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output, *json; /* csv, json: cli_format_target */
     size_t top, rows;
     uint64_t seed; /* 0: the randomisation is seeded from the clock */
-    int randomize, fallback, allow_other_run;
+    int randomize, fallback, allow_other_run, od_covered;
 } options;
 
 static void usage(FILE *out)
@@ -42,6 +42,9 @@ static void usage(FILE *out)
             "                     --truth is given), then one recording per period;\n"
             "                     the command's standard output is discarded\n"
             "  --save-truth DIR   keep the valgrind output of a sweep in DIR\n"
+            "  --od WHICH         the sweep table's and SVG's OD: paper (default: over all\n"
+            "                     sampled instructions) or covered (over those valgrind ran);\n"
+            "                     the CSV and JSON give both\n"
             "  --allow-other-run  compare with a truth of another command or other arguments\n"
             "                     (a warning; default: refused)\n"
             "  -e, --event EVENT  sampling event of the sweep (default cycles:u; on a machine\n"
@@ -219,7 +222,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     size_t np;
     if (parse_periods(o->sweep, periods, &np) < 0)
         return cli_usage_error("hotspot", "--sweep: expected periods such as 64K,1M,16M (at most %d)", MAX_PERIODS);
-    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize};
+    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize, .od_covered = o->od_covered};
     int rc = choose_event(o, sw.event, sizeof sw.event, &sw.time_based);
     if (rc != CLI_OK)
         return rc;
@@ -340,7 +343,7 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
-           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED, OPT_ALLOW };
+           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED, OPT_ALLOW, OPT_OD };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
@@ -350,7 +353,7 @@ int cmd_hotspot(int argc, char **argv)
         {"json", optional_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"csv", optional_argument, NULL, OPT_CSV},             {"seed", required_argument, NULL, OPT_SEED},
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
-        {"allow-other-run", no_argument, NULL, OPT_ALLOW},
+        {"allow-other-run", no_argument, NULL, OPT_ALLOW},     {"od", required_argument, NULL, OPT_OD},
         {NULL, 0, NULL, 0}};
     options o = {.top = 10, .rows = 15, .randomize = 1};
     const char *record_dir = NULL;
@@ -371,6 +374,11 @@ int cmd_hotspot(int argc, char **argv)
             break;
         case OPT_FALLBACK: o.fallback = 1; break;
         case OPT_ALLOW: o.allow_other_run = 1; break;
+        case OPT_OD:
+            if (strcmp(optarg, "paper") && strcmp(optarg, "covered"))
+                return cli_usage_error("hotspot", "--od: '%s': expected paper or covered", optarg);
+            o.od_covered = !strcmp(optarg, "covered");
+            break;
         case OPT_TOP:
         case OPT_ROWS:
             if (!cli_parse_count(optarg, &v) || v > 1000000 || (c == OPT_TOP && v == 0))

@@ -200,7 +200,7 @@ static void test_build_id_mismatch(void **state)
         assert_int_equal(fscanf(p, "%63s", hex), 1);
         pclose(p);
         pms_perfdata_build_id b = {"", bin, PERF_RECORD_MISC_USER, 5};
-        snprintf(b.hex, sizeof b.hex, "%s", stale ? "00112233445566778899aabbccddeeff00112233" : hex);
+        snprintf(b.hex, sizeof b.hex, "%.40s", stale ? "00112233445566778899aabbccddeeff00112233" : hex);
         assert_int_equal(pms_symbols_add_build_id(s, &b), PMS_OK);
         pms_mmap_event m = {.pid = 5, .tid = 5, .start = base + text, .len = 0x1000, .pgoff = text,
                             .executable = 1, .filename = bin, .time = 1};

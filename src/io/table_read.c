@@ -402,6 +402,7 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
         c->str = NULL;
         if (rc < 0) goto done;
         if (numeric) pms_table_adopt_counts(t, j, c->cnt, c->cnt_bad_line, c->cnt_bad_field, c->cnt_bad);
+        else free(c->cnt);
         c->cnt = NULL;
         if (c->bad_line) pms_table_note_non_numeric(t, j, c->bad_line, c->bad_field);
     }

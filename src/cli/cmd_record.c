@@ -121,7 +121,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
     uint64_t v, seed = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+e:c:F:o:m:p:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:h", longopts)) != -1) {
         switch (c) {
         case 'e': o->events = optarg; break;
         case OPT_READ: o->reads = optarg; break;
@@ -160,6 +160,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case OPT_OLR_OUTPUT: o->olr.path = optarg; break;
         case OPT_OLR_ONLY: o->olr.fit.segments_only = true; break;
         case 'h': usage(stdout); return -1;
+        case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("record", "unknown option");
         }
     }

@@ -23,6 +23,7 @@ typedef struct pms_profile pms_profile;
 typedef enum pms_profile_key {
     PMS_PROFILE_BY_SYMBOL = 0,
     PMS_PROFILE_BY_IP = 1,
+    PMS_PROFILE_BY_DSO = 2, /* one row per binary (perf report --sort dso) */
 } pms_profile_key;
 
 /* What a share counts: samples (each sample one binomial draw), or the events they stand

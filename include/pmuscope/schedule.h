@@ -4,7 +4,7 @@
  * and the runs are merged into one table with the anchors' variation between runs. */
 #ifndef PMUSCOPE_SCHEDULE_H
 #define PMUSCOPE_SCHEDULE_H
-#include "pmuscope/statfmt.h"
+#include "pmuscope/stat.h"
 
 #ifdef __cplusplus
 extern "C" {

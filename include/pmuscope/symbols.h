@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PMS_BINARY_KERNEL "[kernel]"
+#define PMS_BINARY_KERNEL "[kernel.kallsyms]"
 #define PMS_BINARY_UNKNOWN "[unknown]"
 
 typedef struct pms_symbols pms_symbols;

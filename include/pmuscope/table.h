@@ -87,6 +87,9 @@ int pms_table_filter(const pms_table *t, const char *const *where, size_t nwhere
 /* Writes the table with a header line, sep ',' or '\t' (quoting fields that need it). */
 int pms_table_write(const pms_table *t, FILE *out, char sep);
 
+/* A CSV cell, quoted when it holds the separator, a quote or a newline. */
+void pms_csv_cell(FILE *out, const char *s, const char *sep);
+
 #ifdef __cplusplus
 }
 #endif

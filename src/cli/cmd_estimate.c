@@ -1,7 +1,7 @@
 /* pmuscope estimate: estimate the cycles of runs from their event counts with
  * LP, MRA and MRACM (seed 004) and compare them on runs not used for fitting. */
 #include "cli/cli.h"
-#include "cli/estimate_output.h"
+#include "pmuscope/estimate_report.h"
 #include "pmuscope/error.h"
 
 #include <getopt.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[EST_METHODS] = {"lp", "mra", "mracm"};
+static const char *const method_names[PMS_EST_METHODS] = {"lp", "mra", "mracm"};
 
 static void usage(FILE *out)
 {
@@ -63,23 +63,21 @@ static void usage(FILE *out)
 }
 
 typedef struct est_options {
-    const char *train, *test, *cycles, *select, *write_runs, *write_lp, *svg, *csv;
+    const char *train, *test, *cycles, *write_runs, *write_lp, *svg, *csv;
     char **counters, **ignore, **group_by, **windows;
     bool by_index, sum_intervals, json;
-    bool method[EST_METHODS];
-    pms_mra_options mra;
-    pms_mracm_options mracm;
+    pms_estimate_options fit; /* methods and their options */
 } est_options;
 
 static bool parse_methods(const char *s, bool *method)
 {
-    memset(method, 0, EST_METHODS * sizeof *method);
+    memset(method, 0, PMS_EST_METHODS * sizeof *method);
     char **list = cli_split_list(s, NULL);
     bool ok = list && list[0];
     for (size_t k = 0; ok && list[k]; k++) {
         size_t m = 0;
-        while (m < EST_METHODS && strcmp(list[k], method_names[m]) != 0) m++;
-        ok = m < EST_METHODS;
+        while (m < PMS_EST_METHODS && strcmp(list[k], method_names[m]) != 0) m++;
+        ok = m < PMS_EST_METHODS;
         if (ok) method[m] = true;
     }
     free(list);
@@ -104,9 +102,9 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"json", no_argument, 0, O_JSON},               {"csv", required_argument, 0, O_CSV},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
-    for (size_t m = 0; m < EST_METHODS; m++) o->method[m] = true;
-    o->select = "all";
-    o->mracm.seed = 1;
+    for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = true;
+    o->fit.select_name = "all";
+    o->fit.mracm.seed = 1;
     int c;
     double v;
     uint64_t u;
@@ -129,14 +127,14 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_CSV: o->csv = optarg; break;
         case O_JSON: o->json = true; break;
         case O_METHOD:
-            if (!parse_methods(optarg, o->method))
+            if (!parse_methods(optarg, o->fit.method))
                 return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm", optarg);
             break;
         case O_SELECT:
-            o->select = optarg;
-            if (strcmp(optarg, "all") == 0) o->mra.select = PMS_MRA_ALL;
-            else if (strcmp(optarg, "p") == 0) o->mra.select = PMS_MRA_STEP_P;
-            else if (strcmp(optarg, "aic") == 0) o->mra.select = PMS_MRA_STEP_AIC;
+            o->fit.select_name = optarg;
+            if (strcmp(optarg, "all") == 0) o->fit.mra.select = PMS_MRA_ALL;
+            else if (strcmp(optarg, "p") == 0) o->fit.mra.select = PMS_MRA_STEP_P;
+            else if (strcmp(optarg, "aic") == 0) o->fit.mra.select = PMS_MRA_STEP_AIC;
             else return cli_usage_error("estimate", "--select '%s': expected all, p or aic", optarg);
             break;
         case O_ALPHA: case O_HIGH: case O_LOW: case O_MAXVIF: case O_VALIDATE: {
@@ -148,16 +146,16 @@ static int parse_options(int argc, char **argv, est_options *o)
             if (!cli_parse_double(optarg, &v) || v <= 0 || v > hi || (!closed && v == hi))
                 return cli_usage_error("estimate", "%s '%s': expected a number in (0, %s%s", name, optarg,
                                        c == O_MAXVIF ? "inf" : "1", closed ? "]" : ")");
-            if (c == O_ALPHA) o->mra.alpha = v;
-            if (c == O_HIGH) o->mracm.high = v;
-            if (c == O_LOW) o->mracm.low = v;
-            if (c == O_MAXVIF) o->mracm.max_vif = v;
-            if (c == O_VALIDATE) o->mracm.validation = v;
+            if (c == O_ALPHA) o->fit.mra.alpha = v;
+            if (c == O_HIGH) o->fit.mracm.high = v;
+            if (c == O_LOW) o->fit.mracm.low = v;
+            if (c == O_MAXVIF) o->fit.mracm.max_vif = v;
+            if (c == O_VALIDATE) o->fit.mracm.validation = v;
             break;
         }
         case O_SEED:
             if (!cli_parse_count(optarg, &u)) return cli_usage_error("estimate", "--seed '%s': expected a number", optarg);
-            o->mracm.seed = u;
+            o->fit.mracm.seed = u;
             break;
         default: return cli_usage_error("estimate", "unknown option");
         }
@@ -187,48 +185,14 @@ static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
     return rc < 0 ? cli_lib_error() : 0;
 }
 
-/* Chooses the runs and counters, and gathers the fitting data. */
-static int prepare(const est_options *o, const pms_runs *r, est_data *d)
+/* Chooses the runs and counters; warns about runs that are both fitting and test runs. */
+static int prepare(const est_options *o, const pms_runs *r, pms_estimate_data *d)
 {
-    d->runs = r;
-    if (o->test && pms_runs_select(r, o->test, o->by_index, &d->test, &d->n_test) < 0) return cli_lib_error();
-    if (o->train) {
-        if (pms_runs_select(r, o->train, o->by_index, &d->train, &d->n_train) < 0) return cli_lib_error();
-    } else {
-        d->train = malloc(r->n_runs * sizeof *d->train);
-        for (size_t j = 0; d->train && j < r->n_runs; j++) {
-            bool in_test = false;
-            for (size_t t = 0; t < d->n_test; t++) in_test |= d->test[t] == j;
-            if (!in_test) d->train[d->n_train++] = j;
-        }
-        if (d->n_train == 0) return cli_error("every run is a --test run: none is left to fit on");
-    }
-    for (size_t a = 0; a < d->n_train; a++)
+    pms_estimate_spec spec = {o->train, o->test, o->by_index, (const char *const *)o->counters};
+    if (pms_estimate_prepare(r, &spec, d) < 0) return cli_lib_error();
+    for (size_t a = 0; d->n_overlap && a < d->n_train; a++)
         for (size_t t = 0; t < d->n_test; t++)
-            if (d->train[a] == d->test[t])
-                cli_warn("run %s is both a fitting and a test run", r->labels[d->train[a]]);
-    d->names = malloc((r->n_counters + 1) * sizeof *d->names);
-    d->counter_col = malloc((r->n_counters + 1) * sizeof *d->counter_col);
-    if (!d->names || !d->counter_col) return cli_error("out of memory");
-    for (size_t i = 0; i < r->n_counters; i++) {
-        bool take = !o->counters;
-        for (size_t k = 0; o->counters && o->counters[k]; k++) take |= strcmp(o->counters[k], r->counters[i]) == 0;
-        if (take) d->names[d->n_counters] = r->counters[i], d->counter_col[d->n_counters++] = i;
-    }
-    for (size_t k = 0; o->counters && o->counters[k]; k++) {
-        bool found = false;
-        for (size_t i = 0; i < d->n_counters; i++) found |= strcmp(d->names[i], o->counters[k]) == 0;
-        if (!found) return cli_error("--counters: %s has no counter column '%s'", r->source, o->counters[k]);
-    }
-    d->cycles = malloc(d->n_train * sizeof *d->cycles);
-    d->events = malloc((d->n_train * d->n_counters + 1) * sizeof *d->events);
-    if (!d->cycles || !d->events) return cli_error("out of memory");
-    for (size_t a = 0; a < d->n_train; a++) {
-        size_t j = d->train[a];
-        d->cycles[a] = r->cycles[j];
-        for (size_t i = 0; i < d->n_counters; i++)
-            d->events[a * d->n_counters + i] = r->events[j * r->n_counters + d->counter_col[i]];
-    }
+            if (d->train[a] == d->test[t]) cli_warn("run %s is both a fitting and a test run", r->labels[d->train[a]]);
     return 0;
 }
 
@@ -242,9 +206,9 @@ static int write_runs(const pms_runs *runs, const char *path)
     return rc;
 }
 
-/* --svg and --csv: est_write_svg or est_write_csv into path. */
-static int write_output(int (*writer)(FILE *, const est_data *, const est_result *), const est_data *d,
-                        const est_result *res, const char *path)
+/* --svg and --csv: pms_estimate_write_svg or pms_estimate_write_csv into path. */
+static int write_output(int (*writer)(FILE *, const pms_estimate_data *, const pms_estimate_result *), const pms_estimate_data *d,
+                        const pms_estimate_result *res, const char *path)
 {
     FILE *f = cli_open_output(path);
     if (!f) return CLI_FAIL;
@@ -254,57 +218,19 @@ static int write_output(int (*writer)(FILE *, const est_data *, const est_result
 }
 
 
-static void fail_reason(est_result *res)
-{
-    res->ok = false;
-    snprintf(res->reason, sizeof res->reason, "%s", pms_strerror());
-}
-
-static void run_methods(const est_options *o, const est_data *d, est_result *res)
-{
-    const double *c = d->cycles, *e = d->events;
-    size_t m = d->n_train, n = d->n_counters;
-    for (size_t k = 0; k < EST_METHODS; k++) res[k].wanted = o->method[k];
-    if (res[EST_LP].wanted) {
-        res[EST_LP].ok = pms_lp_fit_runs(c, e, m, n, &res[EST_LP].lp) == PMS_OK;
-        if (res[EST_LP].ok) res[EST_LP].model = &res[EST_LP].lp.model;
-        else fail_reason(&res[EST_LP]);
-    }
-    if (res[EST_MRA].wanted) {
-        res[EST_MRA].select = o->select;
-        res[EST_MRA].ok = pms_mra_fit_runs(c, e, m, n, d->names, &o->mra, &res[EST_MRA].mra) == PMS_OK;
-        if (res[EST_MRA].ok) res[EST_MRA].model = &res[EST_MRA].mra.model;
-        else fail_reason(&res[EST_MRA]);
-    }
-    if (res[EST_MRACM].wanted) {
-        pms_mracm_fit *f = &res[EST_MRACM].mracm;
-        if (pms_mracm_fit_runs(c, e, m, n, d->names, &o->mracm, f) != PMS_OK) {
-            fail_reason(&res[EST_MRACM]);
-        } else if (!f->applicable) {
-            res[EST_MRACM].ok = false;
-            snprintf(res[EST_MRACM].reason, sizeof res[EST_MRACM].reason, "not applicable: %s", f->reason);
-        } else {
-            res[EST_MRACM].ok = true;
-            res[EST_MRACM].model = &f->model;
-        }
-    }
-}
-
-static void free_all(est_options *o, est_data *d, est_result *res, pms_runs *runs)
+static void free_all(est_options *o, pms_estimate_data *d, pms_estimate_result *res, pms_runs *runs)
 {
     free(o->counters), free(o->ignore), free(o->group_by), free(o->windows);
-    free(d->names), free(d->counter_col), free(d->train), free(d->test), free(d->cycles), free(d->events);
-    pms_lp_fit_free(&res[EST_LP].lp);
-    pms_mra_fit_free(&res[EST_MRA].mra);
-    pms_mracm_fit_free(&res[EST_MRACM].mracm);
+    pms_estimate_data_free(d);
+    pms_estimate_result_free(res);
     pms_runs_destroy(runs);
 }
 
 int cmd_estimate(int argc, char **argv)
 {
     est_options o = {0};
-    est_data d = {0};
-    est_result res[EST_METHODS] = {{0}};
+    pms_estimate_data d = {0};
+    pms_estimate_result res[PMS_EST_METHODS] = {{0}};
     pms_runs *runs = NULL;
     int rc = parse_options(argc, argv, &o);
     if (rc != 0) {
@@ -317,14 +243,12 @@ int cmd_estimate(int argc, char **argv)
     if (rc == 0 && o.write_lp && pms_lp_write(d.cycles, d.events, d.n_train, d.n_counters, d.names, o.write_lp) < 0)
         rc = cli_lib_error();
     if (rc == 0) {
-        run_methods(&o, &d, res);
-        if (o.json) est_print_json(stdout, &d, res);
-        else est_print_text(stdout, &d, res);
-        bool any = false;
-        for (size_t k = 0; k < EST_METHODS; k++) any |= res[k].ok;
-        if (!any) rc = cli_error("no method could fit a model (see the reasons above)");
-        if (rc == 0 && o.svg) rc = write_output(est_write_svg, &d, res, o.svg);
-        if (rc == 0 && o.csv) rc = write_output(est_write_csv, &d, res, o.csv);
+        size_t fitted = pms_estimate_run(&d, &o.fit, res);
+        if (o.json) pms_estimate_write_json(stdout, &d, res);
+        else pms_estimate_write_text(stdout, &d, res);
+        if (fitted == 0) rc = cli_error("no method could fit a model (see the reasons above)");
+        if (rc == 0 && o.svg) rc = write_output(pms_estimate_write_svg, &d, res, o.svg);
+        if (rc == 0 && o.csv) rc = write_output(pms_estimate_write_csv, &d, res, o.csv);
     }
     free_all(&o, &d, res, runs);
     return rc;

@@ -1,12 +1,8 @@
 /* pmuscope olr: fit a sample stream with line segments (seed 000's online linear
  * regression, or the optimal bounded-error PLA) and report how well it keeps it. */
 #include "cli/cli.h"
-#include "cli/olr_input.h"
-#include "cli/olr_output.h"
 #include "pmuscope/error.h"
-#include "pmuscope/olr.h"
-#include "util/error.h"
-#include "util/grow.h"
+#include "pmuscope/olr_series.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -49,13 +45,8 @@ static void usage(FILE *out)
 enum { OPT_TID = 256, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,
        OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON };
 
-typedef struct eps_spec {
-    const char *name; /* NULL: every counter */
-    pms_olr_counter_options c;
-} eps_spec;
-
 /* "[NAME=]VALUE[%|step]" */
-static int parse_eps(char *arg, eps_spec *out)
+static int parse_eps(char *arg, pms_olr_eps_spec *out)
 {
     char *eq = strrchr(arg, '=');
     out->name = NULL;
@@ -81,63 +72,23 @@ static int parse_eps(char *arg, eps_spec *out)
     return 0;
 }
 
-typedef struct collected {
-    pms_olr_segment *seg;
-    size_t n, cap;
-} collected;
-
-static int keep_segment(const pms_olr_segment *s, void *ctx)
+/* Writes one output file with fn; a write that failed (a full disk) fails the command. */
+static int write_file(const char *path, int (*fn)(FILE *, const pms_olr_series *, const pms_olr_fit *),
+                      const pms_olr_series *s, const pms_olr_fit *f)
 {
-    collected *c = ctx;
-    if (pms_grow(&c->seg, &c->cap, c->n + 1, sizeof *c->seg)) return pms_fail(PMS_ENOMEM, "out of memory");
-    c->seg[c->n++] = *s;
-    return 0;
+    FILE *out = cli_open_output(path);
+    if (!out) return CLI_FAIL;
+    int rc = fn(out, s, f);
+    int bad = fflush(out) != 0 || ferror(out);
+    cli_close_output(out);
+    if (rc) return cli_error("%s: %s", path, pms_strerror());
+    return bad ? cli_error("cannot write %s", path) : CLI_OK;
 }
 
-/* Each counter's eps in counts, from the specs and the series' extent. */
-static int resolve_eps(const olr_series *s, const eps_spec *specs, size_t nspecs, int monotone,
-                       pms_olr_counter_options *copt)
+static int write_series(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
-    for (size_t j = 0; j < s->k; j++) {
-        pms_olr_counter_options c;
-        pms_olr_counter_options_init(&c);
-        c.eps = 0.001;
-        c.unit = PMS_OLR_EPS_RANGE;
-        for (size_t i = 0; i < nspecs; i++)
-            if (!specs[i].name || strcmp(specs[i].name, s->names[j]) == 0) c = specs[i].c;
-        uint64_t lo = UINT64_MAX, hi = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            uint64_t v = s->y[i * s->k + j];
-            if (v < lo) lo = v;
-            if (v > hi) hi = v;
-        }
-        c.eps = pms_olr_eps_resolve(&c, (double)lo, (double)hi, s->n);
-        c.unit = PMS_OLR_EPS_ABS;
-        c.monotone = monotone;
-        copt[j] = c;
-    }
-    for (size_t i = 0; i < nspecs; i++) {
-        size_t j = 0;
-        while (specs[i].name && j < s->k && strcmp(specs[i].name, s->names[j]) != 0) j++;
-        if (j == s->k) return pms_fail(PMS_ENOENT, "--eps %s=...: no counter of that name", specs[i].name);
-    }
-    return PMS_OK;
-}
-
-static int fit(const olr_series *s, pms_olr_options *opt, collected *segs, pms_olr_summary *sums, const char *path)
-{
-    pms_olr *o;
-    int rc = pms_olr_create(&o, opt, keep_segment, segs);
-    size_t i = 0;
-    for (; rc == 0 && i < s->n; i++) rc = pms_olr_push(o, s->x[i], &s->y[i * s->k]);
-    if (rc && s->lines && i > 0) {
-        pms_olr_destroy(o);
-        return pms_fail_context(rc, "%s:%zu", path, s->lines[i - 1]);
-    }
-    if (rc == 0) rc = pms_olr_finish(o);
-    for (size_t j = 0; rc == 0 && j < s->k; j++) rc = pms_olr_get_summary(o, j, &sums[j]);
-    pms_olr_destroy(o);
-    return rc ? pms_fail_context(rc, "%s", path) : 0;
+    (void)f;
+    return pms_olr_write_series(out, s);
 }
 
 int cmd_olr(int argc, char **argv)
@@ -155,8 +106,9 @@ int cmd_olr(int argc, char **argv)
     };
     pms_olr_options opt;
     pms_olr_options_init(&opt);
-    olr_input_options in = {.tid = -1};
-    eps_spec specs[32];
+    pms_olr_input_options in;
+    pms_olr_input_options_init(&in);
+    pms_olr_eps_spec specs[32];
     size_t nspecs = 0;
     int monotone = 1, json = 0;
     const char *output = "olr.csv", *decode = NULL, *samples = NULL, *svg = NULL;
@@ -210,35 +162,20 @@ int cmd_olr(int argc, char **argv)
     if (optind + 1 != argc) return cli_usage_error("olr", "expected one INPUT file");
     const char *path = argv[optind];
 
-    olr_series s;
-    if (olr_series_load(&s, path, &in)) return cli_lib_error();
-    int rc = CLI_FAIL;
-    collected segs = {0};
-    pms_olr_counter_options *copt = calloc(s.k, sizeof *copt);
-    pms_olr_summary *sums = calloc(s.k, sizeof *sums);
-    if (!copt || !sums) {
-        cli_error("out of memory");
-        goto out;
+    pms_olr_series s;
+    if (pms_olr_series_load(&s, path, &in)) return cli_lib_error();
+    pms_olr_fit fit;
+    if (pms_olr_fit_series(&fit, &s, &opt, specs, nspecs, monotone, path)) {
+        pms_olr_series_free(&s);
+        return cli_lib_error();
     }
-    if (resolve_eps(&s, specs, nspecs, monotone, copt)) {
-        cli_lib_error();
-        goto out;
-    }
-    opt.ncounters = s.k;
-    opt.counters = copt;
-    if (fit(&s, &opt, &segs, sums, path)) {
-        cli_lib_error();
-        goto out;
-    }
-    olr_report rep = {.series = &s, .opt = &opt, .seg = segs.seg, .nseg = segs.n, .sums = sums, .input = path};
-    if (olr_write_outputs(&rep, output, decode, samples, svg)) goto out;
-    if (json) olr_print_json(&rep, stdout);
-    else olr_print_summary(&rep, stdout);
-    rc = CLI_OK;
-out:
-    free(copt);
-    free(sums);
-    free(segs.seg);
-    olr_series_free(&s);
+    int rc = write_file(output, pms_olr_write_segments, &s, &fit);
+    if (rc == 0 && decode) rc = write_file(decode, pms_olr_write_decoded, &s, &fit);
+    if (rc == 0 && samples) rc = write_file(samples, write_series, &s, &fit);
+    if (rc == 0 && svg) rc = write_file(svg, pms_olr_write_svg, &s, &fit);
+    if (rc == 0 && (json ? pms_olr_write_json(stdout, path, &s, &fit) : pms_olr_write_summary(stdout, path, &s, &fit)))
+        rc = cli_lib_error();
+    pms_olr_fit_free(&fit);
+    pms_olr_series_free(&s);
     return rc;
 }

@@ -1,10 +1,13 @@
-/* pmuscope phase: online phase classification and prediction (seed 003), on a live
+/* pmuscope phase: online phase classification and prediction (Sembrant, "Low Overhead
+ * Online Phase Predictor and Classifier", MSc thesis, Uppsala University), on a live
  * program or replayed from perf.data, exp-bbv and SimPoint files. */
 #include "cli/cli.h"
-#include "cli/phase_input.h"
-#include "cli/phase_report.h"
+#include "pmuscope/phase_input.h"
+#include "pmuscope/phase_report.h"
 
 #include <getopt.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +99,32 @@ static int double_opt(const char *name, const char *arg, double min, double max,
     return 1;
 }
 
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+
+/* Ctrl-C stops a launched command (it gets the signal too), not the report of what ran;
+ * an attached process is left alone and its analysis ends. */
+static int run_analysis(pms_phase_input *in, pms_phase_run *run)
+{
+    struct sigaction sa = {.sa_handler = in->argv ? SIG_IGN : on_sigint}, old;
+    int live = !in->path;
+    if (live) sigaction(SIGINT, &sa, &old);
+    in->stop = &interrupted;
+    int rc = pms_phase_input_run(in, run);
+    if (live) sigaction(SIGINT, &old, NULL);
+    if (rc) return cli_lib_error();
+    if (!live) return CLI_OK;
+    if (in->lost_samples)
+        cli_warn("%llu samples were lost (ring buffer full): raise -c", (unsigned long long)in->lost_samples);
+    if (in->empty_intervals)
+        cli_warn("%llu intervals had no samples and were not classified: lower -c or raise -I",
+                 (unsigned long long)in->empty_intervals);
+    int status = in->exit_status;
+    if (in->argv && WIFSIGNALED(status)) cli_warn("%s was killed by signal %d", in->argv[0], WTERMSIG(status));
+    else if (in->argv && WEXITSTATUS(status)) cli_warn("%s exited with status %d", in->argv[0], WEXITSTATUS(status));
+    return CLI_OK;
+}
+
 int cmd_phase(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -116,8 +145,8 @@ int cmd_phase(int argc, char **argv)
         {"write-bb", required_argument, 0, OPT_WRITEBB},       {"output", required_argument, 0, 'o'},
         {"pid", required_argument, 0, 'p'},                    {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    phase_input in;
-    phase_input_defaults(&in);
+    pms_phase_input in;
+    pms_phase_input_defaults(&in);
     pms_phase_config *cfg = &in.cfg;
     const char *truth_path = NULL, *csv_path = NULL, *svg_path = NULL, *bb_path = NULL, *out_path = NULL;
     int quiet = 0, json = 0, c;
@@ -201,7 +230,7 @@ int cmd_phase(int argc, char **argv)
             break;
         case OPT_PC: in.pc_path = optarg; break;
         case OPT_FORMAT:
-            if (!phase_input_parse_format(optarg, &in.format))
+            if (!pms_phase_input_parse_format(optarg, &in.format))
                 return cli_usage_error("phase", "--format: '%s': expected auto, perf, bbv or simpoint", optarg);
             break;
         case OPT_TRUTH: truth_path = optarg; break;
@@ -231,41 +260,45 @@ int cmd_phase(int argc, char **argv)
         else if (nargs == 1) in.path = argv[optind];
         else return cli_usage_error("phase", "one FILE expected; put -- before a command to run");
     }
+    if (!in.path && (in.format != PMS_PHASE_FORMAT_AUTO || in.pc_path))
+        return cli_usage_error("phase", "--format and --pc apply to files, not to a live program");
+    if (in.format == PMS_PHASE_FORMAT_SIMPOINT && in.pc_path)
+        return cli_usage_error("phase", "--pc belongs to exp-bbv files, not SimPoint .bb");
     if (cfg->classifier.kind == PMS_CLASSIFIER_KMEANS && cfg->classifier.k > cfg->classifier.cache_size)
         return cli_usage_error("phase", "-k %zu is larger than the cache (%zu)", cfg->classifier.k,
                                cfg->classifier.cache_size);
 
-    phase_run run = {0};
+    pms_phase_run run = {0};
     run.cfg = cfg;
     pms_phase_truth *truth = NULL;
     int by_function = truth_path && !strcmp(truth_path, "functions");
     if (by_function && !in.pc_path) return cli_usage_error("phase", "--truth functions needs an exp-bbv file with --pc");
-    int rc = phase_input_run(&in, &run);
+    int rc = run_analysis(&in, &run);
     /* Loaded afterwards: a live command may be the one writing it (phases --trace). */
     if (rc == CLI_OK && truth_path && !by_function && pms_phase_truth_load(&truth, truth_path))
         rc = cli_lib_error();
     if (rc == CLI_OK && truth)
         for (size_t i = 0; i < run.n && !rc; i++) {
             int label = pms_phase_truth_label(truth, run.rows[i].ev.start_time, run.rows[i].ev.end_time);
-            if (phase_run_set_truth(&run, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL))
-                rc = cli_error("out of memory");
+            if (pms_phase_run_set_truth(&run, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL))
+                rc = cli_lib_error();
         }
-    if (rc == CLI_OK && by_function && phase_input_function_truth(&in, &run)) rc = cli_error("out of memory");
+    if (rc == CLI_OK && by_function && pms_phase_input_function_truth(&in, &run)) rc = cli_lib_error();
     if (rc == CLI_OK) {
         FILE *out = cli_open_output(out_path);
         if (!out) rc = CLI_FAIL;
         else {
-            if (json) phase_write_json(&run, out);
+            if (json) pms_phase_write_json(&run, out);
             else {
-                if (!quiet) phase_print_table(&run, out);
-                phase_print_summary(&run, out);
+                if (!quiet) pms_phase_print_table(&run, out);
+                pms_phase_print_summary(&run, out);
             }
             cli_close_output(out);
         }
         const struct {
             const char *path;
-            int (*write)(const phase_run *, FILE *);
-        } files[] = {{csv_path, phase_write_csv}, {svg_path, phase_write_svg}, {bb_path, phase_write_bb}};
+            int (*write)(const pms_phase_run *, FILE *);
+        } files[] = {{csv_path, pms_phase_write_csv}, {svg_path, pms_phase_write_svg}, {bb_path, pms_phase_write_bb}};
         for (size_t i = 0; rc == CLI_OK && i < sizeof files / sizeof files[0]; i++) {
             if (!files[i].path) continue;
             FILE *f = cli_open_output(files[i].path);
@@ -274,8 +307,8 @@ int cmd_phase(int argc, char **argv)
             cli_close_output(f);
         }
     }
-    phase_input_close(&in);
-    phase_run_free(&run);
+    pms_phase_input_close(&in);
+    pms_phase_run_free(&run);
     pms_phase_truth_free(truth);
     return rc;
 }

@@ -25,7 +25,7 @@ struct options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: pmuscope report [-i FILE] [--sort sym|ip] [--weight samples|period] [--confidence C]\n"
+            "usage: pmuscope report [-i FILE] [--sort sym|ip|dso] [--weight samples|period] [--confidence C]\n"
             "                       [--limit N] [--json|--csv] [-e EVENT] [-o FILE] [--html FILE]\n"
             "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` in one streaming pass\n"
@@ -34,7 +34,8 @@ static void usage(FILE *out)
             "\n"
             "  -i, --input FILE      perf.data to read (default: perf.data)\n"
             "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
-            "      --by KEY          with its run-time IP, file offset and offset in the function\n"
+            "      --by KEY          with its run-time IP, file offset and offset in the function;\n"
+            "                        dso: one row per binary (perf report --sort dso)\n"
             "  -e, --event NAME      only this event (default: one table per event in the file)\n"
             "  -w, --weight W        what a share counts: samples (default), or period: the events\n"
             "                        the samples stand for, as perf report's overhead (they differ when\n"
@@ -55,7 +56,7 @@ static void usage(FILE *out)
             "\n"
             "With a fixed period (-c) both weights give perf report's overhead. Period shares get\n"
             "their interval from Kish's effective sample size (sum of periods)^2 / sum of squares.\n"
-            "Kernel-mode samples are counted in [kernel], addresses in no known mapping in [unknown].\n");
+            "Kernel-mode samples are counted in [kernel.kallsyms], addresses in no known mapping in [unknown].\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -85,8 +86,10 @@ static int parse_options(int argc, char **argv, struct options *o)
                 o->key = PMS_PROFILE_BY_SYMBOL;
             else if (strcmp(optarg, "ip") == 0)
                 o->key = PMS_PROFILE_BY_IP;
+            else if (strcmp(optarg, "dso") == 0)
+                o->key = PMS_PROFILE_BY_DSO;
             else
-                return cli_usage_error("report", "--sort: expected 'sym' or 'ip', got '%s'", optarg);
+                return cli_usage_error("report", "--sort: expected 'sym', 'ip' or 'dso', got '%s'", optarg);
             break;
         case 'w':
             if (strcmp(optarg, "samples") == 0)
@@ -149,6 +152,8 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
     if (o->key == PMS_PROFILE_BY_IP)
         fprintf(out, "%8s  %-17s %9s  %-18s %-20s %10s  %s\n", "share", "interval", "samples", "ip", "binary",
                 "offset", "function");
+    else if (o->key == PMS_PROFILE_BY_DSO)
+        fprintf(out, "%8s  %-17s %9s  %s\n", "share", "interval", "samples", "binary");
     else
         fprintf(out, "%8s  %-17s %9s  %-20s %s\n", "share", "interval", "samples", "binary", "function");
     size_t shown = shown_rows(o, t);
@@ -162,6 +167,8 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
                     (unsigned long long)r->file_offset, r->symbol ? r->symbol : "[unknown]");
             if (r->symbol) fprintf(out, "+%#llx", (unsigned long long)r->symbol_offset);
             fputc('\n', out);
+        } else if (o->key == PMS_PROFILE_BY_DSO) {
+            fprintf(out, "%s\n", base_name(r->binary));
         } else {
             fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol ? r->symbol : "[unknown]");
         }
@@ -236,7 +243,7 @@ static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_
         pms_json_init(&j, out, true);
         pms_json_object_begin(&j);
         pms_json_kv_string(&j, "file", o->input);
-        pms_json_kv_string(&j, "sort", o->key == PMS_PROFILE_BY_IP ? "ip" : "sym");
+        pms_json_kv_string(&j, "sort", o->key == PMS_PROFILE_BY_IP ? "ip" : o->key == PMS_PROFILE_BY_DSO ? "dso" : "sym");
         pms_json_kv_string(&j, "weight", o->weight == PMS_WEIGHT_PERIOD ? "period" : "samples");
         pms_json_kv_double(&j, "confidence", o->confidence);
         pms_json_kv_uint(&j, "lost", pms_profile_lost(p));

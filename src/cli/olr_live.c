@@ -2,8 +2,8 @@
  * time stamps taken around the regression of every sample, summed, over the whole run. */
 #include "cli/olr_live.h"
 #include "cli/cli.h"
-#include "cli/olr_columns.h"
-#include "cli/olr_output.h"
+#include "olr/columns.h"
+#include "pmuscope/olr_series.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -52,7 +52,7 @@ static double now(void)
 static int write_segment(const pms_olr_segment *s, void *ctx)
 {
     olr_live *l = ctx;
-    olr_csv_segment(l->csv, l->cols.names[s->counter], s);
+    pms_olr_write_segment(l->csv, l->cols.names[s->counter], s);
     return 0;
 }
 
@@ -71,7 +71,7 @@ int olr_live_open(olr_live **out, const olr_live_config *cfg, const char *perfda
         free(l);
         return CLI_FAIL;
     }
-    olr_csv_segment_header(l->csv);
+    pms_olr_write_segment_header(l->csv);
     *out = l;
     return 0;
 }

@@ -35,6 +35,7 @@ enum {
     PMS_RECORD_HEADER_ATTR = 64,
     PMS_RECORD_FINISHED_ROUND = 68,
     PMS_RECORD_ID_INDEX = 69,
+    PMS_RECORD_AUXTRACE = 71, /* followed by `size` (u64 at +8) bytes of trace outside h.size */
     PMS_RECORD_COMPRESSED = 81,
 };
 

@@ -507,6 +507,18 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
     }
 }
 
+/* The processor trace (Intel PT, CoreSight) that follows a PERF_RECORD_AUXTRACE record
+ * outside its header's size: its length, checked against the data section. pmuscope
+ * does not decode it (perf report --no-itrace neither). */
+static int auxtrace_payload(const pms_perfdata_reader *r, const unsigned char *rec, const struct perf_event_header *h,
+                            uint64_t off, uint64_t end, uint64_t *payload)
+{
+    if (h->size < 16) return fail_at(r, off, "auxtrace record too short for its size field");
+    *payload = pms_get_u64(rec + 8);
+    if (*payload > end - off - h->size) return fail_at(r, off, "auxtrace data runs past the end of the data section");
+    return PMS_OK;
+}
+
 int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
 {
     static const pms_perfdata_handlers none;
@@ -543,8 +555,16 @@ int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
         if ((uintptr_t)rec % 8) rec = memcpy(r->aligned, rec, h.size);
         int rc = dispatch(r, rec, off, hd);
         if (rc) return rc;
+        uint64_t payload = 0;
+        if (h.type == PMS_RECORD_AUXTRACE && (rc = auxtrace_payload(r, rec, &h, off, end, &payload))) return rc;
         pos += h.size;
-        off += h.size;
+        off += h.size + payload;
+        if (payload <= win_len - pos) {
+            pos += (size_t)payload;
+        } else { /* past the window: refill from off */
+            win_off = off;
+            win_len = pos = 0;
+        }
     }
     return PMS_OK;
 }

@@ -1,6 +1,5 @@
 /* The column table: storage, access, building and writing (parsing is in table_read.c). */
 #include "io/table_internal.h"
-#include "pmuscope/statfmt.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -272,6 +271,20 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
 nomem:
     pms_table_free(s);
     return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+}
+
+void pms_csv_cell(FILE *out, const char *s, const char *sep)
+{
+    if (!strpbrk(s, "\"\n\r") && !strstr(s, sep)) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"') fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
 }
 
 int pms_table_write(const pms_table *t, FILE *out, char sep)

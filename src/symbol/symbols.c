@@ -22,7 +22,8 @@ struct map {
 };
 
 struct process {
-    uint64_t parent; /* index in procs, or NO_PARENT */
+    uint64_t parent;    /* index in procs, or NO_PARENT */
+    uint64_t fork_time; /* when it was forked from parent (0: unknown) */
     struct map *maps;
     size_t n, cap;
 };
@@ -67,7 +68,7 @@ static int process_index(pms_symbols *s, uint32_t pid, int create, size_t *index
     if (*v == UINT64_MAX) {
         if (pms_grow(&s->procs, &s->procs_cap, s->nprocs + 1, sizeof *s->procs))
             return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
-        s->procs[s->nprocs] = (struct process){NO_PARENT, NULL, 0, 0};
+        s->procs[s->nprocs] = (struct process){NO_PARENT, 0, NULL, 0, 0};
         *v = s->nprocs++;
     }
     *index = (size_t)*v;
@@ -113,12 +114,17 @@ int pms_symbols_add_task(pms_symbols *s, const pms_task_event *t)
     int rc = process_index(s, t->pid, 1, &child);
     if (!rc) rc = process_index(s, t->ppid, 1, &parent);
     if (rc) return rc;
-    if (child != parent) s->procs[child].parent = parent;
+    if (child != parent) {
+        s->procs[child].parent = parent;
+        s->procs[child].fork_time = t->time;
+    }
     return PMS_OK;
 }
 
 /* The mapping of `ip` in effect at `time`: the latest one made at or before it, else the
- * earliest (records of different CPUs are not strictly ordered in a file). */
+ * earliest (records of different CPUs are not strictly ordered in a file). A child
+ * inherits the mappings its parent had when it forked, so the parent is searched at the
+ * fork's time, not the sample's: what the parent maps later is not the child's. */
 static const struct map *find_map(const pms_symbols *s, size_t p, uint64_t ip, uint64_t time)
 {
     for (int depth = 0; depth < MAX_FORK_DEPTH; depth++) {
@@ -135,6 +141,7 @@ static const struct map *find_map(const pms_symbols *s, size_t p, uint64_t ip, u
         }
         if (before || after) return before ? before : after;
         if (pr->parent == NO_PARENT) return NULL;
+        if (pr->fork_time && (!time || pr->fork_time < time)) time = pr->fork_time;
         p = (size_t)pr->parent;
     }
     return NULL;

@@ -470,9 +470,67 @@ static void test_header_attr_record(void **state)
     remove(path);
 }
 
+/* Appends a PERF_RECORD_AUXTRACE whose trace is `n` records of an unknown type (200): a
+ * reader that took the trace for records would see them. */
+static void add_auxtrace(pms_perfdata_writer *w, size_t n)
+{
+    struct {
+        struct perf_event_header h;
+        uint64_t size, offset, reference;
+        uint32_t idx, tid, cpu, reserved;
+    } aux = {{71, 0, sizeof aux}, n * 64, 0, 0, 0, 1, 0, 0};
+    assert_int_equal(pms_perfdata_writer_add(w, &aux.h), PMS_OK);
+    uint64_t fake[8] = {0};
+    struct perf_event_header fh = {200, 0, 64};
+    memcpy(fake, &fh, sizeof fh);
+    for (size_t i = 0; i < n; i++) assert_int_equal(pms_perfdata_writer_add(w, (void *)fake), PMS_OK);
+}
+
+/* AUXTRACE records (Intel PT, perf_data_converter's perf.data.intel_pt-4.14) carry their
+ * trace after the header, outside h.size: the reader skips it, inside the read window and
+ * beyond it (a trace larger than the window), and refuses a trace past the data's end. */
+static void test_auxtrace_payload_skipped(void **state)
+{
+    (void)state;
+    pms_perfdata_attr a[2];
+    make_attrs(a);
+    a[0].attr.read_format = 0;
+    a[0].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
+    const char *path = pms_test_write_temp(".data", "", 0);
+    pms_perfdata_writer *w;
+    assert_int_equal(pms_perfdata_writer_open(&w, path, a, 1, 0, NULL), PMS_OK);
+    unsigned char rec[256];
+    for (int i = 0; i < 30; i++) {
+        if (i == 10) add_auxtrace(w, 3);
+        if (i == 20) add_auxtrace(w, 40000); /* 2.5 MB */
+        pms_sample s = {.ip = 0x1000 + (uint64_t)i, .pid = 1, .tid = 1, .time = (uint64_t)i, .id = 7};
+        assert_true(pms_perfdata_encode_sample(rec, sizeof rec, &a[0], &s) > 0);
+        assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    }
+    assert_int_equal(pms_perfdata_writer_close(w), PMS_OK);
+    struct counts c;
+    assert_int_equal(read_counts(path, &c), PMS_OK);
+    assert_int_equal(c.samples, 30);
+    assert_int_equal(c.unknown_seen, 0);
+    assert_int_equal(c.raw, 32);
+    assert_int_equal(c.sum_ip, 30 * 0x1000 + 29 * 30 / 2);
+
+    /* A trace that claims more bytes than the data section holds. */
+    size_t len;
+    unsigned char *img = slurp(path, &len);
+    uint64_t aux_at = c.offsets[10] + 8, huge = 1ull << 40; /* the first AUXTRACE's size field */
+    memcpy(img + aux_at, &huge, 8);
+    size_t n;
+    assert_int_equal(read_mem(img, len, &n), PMS_EFORMAT);
+    assert_non_null(strstr(pms_strerror(), "auxtrace data runs past the end"));
+    free(img);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_auxtrace_payload_skipped),
         cmocka_unit_test(test_reads_perf_record_file),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_sample_parse_by_id),

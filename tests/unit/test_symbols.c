@@ -141,12 +141,37 @@ static void test_mapping_replaced_over_time(void **state)
     pms_symbols_destroy(s);
 }
 
+/* A child forked at time 30 inherits what its parent had mapped then; the parent's later
+ * mapping over the same addresses (time 40) is not the child's, even for samples after 40
+ * (perf_data_converter's perf.data.remmap-3.2 is such a recording). */
+static void test_fork_inherits_maps_of_fork_time(void **state)
+{
+    (void)state;
+    pms_symbols *s;
+    assert_int_equal(pms_symbols_create(&s), PMS_OK);
+    pms_mmap_event foo = {.pid = 1, .start = 0x7000, .len = 0x1000, .executable = 1, .filename = "/libfoo.so", .time = 10};
+    pms_mmap_event bar = {.pid = 1, .start = 0x7000, .len = 0x1000, .executable = 1, .filename = "/libbar.so", .time = 40};
+    pms_task_event fork = {.type = PERF_RECORD_FORK, .pid = 2, .ppid = 1, .tid = 2, .ptid = 1, .time = 30};
+    assert_int_equal(pms_symbols_add_mmap(s, &foo), PMS_OK);
+    assert_int_equal(pms_symbols_add_task(s, &fork), PMS_OK);
+    assert_int_equal(pms_symbols_add_mmap(s, &bar), PMS_OK);
+    pms_symbol_info si;
+    pms_symbols_resolve(s, 2, 0x7010, 50, 0, &si);
+    assert_string_equal(si.binary, "/libfoo.so");
+    pms_symbols_resolve(s, 1, 0x7010, 50, 0, &si);
+    assert_string_equal(si.binary, "/libbar.so");
+    pms_symbols_resolve(s, 1, 0x7010, 35, 0, &si);
+    assert_string_equal(si.binary, "/libfoo.so");
+    pms_symbols_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_own_process_pie_and_libc),
         cmocka_unit_test(test_hotspots_mapped_like_the_kernel),
         cmocka_unit_test(test_mapping_replaced_over_time),
+        cmocka_unit_test(test_fork_inherits_maps_of_fork_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,77 @@
+/* pmuscope: a cycle-estimation comparison (LP, MRA and MRACM fitted on some runs
+ * of a runs table and judged on others, as TABLE X of Hattori & Takeuchi) and its
+ * reports. The library prints nothing on its own: every writer takes the FILE*. */
+#ifndef PMUSCOPE_ESTIMATE_REPORT_H
+#define PMUSCOPE_ESTIMATE_REPORT_H
+#include "pmuscope/estimate.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_METHODS };
+
+/* Which runs and counters to use. */
+typedef struct pms_estimate_spec {
+    const char *train;            /* pms_runs_select list; NULL: every run not in test */
+    const char *test;             /* NULL: none */
+    bool by_index;                /* read the lists as row numbers */
+    const char *const *counters;  /* NULL-terminated; NULL: every counter column */
+} pms_estimate_spec;
+
+/* The data the models are fitted on: the chosen counters of the fitting runs. */
+typedef struct pms_estimate_data {
+    const pms_runs *runs;
+    size_t n_counters;
+    const char **names;  /* n_counters */
+    size_t *counter_col; /* column of each counter in runs->events */
+    size_t *train, n_train, *test, n_test;
+    size_t n_overlap;    /* fitting runs that are also test runs (callers may warn) */
+    double *cycles;      /* n_train */
+    double *events;      /* n_train x n_counters */
+} pms_estimate_data;
+
+/* Chooses the runs and counters of r (which must outlive d) and gathers the
+ * fitting data. Fails when no run is left to fit on, on a --counters name with
+ * no column, and on a run list that matches no run. */
+int pms_estimate_prepare(const pms_runs *r, const pms_estimate_spec *spec, pms_estimate_data *d);
+void pms_estimate_data_free(pms_estimate_data *d);
+
+typedef struct pms_estimate_options {
+    bool method[PMS_EST_METHODS]; /* which to fit */
+    const char *select_name;      /* MRA counter selection, as shown ("all", "p", "aic") */
+    pms_mra_options mra;
+    pms_mracm_options mracm;
+} pms_estimate_options;
+
+typedef struct pms_estimate_result {
+    bool wanted;
+    bool ok;
+    char reason[512];     /* why not, when !ok */
+    const pms_cycle_model *model;
+    pms_lp_fit lp;
+    pms_mra_fit mra;
+    pms_mracm_fit mracm;
+    const char *select;   /* MRA counter selection, as given */
+} pms_estimate_result;
+
+/* Fits each wanted method on d into res[PMS_EST_METHODS]; a method that cannot
+ * fit has ok false and its reason. Returns how many methods fitted. */
+size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *o, pms_estimate_result *res);
+void pms_estimate_result_free(pms_estimate_result *res);
+
+void pms_estimate_write_text(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
+void pms_estimate_write_json(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
+/* TABLE X as CSV: method,counters,fit_abs_error_pct,<error % of each test run>,note
+ * (empty numbers and the reason in note for a method that could not fit). */
+int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
+/* An SVG chart of the error % of every run by each method (as the paper's Figs. 1-2 per TEST). */
+int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,88 @@
+/* pmuscope: online linear regression of recorded sample series (Wu & Mencer, "Online
+ * Linear Regression of Sampling Data from Performance Event Counters").
+ *
+ * The steps `pmuscope olr` runs, as library calls: load a series (x and cumulative
+ * counters) from a perf.data file with read values or from a CSV/TSV table, fit it with
+ * line segments (pmuscope/olr.h), and write the segments, the decoded samples, SVG
+ * charts and the summary (plain or JSON) to streams the caller opened. */
+#ifndef PMUSCOPE_OLR_SERIES_H
+#define PMUSCOPE_OLR_SERIES_H
+#include "pmuscope/olr.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pms_olr_series {
+    size_t n, cap, k;      /* samples, room, counters */
+    uint64_t *x;           /* n */
+    uint64_t *y;           /* n x k, row-major */
+    char *xname;
+    char **names;          /* k */
+    size_t *lines;         /* source line of each sample (tables), or NULL */
+    long tid;              /* perf.data: the thread whose samples these are */
+    uint64_t skipped;      /* perf.data: samples of other threads left out */
+} pms_olr_series;
+
+typedef struct pms_olr_input_options {
+    const char *x;         /* perf.data: "time" or an event name (default: the sampling event);
+                            * table: a column name (default: the first column) */
+    const char *counters;  /* comma-separated names, or NULL for all others */
+    long tid;              /* perf.data: this thread's samples (-1: the first sample's thread) */
+} pms_olr_input_options;
+
+/* x and counters by default, the first sample's thread. */
+void pms_olr_input_options_init(pms_olr_input_options *o);
+/* Loads PATH (perf.data if it starts with perf's magic, else a table). Errors name the
+ * file (and line for tables). */
+int pms_olr_series_load(pms_olr_series *out, const char *path, const pms_olr_input_options *opt);
+void pms_olr_series_free(pms_olr_series *s);
+
+/* An error bound for one counter (name) or for all (name NULL), as --eps gives it. */
+typedef struct pms_olr_eps_spec {
+    const char *name;
+    pms_olr_counter_options c;
+} pms_olr_eps_spec;
+
+/* A fitted series: the options used (each counter's eps resolved to counts), the
+ * segments in the order they closed and each counter's summary. */
+typedef struct pms_olr_fit {
+    pms_olr_options opt;
+    pms_olr_counter_options *counters; /* k; opt.counters points here */
+    pms_olr_segment *seg;
+    size_t nseg, cap;
+    pms_olr_summary *sums;             /* k */
+} pms_olr_fit;
+
+/* Fits series S with the method and caps of OPT (its ncounters and counters are set
+ * from S). Each counter's eps is the last spec naming it or naming none (default 0.1%
+ * of its range), resolved from its extent; monotone: a decrease is an error. A spec
+ * naming no counter of S is an error. Errors name `where` (and the line for tables). */
+int pms_olr_fit_series(pms_olr_fit *out, const pms_olr_series *s, const pms_olr_options *opt,
+                       const pms_olr_eps_spec *specs, size_t nspecs, int monotone, const char *where);
+void pms_olr_fit_free(pms_olr_fit *f);
+
+/* The segment CSV (a header, then one row per segment as it closes). */
+void pms_olr_write_segment_header(FILE *out);
+void pms_olr_write_segment(FILE *out, const char *counter, const pms_olr_segment *s);
+/* All segments of a fit, with the header. */
+int pms_olr_write_segments(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
+/* The samples decoded back from the segments: counter,x,y. */
+int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
+/* The input series as CSV: x and one column per counter. */
+int pms_olr_write_series(FILE *out, const pms_olr_series *s);
+/* One chart per counter: the samples as points (every n-th beyond 4000), the lines over them. */
+int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
+/* The summary: a table (per counter: eps, segments, reduction, bytes ratio, MNESD, errors)
+ * or the same as JSON. input names the source. */
+int pms_olr_write_summary(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f);
+int pms_olr_write_json(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,49 @@
+/* pmuscope: the intervals of a phase analysis and their outputs: per-interval table, timeline,
+ * summary, CSV, JSON, SVG. The printers write to the FILE the caller gives. */
+#ifndef PMUSCOPE_PHASE_REPORT_H
+#define PMUSCOPE_PHASE_REPORT_H
+#include "pmuscope/phase.h"
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pms_phase_row {
+    pms_phase_event ev;  /* ev.signature points at sig */
+    double *sig;
+    int truth;           /* label of the known schedule, -1 if none */
+} pms_phase_row;
+
+typedef struct pms_phase_run {
+    pms_phase_row *rows;
+    size_t n, cap;
+    const pms_phase_engine *engine;
+    const pms_phase_config *cfg;
+    int has_truth;           /* rows carry labels of a known schedule */
+    char **truth_names;      /* label -> name */
+    size_t ntruth;
+    char source[512];     /* what was analysed, in words */
+    const char *size_unit;   /* "instructions", "ns", "samples" */
+    const char *metric_name; /* "CPI", "ns/sample" */
+    const char *samples_name;/* "samples", or "blocks" for exact vectors */
+} pms_phase_run;
+
+/* Keeps a copy of the event (callback of the replay and the monitor). */
+int pms_phase_run_add(pms_phase_run *r, const pms_phase_event *ev);
+/* The same as a pms_phase_event_fn (ctx is the pms_phase_run), for replays and monitors. */
+int pms_phase_run_collect(const pms_phase_event *ev, void *run);
+void pms_phase_run_free(pms_phase_run *r);
+/* Sets row i's known label by name (adding the name); NULL leaves it unknown. */
+int pms_phase_run_set_truth(pms_phase_run *r, size_t i, const char *name);
+
+void pms_phase_print_table(const pms_phase_run *r, FILE *out);
+void pms_phase_print_summary(const pms_phase_run *r, FILE *out);
+int pms_phase_write_csv(const pms_phase_run *r, FILE *out);
+void pms_phase_write_json(const pms_phase_run *r, FILE *out);
+int pms_phase_write_svg(const pms_phase_run *r, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

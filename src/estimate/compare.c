@@ -1,0 +1,117 @@
+/* A cycle-estimation comparison: the fitting and test runs and counters chosen
+ * from a runs table, and the three methods fitted on them. */
+#include "pmuscope/estimate_report.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int choose_runs(const pms_runs *r, const pms_estimate_spec *s, pms_estimate_data *d)
+{
+    int rc;
+    if (s->test && (rc = pms_runs_select(r, s->test, s->by_index, &d->test, &d->n_test)) < 0) return rc;
+    if (s->train) {
+        if ((rc = pms_runs_select(r, s->train, s->by_index, &d->train, &d->n_train)) < 0) return rc;
+    } else {
+        d->train = malloc((r->n_runs ? r->n_runs : 1) * sizeof *d->train);
+        if (!d->train) return pms_fail(PMS_ENOMEM, "out of memory");
+        for (size_t j = 0; j < r->n_runs; j++) {
+            bool in_test = false;
+            for (size_t t = 0; t < d->n_test; t++) in_test |= d->test[t] == j;
+            if (!in_test) d->train[d->n_train++] = j;
+        }
+        if (d->n_train == 0) return pms_fail(PMS_EINVAL, "every run is a --test run: none is left to fit on");
+    }
+    for (size_t a = 0; a < d->n_train; a++)
+        for (size_t t = 0; t < d->n_test; t++) d->n_overlap += d->train[a] == d->test[t];
+    return PMS_OK;
+}
+
+static int choose_counters(const pms_runs *r, const char *const *want, pms_estimate_data *d)
+{
+    d->names = malloc((r->n_counters + 1) * sizeof *d->names);
+    d->counter_col = malloc((r->n_counters + 1) * sizeof *d->counter_col);
+    if (!d->names || !d->counter_col) return pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->n_counters; i++) {
+        bool take = !want;
+        for (size_t k = 0; want && want[k]; k++) take |= strcmp(want[k], r->counters[i]) == 0;
+        if (take) d->names[d->n_counters] = r->counters[i], d->counter_col[d->n_counters++] = i;
+    }
+    for (size_t k = 0; want && want[k]; k++) {
+        bool found = false;
+        for (size_t i = 0; i < d->n_counters; i++) found |= strcmp(d->names[i], want[k]) == 0;
+        if (!found) return pms_fail(PMS_EINVAL, "--counters: %s has no counter column '%s'", r->source, want[k]);
+    }
+    return PMS_OK;
+}
+
+int pms_estimate_prepare(const pms_runs *r, const pms_estimate_spec *spec, pms_estimate_data *d)
+{
+    memset(d, 0, sizeof *d);
+    d->runs = r;
+    int rc = choose_runs(r, spec, d);
+    if (rc == PMS_OK) rc = choose_counters(r, spec->counters, d);
+    if (rc != PMS_OK) return rc;
+    d->cycles = malloc((d->n_train ? d->n_train : 1) * sizeof *d->cycles);
+    d->events = malloc((d->n_train * d->n_counters + 1) * sizeof *d->events);
+    if (!d->cycles || !d->events) return pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t a = 0; a < d->n_train; a++) {
+        size_t j = d->train[a];
+        d->cycles[a] = r->cycles[j];
+        for (size_t i = 0; i < d->n_counters; i++)
+            d->events[a * d->n_counters + i] = r->events[j * r->n_counters + d->counter_col[i]];
+    }
+    return PMS_OK;
+}
+
+void pms_estimate_data_free(pms_estimate_data *d)
+{
+    free(d->names), free(d->counter_col), free(d->train), free(d->test), free(d->cycles), free(d->events);
+    memset(d, 0, sizeof *d);
+}
+
+static void fail_reason(pms_estimate_result *res)
+{
+    res->ok = false;
+    snprintf(res->reason, sizeof res->reason, "%s", pms_strerror());
+}
+
+size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *o, pms_estimate_result *res)
+{
+    const double *c = d->cycles, *e = d->events;
+    size_t m = d->n_train, n = d->n_counters;
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) res[k].wanted = o->method[k];
+    if (res[PMS_EST_LP].wanted) {
+        res[PMS_EST_LP].ok = pms_lp_fit_runs(c, e, m, n, &res[PMS_EST_LP].lp) == PMS_OK;
+        if (res[PMS_EST_LP].ok) res[PMS_EST_LP].model = &res[PMS_EST_LP].lp.model;
+        else fail_reason(&res[PMS_EST_LP]);
+    }
+    if (res[PMS_EST_MRA].wanted) {
+        res[PMS_EST_MRA].select = o->select_name ? o->select_name : "all";
+        res[PMS_EST_MRA].ok = pms_mra_fit_runs(c, e, m, n, d->names, &o->mra, &res[PMS_EST_MRA].mra) == PMS_OK;
+        if (res[PMS_EST_MRA].ok) res[PMS_EST_MRA].model = &res[PMS_EST_MRA].mra.model;
+        else fail_reason(&res[PMS_EST_MRA]);
+    }
+    if (res[PMS_EST_MRACM].wanted) {
+        pms_estimate_result *r = &res[PMS_EST_MRACM];
+        if (pms_mracm_fit_runs(c, e, m, n, d->names, &o->mracm, &r->mracm) != PMS_OK) {
+            fail_reason(r);
+        } else if (!r->mracm.applicable) {
+            r->ok = false;
+            snprintf(r->reason, sizeof r->reason, "not applicable: %s", r->mracm.reason);
+        } else {
+            r->ok = true;
+            r->model = &r->mracm.model;
+        }
+    }
+    size_t fitted = 0;
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) fitted += res[k].ok;
+    return fitted;
+}
+
+void pms_estimate_result_free(pms_estimate_result *res)
+{
+    pms_lp_fit_free(&res[PMS_EST_LP].lp);
+    pms_mra_fit_free(&res[PMS_EST_MRA].mra);
+    pms_mracm_fit_free(&res[PMS_EST_MRACM].mracm);
+}

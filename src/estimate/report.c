@@ -1,0 +1,326 @@
+/* The reports of a cycle-estimation comparison: the TABLE X summary and each model, as text, JSON, CSV or SVG. */
+#include "pmuscope/estimate_report.h"
+#include "pmuscope/chart.h"
+#include "pmuscope/error.h"
+#include "pmuscope/json.h"
+#include "pmuscope/stats.h"
+#include "pmuscope/table.h"
+#include "util/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const labels[PMS_EST_METHODS] = {"LP", "MRA", "MRACM"};
+static const char *const keys[PMS_EST_METHODS] = {"lp", "mra", "mracm"};
+
+/* The chosen counters of run j (a row of runs), as the models were fitted on them. */
+static void chosen_counters(const pms_estimate_data *d, size_t run, double *out)
+{
+    const double *row = &d->runs->events[run * d->runs->n_counters];
+    for (size_t i = 0; i < d->n_counters; i++) out[i] = row[d->counter_col[i]];
+}
+
+/* The estimate of run j by a model over the chosen counters. */
+static double est_predict(const pms_estimate_data *d, const pms_cycle_model *m, size_t run)
+{
+    double chosen[d->n_counters ? d->n_counters : 1];
+    chosen_counters(d, run, chosen);
+    return pms_cycle_model_predict(m, chosen);
+}
+
+static double error_of(const pms_estimate_data *d, const pms_cycle_model *m, size_t run)
+{
+    return pms_estimate_error_pct(est_predict(d, m, run), d->runs->cycles[run]);
+}
+
+/* error % of one run by an MRACM pair's own fit (NaN for a rejected pair) */
+static double pair_error_of(const pms_estimate_data *d, const pms_mracm_pair *q, size_t run)
+{
+    double chosen[d->n_counters ? d->n_counters : 1];
+    chosen_counters(d, run, chosen);
+    return pms_estimate_error_pct(pms_mracm_pair_predict(q, chosen), d->runs->cycles[run]);
+}
+
+static double fit_mean_abs_error(const pms_estimate_data *d, const pms_cycle_model *m)
+{
+    double sum = 0;
+    for (size_t a = 0; a < d->n_train; a++) sum += fabs(error_of(d, m, d->train[a]));
+    return sum / (double)d->n_train;
+}
+
+static void print_runs(FILE *out, const char *what, const pms_estimate_data *d, const size_t *idx, size_t n)
+{
+    fprintf(out, "%s (%zu):", what, n);
+    for (size_t k = 0; k < n && k < 12; k++) fprintf(out, " %s", d->runs->labels[idx[k]]);
+    if (n > 12) fprintf(out, " ... %s", d->runs->labels[idx[n - 1]]);
+    fputc('\n', out);
+}
+
+static void print_table(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    fprintf(out, "\n%-7s %8s %14s", "method", "counters", "fit |err| %");
+    for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.13s", d->runs->labels[d->test[t]]);
+    fprintf(out, "%s\n", d->n_test ? "   (error %)" : "");
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) {
+        if (!res[k].wanted) continue;
+        if (!res[k].ok) {
+            fprintf(out, "%-7s %8s  %s\n", labels[k], "NA", res[k].reason);
+            continue;
+        }
+        fprintf(out, "%-7s %8zu %14.4g", labels[k], res[k].model->n_used, fit_mean_abs_error(d, res[k].model));
+        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.4g", error_of(d, res[k].model, d->test[t]));
+        fputc('\n', out);
+    }
+}
+
+static void print_coefficients(FILE *out, const pms_estimate_data *d, const pms_cycle_model *m)
+{
+    fprintf(out, "  %-24s %16.8g\n", "(intercept)", m->intercept);
+    for (size_t i = 0; i < d->n_counters; i++)
+        if (m->used[i]) fprintf(out, "  %-24s %16.8g\n", d->names[i], m->coef[i]);
+}
+
+static void print_lp(FILE *out, const pms_estimate_data *d, const pms_lp_fit *f)
+{
+    fprintf(out, "\nLP: minimum sum of eps %.8g, %zu of %zu counters kept (x > 0), tight runs (%zu):", f->objective,
+            f->model.n_used, d->n_counters, f->n_tight);
+    for (size_t a = 0; a < f->n_runs; a++)
+        if (f->tight[a]) fprintf(out, " %s", d->runs->labels[d->train[a]]);
+    fputc('\n', out);
+    print_coefficients(out, d, &f->model);
+}
+
+static void print_lm(FILE *out, const struct pms_lm *lm)
+{
+    fprintf(out, "  %-24s %14s %12s %9s %10s\n", "", "Estimate", "Std. Error", "t value", "Pr(>|t|)");
+    for (size_t c = 0; c < lm->ncoef; c++)
+        fprintf(out, fabs(lm->t_value[c]) < 1e5 ? "  %-24s %14.7g %12.5g %9.3f %10.3g\n" : "  %-24s %14.7g %12.5g %9.3g %10.3g\n",
+                lm->names[c], lm->coef[c], lm->std_error[c], lm->t_value[c], lm->p_value[c]);
+    fprintf(out, "  Residual standard error: %.6g on %zu degrees of freedom\n", lm->sigma, lm->df_residual);
+    fprintf(out, "  Multiple R-squared: %.6g, Adjusted R-squared: %.6g\n", lm->r_squared, lm->adj_r_squared);
+}
+
+static void print_mra(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
+{
+    const pms_mra_fit *f = &r->mra;
+    fprintf(out, "\nMRA: OLS on %zu counter%s (selection: %s), AIC %.6g\n", f->model.n_used,
+            f->model.n_used == 1 ? "" : "s", r->select, f->aic);
+    if (f->n_aliased) {
+        fprintf(out, "  left out, constant or collinear over the fitting runs:");
+        for (size_t k = 0; k < f->n_aliased; k++) fprintf(out, " %s", d->names[f->dropped[k]]);
+        fputc('\n', out);
+    }
+    if (f->n_dropped > f->n_aliased) {
+        fprintf(out, "  removed by the stepwise selection, in order:");
+        for (size_t k = f->n_aliased; k < f->n_dropped; k++) fprintf(out, " %s", d->names[f->dropped[k]]);
+        fputc('\n', out);
+    }
+    print_lm(out, f->lm);
+}
+
+static void print_mracm(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
+{
+    const pms_mracm_fit *f = &r->mracm;
+    fprintf(out, "\nMRACM: correlation of each counter with cycles over the fitting runs\n");
+    for (size_t i = 0; i < d->n_counters; i++)
+        fprintf(out, "  %-24s %8.4f\n", d->names[i], f->correlation ? f->correlation[i] : NAN);
+    if (!r->ok && f->correlation) fprintf(out, "  %s\n", r->reason);
+    if (f->n_pairs) {
+        fprintf(out, "  %-24s %-24s %8s %12s", "high", "low", "VIF", "fit |err| %");
+        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.13s", d->runs->labels[d->test[t]]);
+        fputc('\n', out);
+    }
+    for (size_t p = 0; p < f->n_pairs; p++) {
+        const pms_mracm_pair *q = &f->pairs[p];
+        fprintf(out, "  %-24s %-24s %8.4g %12.4g", d->names[q->high], d->names[q->low], q->vif, q->error_pct);
+        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.4g", pair_error_of(d, q, d->test[t]));
+        fprintf(out, "%s\n", q->rejected ? "  rejected (VIF)" : f->applicable && p == f->best ? "  chosen" : "");
+    }
+    if (f->applicable) print_lm(out, f->lm);
+}
+
+void pms_estimate_write_text(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    const pms_runs *r = d->runs;
+    fprintf(out, "%s: %zu runs, %zu counters, cycles from %s\n", r->source, r->n_runs, d->n_counters, r->cycles_name);
+    print_runs(out, "fitting runs", d, d->train, d->n_train);
+    if (d->n_test) print_runs(out, "test runs", d, d->test, d->n_test);
+    print_table(out, d, res);
+    if (res[PMS_EST_LP].ok) print_lp(out, d, &res[PMS_EST_LP].lp);
+    if (res[PMS_EST_MRA].ok) print_mra(out, d, &res[PMS_EST_MRA]);
+    if (res[PMS_EST_MRACM].wanted && res[PMS_EST_MRACM].mracm.correlation) print_mracm(out, d, &res[PMS_EST_MRACM]);
+}
+
+static void json_model(pms_json *j, const pms_estimate_data *d, const pms_cycle_model *m)
+{
+    pms_json_kv_uint(j, "counters", m->n_used);
+    pms_json_kv_double(j, "intercept", m->intercept);
+    pms_json_key(j, "coefficients");
+    pms_json_object_begin(j);
+    for (size_t i = 0; i < d->n_counters; i++)
+        if (m->used[i]) pms_json_kv_double(j, d->names[i], m->coef[i]);
+    pms_json_object_end(j);
+    pms_json_kv_double(j, "fit_mean_abs_error_pct", fit_mean_abs_error(d, m));
+    pms_json_key(j, "test");
+    pms_json_array_begin(j);
+    for (size_t t = 0; t < d->n_test; t++) {
+        size_t run = d->test[t];
+        pms_json_object_begin(j);
+        pms_json_kv_string(j, "run", d->runs->labels[run]);
+        pms_json_kv_double(j, "measured", d->runs->cycles[run]);
+        pms_json_kv_double(j, "estimate", est_predict(d, m, run));
+        pms_json_kv_double(j, "error_pct", error_of(d, m, run));
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
+}
+
+static void json_names(pms_json *j, const char *key, const pms_estimate_data *d, const size_t *idx, size_t n)
+{
+    pms_json_key(j, key);
+    pms_json_array_begin(j);
+    for (size_t k = 0; k < n; k++) pms_json_string(j, d->names[idx[k]]);
+    pms_json_array_end(j);
+}
+
+static void json_method_details(pms_json *j, const pms_estimate_data *d, size_t k, const pms_estimate_result *r)
+{
+    if (k == PMS_EST_LP) {
+        pms_json_kv_double(j, "objective", r->lp.objective);
+        pms_json_key(j, "tight");
+        pms_json_array_begin(j);
+        for (size_t a = 0; a < r->lp.n_runs; a++)
+            if (r->lp.tight[a]) pms_json_string(j, d->runs->labels[d->train[a]]);
+        pms_json_array_end(j);
+    } else if (k == PMS_EST_MRA) {
+        pms_json_kv_string(j, "select", r->select);
+        json_names(j, "collinear_left_out", d, r->mra.dropped, r->mra.n_aliased);
+        json_names(j, "stepwise_removed", d, r->mra.dropped + r->mra.n_aliased, r->mra.n_dropped - r->mra.n_aliased);
+        pms_json_kv_double(j, "r_squared", r->mra.lm->r_squared);
+        pms_json_kv_double(j, "adj_r_squared", r->mra.lm->adj_r_squared);
+        pms_json_kv_double(j, "aic", r->mra.aic);
+    }
+    if (k != PMS_EST_MRACM || !r->mracm.correlation) return;
+    const pms_mracm_fit *f = &r->mracm;
+    pms_json_key(j, "correlation");
+    pms_json_object_begin(j);
+    for (size_t i = 0; i < d->n_counters; i++) pms_json_kv_double(j, d->names[i], f->correlation[i]);
+    pms_json_object_end(j);
+    pms_json_key(j, "pairs");
+    pms_json_array_begin(j);
+    for (size_t p = 0; p < f->n_pairs; p++) {
+        pms_json_object_begin(j);
+        pms_json_kv_string(j, "high", d->names[f->pairs[p].high]);
+        pms_json_kv_string(j, "low", d->names[f->pairs[p].low]);
+        pms_json_kv_double(j, "vif", f->pairs[p].vif);
+        pms_json_kv_bool(j, "rejected", f->pairs[p].rejected);
+        pms_json_kv_double(j, "mean_abs_error_pct", f->pairs[p].error_pct);
+        pms_json_key(j, "test_error_pct");
+        pms_json_array_begin(j);
+        for (size_t t = 0; t < d->n_test; t++) pms_json_double(j, pair_error_of(d, &f->pairs[p], d->test[t]));
+        pms_json_array_end(j);
+        pms_json_kv_bool(j, "chosen", f->applicable && p == f->best);
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
+}
+
+void pms_estimate_write_json(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    pms_json j;
+    pms_json_init(&j, out, true);
+    pms_json_object_begin(&j);
+    pms_json_kv_string(&j, "source", d->runs->source);
+    pms_json_kv_string(&j, "cycles", d->runs->cycles_name);
+    pms_json_key(&j, "train");
+    pms_json_array_begin(&j);
+    for (size_t a = 0; a < d->n_train; a++) pms_json_string(&j, d->runs->labels[d->train[a]]);
+    pms_json_array_end(&j);
+    pms_json_key(&j, "test");
+    pms_json_array_begin(&j);
+    for (size_t t = 0; t < d->n_test; t++) pms_json_string(&j, d->runs->labels[d->test[t]]);
+    pms_json_array_end(&j);
+    pms_json_key(&j, "methods");
+    pms_json_array_begin(&j);
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) {
+        if (!res[k].wanted) continue;
+        pms_json_object_begin(&j);
+        pms_json_kv_string(&j, "method", keys[k]);
+        pms_json_kv_bool(&j, "applicable", res[k].ok);
+        if (res[k].ok) json_model(&j, d, res[k].model);
+        else pms_json_kv_string(&j, "reason", res[k].reason);
+        if (res[k].ok || k == PMS_EST_MRACM) json_method_details(&j, d, k, &res[k]);
+        pms_json_object_end(&j);
+    }
+    pms_json_array_end(&j);
+    pms_json_object_end(&j);
+    pms_json_finish(&j);
+}
+
+/* x of a run in the chart: its label number (TEST7 is 7) when the table is numbered, else its row. */
+static double run_x(const pms_estimate_data *d, size_t run, bool numbered)
+{
+    if (!numbered) return (double)run + 1;
+    const char *l = d->runs->labels[run], *p = l + strlen(l);
+    while (p > l && p[-1] >= '0' && p[-1] <= '9') p--;
+    return strtod(p, NULL);
+}
+
+int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    static const char *const colors[PMS_EST_METHODS] = {"#1f77b4", "#d62728", "#2ca02c"};
+    bool numbered = pms_runs_numbered(d->runs);
+    pms_chart *c = pms_chart_new("Estimated cycles: error per run (fitting runs and test runs)",
+                                 numbered ? "run number" : "run (row)", "error %");
+    size_t n = d->n_train + d->n_test;
+    double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+    int rc = c && x && y ? PMS_OK : PMS_ENOMEM;
+    for (size_t k = 0; rc == PMS_OK && k < PMS_EST_METHODS; k++) {
+        if (!res[k].ok) continue;
+        char label[32];
+        for (size_t part = 0; part < 2 && rc == PMS_OK; part++) {
+            const size_t *idx = part ? d->test : d->train;
+            size_t m = part ? d->n_test : d->n_train;
+            if (m == 0) continue;
+            for (size_t a = 0; a < m; a++) x[a] = run_x(d, idx[a], numbered), y[a] = error_of(d, res[k].model, idx[a]);
+            snprintf(label, sizeof label, "%s %s", labels[k], part ? "test" : "fit");
+            rc = part ? pms_chart_add_points(c, label, x, y, m, colors[k]) : pms_chart_add_line(c, label, x, y, m, colors[k]);
+        }
+    }
+    if (rc == PMS_OK) rc = pms_chart_write_svg(&c, 1, 900, out);
+    pms_chart_free(c);
+    free(x);
+    free(y);
+    return rc;
+}
+
+int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    const char *method[PMS_EST_METHODS], *note[PMS_EST_METHODS];
+    double counters[PMS_EST_METHODS], fit[PMS_EST_METHODS], err[PMS_EST_METHODS];
+    size_t n = 0;
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) {
+        if (!res[k].wanted) continue;
+        method[n] = labels[k];
+        note[n] = res[k].ok ? "" : res[k].reason;
+        counters[n] = res[k].ok ? (double)res[k].model->n_used : NAN;
+        fit[n] = res[k].ok ? fit_mean_abs_error(d, res[k].model) : NAN;
+        n++;
+    }
+    pms_table *t = pms_table_new("TABLE X");
+    if (!t) return pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = pms_table_add_string(t, "method", method, n);
+    if (rc == PMS_OK) rc = pms_table_add_numeric(t, "counters", counters, n);
+    if (rc == PMS_OK) rc = pms_table_add_numeric(t, "fit_abs_error_pct", fit, n);
+    for (size_t j = 0; j < d->n_test && rc == PMS_OK; j++) {
+        size_t m = 0;
+        for (size_t k = 0; k < PMS_EST_METHODS; k++)
+            if (res[k].wanted) err[m++] = res[k].ok ? error_of(d, res[k].model, d->test[j]) : NAN;
+        rc = pms_table_add_numeric(t, d->runs->labels[d->test[j]], err, n);
+    }
+    if (rc == PMS_OK) rc = pms_table_add_string(t, "note", note, n);
+    if (rc == PMS_OK) rc = pms_table_write(t, out, ',');
+    pms_table_free(t);
+    return rc;
+}

@@ -1,0 +1,254 @@
+/* The sampled-IP profile: streaming counts per (event, pid, IP), symbolised at the end. */
+#include "pmuscope/profile.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/keymap.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_EVENTS 1024u
+#define PROGRESS_STEP (8u << 20) /* bytes between progress calls */
+
+struct entry {
+    uint64_t event_pid; /* event << 33 | kernel << 32 | pid */
+    uint64_t ip, samples, period, first_time;
+};
+
+struct pms_profile {
+    pms_symbols *symbols;
+    pms_keymap index; /* (event_pid, ip) -> index in entries */
+    struct entry *entries;
+    size_t n, cap;
+    uint64_t totals[MAX_EVENTS];
+    uint64_t total_period[MAX_EVENTS];
+    double total_period_sq[MAX_EVENTS]; /* for the effective sample size of period shares */
+    uint64_t lost;
+};
+
+int pms_profile_create(pms_profile **out, pms_symbols *symbols)
+{
+    pms_profile *p = calloc(1, sizeof *p);
+    if (!p) return pms_fail(PMS_ENOMEM, "out of memory for the profile");
+    p->symbols = symbols;
+    pms_keymap_init(&p->index);
+    *out = p;
+    return PMS_OK;
+}
+
+void pms_profile_destroy(pms_profile *p)
+{
+    if (!p) return;
+    pms_keymap_free(&p->index);
+    free(p->entries);
+    free(p);
+}
+
+int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
+{
+    if (event >= MAX_EVENTS) return pms_fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
+    int kernel = (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
+                 (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_GUEST_KERNEL;
+    uint64_t key = (uint64_t)event << 33 | (uint64_t)kernel << 32 | s->pid;
+    uint64_t *slot = pms_keymap_upsert(&p->index, key, s->ip, UINT64_MAX);
+    if (!slot) return pms_fail(PMS_ENOMEM, "out of memory for the profile");
+    if (*slot == UINT64_MAX) {
+        if (pms_grow(&p->entries, &p->cap, p->n + 1, sizeof *p->entries))
+            return pms_fail(PMS_ENOMEM, "out of memory for the profile");
+        p->entries[p->n] = (struct entry){key, s->ip, 0, 0, s->time};
+        *slot = p->n++;
+    }
+    struct entry *e = &p->entries[*slot];
+    e->samples++;
+    /* Without PERF_SAMPLE_PERIOD (perf record -c) every sample stands for the fixed period. */
+    uint64_t period = s->period;
+    if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
+        period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
+    e->period += period;
+    p->totals[event]++;
+    p->total_period[event] += period;
+    p->total_period_sq[event] += (double)period * (double)period;
+    return PMS_OK;
+}
+
+struct read_ctx {
+    pms_profile *p;
+    const pms_perfdata_attr *attrs;
+    size_t nattrs;
+    pms_progress_fn progress;
+    void *progress_ctx;
+    uint64_t next_progress, total;
+};
+
+static int on_sample(const pms_sample *s, void *ctx)
+{
+    struct read_ctx *c = ctx;
+    size_t event = s->attr ? (size_t)(s->attr - c->attrs) : 0;
+    return pms_profile_add(c->p, event < c->nattrs ? event : 0, s);
+}
+
+static int on_mmap(const pms_mmap_event *m, void *ctx) { return pms_symbols_add_mmap(((struct read_ctx *)ctx)->p->symbols, m); }
+static int on_task(const pms_task_event *t, void *ctx) { return pms_symbols_add_task(((struct read_ctx *)ctx)->p->symbols, t); }
+
+static int on_lost(uint64_t n, void *ctx)
+{
+    ((struct read_ctx *)ctx)->p->lost += n;
+    return 0;
+}
+
+static int on_raw(const struct perf_event_header *h, uint64_t off, void *ctx)
+{
+    (void)h;
+    struct read_ctx *c = ctx;
+    if (c->progress && off >= c->next_progress) {
+        c->progress(off, c->total, c->progress_ctx);
+        c->next_progress = off + PROGRESS_STEP;
+    }
+    return 0;
+}
+
+int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn progress, void *ctx)
+{
+    struct read_ctx c = {p, pms_perfdata_get_attr(r, 0), pms_perfdata_nattrs(r), progress, ctx, 0,
+                         pms_perfdata_data_size(r)};
+    pms_perfdata_handlers h = {on_sample, on_mmap, on_task, on_lost, NULL, progress ? on_raw : NULL, &c};
+    int rc = pms_perfdata_read(r, &h);
+    if (!rc && progress) progress(c.total, c.total, ctx);
+    return rc;
+}
+
+uint64_t pms_profile_samples(const pms_profile *p, size_t event) { return event < MAX_EVENTS ? p->totals[event] : 0; }
+uint64_t pms_profile_lost(const pms_profile *p) { return p->lost; }
+size_t pms_profile_distinct_ips(const pms_profile *p) { return p->n; }
+
+static double z_of(double confidence) { return gsl_cdf_ugaussian_Pinv(1 - (1 - confidence) / 2); }
+
+/* Wilson score interval of proportion ph out of n draws (n may be an effective size). */
+static void wilson(double ph, double n, double z, double *low, double *high)
+{
+    double denom = 1 + z * z / n;
+    double center = (ph + z * z / (2 * n)) / denom;
+    double half = z / denom * sqrt(ph * (1 - ph) / n + z * z / (4 * n * n));
+    *low = fmax(0, center - half);
+    *high = fmin(1, center + half);
+}
+
+int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high)
+{
+    if (!(confidence > 0 && confidence < 1))
+        return pms_fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
+    if (k > n) return pms_fail(PMS_EINVAL, "%llu successes out of %llu", (unsigned long long)k, (unsigned long long)n);
+    if (n == 0) {
+        *low = 0;
+        *high = 1;
+        return PMS_OK;
+    }
+    wilson((double)k / (double)n, (double)n, z_of(confidence), low, high);
+    return PMS_OK;
+}
+
+static int compare_rows(const void *x, const void *y)
+{
+    const pms_profile_row *a = x, *b = y;
+    if (a->share != b->share) return a->share < b->share ? 1 : -1;
+    if (a->samples != b->samples) return a->samples < b->samples ? 1 : -1;
+    int c = strcmp(a->binary, b->binary);
+    if (c) return c;
+    if (a->file_offset != b->file_offset) return a->file_offset < b->file_offset ? -1 : 1;
+    return 0;
+}
+
+/* Shares and intervals of the rows, by samples or by period. */
+static int fill_shares(const pms_profile *p, size_t event, pms_profile_weight weight, double confidence,
+                       pms_profile_row *rows, size_t n)
+{
+    double z = z_of(confidence), total, n_eff;
+    if (weight == PMS_WEIGHT_PERIOD) {
+        total = (double)p->total_period[event];
+        if (total == 0 && p->totals[event])
+            return pms_fail(PMS_EINVAL, "the samples of this event carry no period: weigh them by samples");
+        n_eff = total > 0 ? total * total / p->total_period_sq[event] : 0;
+    } else {
+        total = n_eff = (double)p->totals[event];
+    }
+    for (size_t i = 0; i < n; i++) {
+        double part = weight == PMS_WEIGHT_PERIOD ? (double)rows[i].period : (double)rows[i].samples;
+        rows[i].share = total > 0 ? part / total : 0;
+        rows[i].ci_low = 0;
+        rows[i].ci_high = 1;
+        if (n_eff > 0) wilson(rows[i].share, n_eff, z, &rows[i].ci_low, &rows[i].ci_high);
+    }
+    return PMS_OK;
+}
+
+int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double confidence, pms_profile_row **rows,
+                      size_t *nrows)
+{
+    return pms_profile_table_weighted(p, event, key, PMS_WEIGHT_SAMPLES, confidence, rows, nrows);
+}
+
+int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
+                               double confidence, pms_profile_row **rows, size_t *nrows)
+{
+    *rows = NULL;
+    *nrows = 0;
+    if (!(confidence > 0 && confidence < 1))
+        return pms_fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
+    if (event >= MAX_EVENTS) return pms_fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
+    int rc = PMS_OK;
+    pms_keymap merged;
+    pms_keymap_init(&merged);
+    pms_profile_row *out = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < p->n && !rc; i++) {
+        const struct entry *e = &p->entries[i];
+        if (e->event_pid >> 33 != event) continue;
+        pms_symbol_info si;
+        pms_symbols_resolve(p->symbols, (uint32_t)e->event_pid, e->ip, e->first_time, (e->event_pid >> 32) & 1, &si);
+        /* Rows merge by (binary, file offset of the IP or of its symbol); the binary
+         * string is interned by the symbol map, so its address identifies it. The
+         * unresolved addresses of a binary share one row in the symbol view. */
+        uint64_t a = (uint64_t)(uintptr_t)si.binary, b = si.file_offset;
+        if (key == PMS_PROFILE_BY_SYMBOL) b = si.symbol ? si.file_offset - si.symbol_offset : UINT64_MAX;
+        if (key == PMS_PROFILE_BY_DSO) b = 0;
+        uint64_t *slot = pms_keymap_upsert(&merged, a, b, UINT64_MAX);
+        if (!slot) {
+            rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
+            break;
+        }
+        if (*slot == UINT64_MAX) {
+            if (pms_grow(&out, &cap, n + 1, sizeof *out)) {
+                rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
+                break;
+            }
+            pms_profile_row row = {si.binary, key == PMS_PROFILE_BY_DSO ? NULL : si.symbol, 0, 0, 0, 0, 0, 0, 0, 0};
+            if (key == PMS_PROFILE_BY_IP) {
+                row.ip = e->ip;
+                row.file_offset = si.file_offset;
+                row.symbol_offset = si.symbol_offset;
+            } else if (si.symbol) {
+                row.file_offset = si.file_offset - si.symbol_offset;
+            }
+            out[n] = row;
+            *slot = n++;
+        }
+        out[*slot].samples += e->samples;
+        out[*slot].period += e->period;
+    }
+    pms_keymap_free(&merged);
+    if (rc) {
+        free(out);
+        return rc;
+    }
+    rc = fill_shares(p, event, weight, confidence, out, n);
+    if (rc) {
+        free(out);
+        return rc;
+    }
+    if (n) qsort(out, n, sizeof *out, compare_rows);
+    *rows = out;
+    *nrows = n;
+    return PMS_OK;
+}

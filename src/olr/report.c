@@ -1,0 +1,169 @@
+/* olr outputs: segments and decoded samples as CSV, SVG charts in the manner of the
+ * paper's figures 3 to 9 (samples as points, the lines over them), the summary. */
+#include "pmuscope/chart.h"
+#include "pmuscope/json.h"
+#include "pmuscope/olr_series.h"
+#include "pmuscope/table.h"
+#include "util/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void pms_olr_write_segment_header(FILE *out)
+{
+    fputs("counter,first,count,x_first,x_last,y_first,y_last,slope,sigma\n", out);
+}
+
+void pms_olr_write_segment(FILE *out, const char *counter, const pms_olr_segment *s)
+{
+    pms_csv_cell(out, counter, ",");
+    fprintf(out, ",%llu,%llu,%llu,%llu,%.17g,%.17g,%.17g,%.17g\n", (unsigned long long)s->first,
+            (unsigned long long)s->count, (unsigned long long)s->x_first, (unsigned long long)s->x_last,
+            s->y_first, s->y_last, s->slope, s->sigma);
+}
+
+int pms_olr_write_segments(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
+{
+    pms_olr_write_segment_header(out);
+    for (size_t i = 0; i < f->nseg; i++) pms_olr_write_segment(out, s->names[f->seg[i].counter], &f->seg[i]);
+    return PMS_OK;
+}
+
+int pms_olr_write_series(FILE *out, const pms_olr_series *s)
+{
+    pms_csv_cell(out, s->xname, ",");
+    for (size_t j = 0; j < s->k; j++) {
+        fputc(',', out);
+        pms_csv_cell(out, s->names[j], ",");
+    }
+    fputc('\n', out);
+    for (size_t i = 0; i < s->n; i++) {
+        fprintf(out, "%llu", (unsigned long long)s->x[i]);
+        for (size_t j = 0; j < s->k; j++) fprintf(out, ",%llu", (unsigned long long)s->y[i * s->k + j]);
+        fputc('\n', out);
+    }
+    return PMS_OK;
+}
+
+int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
+{
+    size_t room = f->opt.max_len ? f->opt.max_len : s->n;
+    uint64_t *x = malloc(room * sizeof *x);
+    int64_t *y = malloc(room * sizeof *y);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return pms_fail(PMS_ENOMEM, "out of memory decoding the segments");
+    }
+    fputs("counter,x,y\n", out);
+    for (size_t j = 0; j < s->k; j++) {
+        int first = 1;
+        for (size_t i = 0; i < f->nseg; i++) {
+            const pms_olr_segment *g = &f->seg[i];
+            if (g->counter != j) continue;
+            /* wm's lines share their boundary sample: decode it once */
+            size_t n = pms_olr_segment_decode(g, !first && f->opt.method == PMS_OLR_WM, x, y);
+            for (size_t k = 0; k < n; k++) {
+                pms_csv_cell(out, s->names[j], ",");
+                fprintf(out, ",%llu,%lld\n", (unsigned long long)x[k], (long long)y[k]);
+            }
+            first = 0;
+        }
+    }
+    free(x);
+    free(y);
+    return PMS_OK;
+}
+
+int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
+{
+    pms_chart **charts = calloc(s->k, sizeof *charts);
+    size_t step = s->n > 4000 ? (s->n + 3999) / 4000 : 1, np = (s->n + step - 1) / step;
+    double *px = malloc(np * sizeof *px), *py = malloc(np * sizeof *py);
+    double *lx = malloc(2 * f->nseg * sizeof *lx), *ly = malloc(2 * f->nseg * sizeof *ly);
+    int rc = charts && px && py && lx && ly ? 0 : -1;
+    for (size_t j = 0; rc == 0 && j < s->k; j++) {
+        char title[256];
+        snprintf(title, sizeof title, "%s: %llu samples, %llu lines (%s)", s->names[j],
+                 (unsigned long long)f->sums[j].samples, (unsigned long long)f->sums[j].segments,
+                 pms_olr_method_name(f->opt.method));
+        charts[j] = pms_chart_new(title, s->xname, s->names[j]);
+        if (!charts[j]) {
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0, k = 0; i < s->n; i += step, k++) {
+            px[k] = (double)s->x[i];
+            py[k] = (double)s->y[i * s->k + j];
+        }
+        size_t nl = 0;
+        for (size_t i = 0; i < f->nseg; i++) {
+            if (f->seg[i].counter != j) continue;
+            lx[nl] = (double)f->seg[i].x_first, ly[nl++] = f->seg[i].y_first;
+            lx[nl] = (double)f->seg[i].x_last, ly[nl++] = f->seg[i].y_last;
+        }
+        if (pms_chart_add_points(charts[j], "samples", px, py, np, NULL) ||
+            pms_chart_add_line(charts[j], "lines", lx, ly, nl, NULL))
+            rc = -1;
+    }
+    if (rc == 0) rc = pms_chart_write_svg(charts, s->k, 900, out);
+    for (size_t j = 0; charts && j < s->k; j++) pms_chart_free(charts[j]);
+    free(charts);
+    free(px);
+    free(py);
+    free(lx);
+    free(ly);
+    return rc ? pms_fail(PMS_ENOMEM, "cannot draw the chart") : PMS_OK;
+}
+
+int pms_olr_write_summary(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f)
+{
+    fprintf(out, "%s: %llu samples, x = %s, method %s%s\n", input, (unsigned long long)s->n, s->xname,
+            pms_olr_method_name(f->opt.method), f->opt.per_counter ? ", lines per counter" : "");
+    if (s->skipped)
+        fprintf(out, "(thread %ld; %llu samples of other threads left out: --tid picks one)\n", s->tid,
+                (unsigned long long)s->skipped);
+    fprintf(out, "%-20s %12s %9s %10s %11s %10s %12s %12s\n", "counter", "eps", "segments", "reduction",
+            "bytes-ratio", "MNESD", "max-error", "RMSE");
+    for (size_t j = 0; j < s->k; j++) {
+        const pms_olr_summary *m = &f->sums[j];
+        char eps[32] = "-";
+        if (f->opt.method == PMS_OLR_OPT) snprintf(eps, sizeof eps, "%.0f", floor(f->counters[j].eps));
+        fprintf(out, "%-20s %12s %9llu %10.2f %11.2f %10.3g %12.4g %12.4g\n", s->names[j], eps,
+                (unsigned long long)m->segments, m->reduction, m->bytes_ratio, m->mnesd, m->max_abs_error, m->rmse);
+    }
+    return PMS_OK;
+}
+
+int pms_olr_write_json(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f)
+{
+    pms_json j;
+    pms_json_init(&j, out, true);
+    pms_json_object_begin(&j);
+    pms_json_kv_string(&j, "input", input);
+    pms_json_kv_string(&j, "method", pms_olr_method_name(f->opt.method));
+    pms_json_kv_string(&j, "x", s->xname);
+    pms_json_kv_uint(&j, "samples", s->n);
+    pms_json_kv_bool(&j, "per_counter", f->opt.per_counter);
+    pms_json_key(&j, "counters");
+    pms_json_array_begin(&j);
+    for (size_t c = 0; c < s->k; c++) {
+        const pms_olr_summary *m = &f->sums[c];
+        pms_json_object_begin(&j);
+        pms_json_kv_string(&j, "name", s->names[c]);
+        if (f->opt.method == PMS_OLR_OPT) pms_json_kv_double(&j, "eps", floor(f->counters[c].eps));
+        pms_json_kv_uint(&j, "segments", m->segments);
+        pms_json_kv_double(&j, "reduction", m->reduction);
+        pms_json_kv_double(&j, "bytes_ratio", m->bytes_ratio);
+        pms_json_kv_double(&j, "mnesd", m->mnesd);
+        pms_json_kv_double(&j, "max_abs_error", m->max_abs_error);
+        pms_json_kv_double(&j, "rmse", m->rmse);
+        pms_json_kv_double(&j, "y_min", m->y_min);
+        pms_json_kv_double(&j, "y_max", m->y_max);
+        pms_json_object_end(&j);
+    }
+    pms_json_array_end(&j);
+    pms_json_object_end(&j);
+    pms_json_finish(&j);
+    return PMS_OK;
+}

@@ -1,0 +1,125 @@
+/* Where a phase analysis gets its intervals: a file replayed, or a live program (live.c). */
+#include "pmuscope/phase_input.h"
+#include "phase/live.h"
+#include "util/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pms_phase_input_defaults(pms_phase_input *in)
+{
+    memset(in, 0, sizeof *in);
+    pms_phase_config_default(&in->cfg);
+    pms_phase_monitor_config_default(&in->live);
+}
+
+int pms_phase_input_parse_format(const char *s, pms_phase_format *out)
+{
+    static const char *const names[] = {"auto", "perf", "bbv", "simpoint"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (pms_phase_format)i;
+            return 1;
+        }
+    return 0;
+}
+
+static pms_phase_format detect(const char *path)
+{
+    char magic[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return PMS_PHASE_FORMAT_BBV; /* the reader reports the error */
+    size_t n = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    return n == 8 && !memcmp(magic, "PERFILE2", 8) ? PMS_PHASE_FORMAT_PERF : PMS_PHASE_FORMAT_BBV;
+}
+
+static int replay(pms_phase_input *in, pms_phase_run *run)
+{
+    pms_phase_format format = in->format == PMS_PHASE_FORMAT_AUTO ? detect(in->path) : in->format;
+    int rc;
+    if (format == PMS_PHASE_FORMAT_PERF) {
+        if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, 0))) return rc;
+        run->engine = in->engine;
+        rc = pms_phase_replay_perfdata(in->engine, in->path, &in->source, pms_phase_run_collect, run);
+        if (in->source.interval_event) {
+            snprintf(run->source, sizeof run->source, "%s (perf.data, intervals of %s)", in->path,
+                     in->source.interval_event);
+            run->size_unit = "count";
+        } else {
+            snprintf(run->source, sizeof run->source, "%s (perf.data, %llu samples per interval)", in->path,
+                     (unsigned long long)(in->source.samples_per_interval ? in->source.samples_per_interval : 100));
+            run->size_unit = "samples";
+        }
+        run->metric_name = run->n && run->rows[0].ev.metric_is_cpi ? "CPI" : "ns/sample";
+        return rc;
+    }
+    if (format == PMS_PHASE_FORMAT_SIMPOINT) {
+        if (in->pc_path) return pms_fail(PMS_EINVAL, "a PC file belongs to exp-bbv files, not SimPoint .bb");
+        rc = pms_simpoint_load(&in->bbv, in->path);
+    } else {
+        rc = pms_bbv_load(&in->bbv, in->path, in->pc_path);
+    }
+    if (rc) return rc;
+    uint64_t base = pms_bbv_interval_size(in->bbv);
+    if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, base))) return rc;
+    run->engine = in->engine;
+    if ((rc = pms_phase_replay_bbv(in->engine, in->bbv, pms_phase_run_collect, run))) return rc;
+    snprintf(run->source, sizeof run->source, "%s (%s, %zu vectors%s%s)", in->path,
+             format == PMS_PHASE_FORMAT_SIMPOINT ? "SimPoint .bb" : "exp-bbv", pms_bbv_nintervals(in->bbv),
+             in->pc_path ? ", blocks by address from " : "", in->pc_path ? in->pc_path : "");
+    run->size_unit = "instructions";
+    run->samples_name = "blocks";
+    run->metric_name = "CPI"; /* exact vectors carry no timing: shown as "-" */
+    return PMS_OK;
+}
+
+int pms_phase_input_run(pms_phase_input *in, pms_phase_run *run)
+{
+    in->live.phase = in->cfg;
+    if (in->path) return replay(in, run);
+    return pms__phase_live_run(in, run);
+}
+
+void pms_phase_input_close(pms_phase_input *in)
+{
+    pms_phase_monitor_close(in->monitor);
+    pms_phase_engine_destroy(in->engine);
+    pms_bbv_free(in->bbv);
+}
+
+int pms_phase_input_function_truth(const pms_phase_input *in, pms_phase_run *run)
+{
+    /* Row i merged as many vectors as the previous row asked for (dynamic intervals). */
+    size_t first = 0;
+    for (size_t i = 0; i < run->n; i++) {
+        size_t count = i ? run->rows[i - 1].ev.next_multiple : 1;
+        int rc = pms_phase_run_set_truth(run, i, pms_bbv_dominant_function(in->bbv, first, count));
+        if (rc) return rc;
+        first += count;
+    }
+    return PMS_OK;
+}
+
+int pms_phase_write_bb(const pms_phase_run *r, FILE *out)
+{
+    pms_bbv *b;
+    int rc = pms_bbv_create(&b);
+    if (rc) return rc;
+    pms_bbv_entry *e = malloc((r->cfg->classifier.signature_size + 1) * sizeof *e);
+    if (!e) rc = PMS_ENOMEM;
+    for (size_t i = 0; !rc && i < r->n; i++) {
+        size_t m = 0;
+        for (size_t k = 0; k < r->rows[i].ev.signature_size; k++) {
+            uint64_t ppm = (uint64_t)llround(r->rows[i].sig[k] * 1e6);
+            if (ppm) e[m++] = (pms_bbv_entry){k + 1, ppm};
+        }
+        rc = pms_bbv_add_interval(b, e, m);
+    }
+    if (!rc) rc = pms_simpoint_write(b, out, "the .bb output");
+    free(e);
+    pms_bbv_free(b);
+    return rc;
+}

@@ -1,0 +1,81 @@
+/* perf stat -x SEP output, the --wide table and the runs table. */
+#include "pmuscope/statfmt.h"
+#include "pmuscope/table.h"
+
+#include <math.h>
+#include <string.h>
+
+static void print_number(FILE *out, const pms_stat_value *v)
+{
+    if (*pms_stat_unit(v))
+        fprintf(out, "%.2f", v->value);
+    else
+        fprintf(out, "%.0f", v->value);
+}
+
+void pms_stat_print_csv(FILE *out, const char *sep, double t, double elapsed_s, unsigned runs,
+                        const pms_stat_value *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (t >= 0) fprintf(out, "%16.9f%s", t, sep);
+        if (v[i].state == PMS_COUNT_COUNTED)
+            print_number(out, &v[i]);
+        else
+            fputs(pms_count_state_name(v[i].state), out);
+        fprintf(out, "%s%s%s", sep, pms_stat_unit(&v[i]), sep);
+        pms_csv_cell(out, v[i].name, sep);
+        if (runs > 1) {
+            fputs(sep, out);
+            if (isfinite(v[i].rel_stddev)) fprintf(out, "%.2f%%", v[i].rel_stddev);
+        }
+        fprintf(out, "%s%llu%s%.2f%s", sep, (unsigned long long)v[i].running, sep, pms_stat_running_pct(&v[i]), sep);
+        double metric;
+        const char *unit;
+        if (pms_stat_metric(v, n, i, elapsed_s, &metric, &unit))
+            fprintf(out, "%.3f%s%s\n", metric, sep, unit);
+        else
+            fprintf(out, "%s\n", sep);
+    }
+}
+
+static void header_names(FILE *out, const pms_stat_value *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        fputc(',', out);
+        pms_csv_cell(out, v[i].name, ",");
+    }
+    fputc('\n', out);
+}
+
+static void row_values(FILE *out, const pms_stat_value *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        fputc(',', out);
+        if (v[i].state == PMS_COUNT_COUNTED) print_number(out, &v[i]);
+    }
+    fputc('\n', out);
+}
+
+void pms_stat_wide_header(FILE *out, const pms_stat_value *v, size_t n)
+{
+    fputs("time", out);
+    header_names(out, v, n);
+}
+
+void pms_stat_wide_row(FILE *out, double t, const pms_stat_value *v, size_t n)
+{
+    fprintf(out, "%.9f", t);
+    row_values(out, v, n);
+}
+
+void pms_stat_runs_header(FILE *out, const pms_stat_value *v, size_t n)
+{
+    fputs("run,size", out);
+    header_names(out, v, n);
+}
+
+void pms_stat_runs_row(FILE *out, long size, const pms_stat_value *v, size_t n)
+{
+    fprintf(out, "TEST%ld,%ld", size, size);
+    row_values(out, v, n);
+}

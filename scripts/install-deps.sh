@@ -8,7 +8,7 @@ packages=(
   libpfm4-dev libdw-dev libelf-dev libcmocka-dev
   libgsl-dev libglpk-dev glpk-utils
   linux-perf valgrind
-  r-base-core r-cran-nnls
+  r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
   zstd xz-utils
   jq
   chromium help2man

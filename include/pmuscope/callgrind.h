@@ -5,7 +5,9 @@
  * address plus the object's program headers gives a file offset. The reader handles
  * name compression (ob=/fl=/fn= "(id) name" and "(id)"), subposition compression
  * ("+n", "-n", "*"), call cost lines (inclusive costs, not counted as self cost),
- * jump lines and files of several parts; costs at the same instruction are summed. */
+ * jump lines and files of several parts; costs at the same instruction are summed.
+ * With --collect-jumps=yes the jump, conditional jump and call lines also give where
+ * control went (branch targets) and from where (branch sources): basic block bounds. */
 #ifndef PMUSCOPE_CALLGRIND_H
 #define PMUSCOPE_CALLGRIND_H
 #include <stddef.h>
@@ -24,6 +26,12 @@ typedef struct pms_cg_instr {
     uint64_t count;    /* times executed (the Ir event) */
 } pms_cg_instr;
 
+/* An instruction a branch (jump=, jcnd= or calls=) went to or came from. */
+typedef struct pms_cg_branch {
+    uint32_t object; /* index into the objects (cob= of a call's target) */
+    uint64_t addr;   /* address in the object file's address space */
+} pms_cg_branch;
+
 typedef struct pms_callgrind pms_callgrind;
 
 /* Reads PATH. Errors name the file and line and what was expected. */
@@ -34,6 +42,10 @@ void pms_callgrind_free(pms_callgrind *cg);
 
 /* The instructions sorted by (object, addr), one entry per instruction. */
 const pms_cg_instr *pms_callgrind_instrs(const pms_callgrind *cg, size_t *count);
+/* Branch targets (a basic block starts there) and sources (one ends there), sorted by
+ * (object, addr), each once; none unless recorded with --collect-jumps=yes. */
+const pms_cg_branch *pms_callgrind_branch_targets(const pms_callgrind *cg, size_t *count);
+const pms_cg_branch *pms_callgrind_branch_sources(const pms_callgrind *cg, size_t *count);
 size_t pms_callgrind_nobjects(const pms_callgrind *cg);
 const char *pms_callgrind_object(const pms_callgrind *cg, size_t i); /* "???" when unknown */
 const char *pms_callgrind_function(const pms_callgrind *cg, size_t i);

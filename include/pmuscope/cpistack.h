@@ -24,6 +24,13 @@
 extern "C" {
 #endif
 
+/* How the intervals are split into training and test intervals. */
+typedef enum pms_cpistack_validation {
+    PMS_CPISTACK_RANDOM = 0,  /* a seeded random split (train_fraction) */
+    PMS_CPISTACK_BLOCKED = 1, /* the first train_fraction of the intervals in time order, then the rest */
+    PMS_CPISTACK_RUNS = 2,    /* the intervals of the first run (run_column) against every other run */
+} pms_cpistack_validation;
+
 typedef struct pms_cpistack_options {
     const char *cycles;        /* column name by hand, or NULL to recognise it */
     const char *instructions;  /* idem */
@@ -32,7 +39,10 @@ typedef struct pms_cpistack_options {
     const char *const *where;  /* "COLUMN=VALUE" row filters (all must hold) */
     size_t nwhere;
     bool per_interval;         /* regressors as counts per interval (the paper) instead of per instruction */
-    bool normalize;            /* min-max normalise the regressors over the used intervals */
+    bool normalize;            /* min-max normalise the regressors: min and max from the training
+                                  intervals, applied to the test intervals as well */
+    bool weighted;             /* weighted least squares by instructions: the stack then adds up to
+                                  the true CPI (total cycles / total instructions) of the training intervals */
     size_t skip;               /* cold-start intervals dropped from the front */
     size_t range_first;        /* keep positions range_first..range_last (1-based, after filtering); 0 = all */
     size_t range_last;
@@ -40,6 +50,9 @@ typedef struct pms_cpistack_options {
     uint64_t seed;
     pms_lm_method method;
     bool drop_missing;         /* drop intervals with an empty/NaN count (<not counted>) instead of failing */
+    pms_cpistack_validation validation;
+    const char *run_column;    /* PMS_CPISTACK_RUNS: the column naming the run of each interval */
+    bool newey_west;           /* also Newey-West (HAC) standard errors (OLS without weights) */
 } pms_cpistack_options;
 
 typedef struct pms_cpistack {
@@ -50,18 +63,25 @@ typedef struct pms_cpistack {
     size_t ndropped;       /* intervals dropped for zero instructions */
     size_t nmissing;       /* intervals dropped for a missing count (drop_missing) */
     double *cpi;           /* nrows observed CPI */
+    double *instructions;  /* nrows instructions of each interval */
     double *x;             /* nrows x nevents regressors as fitted */
     size_t ntrain, ntest;
     size_t *train, *test;  /* positions in 0..nrows-1 */
     pms_lm *model;
+    double durbin_watson;  /* of the training residuals in time order */
+    size_t hac_lag;        /* Newey-West lag (newey_west) */
+    double *hac_se;        /* ncoef Newey-West standard errors, or NULL */
     double test_rmse, test_mae; /* on the test intervals (NaN when there are none) */
     double *cor;           /* nevents x nevents Pearson correlation (training intervals) */
     double *vif;           /* nevents VIFs (NaN when not defined) */
     char vif_note[256];    /* why VIFs are NaN, or "" */
     double base;           /* intercept */
-    double *component;     /* nevents: coefficient x mean regressor over the training intervals */
+    double *component;     /* nevents: coefficient x mean regressor over the training intervals
+                              (weighted by instructions with the weighted option) */
     double model_cpi;      /* base + sum of components */
-    double observed_cpi;   /* mean CPI over the training intervals */
+    double observed_cpi;   /* mean of the interval CPIs over the training intervals */
+    double true_cpi;       /* total cycles / total instructions over the training intervals */
+    double program_cpi;    /* total cycles / total instructions over every interval used */
     double *stack;         /* nrows x (1 + nevents): base, coefficient x regressor of each interval */
 } pms_cpistack;
 

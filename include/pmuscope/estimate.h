@@ -163,16 +163,41 @@ void pms_mra_fit_free(pms_mra_fit *f);
 
 /* Default thresholds on |r| (Pearson correlation with cycles over the fitting
  * runs). The paper pairs counters at r = 0.96..0.99 with counters at |r| =
- * 0.11..0.37 (its TABLES IV, VII-IX); 0.4 is the low bound that keeps every low
- * counter it paired and none of its high ones. */
+ * 0.11..0.37 (its TABLES IV, VII-IX). high marks the high-correlation counters
+ * in both procedures; low is used only by PMS_MRACM_THRESHOLDS. */
 #define PMS_MRACM_HIGH 0.9
 #define PMS_MRACM_LOW 0.4
 #define PMS_MRACM_MAX_VIF 10.0
 
+typedef enum pms_mracm_procedure {
+    /* The paper's (B.3 and V.A): the counters MRA selects (backward elimination
+     * by p value, alpha), the one of them least correlated with cycles paired
+     * with each selected high-correlation counter; not applicable when the least
+     * correlated selected counter is itself a high one. */
+    PMS_MRACM_PAPER = 0,
+    /* Every counter with |r| >= high paired with every counter with |r| < low. */
+    PMS_MRACM_THRESHOLDS = 1,
+} pms_mracm_procedure;
+
+/* How the pair is chosen; every criterion's pick is reported, this one is the model. */
+typedef enum pms_mracm_criterion {
+    PMS_MRACM_BY_FIT = 0,     /* lowest mean |error %| on the selection runs (the paper) */
+    PMS_MRACM_BY_LOO = 1,     /* lowest mean |error %| of leave-one-run-out predictions */
+    PMS_MRACM_BY_PARTIAL = 2, /* the instructions counter with the counter whose partial
+                                 correlation with cycles given instructions is largest */
+    PMS_MRACM_CRITERIA = 3,
+} pms_mracm_criterion;
+
 typedef struct pms_mracm_options {
+    pms_mracm_procedure procedure;
+    pms_mracm_criterion criterion;
     double high;     /* |r| >= high is a high-correlation counter; 0 means 0.9 */
-    double low;      /* |r| < low is a low-correlation counter; 0 means 0.4 */
+    double low;      /* PMS_MRACM_THRESHOLDS: |r| < low is a low-correlation counter; 0 means 0.4 */
+    double alpha;    /* PMS_MRACM_PAPER: MRA's p value threshold; 0 means 0.05 */
     double max_vif;  /* pairs with VIF >= max_vif are rejected; 0 means 10, INFINITY keeps all */
+    /* The instructions counter of PMS_MRACM_BY_PARTIAL; NULL: the first named
+     * instructions, INST_RETIRED or inst_retired (any case). */
+    const char *instructions;
     /* 0: choose the pair with the lowest mean |error %| on the fitting runs.
      * In (0, 1): hold out that fraction of the fitting runs (pms_split with
      * seed), fit each pair on the rest, choose on the held-out runs. The chosen
@@ -182,32 +207,43 @@ typedef struct pms_mracm_options {
 } pms_mracm_options;
 
 typedef struct pms_mracm_pair {
-    size_t high, low;     /* counter indices */
+    size_t high, low;     /* counter indices (for the partial pick: instructions, the other) */
     double vif;           /* INFINITY when the two are exactly collinear */
     bool rejected;        /* vif >= max_vif */
+    bool candidate;       /* a pair of the procedure (false: added as the partial pick only) */
     double error_pct;     /* mean |error %| on the selection runs (NaN when rejected) */
+    double loo_error_pct; /* mean |error %| of leave-one-run-out predictions (NaN when rejected) */
     /* the pair's fit on the selection fitting runs (all fitting runs without a
      * validation split): cycles = coef[0] + coef[1] E_high + coef[2] E_low; NaN when rejected */
     double coef[3];
 } pms_mracm_pair;
 
+#define PMS_MRACM_NONE ((size_t)-1)
+
 typedef struct pms_mracm_fit {
     bool applicable;
     char reason[256];      /* why not, as "NA" in the paper's TABLE X */
+    pms_mracm_procedure procedure;
+    pms_mracm_criterion criterion;
     double *correlation;   /* n: r of each counter with cycles (NaN: constant counter) */
-    pms_mracm_pair *pairs; /* every high x low pair */
+    bool *selected;        /* n: counters the procedure draws pairs from (PAPER: MRA's selection) */
+    size_t low;            /* PAPER: the least correlated selected counter (PMS_MRACM_NONE: none) */
+    size_t instructions;   /* the instructions counter (PMS_MRACM_NONE: none found) */
+    double *partial;       /* n: partial r with cycles given instructions (NaN: none, or instructions) */
+    pms_mracm_pair *pairs; /* the candidate pairs, then the partial pick when it is not one of them */
     size_t n_pairs;
-    size_t best;           /* index into pairs when applicable */
+    size_t pick[PMS_MRACM_CRITERIA]; /* each criterion's pair (PMS_MRACM_NONE: none) */
+    size_t best;           /* pick[criterion] when applicable */
     pms_cycle_model model; /* the chosen pair, fitted on all fitting runs */
     struct pms_lm *lm;     /* its summary */
 } pms_mracm_fit;
 
-/* Returns PMS_OK with applicable false and a reason when there is no high or no
- * low counter, or every pair is rejected; fails only on bad input. */
 /* Estimated cycles of one run (row of n counter values) by a pair's own fit; NaN
  * for a rejected pair. */
 double pms_mracm_pair_predict(const pms_mracm_pair *p, const double *events_row);
 
+/* Returns PMS_OK with applicable false and a reason when the procedure finds no
+ * pair, or every pair is rejected, or the criterion picks none; fails only on bad input. */
 int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, size_t n,
                        const char *const *names, const pms_mracm_options *opt, pms_mracm_fit *out);
 void pms_mracm_fit_free(pms_mracm_fit *f);

@@ -65,22 +65,23 @@ int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t 
 
 /* ---- ground truth: exact counts from valgrind ----
  *
- * A truth directory holds what two valgrind runs of one command wrote:
- *   callgrind.out, callgrind.log   callgrind --dump-instr=yes --skip-plt=no (per-instruction counts)
- *   exp-bbv.bb, exp-bbv.pc, exp-bbv.log   exp-bbv (basic blocks; the log, written with
- *                                  -v -v, gives each object's load address)
+ * A truth directory holds what one valgrind run of one command wrote:
+ *   callgrind.out, callgrind.log   callgrind --dump-instr=yes --collect-jumps=yes --skip-plt=no
+ *                                  (per-instruction counts and the branches taken)
  *   objects                        "BUILD-ID PATH" of every object that ran, taken when
  *                                  valgrind ran, to refuse a rebuilt or different binary
+ *   run                            the command: its binary's build-id and path, its
+ *                                  arguments and its instruction count
  * Every address is mapped to (object, file offset), the space that perf's MMAP records
- * also lead to, so PIE/ASLR and shared libraries line up. Basic blocks are cut at every
- * block start exp-bbv saw and, since valgrind's superblocks run on past side exits,
- * wherever the exact count changes between executed instructions; a block's execution
- * count is the exact count of its instructions. */
+ * also lead to, so PIE/ASLR and shared libraries line up. Basic blocks start at every
+ * branch target, after every branch or call, and (for branches never taken) wherever
+ * the exact count changes between executed instructions; a block's execution count is
+ * the exact count of its instructions. A command of any length gets its whole truth. */
 
 typedef struct pms_hotspot_truth pms_hotspot_truth;
 
-/* Runs argv under valgrind twice (callgrind, then exp-bbv), writing into dir (created
- * if needed). Fails with PMS_ECHILD if the command cannot run or exits non-zero. */
+/* Runs argv once under callgrind, writing into dir (created if needed). Fails with
+ * PMS_ECHILD if the command cannot run or exits non-zero. */
 int pms_hotspot_truth_record(const char *dir, char *const argv[]);
 /* Removes the files of a truth directory and the directory (if then empty). */
 void pms_hotspot_truth_remove(const char *dir);
@@ -93,6 +94,15 @@ void pms_hotspot_truth_free(pms_hotspot_truth *t);
 uint64_t pms_hotspot_truth_instructions(const pms_hotspot_truth *t);
 /* The profiled command as callgrind recorded it. */
 const char *pms_hotspot_truth_command(const pms_hotspot_truth *t);
+/* The command valgrind ran, NULL-terminated (NULL, *argc 0, in a truth recorded before
+ * pmuscope kept it). */
+char *const *pms_hotspot_truth_argv(const pms_hotspot_truth *t, size_t *argc);
+/* Checks that a recording ran the truth's command: cmdline is its command line
+ * ("perf record ... -- CMD ARGS", pms_perfdata_cmdline; the command is what follows the
+ * first "--", or else its last words). PMS_EINVAL naming both when the program (by
+ * build-id) or an argument differs; PMS_ENOENT when the recording or the truth holds no
+ * command. */
+int pms_hotspot_truth_check_command(const pms_hotspot_truth *t, char *const cmdline[], size_t n);
 size_t pms_hotspot_truth_nobjects(const pms_hotspot_truth *t);
 const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i);
 const char *pms_hotspot_truth_object_build_id(const pms_hotspot_truth *t, size_t i);
@@ -114,12 +124,9 @@ void pms_hotspot_truth_lookup(const pms_hotspot_truth *t, size_t object, uint64_
 size_t pms_hotspot_truth_ninstructions(const pms_hotspot_truth *t);
 void pms_hotspot_truth_instruction(const pms_hotspot_truth *t, size_t i, size_t *object, uint64_t *offset,
                                    uint64_t *count);
-/* Instructions and blocks that valgrind reported but that could not be placed in
- * a file (anonymous code, valgrind's own preload objects), and placed blocks whose
- * function name in exp-bbv differs from callgrind's for the same instruction (a
- * check that the two runs were lined up right; more than 10% refuses the truth). */
-void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks,
-                                size_t *name_mismatches);
+/* Instructions and branch targets that valgrind reported but that could not be placed
+ * on an executed instruction of a file (anonymous code, valgrind's own preload objects). */
+void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks);
 /* Basic blocks placed in object i. */
 size_t pms_hotspot_truth_object_blocks(const pms_hotspot_truth *t, size_t object);
 
@@ -174,6 +181,8 @@ typedef struct pms_hotspot_recording {
     char event[64];          /* the sampling event's name */
     uint64_t period;         /* its sample_period, 0 when sampled by frequency */
     int time_based;          /* cpu-clock or task-clock: the period counts nanoseconds */
+    char **cmdline;          /* the recording command, NULL-terminated (NULL if the file has none) */
+    size_t ncmdline;
 } pms_hotspot_recording;
 
 int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata);

@@ -14,6 +14,7 @@
 #ifndef PMUSCOPE_PERFDATA_H
 #define PMUSCOPE_PERFDATA_H
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,15 +85,28 @@ typedef struct pms_perfdata_handlers {
 
 typedef struct pms_perfdata_reader pms_perfdata_reader;
 
+/* Whether the file at path starts as a perf.data file of any kind: the current format in
+ * either byte order, version 1 (perf before Linux 2.6.36) or pipe mode: the reader then
+ * reads it or says why it cannot. *out false for anything else (a table, a BBV file, an
+ * empty file). Fails only when the file cannot be opened or read. */
+int pms_perfdata_sniff(bool *out, const char *path);
+
 /* Opens and checks the header and attribute section. */
 int pms_perfdata_open(pms_perfdata_reader **out, const char *path);
 void pms_perfdata_close(pms_perfdata_reader *r);
 size_t pms_perfdata_nattrs(const pms_perfdata_reader *r);
+/* The recording command (HEADER_CMDLINE: "perf record ... -- CMD ARGS"), NULL-terminated;
+ * NULL with *argc 0 when the file does not hold one. */
+char *const *pms_perfdata_cmdline(const pms_perfdata_reader *r, size_t *argc);
 const pms_perfdata_attr *pms_perfdata_get_attr(const pms_perfdata_reader *r, size_t i);
 /* Size of the data section in bytes (for progress). */
 uint64_t pms_perfdata_data_size(const pms_perfdata_reader *r);
 /* One pass over the data section. */
 int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *h);
+
+/* The event of attrs[] that owns sample id `id` (pms_sample.id, a read value's id); NULL if none
+ * does. For a reader's events: pms_attr_by_id(pms_perfdata_get_attr(r, 0), pms_perfdata_nattrs(r), id). */
+const pms_perfdata_attr *pms_attr_by_id(const pms_perfdata_attr *attrs, size_t nattrs, uint64_t id);
 
 /* Parses a PERF_RECORD_SAMPLE laid out by attrs[] (all of which must share one
  * sample_type and read_format, as pmuscope's and perf's multi-event files do with

@@ -33,6 +33,10 @@ typedef struct pms_lm_options {
     bool no_intercept;   /* fit y ~ 0 + x (R's "- 1") instead of y ~ 1 + x */
     pms_lm_method method;
     double tol;          /* rank tolerance as R's lm (qr tol); 0 means 1e-7 */
+    /* NULL, or n positive weights: weighted least squares, minimising sum w_i r_i^2,
+     * summarised as R's summary.lm of lm(weights = w) (rss, sigma, R^2 and the
+     * residual quantiles from the weighted residuals sqrt(w_i) r_i). */
+    const double *weights;
 } pms_lm_options;
 
 /* A fitted model. Read-only; made by pms_lm_fit, freed by pms_lm_free.
@@ -64,6 +68,13 @@ typedef struct pms_lm {
     bool *at_bound;
 } pms_lm;
 
+/* Two-sided P(|T| > |t|) for Student's t with df degrees of freedom, and the
+ * upper tail P(F > f) of F(d1, d2), from the regularised incomplete beta
+ * (I_{df/(df+t^2)}(df/2, 1/2) and I_{d2/(d2+d1 f)}(d2/2, d1/2)) as R's pt and pf
+ * compute them: about 1e-13 relative down to 1e-300 (0 below the double range). */
+double pms_t_p_value(double t, double df);
+double pms_f_p_value(double f, double d1, double d2);
+
 /* Fits y ~ x over n rows and p columns. names (may be NULL) name the p columns.
  * Fails with PMS_EINVAL when n <= ncoef (no residual degrees of freedom), with
  * PMS_ENUMERIC when a value is not finite (naming row and column) or when the
@@ -80,6 +91,18 @@ void pms_lm_free(pms_lm *m);
  * of full rank. aliased must hold p entries. */
 int pms_lm_aliased(const double *x, size_t n, size_t p, bool intercept, double tol, size_t *aliased,
                    size_t *naliased);
+
+/* Durbin-Watson statistic of residuals in time order: sum (e_t - e_{t-1})^2 /
+ * sum e_t^2 (about 2 for independent errors; below 2, positive autocorrelation:
+ * the standard errors of lm are then too small). NaN for n < 2 or zero residuals. */
+double pms_durbin_watson(const double *resid, size_t n);
+/* Newey-West standard errors (heteroskedasticity and autocorrelation consistent,
+ * Bartlett weights 1 - l/(lag+1), no prewhitening, no small-sample adjustment, as
+ * sandwich::NeweyWest(fit, lag, prewhite = FALSE, adjust = FALSE)) of an OLS fit
+ * of the n rows of x in time order, into se[ncoef]. */
+int pms_lm_newey_west(const pms_lm *m, const double *x, size_t lag, double *se);
+/* The usual lag floor(4 (n / 100)^(2/9)). */
+size_t pms_newey_west_lag(size_t n);
 
 /* Predicts n rows of x (p = ncoef minus the intercept columns) into yhat. */
 int pms_lm_predict(const pms_lm *m, const double *x, size_t n, double *yhat);

@@ -26,12 +26,22 @@ static void usage(FILE *out)
           "  -e, --events A,B,...   regressors (default: every miss event: *-misses, *_REFILL, ...)\n"
           "  --per-interval         regress on counts per interval, as the paper (default: per instruction)\n"
           "  --normalize            min-max normalise the regressors to [0, 1], as the paper\n"
+          "                         (minimum and range from the training intervals)\n"
+          "  --weighted             weighted least squares by instructions: the stack adds up to\n"
+          "                         the true CPI (total cycles / total instructions)\n"
           "  --drop-missing         drop intervals with a missing count (<not counted>, empty\n"
           "                         or NaN cells) instead of stopping at the first\n"
           "  --skip N               drop the first N intervals (cold start)\n"
           "  --range A:B            keep intervals A to B (1-based; 'A:' to the end)\n"
           "  --split F              fraction of intervals for training (default 0.8; 1 = no test)\n"
           "  --seed S               seed of the random split (default 1)\n"
+          "  --validate random|blocked|runs\n"
+          "                         random split (default), blocked (the first --split of the\n"
+          "                         intervals in time order, then the rest), or runs (fit on\n"
+          "                         the first run of --run-column, test on the others)\n"
+          "  --run-column COL       the column naming the run of each interval (Run(#))\n"
+          "  --newey-west           also Newey-West (HAC) standard errors, for residuals that\n"
+          "                         are autocorrelated (see the Durbin-Watson statistic)\n"
           "  --method ols|nnls      least squares, or with every coefficient >= 0 (default ols)\n"
           "  --by COLUMN            one CPI stack per distinct value of COLUMN (e.g. Benchmark)\n"
           "  --where COLUMN=VALUE   use only the rows where COLUMN equals VALUE (repeatable)\n"
@@ -80,12 +90,14 @@ static int parse_range(const char *s, struct opts *o)
 
 static int parse_options(int argc, char **argv, struct opts *o)
 {
-    enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
+    enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_WEIGHTED, O_VALIDATE, O_RUNCOL, O_HAC, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
            O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
-        {"normalize", no_argument, 0, O_NORMALIZE}, {"skip", required_argument, 0, O_SKIP},
+        {"normalize", no_argument, 0, O_NORMALIZE}, {"weighted", no_argument, 0, O_WEIGHTED},
+        {"validate", required_argument, 0, O_VALIDATE}, {"run-column", required_argument, 0, O_RUNCOL},
+        {"newey-west", no_argument, 0, O_HAC}, {"skip", required_argument, 0, O_SKIP},
         {"range", required_argument, 0, O_RANGE},   {"split", required_argument, 0, O_SPLIT},
         {"seed", required_argument, 0, O_SEED},     {"method", required_argument, 0, O_METHOD},
         {"by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
@@ -110,6 +122,15 @@ static int parse_options(int argc, char **argv, struct opts *o)
             break;
         case O_PER_INTERVAL: o->c.per_interval = true; break;
         case O_NORMALIZE: o->c.normalize = true; break;
+        case O_WEIGHTED: o->c.weighted = true; break;
+        case O_HAC: o->c.newey_west = true; break;
+        case O_RUNCOL: o->c.run_column = optarg; break;
+        case O_VALIDATE:
+            if (strcmp(optarg, "random") == 0) o->c.validation = PMS_CPISTACK_RANDOM;
+            else if (strcmp(optarg, "blocked") == 0) o->c.validation = PMS_CPISTACK_BLOCKED;
+            else if (strcmp(optarg, "runs") == 0) o->c.validation = PMS_CPISTACK_RUNS;
+            else return cli_usage_error("cpistack", "--validate '%s': expected random, blocked or runs", optarg);
+            break;
         case O_SKIP:
             if (!cli_parse_count(optarg, &v)) return cli_usage_error("cpistack", "--skip '%s': expected a count", optarg);
             o->c.skip = (size_t)v;
@@ -270,7 +291,7 @@ static int write_svg(const struct opts *o, const struct group_run *g)
 static int write_csv(const struct opts *o, const struct group_run *g)
 {
     const pms_cpistack *first = g->stacks[0];
-    size_t ne = first->nevents, ncols = 6 + ne;
+    size_t ne = first->nevents, ncols = 7 + ne;
     for (size_t k = 1; k < g->n; k++)
         if (g->stacks[k]->nevents != ne)
             return cli_error("--csv: group %s has %zu events, group %s has %zu: one table needs the same events",
@@ -285,11 +306,13 @@ static int write_csv(const struct opts *o, const struct group_run *g)
         row[3 * g->n] = s->base;
         for (size_t j = 0; j < ne; j++) row[(4 + j) * g->n] = s->component[j];
         row[(4 + ne) * g->n] = s->model_cpi, row[(5 + ne) * g->n] = s->observed_cpi;
+        row[(6 + ne) * g->n] = s->true_cpi;
     }
     if (rc == CLI_OK && pms_table_add_string(t, "group", (const char *const *)g->labels, g->n) < 0) rc = cli_lib_error();
     for (size_t c = 0; c < ncols && rc == CLI_OK; c++) {
         static const char *const fixed[] = {"n", "R2", "test_RMSE", "base"};
-        const char *name = c < 4 ? fixed[c] : c < 4 + ne ? first->events[c - 4] : c == 4 + ne ? "model_CPI" : "observed_CPI";
+        const char *name = c < 4 ? fixed[c] : c < 4 + ne ? first->events[c - 4] : c == 4 + ne ? "model_CPI"
+                         : c == 5 + ne ? "observed_CPI" : "true_CPI";
         if (pms_table_add_numeric(t, name, v + c * g->n, g->n) < 0) rc = cli_lib_error();
     }
     FILE *f = rc == CLI_OK ? cli_open_output(o->csv) : NULL;

@@ -39,10 +39,22 @@ static void usage(FILE *out)
             "  --method LIST       lp, mra, mracm (default: all three)\n"
             "  --select all|p|aic  MRA counters: all (default), backward elimination by p value\n"
             "                      (--alpha, default 0.05) or by AIC as R's step()\n"
-            "  --alpha P           p value threshold for --select p\n"
+            "  --alpha P           p value threshold for --select p and MRACM's selection\n"
+            "  --mracm paper|thresholds\n"
+            "                      paper (default): pair the counter least correlated with\n"
+            "                      cycles among those MRA selects by p value with each selected\n"
+            "                      high-correlation counter; thresholds: pair every |r| >= --high\n"
+            "                      counter with every |r| < --low counter\n"
+            "  --criterion fit|loo|partial\n"
+            "                      MRACM's choice of pair (all three picks are printed): lowest\n"
+            "                      error on the fitting runs (default, the paper), lowest\n"
+            "                      leave-one-run-out error, or instructions with the counter of\n"
+            "                      the largest partial correlation with cycles given instructions\n"
+            "  --instructions COL  the instructions counter of --criterion partial\n"
+            "                      (default: instructions, inst_retired or inst, any case)\n"
             "  --high R            MRACM high correlation: |r| >= R (default 0.9)\n"
-            "  --low R             MRACM low correlation: |r| < R (default 0.4, the paper's\n"
-            "                      paired counters have |r| <= 0.37, its high ones >= 0.96)\n"
+            "  --low R             --mracm thresholds low correlation: |r| < R (default 0.4, the\n"
+            "                      paper's paired counters have |r| <= 0.37, its high ones >= 0.96)\n"
             "  --max-vif V         MRACM rejects pairs with VIF >= V (default 10)\n"
             "  --validate F        MRACM chooses the pair on a held-out fraction F of the\n"
             "                      fitting runs (default: on the fitting runs themselves)\n"
@@ -87,7 +99,8 @@ static bool parse_methods(const char *s, bool *method)
 static int parse_options(int argc, char **argv, est_options *o)
 {
     enum { O_TRAIN = 256, O_TEST, O_BY_INDEX, O_CYCLES, O_COUNTERS, O_IGNORE, O_METHOD, O_SELECT, O_ALPHA, O_HIGH,
-           O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON, O_CSV };
+           O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON, O_CSV,
+           O_MRACM, O_CRITERION, O_INSTRUCTIONS };
     static const struct option opts[] = {
         {"train", required_argument, 0, O_TRAIN},       {"test", required_argument, 0, O_TEST},
         {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
@@ -100,6 +113,8 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"windows", required_argument, 0, O_WINDOWS},   {"write-runs", required_argument, 0, O_WRUNS},
         {"write-lp", required_argument, 0, O_WLP},      {"svg", required_argument, 0, O_SVG},
         {"json", no_argument, 0, O_JSON},               {"csv", required_argument, 0, O_CSV},
+        {"mracm", required_argument, 0, O_MRACM},       {"criterion", required_argument, 0, O_CRITERION},
+        {"instructions", required_argument, 0, O_INSTRUCTIONS},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
     for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = true;
@@ -137,6 +152,18 @@ static int parse_options(int argc, char **argv, est_options *o)
             else if (strcmp(optarg, "aic") == 0) o->fit.mra.select = PMS_MRA_STEP_AIC;
             else return cli_usage_error("estimate", "--select '%s': expected all, p or aic", optarg);
             break;
+        case O_MRACM:
+            if (strcmp(optarg, "paper") == 0) o->fit.mracm.procedure = PMS_MRACM_PAPER;
+            else if (strcmp(optarg, "thresholds") == 0) o->fit.mracm.procedure = PMS_MRACM_THRESHOLDS;
+            else return cli_usage_error("estimate", "--mracm '%s': expected paper or thresholds", optarg);
+            break;
+        case O_CRITERION:
+            if (strcmp(optarg, "fit") == 0) o->fit.mracm.criterion = PMS_MRACM_BY_FIT;
+            else if (strcmp(optarg, "loo") == 0) o->fit.mracm.criterion = PMS_MRACM_BY_LOO;
+            else if (strcmp(optarg, "partial") == 0) o->fit.mracm.criterion = PMS_MRACM_BY_PARTIAL;
+            else return cli_usage_error("estimate", "--criterion '%s': expected fit, loo or partial", optarg);
+            break;
+        case O_INSTRUCTIONS: o->fit.mracm.instructions = optarg; break;
         case O_ALPHA: case O_HIGH: case O_LOW: case O_MAXVIF: case O_VALIDATE: {
             /* probabilities and fractions in (0, 1), correlations in (0, 1], VIF > 0 */
             double hi = c == O_MAXVIF ? INFINITY : 1.0;
@@ -146,7 +173,7 @@ static int parse_options(int argc, char **argv, est_options *o)
             if (!cli_parse_double(optarg, &v) || v <= 0 || v > hi || (!closed && v == hi))
                 return cli_usage_error("estimate", "%s '%s': expected a number in (0, %s%s", name, optarg,
                                        c == O_MAXVIF ? "inf" : "1", closed ? "]" : ")");
-            if (c == O_ALPHA) o->fit.mra.alpha = v;
+            if (c == O_ALPHA) o->fit.mra.alpha = o->fit.mracm.alpha = v;
             if (c == O_HIGH) o->fit.mracm.high = v;
             if (c == O_LOW) o->fit.mracm.low = v;
             if (c == O_MAXVIF) o->fit.mracm.max_vif = v;

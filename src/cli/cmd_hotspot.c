@@ -23,7 +23,7 @@ typedef struct options {
     const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output;
     size_t top, rows;
     uint64_t seed; /* 0: the randomisation is seeded from the clock */
-    int json, randomize, fallback;
+    int json, randomize, fallback, allow_other_run;
 } options;
 
 static void usage(FILE *out)
@@ -35,13 +35,15 @@ static void usage(FILE *out)
             "measures, with the measures of Wu & Mencer: NRMSE_SR, sample coverage SC and\n"
             "order deviation OD, plus top-N precision/recall and Kendall's tau-b.\n\n"
             "  --truth DIR        ground truth: a directory written by --sweep --save-truth\n"
-            "                     or by --record-truth (callgrind + exp-bbv of the command)\n"
+            "                     or by --record-truth (one callgrind run of the command)\n"
             "  --record-truth DIR -- COMMAND   run COMMAND under valgrind into DIR and stop\n"
             "  --sweep LIST       sampling periods, e.g. 64K,128K,256K,512K,1M,2M,4M,8M,16M\n"
             "                     (K/M/G are powers of 1024); valgrind runs once (unless\n"
             "                     --truth is given), then one recording per period;\n"
             "                     the command's standard output is discarded\n"
             "  --save-truth DIR   keep the valgrind output of a sweep in DIR\n"
+            "  --allow-other-run  compare with a truth of another command or other arguments\n"
+            "                     (a warning; default: refused)\n"
             "  -e, --event EVENT  sampling event of the sweep (default cycles:u; on a machine\n"
             "                     without a hardware PMU, cpu-clock and periods in ns)\n"
             "  --fallback         with -e: sample cpu-clock if this machine cannot count EVENT\n"
@@ -183,6 +185,23 @@ static void restore_stdout(int saved)
     close(saved);
 }
 
+/* A truth describes one command with its arguments: another one is refused, or with
+ * --allow-other-run compared with a warning. cmdline: "... -- CMD ARGS". */
+static int check_truth_command(const options *o, const pms_hotspot_truth *truth, char *const cmdline[], size_t n)
+{
+    int rc = pms_hotspot_truth_check_command(truth, cmdline, n);
+    if (rc == PMS_OK)
+        return CLI_OK;
+    if (rc == PMS_ENOENT) { /* nothing to compare: say so */
+        cli_warn("%s", pms_strerror());
+        return CLI_OK;
+    }
+    if (rc != PMS_EINVAL || !o->allow_other_run)
+        return rc == PMS_EINVAL ? cli_error("%s (--allow-other-run compares anyway)", pms_strerror()) : cli_lib_error();
+    cli_warn("%s", pms_strerror());
+    return CLI_OK;
+}
+
 static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
 {
     uint64_t periods[MAX_PERIODS];
@@ -208,10 +227,26 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pms_hotspot_truth *truth = NULL;
     if (!o->truth)
-        progress("valgrind (callgrind, exp-bbv)", 0, 1);
+        progress("valgrind (callgrind)", 0, 1);
     if ((!o->truth && pms_hotspot_truth_record(dir, cmd) < 0) || pms_hotspot_truth_load(&truth, dir) < 0) {
         restore_stdout(saved_stdout);
         return cli_lib_error(); /* valgrind's logs stay in dir: the message names them */
+    }
+    if (o->truth) { /* the command as the truth's command line would show it */
+        char **line = calloc((size_t)ncmd + 2, sizeof *line);
+        if (!line)
+            rc = cli_error("out of memory");
+        else {
+            line[0] = "--";
+            memcpy(line + 1, cmd, (size_t)ncmd * sizeof *line);
+            rc = check_truth_command(o, truth, line, (size_t)ncmd + 1);
+            free(line);
+        }
+        if (rc != CLI_OK) {
+            restore_stdout(saved_stdout);
+            pms_hotspot_truth_free(truth);
+            return rc;
+        }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sw.valgrind_seconds = o->truth ? 0 : (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -266,10 +301,10 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
         return cli_lib_error();
     }
     pms_hotspot_result r;
-    int rc = CLI_OK;
-    if (pms_hotspot_evaluate(truth, rec.samples, rec.n, o->top, &r) < 0)
+    int rc = check_truth_command(o, truth, rec.cmdline, rec.ncmdline);
+    if (rc == CLI_OK && pms_hotspot_evaluate(truth, rec.samples, rec.n, o->top, &r) < 0)
         rc = cli_lib_error();
-    else {
+    else if (rc == CLI_OK) {
         hotspot_print_one(out, truth, &rec, &r, o->rows, o->json);
         pms_hotspot_result_free(&r);
     }
@@ -281,7 +316,7 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
-           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED };
+           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED, OPT_ALLOW };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
@@ -291,6 +326,7 @@ int cmd_hotspot(int argc, char **argv)
         {"json", no_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"csv", required_argument, NULL, OPT_CSV},             {"seed", required_argument, NULL, OPT_SEED},
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
+        {"allow-other-run", no_argument, NULL, OPT_ALLOW},
         {NULL, 0, NULL, 0}};
     options o = {.top = 10, .rows = 15, .randomize = 1};
     const char *record_dir = NULL;
@@ -310,6 +346,7 @@ int cmd_hotspot(int argc, char **argv)
                 return cli_usage_error("hotspot", "--seed %s: expected a number of at least 1", optarg);
             break;
         case OPT_FALLBACK: o.fallback = 1; break;
+        case OPT_ALLOW: o.allow_other_run = 1; break;
         case OPT_TOP:
         case OPT_ROWS:
             if (!cli_parse_count(optarg, &v) || v > 1000000 || (c == OPT_TOP && v == 0))

@@ -1,13 +1,11 @@
 /* pmuscope record: sample a command or a running process into a perf.data file, as
  * perf record does. */
 #include "cli/cli.h"
-#include "cli/olr_live.h"
 #include "cli/stat_cli.h"
 
 #include "pmuscope/error.h"
-#include "pmuscope/perfdata.h"
-#include "pmuscope/sampler.h"
-#include "pmuscope/target.h"
+#include "pmuscope/olr_live.h"
+#include "pmuscope/record.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -15,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #define DEFAULT_FREQ 4000
 
@@ -57,6 +54,13 @@ static void usage(FILE *out)
           out);
 }
 
+/* --olr, --olr-output, --olr-only */
+typedef struct olr_opts {
+    bool enabled;
+    pms_olr_live_options fit;
+    const char *path;  /* segments CSV; NULL: "<perf.data path>.olr.csv" */
+} olr_opts;
+
 typedef struct record_opts {
     const char *events, *reads, *output;
     uint64_t period, freq;
@@ -65,9 +69,23 @@ typedef struct record_opts {
     size_t pages;
     pid_t pid;
     bool fallback;
-    olr_live_config olr;
+    olr_opts olr;
     char **argv;
 } record_opts;
+
+/* The argument of --olr: "wm", "opt" (eps 0) or "opt:EPS" (EPS in counts). 0 or -1. */
+static int parse_olr(const char *arg, olr_opts *o)
+{
+    o->enabled = true;
+    o->fit.eps = 0;
+    if (!arg || strcmp(arg, "wm") == 0) {
+        o->fit.method = PMS_OLR_WM;
+        return 0;
+    }
+    if (strncmp(arg, "opt", 3) != 0 || (arg[3] && arg[3] != ':')) return -1;
+    o->fit.method = PMS_OLR_OPT;
+    return arg[3] == ':' && (!cli_parse_double(arg + 4, &o->fit.eps) || o->fit.eps < 0) ? -1 : 0;
+}
 
 enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_SEED, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY };
 
@@ -120,11 +138,11 @@ static int parse_options(int argc, char **argv, record_opts *o)
                 return cli_usage_error("record", "--seed %s: expected a number of at least 1", optarg);
             break;
         case OPT_OLR:
-            if (olr_live_parse(optarg, &o->olr))
+            if (parse_olr(optarg, &o->olr))
                 return cli_usage_error("record", "--olr=%s: expected wm, opt or opt:EPS", optarg);
             break;
         case OPT_OLR_OUTPUT: o->olr.path = optarg; break;
-        case OPT_OLR_ONLY: o->olr.instead = 1; break;
+        case OPT_OLR_ONLY: o->olr.fit.segments_only = true; break;
         case 'h': usage(stdout); return -1;
         default: return cli_usage_error("record", "unknown option");
         }
@@ -132,7 +150,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
     o->argv = argv + optind;
     if (o->period && o->freq) return cli_usage_error("record", "-c and -F exclude each other");
     if (!o->period && !o->freq) o->freq = DEFAULT_FREQ;
-    if ((o->olr.path || o->olr.instead) && !o->olr.enabled)
+    if ((o->olr.path || o->olr.fit.segments_only) && !o->olr.enabled)
         return cli_usage_error("record", "--olr-output and --olr-only go with --olr");
     if (o->olr.enabled && !o->reads)
         return cli_usage_error("record", "--olr fits the counters of --read EVENTS: give them");
@@ -181,63 +199,13 @@ static const char *default_event(void)
     return "cpu-clock";
 }
 
-typedef struct recording {
-    pms_perfdata_writer *w;
-    uint64_t written;
-    olr_live *olr;
-} recording;
-
-static int write_record(const struct perf_event_header *h, void *ctx)
-{
-    recording *r = ctx;
-    if (r->olr) {
-        olr_live_record(r->olr, h);
-        if (!olr_live_keeps(r->olr, h)) return PMS_OK;
-    }
-    int rc = pms_perfdata_writer_add(r->w, h);
-    if (rc == PMS_OK && h->type == PERF_RECORD_SAMPLE) r->written++;
-    return rc;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Drains the buffers into the file until the target ends or a signal; the file is made
- * valid every second. Returns 0, or the failing status. */
-static int record_loop(pms_sampler *s, recording *r, pms_child *child, int *child_status, bool *child_done)
-{
-    double last_sync = now_s();
-    for (;;) {
-        int n = pms_sampler_poll(s, 100, write_record, r);
-        if (n < 0) return n;
-        if (r->olr) olr_live_round(r->olr);
-        if (now_s() - last_sync >= 1.0) {
-            int rc = pms_perfdata_writer_sync(r->w);
-            if (rc) return rc;
-            last_sync = now_s();
-        }
-        if (stat_stop) return PMS_OK;
-        if (child) {
-            if (waitpid(child->pid, child_status, WNOHANG) == child->pid) {
-                *child_done = true;
-                return PMS_OK;
-            }
-        } else if (pms_sampler_target_gone(s)) {
-            return PMS_OK;
-        }
-    }
-}
-
-static void print_summary(const record_opts *o, const recording *r, const pms_sampler_stats *st)
+static void print_summary(const record_opts *o, const pms_record_result *r)
 {
     struct stat sb;
+    const pms_sampler_stats *st = &r->stats;
     double mb = stat(o->output, &sb) == 0 ? (double)sb.st_size / (1024.0 * 1024.0) : 0.0;
     fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, o->output,
-            (unsigned long long)r->written);
+            (unsigned long long)r->samples);
     fprintf(stderr, "[ pmuscope record: %llu samples lost, %llu throttle and %llu unthrottle events ]\n",
             (unsigned long long)st->lost, (unsigned long long)st->throttles, (unsigned long long)st->unthrottles);
     if (st->period_updates)
@@ -245,93 +213,88 @@ static void print_summary(const record_opts *o, const recording *r, const pms_sa
                 (unsigned long long)st->period_updates, (double)st->period_update_ns / 1e3 / (double)st->period_updates);
 }
 
-/* Opens the sampler on pid with the parsed events. */
-static int open_sampler(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads, size_t nreads, pid_t pid,
-                        bool launched, pms_sampler **s)
+/* The live fit's lines: what was fitted, each counter's summary and the share of the run
+ * spent in the regression. */
+static void print_olr_summary(const record_opts *o, const pms_olr_live *l, const char *path, double run_seconds)
 {
-    pms_sampling_event *sev = calloc(nev, sizeof *sev);
-    if (!sev) return cli_error("out of memory");
-    for (size_t i = 0; i < nev; i++) {
-        sev[i] = (pms_sampling_event){.event = ev[i], .period = o->period, .freq = o->period ? 0 : o->freq,
-                                      .randomize = o->randomize};
+    pms_olr_live_stats st;
+    pms_olr_live_get_stats(&st, l);
+    fprintf(stderr, "[ pmuscope record: olr %s: %llu samples of thread %u fitted (%llu others skipped), segments in %s ]\n",
+            pms_olr_method_name(o->olr.fit.method), (unsigned long long)st.samples, st.tid,
+            (unsigned long long)st.skipped, path);
+    for (size_t j = 0; j < st.ncounters; j++) {
+        pms_olr_summary s;
+        const char *name;
+        if (pms_olr_live_get_summary(&s, &name, l, j)) continue;
+        fprintf(stderr, "[ pmuscope record: olr %s: %llu segments, reduction %.1f, max error %.4g, MNESD %.3g ]\n",
+                name, (unsigned long long)s.segments, s.reduction, s.max_abs_error, s.mnesd);
     }
-    sev[0].read = reads;
-    sev[0].nread = nreads;
-    /* A launched command is followed into its threads and children (per-CPU buffers), except
-     * with --read: as perf does for group reads, since an inherited event's values are per
-     * thread (kernel 6.12 on; EINVAL before) and perf script takes deltas per event. */
-    pms_sampler_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages,
-                              .inherit = launched && nreads == 0, .enable_on_exec = launched};
-    int rc = pms_sampler_open(s, &cfg, pid);
-    free(sev);
-    return rc ? cli_lib_error() : CLI_OK;
+    fprintf(stderr, "[ pmuscope record: olr: %.3f ms in the regression, %.3f%% of the %.3f s run ]\n",
+            1e3 * st.seconds, run_seconds > 0 ? 100 * st.seconds / run_seconds : 0.0, run_seconds);
+}
+
+/* The segments CSV of --olr: --olr-output or "<perf.data>.olr.csv". */
+static char *olr_path(const record_opts *o)
+{
+    char *path = NULL;
+    if (o->olr.path) path = strdup(o->olr.path);
+    else if (asprintf(&path, "%s.olr.csv", o->output) < 0) path = NULL;
+    return path;
 }
 
 static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads, size_t nreads, int argc,
                char **argv)
 {
-    pms_child child = {.pid = -1, .release_fd = -1, .error_fd = -1};
-    bool launched = o->argv[0] != NULL;
-    if (launched && pms_child_spawn(&child, o->argv) != PMS_OK) return cli_lib_error();
-    pid_t pid = launched ? child.pid : o->pid;
-    pms_sampler *s = NULL;
-    int ret = open_sampler(o, ev, nev, reads, nreads, pid, launched, &s);
-    if (ret) {
-        if (launched) pms_child_abort(&child);
-        return ret;
+    pms_sampling_event *sev = calloc(nev, sizeof *sev);
+    if (!sev) return cli_error("out of memory");
+    for (size_t i = 0; i < nev; i++)
+        sev[i] = (pms_sampling_event){.event = ev[i], .period = o->period, .freq = o->period ? 0 : o->freq,
+                                      .randomize = o->randomize};
+    sev[0].read = reads;
+    sev[0].nread = nreads;
+    pms_record_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .argv = o->argv,
+                             .pid = o->pid, .output = o->output, .cmdline_argc = argc, .cmdline_argv = argv,
+                             .stop = &stat_stop};
+    char *csv_path = NULL;
+    FILE *csv = NULL;
+    pms_olr_live *olr = NULL;
+    pms_record_tap tap;
+    int ret = CLI_OK;
+    if (o->olr.enabled) {
+        if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
+        else if (!(csv = cli_open_output(csv_path))) ret = CLI_FAIL;
+        else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
+        else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }
-    size_t nattrs;
-    const pms_perfdata_attr *attrs = pms_sampler_attrs(s, &nattrs);
-    recording r = {0};
-    if (pms_perfdata_writer_open(&r.w, o->output, attrs, nattrs, argc, argv) != PMS_OK) {
-        ret = cli_lib_error();
-        if (launched) pms_child_abort(&child);
-        pms_sampler_close(s);
-        return ret;
+    pms_record_result r;
+    bool recorded = false;
+    if (!ret) {
+        stat_install_signals();
+        if (pms_record_run(&r, &cfg)) ret = cli_lib_error();
+        else recorded = true;
     }
-    if (o->olr.enabled && olr_live_open(&r.olr, &o->olr, o->output, attrs, nattrs)) {
-        if (launched) pms_child_abort(&child);
-        pms_perfdata_writer_close(r.w);
-        pms_sampler_close(s);
-        return CLI_FAIL;
-    }
-    stat_install_signals();
-    double started = now_s();
-    int rc = PMS_OK;
-    if (launched) {
-        rc = pms_child_release(&child, o->argv[0]);
-        if (rc) { /* the command could not run: nothing was recorded, leave no file */
-            ret = cli_lib_error();
-            pms_perfdata_writer_close(r.w);
-            remove(o->output);
-            if (r.olr) olr_live_close(r.olr, 0, NULL);
-            pms_sampler_close(s);
-            return ret;
-        }
-    } else {
-        rc = pms_sampler_synthesize(s, pid, write_record, &r);
-        if (!rc) rc = pms_sampler_enable(s);
-    }
-    int status = 0;
-    bool done = false;
-    if (!rc) rc = record_loop(s, &r, launched ? &child : NULL, &status, &done);
-    if (rc) ret = cli_lib_error();
-    pms_sampler_disable(s);
-    if (!rc && pms_sampler_poll(s, 0, write_record, &r) < 0) ret = cli_lib_error();
-    if (launched && !done) { /* stopped by a signal or an error: end the command too, as perf does */
-        kill(child.pid, SIGTERM);
-        waitpid(child.pid, &status, 0);
-    } else if (launched && WIFSIGNALED(status)) {
+    if (!ret && r.exited && WIFSIGNALED(r.wait_status)) {
         char how[96];
-        stat_describe_status(status, how, sizeof how);
+        stat_describe_status(r.wait_status, how, sizeof how);
         cli_warn("the command %s; the file holds its samples until then", how);
     }
-    pms_sampler_stats st;
-    pms_sampler_get_stats(s, &st);
-    if (pms_perfdata_writer_close(r.w) != PMS_OK) ret = cli_lib_error();
-    pms_sampler_close(s);
-    if (!ret) print_summary(o, &r, &st);
-    if (r.olr) olr_live_close(r.olr, now_s() - started, ret ? NULL : stderr);
+    if (!ret) print_summary(o, &r);
+    if (olr && recorded) {
+        if (pms_olr_live_finish(olr)) {
+            cli_warn("record --olr: %s", pms_strerror());
+            ret = CLI_FAIL;
+        }
+        print_olr_summary(o, olr, csv_path, r.seconds);
+    }
+    pms_olr_live_destroy(olr);
+    if (csv && csv != stdout && !recorded) { /* the recording failed: no segments either */
+        fclose(csv);
+        remove(csv_path);
+    } else {
+        cli_close_output(csv);
+    }
+    free(csv_path);
+    free(sev);
     return ret;
 }
 

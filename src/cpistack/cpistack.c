@@ -16,10 +16,12 @@ void pms_cpistack_free(pms_cpistack *s)
     free(s->events);
     free(s->rows);
     free(s->cpi);
+    free(s->instructions);
     free(s->x);
     free(s->train);
     free(s->test);
     pms_lm_free(s->model);
+    free(s->hac_se);
     free(s->cor);
     free(s->vif);
     free(s->component);
@@ -103,8 +105,9 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     }
     s->rows = malloc(nsel * sizeof *s->rows);
     s->cpi = malloc(nsel * sizeof *s->cpi);
+    s->instructions = malloc(nsel * sizeof *s->instructions);
     s->x = malloc(nsel * (p ? p : 1) * sizeof *s->x);
-    if (!s->rows || !s->cpi || !s->x) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (!s->rows || !s->cpi || !s->instructions || !s->x) rc = pms_fail(PMS_ENOMEM, "out of memory");
     size_t n = 0;
     for (size_t k = 0; k < nsel && rc == PMS_OK; k++) {
         size_t r = sel[k];
@@ -121,6 +124,7 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
         }
         s->rows[n] = r;
         s->cpi[n] = c[r] / in[r];
+        s->instructions[n] = in[r];
         for (size_t j = 0; j < p && rc == PMS_OK; j++) {
             rc = check_cell(t, r, ev[j], col[j][r]);
             s->x[n * p + j] = o->per_interval ? col[j][r] : col[j][r] / in[r];
@@ -134,6 +138,70 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
         rc = pms_fail(PMS_EINVAL,
                       "%s: no intervals left to fit: of %zu selected, %zu have no instructions and %zu a missing count",
                       pms_table_name(t), nsel, s->ndropped, s->nmissing);
+    return rc;
+}
+
+/* The intervals of run a and b (rows of t) are the same run. */
+static bool same_run(const pms_table *t, size_t col, const double *num, size_t a, size_t b)
+{
+    if (num) return num[a] == num[b];
+    const char *x = pms_table_string(t, a, col), *y = pms_table_string(t, b, col);
+    return x && y && strcmp(x, y) == 0;
+}
+
+/* Training and test intervals, each in time order. A fraction of 1 puts every
+ * interval in train and none in test (random and blocked). */
+static int split(const pms_table *t, const pms_cpistack_options *o, pms_cpistack *s)
+{
+    size_t n = s->nrows;
+    if (o->validation == PMS_CPISTACK_RANDOM)
+        return pms_split(n, o->train_fraction, o->seed, s->train, &s->ntrain, s->test, &s->ntest);
+    s->ntrain = s->ntest = 0;
+    if (o->validation == PMS_CPISTACK_BLOCKED) {
+        size_t cut = (size_t)ceil(o->train_fraction * (double)n);
+        for (size_t i = 0; i < n; i++) {
+            if (i < cut) s->train[s->ntrain++] = i;
+            else s->test[s->ntest++] = i;
+        }
+        return PMS_OK;
+    }
+    if (o->validation != PMS_CPISTACK_RUNS) return pms_fail(PMS_EINVAL, "unknown validation %d", (int)o->validation);
+    if (!o->run_column) return pms_fail(PMS_EINVAL, "run-wise validation needs the column that names the run");
+    size_t col;
+    const double *num = NULL;
+    int rc = pms_table_require(t, o->run_column, &col);
+    if (rc < 0) return rc;
+    if (pms_table_col_type(t, col) != PMS_COLUMN_STRING && (rc = pms_table_numeric(t, col, false, &num)) < 0) return rc;
+    for (size_t i = 0; i < n; i++) {
+        if (same_run(t, col, num, s->rows[0], s->rows[i])) s->train[s->ntrain++] = i;
+        else s->test[s->ntest++] = i;
+    }
+    if (s->ntest == 0)
+        return pms_fail(PMS_EINVAL, "%s: every interval is of one run (%s): run-wise validation needs two or more",
+                        pms_table_name(t), o->run_column);
+    return PMS_OK;
+}
+
+/* Min-max normalisation with the minimum and range of the training intervals,
+ * applied to every interval: the test intervals do not shape the model. */
+static int normalize_on_train(pms_cpistack *s)
+{
+    size_t p = s->nevents;
+    double *xtr = malloc(s->ntrain * (p ? p : 1) * sizeof *xtr), *min = malloc((p ? p : 1) * sizeof *min);
+    double *max = malloc((p ? p : 1) * sizeof *max);
+    int rc = xtr && min && max ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) {
+        pms_rows_gather(s->x, p, s->train, s->ntrain, xtr);
+        rc = pms_normalize_minmax(xtr, s->ntrain, p, (const char *const *)s->events, min, max);
+    }
+    if (rc == PMS_OK) {
+        for (size_t j = 0; j < p; j++) max[j] -= min[j]; /* the range, the scale of pms_normalize_apply */
+        pms_normalize_apply(s->x, s->nrows, p, min, max);
+    }
+    if (rc < 0) pms_fail_context(rc, "normalising over the %zu training intervals", s->ntrain);
+    free(xtr);
+    free(min);
+    free(max);
     return rc;
 }
 
@@ -154,15 +222,29 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
     double *xtr = malloc(s->ntrain * (p ? p : 1) * sizeof *xtr), *ytr = malloc(s->ntrain * sizeof *ytr);
     double *xte = malloc((s->ntest ? s->ntest : 1) * (p ? p : 1) * sizeof *xte);
     double *yte = malloc((s->ntest ? s->ntest : 1) * sizeof *yte), *pred = malloc((s->ntest ? s->ntest : 1) * sizeof *pred);
-    int rc = xtr && ytr && xte && yte && pred ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    double *wtr = malloc(s->ntrain * sizeof *wtr);
+    int rc = xtr && ytr && xte && yte && pred && wtr ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) {
         pms_rows_gather(s->x, p, s->train, s->ntrain, xtr);
         pms_rows_gather(s->cpi, 1, s->train, s->ntrain, ytr);
         pms_rows_gather(s->x, p, s->test, s->ntest, xte);
         pms_rows_gather(s->cpi, 1, s->test, s->ntest, yte);
-        pms_lm_options lo = {.method = o->method};
+        pms_rows_gather(s->instructions, 1, s->train, s->ntrain, wtr);
+        pms_lm_options lo = {.method = o->method, .weights = o->weighted ? wtr : NULL};
         rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
         if (rc < 0) rc = pms_fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
+    }
+    if (rc == PMS_OK) {
+        /* the training rows are in time order (every split keeps it): residuals as a series */
+        s->durbin_watson = pms_durbin_watson(s->model->residuals, s->ntrain);
+        if (o->newey_west) {
+            if (o->weighted || o->method != PMS_LM_OLS)
+                rc = pms_fail(PMS_EINVAL, "Newey-West standard errors are for an unweighted least-squares fit");
+            s->hac_lag = pms_newey_west_lag(s->ntrain);
+            s->hac_se = rc == PMS_OK ? malloc(s->model->ncoef * sizeof *s->hac_se) : NULL;
+            if (rc == PMS_OK && !s->hac_se) rc = pms_fail(PMS_ENOMEM, "out of memory");
+            if (rc == PMS_OK) rc = pms_lm_newey_west(s->model, xtr, s->hac_lag, s->hac_se);
+        }
     }
     if (rc == PMS_OK) {
         correlation_and_vif(s, xtr);
@@ -176,10 +258,17 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
         s->base = s->model->coef[0];
         s->model_cpi = s->base;
         s->observed_cpi = 0;
-        for (size_t i = 0; i < s->ntrain; i++) s->observed_cpi += ytr[i] / (double)s->ntrain;
+        double cycles = 0, instructions = 0;
+        for (size_t i = 0; i < s->ntrain; i++) {
+            s->observed_cpi += ytr[i] / (double)s->ntrain;
+            cycles += ytr[i] * wtr[i], instructions += wtr[i];
+        }
+        s->true_cpi = cycles / instructions;
         for (size_t j = 0; j < p; j++) {
+            /* the mean the fit reproduces: weighted by instructions for a weighted fit */
             double mean = 0;
-            for (size_t i = 0; i < s->ntrain; i++) mean += xtr[i * p + j] / (double)s->ntrain;
+            for (size_t i = 0; i < s->ntrain; i++)
+                mean += o->weighted ? xtr[i * p + j] * wtr[i] / instructions : xtr[i * p + j] / (double)s->ntrain;
             s->component[j] = s->model->coef[j + 1] * mean;
             s->model_cpi += s->component[j];
         }
@@ -193,6 +282,7 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
     free(xte);
     free(yte);
     free(pred);
+    free(wtr);
     return rc;
 }
 
@@ -209,8 +299,6 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
         for (size_t j = 0; s->events && j < s->nevents; j++) s->events[j] = strdup(pms_table_col_name(t, ev[j]));
         rc = build_data(t, &o, s, ev);
     }
-    if (rc == PMS_OK && o.normalize)
-        rc = pms_normalize_minmax(s->x, s->nrows, s->nevents, (const char *const *)s->events, NULL, NULL);
     if (rc == PMS_OK) {
         size_t p = s->nevents, n = s->nrows;
         s->train = malloc(n * sizeof *s->train);
@@ -222,9 +310,14 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
         if (!s->train || !s->test || !s->cor || !s->vif || !s->component || !s->stack)
             rc = pms_fail(PMS_ENOMEM, "out of memory");
     }
-    /* a fraction of 1 puts every interval in train, in order, and none in test */
-    if (rc == PMS_OK) rc = pms_split(s->nrows, o.train_fraction, o.seed, s->train, &s->ntrain, s->test, &s->ntest);
-    if (rc == PMS_OK) rc = fit_and_stack(s, &o);
+    if (rc == PMS_OK) rc = split(t, &o, s);
+    if (rc == PMS_OK && o.normalize) rc = normalize_on_train(s);
+    if (rc == PMS_OK) {
+        double cycles = 0, instructions = 0;
+        for (size_t i = 0; i < s->nrows; i++) cycles += s->cpi[i] * s->instructions[i], instructions += s->instructions[i];
+        s->program_cpi = cycles / instructions;
+        rc = fit_and_stack(s, &o);
+    }
     free(ev);
     if (rc < 0) {
         pms_cpistack_free(s);

@@ -40,6 +40,18 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
         fprintf(out, "\nTest RMSE: %.4g CPI on %zu intervals (MAE %.4g)\n", s->test_rmse, s->ntest, s->test_mae);
     else
         fputs("\nTest RMSE: no test intervals (--split 1)\n", out);
+    fprintf(out, "Durbin-Watson: %.4f over the %zu training intervals in time order%s\n", s->durbin_watson, s->ntrain,
+            s->durbin_watson < 1.5 ? " (positively autocorrelated residuals: the standard errors above are too small;"
+                                     " see --newey-west)" : "");
+    if (s->hac_se) {
+        fprintf(out, "\nNewey-West standard errors (lag %zu, Bartlett weights):\n", s->hac_lag);
+        fprintf(out, "  %-20s %12s %12s %9s %10s\n", "", "Estimate", "HAC Std.Err", "t value", "Pr(>|t|)");
+        for (size_t c = 0; c < s->model->ncoef; c++) {
+            double tv = s->model->coef[c] / s->hac_se[c];
+            fprintf(out, "  %-20s %12.4g %12.4g %9.3f %10.3g\n", s->model->names[c], s->model->coef[c], s->hac_se[c], tv,
+                    pms_t_p_value(tv, (double)s->model->df_residual));
+        }
+    }
     int w = event_width(s);
     write_correlation(s, out, w);
 
@@ -49,7 +61,10 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     for (size_t j = 0; j < s->nevents; j++)
         fprintf(out, "  %-*s %10.4f %6.1f%%%s\n", w, s->events[j], s->component[j], 100 * s->component[j] / total,
                 s->component[j] < 0 ? "  (negative: see VIF, or use --method nnls)" : "");
-    fprintf(out, "  %-*s %10.4f\n  %-*s %10.4f\n", w, "model CPI", s->model_cpi, w, "observed CPI", s->observed_cpi);
+    fprintf(out, "  %-*s %10.4f\n  %-*s %10.4f  (mean of the interval CPIs)\n", w, "model CPI", s->model_cpi, w,
+            "observed CPI", s->observed_cpi);
+    fprintf(out, "  %-*s %10.4f  (total cycles / total instructions of the training intervals; %.4f over all)\n", w,
+            "true CPI", s->true_cpi, s->program_cpi);
     if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
     return PMS_OK;
 }
@@ -59,7 +74,7 @@ int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first,
     if (first) {
         fprintf(out, "%-24s %5s %6s %9s %8s", "group", "n", "R2", "test_RMSE", "base");
         for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.10s", s->events[j]);
-        fprintf(out, " %9s %9s\n", "model_CPI", "obs_CPI");
+        fprintf(out, " %9s %9s %9s\n", "model_CPI", "obs_CPI", "true_CPI");
     }
     fprintf(out, "%-24.24s %5zu %6.3f", group, s->nrows, s->model->r_squared);
     if (isnan(s->test_rmse))
@@ -68,7 +83,7 @@ int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first,
         fprintf(out, " %9.4f", s->test_rmse);
     fprintf(out, " %8.4f", s->base);
     for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.4f", s->component[j]);
-    fprintf(out, " %9.4f %9.4f\n", s->model_cpi, s->observed_cpi);
+    fprintf(out, " %9.4f %9.4f %9.4f\n", s->model_cpi, s->observed_cpi, s->true_cpi);
     if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
     return PMS_OK;
 }
@@ -138,6 +153,16 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
     for (size_t a = 0; a < p; a++) pms_json_kv_double(j, s->events[a], s->component[a]);
     pms_json_kv_double(j, "model_cpi", s->model_cpi);
     pms_json_kv_double(j, "observed_cpi", s->observed_cpi);
+    pms_json_kv_double(j, "true_cpi", s->true_cpi);
+    pms_json_kv_double(j, "durbin_watson", s->durbin_watson);
+    if (s->hac_se) {
+        pms_json_kv_uint(j, "newey_west_lag", s->hac_lag);
+        pms_json_key(j, "newey_west_std_error");
+        pms_json_array_begin(j);
+        for (size_t c = 0; c < s->model->ncoef; c++) pms_json_double(j, s->hac_se[c]);
+        pms_json_array_end(j);
+    }
+    pms_json_kv_double(j, "program_cpi", s->program_cpi);
     pms_json_object_end(j);
     pms_json_object_end(j);
 }

@@ -1,7 +1,10 @@
-/* MRACM cycle model (seed 004, B.3): pair each counter highly correlated with
- * cycles with one barely correlated, reject pairs with a high VIF, keep the pair
- * whose two-counter OLS estimates the selection runs best. */
+/* MRACM cycle model (Hattori & Takeuchi, B.3 and V.A): pair the counter least
+ * correlated with cycles among those MRA selects with each selected counter highly
+ * correlated with cycles, reject pairs with a high VIF, keep the pair whose
+ * two-counter OLS estimates the selection runs best. Leave-one-run-out error and
+ * the partial correlation given instructions are offered as other criteria. */
 #include "estimate/model.h"
+#include "estimate/mracm_internal.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -14,6 +17,8 @@ void pms_mracm_fit_free(pms_mracm_fit *f)
 {
     if (!f) return;
     free(f->correlation);
+    free(f->selected);
+    free(f->partial);
     free(f->pairs);
     pms_cycle_model_free(&f->model);
     pms_lm_free(f->lm);
@@ -78,6 +83,29 @@ static int pair_error(const double *cycles, const double *events, size_t n, pms_
     return rc;
 }
 
+/* Mean |error %| of leave-one-run-out predictions by the pair (NaN with fewer
+ * than 5 runs: 4 are needed to fit a pair with residual degrees of freedom). */
+static int pair_loo(const double *cycles, const double *events, size_t m, size_t n, pms_mracm_pair *p)
+{
+    p->loo_error_pct = NAN;
+    if (m < 5) return PMS_OK;
+    size_t *rows = malloc(m * sizeof *rows);
+    if (!rows) return pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    pms_mracm_pair q = *p;
+    double sum = 0;
+    int rc = PMS_OK;
+    for (size_t out = 0; out < m && rc == PMS_OK; out++) {
+        for (size_t j = 0, k = 0; j < m; j++)
+            if (j != out) rows[k++] = j;
+        rc = pair_error(cycles, events, n, &q, rows, m - 1, &out, 1);
+        sum += q.error_pct;
+    }
+    free(rows);
+    /* a fold that cannot be fitted (a counter constant without its run) leaves it NaN */
+    if (rc == PMS_OK) p->loo_error_pct = sum / (double)m;
+    return rc == PMS_ENOMEM ? rc : PMS_OK;
+}
+
 /* Which runs fit each pair and which judge it: all runs both ways, or a seeded
  * split of the runs into fit and held-out parts. */
 static int selection_rows(size_t m, const pms_mracm_options *opt, size_t *fit, size_t *nfit, size_t *eval,
@@ -100,43 +128,197 @@ static int selection_rows(size_t m, const pms_mracm_options *opt, size_t *fit, s
     return PMS_OK;
 }
 
-/* Describes why no pair exists: the counter nearest the missing class. */
-static void explain_no_pairs(pms_mracm_fit *out, size_t n, const char *const *names, size_t nhigh, double high,
-                             double low)
+static const char *counter_name(const char *const *names, size_t i, char *buf, size_t len)
 {
-    size_t best = SIZE_MAX;
+    if (i == PMS_MRACM_NONE) return "none";
+    if (names) return names[i];
+    snprintf(buf, len, "counter %zu", i + 1);
+    return buf;
+}
+
+/* The selected counter with the lowest (want_low) or highest |r|, or PMS_MRACM_NONE. */
+static size_t extreme_counter(const pms_mracm_fit *f, size_t n, bool want_low)
+{
+    size_t best = PMS_MRACM_NONE;
     for (size_t i = 0; i < n; i++) {
-        if (isnan(out->correlation[i])) continue;
-        double a = fabs(out->correlation[i]);
-        if (best == SIZE_MAX || (nhigh ? a < fabs(out->correlation[best]) : a > fabs(out->correlation[best])))
+        if (!f->selected[i] || isnan(f->correlation[i])) continue;
+        double a = fabs(f->correlation[i]);
+        if (best == PMS_MRACM_NONE || (want_low ? a < fabs(f->correlation[best]) : a > fabs(f->correlation[best])))
             best = i;
     }
-    char fallback[32];
-    snprintf(fallback, sizeof fallback, "counter %zu", best + 1);
-    const char *name = best == SIZE_MAX ? "none" : names ? names[best] : fallback;
-    double r = best == SIZE_MAX ? NAN : out->correlation[best];
-    out->applicable = false;
-    snprintf(out->reason, sizeof out->reason, "no %s-correlation counter (|r| %s %.2g): the %s is %s, r = %.3f",
-             nhigh ? "low" : "high", nhigh ? "<" : ">=", nhigh ? low : high, nhigh ? "lowest" : "highest", name, r);
+    return best;
 }
+
+/* Not applicable: no counter of the class missing; names the one nearest to it. */
+static void explain_no_pairs(pms_mracm_fit *out, size_t n, const char *const *names, bool no_low, double bound)
+{
+    size_t near = extreme_counter(out, n, no_low);
+    char buf[32];
+    const char *among = out->procedure == PMS_MRACM_PAPER ? " among the counters MRA selects" : "";
+    out->applicable = false;
+    snprintf(out->reason, sizeof out->reason, "no %s-correlation counter%s (|r| %s %.2g): the %s is %s, r = %.3f",
+             no_low ? "low" : "high", among, no_low ? "<" : ">=", bound, no_low ? "lowest" : "highest",
+             counter_name(names, near, buf, sizeof buf), near == PMS_MRACM_NONE ? NAN : out->correlation[near]);
+}
+
+/* The counters the procedure pairs: is_high[i] and is_low[i]. Returns false (with
+ * the reason set) when a class is empty. */
+static int pair_classes(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
+                        double high, double low, double alpha, pms_mracm_fit *out, bool *is_high, bool *is_low,
+                        bool *found)
+{
+    *found = false;
+    if (out->procedure == PMS_MRACM_PAPER) {
+        pms_mra_options mo = {.select = PMS_MRA_STEP_P, .alpha = alpha};
+        pms_mra_fit mra;
+        if (pms_mra_fit_runs(cycles, events, m, n, names, &mo, &mra) != PMS_OK) {
+            out->applicable = false;
+            snprintf(out->reason, sizeof out->reason, "MRA selects no counters: %s", pms_strerror());
+            return PMS_OK;
+        }
+        for (size_t i = 0; i < n; i++) out->selected[i] = mra.model.used[i];
+        pms_mra_fit_free(&mra);
+        out->low = extreme_counter(out, n, true);
+        bool any_high = false;
+        for (size_t i = 0; i < n; i++) {
+            is_high[i] = out->selected[i] && i != out->low && fabs(out->correlation[i]) >= high;
+            is_low[i] = i == out->low;
+            any_high |= is_high[i];
+        }
+        if (out->low == PMS_MRACM_NONE || fabs(out->correlation[out->low]) >= high) {
+            explain_no_pairs(out, n, names, true, high);
+            return PMS_OK;
+        }
+        if (!any_high) {
+            explain_no_pairs(out, n, names, false, high);
+            return PMS_OK;
+        }
+    } else {
+        size_t nhigh = 0, nlow = 0;
+        for (size_t i = 0; i < n; i++) {
+            double a = fabs(out->correlation[i]);
+            out->selected[i] = true;
+            nhigh += is_high[i] = a >= high;
+            nlow += is_low[i] = a < low;
+        }
+        if (nhigh == 0 || nlow == 0) {
+            explain_no_pairs(out, n, names, nhigh > 0, nhigh ? low : high);
+            return PMS_OK;
+        }
+    }
+    *found = true;
+    return PMS_OK;
+}
+
+/* Fills a pair: VIF over all fitting runs, rejection, its fit and errors. */
+static int judge_pair(const double *cycles, const double *events, size_t m, size_t n, size_t h, size_t l,
+                      double max_vif, const size_t *fit, size_t nfit, const size_t *eval, size_t neval,
+                      pms_mracm_pair *p)
+{
+    size_t cols[2] = {h, l};
+    double *x = pms_estimate_columns(events, m, n, cols, 2), vif[2];
+    if (!x) return pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    p->high = h, p->low = l;
+    /* an exactly collinear pair has no VIF: it counts as infinite */
+    p->vif = pms_vif(x, m, 2, NULL, vif) == PMS_OK ? vif[0] : INFINITY;
+    free(x);
+    p->rejected = p->vif >= max_vif;
+    p->error_pct = p->loo_error_pct = p->coef[0] = p->coef[1] = p->coef[2] = NAN;
+    if (p->rejected) return PMS_OK;
+    int rc = pair_error(cycles, events, n, p, fit, nfit, eval, neval);
+    if (rc == PMS_OK) rc = pair_loo(cycles, events, m, n, p);
+    return rc;
+}
+
+/* The candidate pair with the lowest error (loo: leave-one-run-out), or PMS_MRACM_NONE. */
+static size_t lowest_error(const pms_mracm_fit *f, bool loo)
+{
+    size_t best = PMS_MRACM_NONE;
+    for (size_t p = 0; p < f->n_pairs; p++) {
+        const pms_mracm_pair *q = &f->pairs[p];
+        double e = loo ? q->loo_error_pct : q->error_pct;
+        if (!q->candidate || q->rejected || isnan(e)) continue;
+        if (best == PMS_MRACM_NONE || e < (loo ? f->pairs[best].loo_error_pct : f->pairs[best].error_pct)) best = p;
+    }
+    return best;
+}
+
+/* The partial-correlation pick: instructions with the counter that adds most to
+ * it, found among the pairs or appended (not a candidate). */
+static int partial_pick(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
+                        const pms_mracm_options *opt, double max_vif, const size_t *fit, size_t nfit,
+                        const size_t *eval, size_t neval, pms_mracm_fit *out)
+{
+    out->instructions = pms__mracm_instructions(names, n, opt ? opt->instructions : NULL);
+    if (opt && opt->instructions && out->instructions == PMS_MRACM_NONE)
+        return pms_fail(PMS_EINVAL, "MRACM: no counter named '%s' (the instructions counter)", opt->instructions);
+    if (out->instructions == PMS_MRACM_NONE) return PMS_OK;
+    int rc = pms__mracm_partial(cycles, events, m, n, out->instructions, out->partial);
+    size_t other = rc == PMS_OK ? pms__mracm_partial_best(out->partial, n) : PMS_MRACM_NONE;
+    if (other == PMS_MRACM_NONE) return rc;
+    for (size_t p = 0; p < out->n_pairs; p++) {
+        const pms_mracm_pair *q = &out->pairs[p];
+        if ((q->high == out->instructions && q->low == other) || (q->low == out->instructions && q->high == other)) {
+            out->pick[PMS_MRACM_BY_PARTIAL] = q->rejected ? PMS_MRACM_NONE : p;
+            return PMS_OK;
+        }
+    }
+    pms_mracm_pair *q = &out->pairs[out->n_pairs];
+    rc = judge_pair(cycles, events, m, n, out->instructions, other, max_vif, fit, nfit, eval, neval, q);
+    if (rc < 0) return rc;
+    out->n_pairs++;
+    out->pick[PMS_MRACM_BY_PARTIAL] = q->rejected ? PMS_MRACM_NONE : out->n_pairs - 1;
+    return PMS_OK;
+}
+
+/* Refits the chosen pair on all fitting runs: the model and its summary. */
+static int fit_chosen(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
+                      pms_mracm_fit *out)
+{
+    size_t cols[2] = {out->pairs[out->best].high, out->pairs[out->best].low};
+    double *x = pms_estimate_columns(events, m, n, cols, 2);
+    const char **nm = pms_estimate_names(names, cols, 2);
+    int rc = (x && nm) ? pms_lm_fit(x, m, 2, cycles, names ? nm : NULL, NULL, &out->lm)
+                       : pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    free(x);
+    free(nm);
+    if (rc == PMS_OK) rc = pms_cycle_model_from_lm(&out->model, n, out->lm, cols, 2);
+    return rc;
+}
+
+static const char *const criterion_names[PMS_MRACM_CRITERIA] = {"fit", "leave-one-run-out", "partial correlation"};
 
 int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
                        const pms_mracm_options *opt, pms_mracm_fit *out)
 {
     memset(out, 0, sizeof *out);
+    out->low = out->instructions = PMS_MRACM_NONE;
+    for (size_t c = 0; c < PMS_MRACM_CRITERIA; c++) out->pick[c] = PMS_MRACM_NONE;
     int rc = pms_estimate_check(cycles, events, m, n, names, 4);
     if (rc < 0) return pms_fail_context(rc, "MRACM: a pair and an intercept need 4 runs or more");
     double high = opt && opt->high > 0 ? opt->high : PMS_MRACM_HIGH;
     double low = opt && opt->low > 0 ? opt->low : PMS_MRACM_LOW;
+    double alpha = opt && opt->alpha > 0 ? opt->alpha : 0.05;
     double max_vif = opt && opt->max_vif > 0 ? opt->max_vif : PMS_MRACM_MAX_VIF;
-    if (low > high) return pms_fail(PMS_EINVAL, "MRACM: low threshold %g is above the high threshold %g", low, high);
+    out->procedure = opt ? opt->procedure : PMS_MRACM_PAPER;
+    out->criterion = opt ? opt->criterion : PMS_MRACM_BY_FIT;
+    if (out->procedure != PMS_MRACM_PAPER && out->procedure != PMS_MRACM_THRESHOLDS)
+        return pms_fail(PMS_EINVAL, "MRACM: unknown procedure %d", (int)out->procedure);
+    if ((unsigned)out->criterion >= PMS_MRACM_CRITERIA)
+        return pms_fail(PMS_EINVAL, "MRACM: unknown criterion %d", (int)out->criterion);
+    if (out->procedure == PMS_MRACM_THRESHOLDS && low > high)
+        return pms_fail(PMS_EINVAL, "MRACM: low threshold %g is above the high threshold %g", low, high);
 
     size_t *fit = malloc(m * sizeof *fit), *eval = malloc(m * sizeof *eval), nfit = 0, neval = 0;
+    bool *is_high = malloc(n * sizeof *is_high), *is_low = malloc(n * sizeof *is_low), found = false;
     out->correlation = malloc(n * sizeof *out->correlation);
-    if (!fit || !eval || !out->correlation) {
+    out->partial = malloc(n * sizeof *out->partial);
+    out->selected = calloc(n, sizeof *out->selected);
+    if (!fit || !eval || !is_high || !is_low || !out->correlation || !out->partial || !out->selected) {
         rc = pms_fail(PMS_ENOMEM, "MRACM: out of memory");
         goto done;
     }
+    for (size_t i = 0; i < n; i++) out->partial[i] = NAN;
     if ((rc = selection_rows(m, opt, fit, &nfit, eval, &neval)) < 0) goto done;
     bool flat = true;
     for (size_t j = 1; j < m; j++) flat &= cycles[j] == cycles[0];
@@ -146,63 +328,45 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
         goto done;
     }
     if ((rc = correlations(cycles, events, m, n, out->correlation)) < 0) goto done;
-
+    rc = pair_classes(cycles, events, m, n, names, high, low, alpha, out, is_high, is_low, &found);
     size_t nhigh = 0, nlow = 0;
-    for (size_t i = 0; i < n; i++) {
-        double a = fabs(out->correlation[i]);
-        nhigh += a >= high;
-        nlow += a < low;
-    }
-    if (nhigh == 0 || nlow == 0) {
-        explain_no_pairs(out, n, names, nhigh, high, low);
-        goto done;
-    }
-    out->pairs = calloc(nhigh * nlow, sizeof *out->pairs);
-    if (!out->pairs) {
-        rc = pms_fail(PMS_ENOMEM, "MRACM: out of memory");
-        goto done;
-    }
-    double best_err = INFINITY;
-    for (size_t h = 0; h < n && rc == PMS_OK; h++) {
-        if (!(fabs(out->correlation[h]) >= high)) continue;
-        for (size_t l = 0; l < n && rc == PMS_OK; l++) {
-            if (!(fabs(out->correlation[l]) < low)) continue;
+    for (size_t i = 0; found && i < n; i++) nhigh += is_high[i], nlow += is_low[i];
+    /* room for every candidate and the partial pick */
+    out->pairs = rc == PMS_OK ? calloc(nhigh * nlow + 1, sizeof *out->pairs) : NULL;
+    if (rc == PMS_OK && !out->pairs) rc = pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    for (size_t h = 0; found && h < n && rc == PMS_OK; h++)
+        for (size_t l = 0; is_high[h] && l < n && rc == PMS_OK; l++) {
+            if (!is_low[l]) continue;
             pms_mracm_pair *p = &out->pairs[out->n_pairs++];
-            size_t cols[2] = {h, l};
-            double *x = pms_estimate_columns(events, m, n, cols, 2), vif[2];
-            if (!x) {
-                rc = pms_fail(PMS_ENOMEM, "MRACM: out of memory");
-                break;
-            }
-            p->high = h, p->low = l;
-            /* an exactly collinear pair has no VIF: it counts as infinite */
-            p->vif = pms_vif(x, m, 2, NULL, vif) == PMS_OK ? vif[0] : INFINITY;
-            free(x);
-            p->rejected = p->vif >= max_vif;
-            p->error_pct = p->coef[0] = p->coef[1] = p->coef[2] = NAN;
-            if (p->rejected) continue;
-            rc = pair_error(cycles, events, n, p, fit, nfit, eval, neval);
-            if (rc == PMS_OK && p->error_pct < best_err) best_err = p->error_pct, out->best = out->n_pairs - 1;
+            p->candidate = true;
+            rc = judge_pair(cycles, events, m, n, h, l, max_vif, fit, nfit, eval, neval, p);
         }
-    }
+    if (rc == PMS_OK) rc = partial_pick(cycles, events, m, n, names, opt, max_vif, fit, nfit, eval, neval, out);
     if (rc < 0) goto done;
-    if (!isfinite(best_err)) {
-        out->applicable = false;
-        snprintf(out->reason, sizeof out->reason, "every high-low pair (%zu) has VIF >= %g", out->n_pairs, max_vif);
+    out->pick[PMS_MRACM_BY_FIT] = lowest_error(out, false);
+    out->pick[PMS_MRACM_BY_LOO] = lowest_error(out, true);
+    out->best = out->pick[out->criterion];
+    if (out->best == PMS_MRACM_NONE) {
+        if (found || out->criterion == PMS_MRACM_BY_PARTIAL) {
+            out->applicable = false;
+            if (out->criterion == PMS_MRACM_BY_PARTIAL)
+                snprintf(out->reason, sizeof out->reason, "%s", out->instructions == PMS_MRACM_NONE
+                         ? "no instructions counter for the partial correlation criterion"
+                         : "the partial correlation pick has VIF >= the limit or cannot be fitted");
+            else
+                snprintf(out->reason, sizeof out->reason, "every high-low pair (%zu) has VIF >= %g or no %s error",
+                         nhigh * nlow, max_vif, criterion_names[out->criterion]);
+        }
         goto done;
     }
     out->applicable = true;
-    size_t cols[2] = {out->pairs[out->best].high, out->pairs[out->best].low};
-    double *x = pms_estimate_columns(events, m, n, cols, 2);
-    const char **nm = pms_estimate_names(names, cols, 2);
-    rc = (x && nm) ? pms_lm_fit(x, m, 2, cycles, names ? nm : NULL, NULL, &out->lm)
-                   : pms_fail(PMS_ENOMEM, "MRACM: out of memory");
-    free(x);
-    free(nm);
-    if (rc == PMS_OK) rc = pms_cycle_model_from_lm(&out->model, n, out->lm, cols, 2);
+    out->reason[0] = '\0';
+    rc = fit_chosen(cycles, events, m, n, names, out);
 done:
     free(fit);
     free(eval);
+    free(is_high);
+    free(is_low);
     if (rc < 0) pms_mracm_fit_free(out);
     return rc;
 }

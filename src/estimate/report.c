@@ -119,24 +119,47 @@ static void print_mra(FILE *out, const pms_estimate_data *d, const pms_estimate_
     print_lm(out, f->lm);
 }
 
+static const char *const criterion_keys[PMS_MRACM_CRITERIA] = {"fit", "loo", "partial"};
+
+static void print_picks(FILE *out, const pms_estimate_data *d, const pms_mracm_fit *f)
+{
+    static const char *const what[PMS_MRACM_CRITERIA] = {"best fit", "leave-one-run-out", "partial correlation"};
+    fprintf(out, "  picks by criterion:");
+    for (size_t c = 0; c < PMS_MRACM_CRITERIA; c++) {
+        size_t p = f->pick[c];
+        if (p == PMS_MRACM_NONE) fprintf(out, "%s %s: none", c ? ";" : "", what[c]);
+        else fprintf(out, "%s %s: %s + %s", c ? ";" : "", what[c], d->names[f->pairs[p].high], d->names[f->pairs[p].low]);
+    }
+    fputc('\n', out);
+}
+
 static void print_mracm(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
 {
     const pms_mracm_fit *f = &r->mracm;
-    fprintf(out, "\nMRACM: correlation of each counter with cycles over the fitting runs\n");
-    for (size_t i = 0; i < d->n_counters; i++)
-        fprintf(out, "  %-24s %8.4f\n", d->names[i], f->correlation ? f->correlation[i] : NAN);
+    bool paper = f->procedure == PMS_MRACM_PAPER, partial = f->instructions != PMS_MRACM_NONE;
+    fprintf(out, "\nMRACM (%s): correlation of each counter with cycles over the fitting runs%s%s%s\n",
+            paper ? "the paper's procedure" : "thresholds", paper ? ", MRA's selection by p value" : "",
+            partial ? ", partial correlation given " : "", partial ? d->names[f->instructions] : "");
+    for (size_t i = 0; i < d->n_counters; i++) {
+        fprintf(out, "  %-24s %8.4f", d->names[i], f->correlation ? f->correlation[i] : NAN);
+        if (partial) fprintf(out, " %8.4f", f->partial[i]);
+        fprintf(out, "%s\n", paper && f->selected && f->selected[i] ? (i == f->low ? "  selected, lowest" : "  selected") : "");
+    }
     if (!r->ok && f->correlation) fprintf(out, "  %s\n", r->reason);
     if (f->n_pairs) {
-        fprintf(out, "  %-24s %-24s %8s %12s", "high", "low", "VIF", "fit |err| %");
+        fprintf(out, "  %-24s %-24s %8s %12s %12s", "high", "low", "VIF", "fit |err| %", "LOO |err| %");
         for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.13s", d->runs->labels[d->test[t]]);
         fputc('\n', out);
     }
     for (size_t p = 0; p < f->n_pairs; p++) {
         const pms_mracm_pair *q = &f->pairs[p];
-        fprintf(out, "  %-24s %-24s %8.4g %12.4g", d->names[q->high], d->names[q->low], q->vif, q->error_pct);
+        fprintf(out, "  %-24s %-24s %8.4g %12.4g %12.4g", d->names[q->high], d->names[q->low], q->vif, q->error_pct,
+                q->loo_error_pct);
         for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.4g", pair_error_of(d, q, d->test[t]));
-        fprintf(out, "%s\n", q->rejected ? "  rejected (VIF)" : f->applicable && p == f->best ? "  chosen" : "");
+        fprintf(out, "%s%s\n", q->rejected ? "  rejected (VIF)" : f->applicable && p == f->best ? "  chosen" : "",
+                q->candidate ? "" : "  (partial correlation pick)");
     }
+    if (f->correlation) print_picks(out, d, f);
     if (f->applicable) print_lm(out, f->lm);
 }
 
@@ -207,6 +230,37 @@ static void json_method_details(pms_json *j, const pms_estimate_data *d, size_t 
     pms_json_object_begin(j);
     for (size_t i = 0; i < d->n_counters; i++) pms_json_kv_double(j, d->names[i], f->correlation[i]);
     pms_json_object_end(j);
+    pms_json_kv_string(j, "procedure", f->procedure == PMS_MRACM_PAPER ? "paper" : "thresholds");
+    pms_json_kv_string(j, "criterion", criterion_keys[f->criterion]);
+    if (f->procedure == PMS_MRACM_PAPER) {
+        pms_json_key(j, "selected");
+        pms_json_array_begin(j);
+        for (size_t i = 0; i < d->n_counters; i++)
+            if (f->selected[i]) pms_json_string(j, d->names[i]);
+        pms_json_array_end(j);
+        if (f->low != PMS_MRACM_NONE) pms_json_kv_string(j, "lowest_selected", d->names[f->low]);
+    }
+    if (f->instructions != PMS_MRACM_NONE) {
+        pms_json_kv_string(j, "instructions", d->names[f->instructions]);
+        pms_json_key(j, "partial_correlation");
+        pms_json_object_begin(j);
+        for (size_t i = 0; i < d->n_counters; i++) pms_json_kv_double(j, d->names[i], f->partial[i]);
+        pms_json_object_end(j);
+    }
+    pms_json_key(j, "picks");
+    pms_json_object_begin(j);
+    for (size_t c = 0; c < PMS_MRACM_CRITERIA; c++) {
+        pms_json_key(j, criterion_keys[c]);
+        if (f->pick[c] == PMS_MRACM_NONE) {
+            pms_json_null(j);
+            continue;
+        }
+        pms_json_array_begin(j);
+        pms_json_string(j, d->names[f->pairs[f->pick[c]].high]);
+        pms_json_string(j, d->names[f->pairs[f->pick[c]].low]);
+        pms_json_array_end(j);
+    }
+    pms_json_object_end(j);
     pms_json_key(j, "pairs");
     pms_json_array_begin(j);
     for (size_t p = 0; p < f->n_pairs; p++) {
@@ -216,6 +270,8 @@ static void json_method_details(pms_json *j, const pms_estimate_data *d, size_t 
         pms_json_kv_double(j, "vif", f->pairs[p].vif);
         pms_json_kv_bool(j, "rejected", f->pairs[p].rejected);
         pms_json_kv_double(j, "mean_abs_error_pct", f->pairs[p].error_pct);
+        pms_json_kv_double(j, "loo_mean_abs_error_pct", f->pairs[p].loo_error_pct);
+        pms_json_kv_bool(j, "candidate", f->pairs[p].candidate);
         pms_json_key(j, "test_error_pct");
         pms_json_array_begin(j);
         for (size_t t = 0; t < d->n_test; t++) pms_json_double(j, pair_error_of(d, &f->pairs[p], d->test[t]));

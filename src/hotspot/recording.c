@@ -30,6 +30,20 @@ static int take_rows(pms_hotspot_recording *out, const pms_profile_row *rows, si
     return PMS_OK;
 }
 
+static int copy_cmdline(pms_hotspot_recording *out, const pms_perfdata_reader *r)
+{
+    size_t n;
+    char *const *cmd = pms_perfdata_cmdline(r, &n);
+    if (!n)
+        return PMS_OK;
+    if (!(out->cmdline = calloc(n + 1, sizeof *out->cmdline)))
+        return pms_fail(PMS_ENOMEM, "out of memory");
+    for (; out->ncmdline < n; out->ncmdline++)
+        if (!(out->cmdline[out->ncmdline] = strdup(cmd[out->ncmdline])))
+            return pms_fail(PMS_ENOMEM, "out of memory");
+    return PMS_OK;
+}
+
 int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
 {
     memset(out, 0, sizeof *out);
@@ -49,6 +63,8 @@ int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
         if (!(a->attr.sample_type & PERF_SAMPLE_IP))
             rc = pms_fail(PMS_EINVAL, "%s: event %s was recorded without IPs (PERF_SAMPLE_IP)", perfdata, out->event);
     }
+    if (rc == PMS_OK)
+        rc = copy_cmdline(out, r);
     if (rc == PMS_OK)
         rc = pms_symbols_create(&sym);
     if (rc == PMS_OK)
@@ -77,4 +93,9 @@ void pms_hotspot_recording_free(pms_hotspot_recording *r)
     free(r->samples);
     r->samples = NULL;
     r->n = 0;
+    for (size_t i = 0; i < r->ncmdline; i++)
+        free(r->cmdline[i]);
+    free(r->cmdline);
+    r->cmdline = NULL;
+    r->ncmdline = 0;
 }

@@ -1,7 +1,7 @@
 /* The ground truth of a run: exact instruction and basic block counts from valgrind,
  * keyed by (object, file offset). */
 #include "hotspot/build_id.h"
-#include "hotspot/valgrind_log.h"
+#include "hotspot/truth_run.h"
 #include "pmuscope/bbv.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
@@ -39,8 +39,9 @@ struct pms_hotspot_truth {
     size_t nblocks;
     uint64_t *block_counts;
     uint64_t ni, unmapped_instructions;
-    size_t unmapped_blocks, name_mismatches;
+    size_t unmapped_blocks;
     pms_callgrind *profile; /* kept for function names and the command */
+    pms_truth_run run;      /* the command (argc 0 in a truth of an older pmuscope) */
     pms_symbols *symbols;   /* ELF addresses <-> file offsets */
 };
 
@@ -164,31 +165,11 @@ static const truth_instr *find_instr(const pms_hotspot_truth *t, uint32_t object
     return NULL;
 }
 
-/* Maps a run-time address of the exp-bbv run to (object, file offset): the object
- * loaded highest below the address whose program headers cover it. */
-static int place_block(const pms_hotspot_truth *t, const pms_vg_object *vg, size_t nvg, uint64_t addr,
-                       uint32_t *object, uint64_t *offset)
-{
-    long best = -1;
-    for (size_t i = 0; i < nvg; i++) {
-        long o = object_by_path(t, vg[i].path);
-        uint64_t off;
-        if (o < 0 || addr < vg[i].bias || (best >= 0 && vg[i].bias <= vg[best].bias) ||
-            pms_symbols_address_to_offset(t->symbols, vg[i].path, addr - vg[i].bias, &off) < 0)
-            continue;
-        best = (long)i;
-        *object = (uint32_t)o;
-        *offset = off;
-    }
-    return best >= 0 ? 0 : -1;
-}
-
-/* exp-bbv's blocks are valgrind superblocks, not basic blocks: one goes on past a
- * conditional branch (a side exit) and follows jumps, so it can hold instructions
- * that ran fewer or more times than its start (hotspots' main+0x14a8 ran once inside
- * a superblock entered 100 times). Every instruction of a basic block runs as often
- * as the block, so a new block starts wherever the exact count changes from one
- * executed instruction to the next (and before an object's first block start). */
+/* Branch targets and the instructions after branch sources start blocks, but a
+ * conditional branch that was never taken leaves no jcnd= line. Every instruction of a
+ * basic block runs as often as the block, so a new block also starts wherever the
+ * exact count changes from one executed instruction to the next (and at an object's
+ * first executed instruction). */
 static int cut_at_count_changes(pms_hotspot_truth *t)
 {
     truth_block *cut = malloc((t->nblocks + t->ninstrs) * sizeof *cut);
@@ -210,66 +191,58 @@ static int cut_at_count_changes(pms_hotspot_truth *t)
     return PMS_OK;
 }
 
-/* Blocks: exp-bbv's block starts in file space, cut into basic blocks; count = the
- * exact count at the start. */
-static int load_blocks(pms_hotspot_truth *t, const char *dir)
+/* Places a branch address of callgrind's object cg_object; -1 if it cannot be placed or
+ * is no executed instruction (the target of a branch that ran 0 times in this part). */
+static long placed_instr(const pms_hotspot_truth *t, const long *obj, const pms_cg_branch *b)
 {
-    char bb[PATH_MAX], pc[PATH_MAX], log[PATH_MAX];
-    snprintf(bb, sizeof bb, "%s/exp-bbv.bb", dir);
-    snprintf(pc, sizeof pc, "%s/exp-bbv.pc", dir);
-    snprintf(log, sizeof log, "%s/exp-bbv.log", dir);
-    pms_vg_object *vg;
-    size_t nvg;
-    int rc = pms_valgrind_log_objects(log, &vg, &nvg);
-    if (rc < 0)
-        return rc;
-    pms_bbv *bbv;
-    rc = pms_bbv_load(&bbv, bb, pc);
-    if (rc < 0) {
-        pms_valgrind_log_free(vg, nvg);
-        return rc;
+    long o = obj[b->object];
+    uint64_t off;
+    if (o < 0 || pms_symbols_address_to_offset(t->symbols, t->objects[o].path, b->addr, &off) < 0)
+        return -1;
+    const truth_instr *in = find_instr(t, (uint32_t)o, off);
+    return in ? in - t->instrs : -1;
+}
+
+/* Blocks from callgrind's branches (--collect-jumps=yes): a block starts at every branch
+ * target and at the executed instruction after every branch source, in the same object. */
+static int load_blocks(pms_hotspot_truth *t)
+{
+    size_t ntargets, nsources, ncg = pms_callgrind_nobjects(t->profile);
+    const pms_cg_branch *targets = pms_callgrind_branch_targets(t->profile, &ntargets);
+    const pms_cg_branch *sources = pms_callgrind_branch_sources(t->profile, &nsources);
+    long *obj = malloc((ncg + 1) * sizeof *obj);
+    t->blocks = malloc((ntargets + nsources + 1) * sizeof *t->blocks);
+    if (!obj || !t->blocks) {
+        free(obj);
+        return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", ntargets + nsources);
     }
-    size_t n = pms_bbv_nblocks(bbv);
-    t->blocks = malloc((n ? n : 1) * sizeof *t->blocks);
-    if (!t->blocks)
-        rc = pms_fail(PMS_ENOMEM, "%s: out of memory for %zu blocks", pc, n);
-    for (size_t i = 0; rc == PMS_OK && i < n; i++) {
-        const pms_bbv_block *b = pms_bbv_get_block(bbv, i);
-        truth_block tb;
-        const truth_instr *first;
-        if (b->instructions == 0)
-            continue;
-        if (place_block(t, vg, nvg, b->address, &tb.object, &tb.offset) < 0 ||
-            !(first = find_instr(t, tb.object, tb.offset))) {
+    for (size_t i = 0; i < ncg; i++)
+        obj[i] = object_by_path(t, pms_callgrind_object(t->profile, i));
+    for (size_t i = 0; i < ntargets; i++) {
+        long k = placed_instr(t, obj, &targets[i]);
+        if (k < 0)
             t->unmapped_blocks++;
-            continue;
-        }
-        tb.count = first->count;
-        t->blocks[t->nblocks++] = tb;
-        /* both valgrind tools name the function of the block: they agree when the
-         * two address spaces were lined up right */
-        const char *fn = pms_callgrind_function(t->profile, first->function);
-        if (b->function[0] && strncmp(fn, "0x", 2) != 0 && strcmp(fn, b->function) != 0)
-            t->name_mismatches++;
+        else
+            t->blocks[t->nblocks++] = (truth_block){t->instrs[k].object, t->instrs[k].offset, t->instrs[k].count};
     }
-    pms_bbv_free(bbv);
-    pms_valgrind_log_free(vg, nvg);
-    if (rc < 0)
-        return rc;
-    if (t->nblocks == 0 || t->name_mismatches > t->nblocks / 10)
-        return pms_fail(PMS_EFORMAT, "%s: %s: the blocks of exp-bbv do not line up with callgrind's "
-                        "instructions (%zu placed, %zu named differently): are the files from different runs?",
-                        dir, pc, t->nblocks, t->name_mismatches);
+    for (size_t i = 0; i < nsources; i++) {
+        long k = placed_instr(t, obj, &sources[i]);
+        if (k >= 0 && (size_t)k + 1 < t->ninstrs && t->instrs[k + 1].object == t->instrs[k].object) {
+            const truth_instr *next = &t->instrs[k + 1];
+            t->blocks[t->nblocks++] = (truth_block){next->object, next->offset, next->count};
+        }
+    }
+    free(obj);
     qsort(t->blocks, t->nblocks, sizeof *t->blocks, cmp_block);
-    size_t w = 0; /* the same start seen twice (a block re-translated) is one block */
+    size_t w = 0; /* a start reached by several branches is one block */
     for (size_t i = 1; i < t->nblocks; i++)
         if (cmp_block(&t->blocks[w], &t->blocks[i]) != 0)
             t->blocks[++w] = t->blocks[i];
-    t->nblocks = w + 1;
-    rc = cut_at_count_changes(t);
+    t->nblocks = t->nblocks ? w + 1 : 0;
+    int rc = cut_at_count_changes(t);
     if (rc < 0)
         return rc;
-    t->block_counts = malloc(t->nblocks * sizeof *t->block_counts);
+    t->block_counts = malloc((t->nblocks + 1) * sizeof *t->block_counts);
     if (!t->block_counts)
         return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks);
     for (size_t i = 0; i < t->nblocks; i++)
@@ -289,7 +262,13 @@ int pms_hotspot_truth_load(pms_hotspot_truth **out, const char *dir)
     if (rc == PMS_OK)
         rc = load_instructions(t, dir);
     if (rc == PMS_OK)
-        rc = load_blocks(t, dir);
+        rc = load_blocks(t);
+    int found = 0;
+    if (rc == PMS_OK)
+        rc = pms__truth_run_read(&t->run, dir, &found);
+    if (rc == PMS_OK && found && t->run.instructions != t->ni)
+        rc = pms_fail(PMS_EFORMAT, "%s/run: %llu instructions, but callgrind.out counts %llu: the files are from "
+                      "different runs", dir, (unsigned long long)t->run.instructions, (unsigned long long)t->ni);
     if (rc < 0) {
         pms_hotspot_truth_free(t);
         return rc;
@@ -310,12 +289,26 @@ void pms_hotspot_truth_free(pms_hotspot_truth *t)
     free(t->blocks);
     free(t->block_counts);
     pms_callgrind_free(t->profile);
+    pms__truth_run_free(&t->run);
     free(t);
 }
 
 uint64_t pms_hotspot_truth_instructions(const pms_hotspot_truth *t) { return t->ni; }
 const char *pms_hotspot_truth_command(const pms_hotspot_truth *t) { return pms_callgrind_command(t->profile); }
 size_t pms_hotspot_truth_nobjects(const pms_hotspot_truth *t) { return t->nobjects; }
+
+char *const *pms_hotspot_truth_argv(const pms_hotspot_truth *t, size_t *argc)
+{
+    *argc = t->run.argc;
+    return t->run.argv;
+}
+
+int pms_hotspot_truth_check_command(const pms_hotspot_truth *t, char *const cmdline[], size_t n)
+{
+    if (!t->run.argc)
+        return pms_fail(PMS_ENOENT, "the truth does not say which command it is of (recorded by an older pmuscope)");
+    return pms__truth_run_compare(&t->run, cmdline, n);
+}
 const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i) { return t->objects[i].path; }
 const char *pms_hotspot_truth_object_build_id(const pms_hotspot_truth *t, size_t i) { return t->objects[i].build_id; }
 
@@ -367,12 +360,10 @@ void pms_hotspot_truth_lookup(const pms_hotspot_truth *t, size_t object, uint64_
     }
 }
 
-void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks,
-                                size_t *name_mismatches)
+void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructions, size_t *blocks)
 {
     *instructions = t->unmapped_instructions;
     *blocks = t->unmapped_blocks;
-    *name_mismatches = t->name_mismatches;
 }
 
 size_t pms_hotspot_truth_object_blocks(const pms_hotspot_truth *t, size_t object)

@@ -1,5 +1,6 @@
 /* Running a command under valgrind to get its exact counts (the truth directory). */
 #include "hotspot/build_id.h"
+#include "hotspot/truth_run.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
 #include "pmuscope/target.h"
@@ -46,8 +47,9 @@ static int run_valgrind(const char *const *tool_args, size_t ntool, char *const 
     return PMS_OK;
 }
 
-/* Writes DIR/objects: the build-id and path of every object callgrind saw. */
-static int write_manifest(const char *dir, const char *profile)
+/* Writes DIR/objects: the build-id and path of every object callgrind saw; and DIR/run:
+ * the command and its instruction count. */
+static int write_manifest(const char *dir, const char *profile, char *const argv[])
 {
     pms_callgrind *cg;
     int rc = pms_callgrind_read(&cg, profile);
@@ -68,10 +70,11 @@ static int write_manifest(const char *dir, const char *profile)
             continue; /* "???" and anonymous code: nothing to map */
         fprintf(f, "%s %s\n", id[0] ? id : "-", ob);
     }
+    uint64_t instructions = pms_callgrind_total(cg);
     pms_callgrind_free(cg);
     if (fclose(f) != 0)
         return pms_fail_errno(PMS_EIO, errno, "cannot write %s", path);
-    return PMS_OK;
+    return pms__truth_run_write(dir, argv, instructions);
 }
 
 int pms_hotspot_truth_record(const char *dir, char *const argv[])
@@ -80,29 +83,24 @@ int pms_hotspot_truth_record(const char *dir, char *const argv[])
         return pms_fail(PMS_EINVAL, "no command to run under valgrind");
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot create truth directory %s", dir);
-    char a[5][PATH_MAX + 32];
-    snprintf(a[0], sizeof a[0], "--callgrind-out-file=%s/callgrind.out", dir);
-    snprintf(a[1], sizeof a[1], "--log-file=%s/callgrind.log", dir);
-    /* --skip-plt=no: by default callgrind moves the cost of PLT stubs elsewhere */
-    const char *callgrind[] = {"--tool=callgrind", "--dump-instr=yes", "--skip-plt=no", a[0], a[1]};
-    int rc = run_valgrind(callgrind, 5, argv, a[1] + strlen("--log-file="));
+    char out[PATH_MAX + 32], log[PATH_MAX + 32];
+    snprintf(out, sizeof out, "--callgrind-out-file=%s/callgrind.out", dir);
+    snprintf(log, sizeof log, "--log-file=%s/callgrind.log", dir);
+    /* --skip-plt=no: by default callgrind moves the cost of PLT stubs elsewhere;
+     * --collect-jumps=yes: the branches give the basic blocks, in the same run */
+    const char *callgrind[] = {"--tool=callgrind", "--dump-instr=yes", "--collect-jumps=yes", "--skip-plt=no",
+                               out, log};
+    int rc = run_valgrind(callgrind, 6, argv, log + strlen("--log-file="));
     if (rc == PMS_OK) {
-        snprintf(a[0], sizeof a[0], "%s/callgrind.out", dir);
-        rc = write_manifest(dir, a[0]);
+        snprintf(out, sizeof out, "%s/callgrind.out", dir);
+        rc = write_manifest(dir, out, argv);
     }
-    if (rc < 0)
-        return rc;
-    snprintf(a[2], sizeof a[2], "--bb-out-file=%s/exp-bbv.bb", dir);
-    snprintf(a[3], sizeof a[3], "--pc-out-file=%s/exp-bbv.pc", dir);
-    snprintf(a[4], sizeof a[4], "--log-file=%s/exp-bbv.log", dir);
-    const char *bbv[] = {"--tool=exp-bbv", "-v", "-v", "--interval-size=100000000", a[2], a[3], a[4]};
-    return run_valgrind(bbv, 7, argv, a[4] + strlen("--log-file="));
+    return rc;
 }
 
 void pms_hotspot_truth_remove(const char *dir)
 {
-    static const char *const files[] = {"callgrind.out", "callgrind.log", "exp-bbv.bb", "exp-bbv.pc", "exp-bbv.log",
-                                        "objects"};
+    static const char *const files[] = {"callgrind.out", "callgrind.log", "objects", "run"};
     char path[PATH_MAX];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);

@@ -211,7 +211,7 @@ int pms_bbv_parse_pc(pms_bbv *b, const char *name, const char *text, size_t len)
     }
     for (size_t i = 0; i < b->nblocks; i++)
         b->blocks[i].function = b->names + (uintptr_t)b->blocks[i].function;
-    qsort(b->blocks, b->nblocks, sizeof *b->blocks, by_block);
+    if (b->nblocks > 1) qsort(b->blocks, b->nblocks, sizeof *b->blocks, by_block); /* blocks is NULL when empty */
     for (size_t i = 1; i < b->nblocks; i++)
         if (b->blocks[i].block == b->blocks[i - 1].block) {
             uint64_t dup = b->blocks[i].block;
@@ -256,7 +256,7 @@ int pms_bbv_get_interval(const pms_bbv *b, size_t i, pms_bbv_interval *out)
     if (i >= b->nintervals)
         return pms_fail(PMS_EINVAL, "interval %zu out of range (%zu intervals)", i, b->nintervals);
     const pms_bbv_slot *s = &b->intervals[i];
-    out->entries = b->entries + s->first;
+    out->entries = s->n ? b->entries + s->first : NULL; /* entries is NULL when every vector is empty */
     out->nentries = s->n;
     out->instructions = s->instructions;
     out->line = s->line;

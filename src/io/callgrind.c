@@ -24,6 +24,8 @@ typedef struct name_table {
 struct pms_callgrind {
     pms_cg_instr *instrs;
     size_t n, cap;
+    pms_cg_branch *targets, *sources; /* of jumps, conditional jumps and calls */
+    size_t ntargets, targets_cap, nsources, sources_cap;
     name_table objects, functions;
     uint64_t total;
     char *command;
@@ -40,6 +42,8 @@ typedef struct parser {
     int32_t object, function;   /* current ob= and fn= (index, -1 if none yet) */
     name_table files;           /* fl=/fi=/fe=/cfi=/cfl= ids, only checked */
     size_t call_line;           /* line of a calls= whose cost line is due, 0 if none */
+    size_t jump_line;           /* line of a jump=/jcnd= whose source position is due, 0 if none */
+    int32_t call_object;        /* cob= of the next calls= (index, -1: the current ob=) */
     bool have_summary, have_totals;
     uint64_t summary, totals;
 } parser;
@@ -152,15 +156,10 @@ static bool is_cost_start(char c)
     return isdigit((unsigned char)c) || c == '+' || c == '-' || c == '*';
 }
 
-/* A cost line: subpositions (absolute, +n, -n, *) then the event costs. */
-static int cost_line(parser *p, const char *s)
+/* Subpositions (absolute, +n, -n, *), relative to those of the last cost line. */
+static int parse_positions(parser *p, const char **sp, uint64_t pos[MAX_SUBPOS])
 {
-    if (p->nevents == 0)
-        return bad(p, "a cost line before the \"events:\" header", NULL);
-    if (p->instr_pos < 0)
-        return bad(p, "no instruction addresses (\"positions:\" lacks \"instr\"): "
-                      "record the profile with valgrind --tool=callgrind --dump-instr=yes", NULL);
-    uint64_t pos[MAX_SUBPOS];
+    const char *s = *sp;
     for (int i = 0; i < p->npos; i++) {
         while (*s == ' ' || *s == '\t')
             s++;
@@ -181,6 +180,56 @@ static int cost_line(parser *p, const char *s)
         if (*s && *s != ' ' && *s != '\t')
             return bad(p, "expected a space after a subposition", NULL);
     }
+    *sp = s;
+    return PMS_OK;
+}
+
+static int add_branch(parser *p, pms_cg_branch **list, size_t *n, size_t *cap, int32_t object, uint64_t addr)
+{
+    if (object < 0)
+        return PMS_OK; /* before any ob=: no object to place it in */
+    if (pms_grow(list, cap, *n + 1, sizeof **list))
+        return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory for branches", p->name, p->line);
+    (*list)[(*n)++] = (pms_cg_branch){(uint32_t)object, addr};
+    return PMS_OK;
+}
+
+/* The source position after a jump=, jcnd= or calls= line: a block ends at it. */
+static int branch_source(parser *p, const uint64_t *pos)
+{
+    pms_callgrind *cg = p->cg;
+    p->jump_line = 0;
+    return add_branch(p, &cg->sources, &cg->nsources, &cg->sources_cap, p->object, pos[p->instr_pos]);
+}
+
+/* "jump=COUNT TARGET", "jcnd=EXECUTED/COUNT TARGET" or "calls=COUNT TARGET": the target
+ * subpositions are relative to the last cost line and do not move it. */
+static int branch_target(parser *p, const char *v, int32_t object)
+{
+    if (p->instr_pos < 0)
+        return PMS_OK; /* the cost line reports the missing instr subposition */
+    v += strspn(v, " \t");
+    v += strcspn(v, " \t");
+    uint64_t pos[MAX_SUBPOS];
+    int rc = parse_positions(p, &v, pos);
+    if (rc < 0)
+        return rc;
+    pms_callgrind *cg = p->cg;
+    return add_branch(p, &cg->targets, &cg->ntargets, &cg->targets_cap, object, pos[p->instr_pos]);
+}
+
+/* A cost line: subpositions (absolute, +n, -n, *) then the event costs. */
+static int cost_line(parser *p, const char *s)
+{
+    if (p->nevents == 0)
+        return bad(p, "a cost line before the \"events:\" header", NULL);
+    if (p->instr_pos < 0)
+        return bad(p, "no instruction addresses (\"positions:\" lacks \"instr\"): "
+                      "record the profile with valgrind --tool=callgrind --dump-instr=yes", NULL);
+    uint64_t pos[MAX_SUBPOS];
+    int rc = parse_positions(p, &s, pos);
+    if (rc < 0)
+        return rc;
     uint64_t ir = 0;
     for (int e = 0;; e++) {
         while (*s == ' ' || *s == '\t')
@@ -198,8 +247,10 @@ static int cost_line(parser *p, const char *s)
     memcpy(p->last, pos, sizeof pos[0] * (size_t)p->npos);
     if (p->call_line) { /* the inclusive cost of a call, not self cost */
         p->call_line = 0;
-        return PMS_OK;
+        return branch_source(p, pos);
     }
+    if (p->jump_line && (rc = branch_source(p, pos)) < 0)
+        return rc;
     return ir ? add_instr(p, pos[p->instr_pos], ir) : PMS_OK;
 }
 
@@ -292,19 +343,25 @@ static int spec_line(parser *p, const char *spec, size_t slen, const char *v)
     if (SPEC("ob"))
         return resolve_name(p, &p->cg->objects, "ob=", v, &p->object);
     if (SPEC("cob"))
-        return resolve_name(p, &p->cg->objects, "cob=", v, &ignored);
+        return resolve_name(p, &p->cg->objects, "cob=", v, &p->call_object);
     if (SPEC("fn"))
         return resolve_name(p, &p->cg->functions, "fn=", v, &p->function);
     if (SPEC("cfn"))
         return resolve_name(p, &p->cg->functions, "cfn=", v, &ignored);
-    if (SPEC("fl") || SPEC("fi") || SPEC("fe") || SPEC("cfi") || SPEC("cfl"))
+    if (SPEC("jfn"))
+        return resolve_name(p, &p->cg->functions, "jfn=", v, &ignored);
+    if (SPEC("fl") || SPEC("fi") || SPEC("fe") || SPEC("cfi") || SPEC("cfl") || SPEC("jfi"))
         return resolve_name(p, &p->files, "fl=", v, &ignored);
     if (SPEC("calls")) {
         p->call_line = p->line;
-        return PMS_OK;
+        int32_t object = p->call_object >= 0 ? p->call_object : p->object;
+        p->call_object = -1;
+        return branch_target(p, v, object);
     }
-    if (SPEC("jump") || SPEC("jcnd"))
-        return PMS_OK; /* jump counts: no cost line follows */
+    if (SPEC("jump") || SPEC("jcnd")) { /* a position line without cost follows: the source */
+        p->jump_line = p->line;
+        return branch_target(p, v, p->object);
+    }
     return pms_fail(PMS_EFORMAT, "%s: line %zu: unknown specification \"%.*s=\"", p->name, p->line, (int)slen, spec);
 #undef SPEC
 }
@@ -321,6 +378,9 @@ static int body_or_header(parser *p, char *s)
     if (p->call_line)
         return pms_fail(PMS_EFORMAT, "%s: line %zu: expected the cost line of the call at line %zu", p->name,
                         p->line, p->call_line);
+    if (p->jump_line)
+        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected the source position of the jump at line %zu", p->name,
+                        p->line, p->jump_line);
     size_t k = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_");
     if (k > 0 && s[k] == '=')
         return spec_line(p, s, k, s + k + 1);
@@ -351,6 +411,26 @@ static void merge_instrs(pms_callgrind *cg)
     cg->n = w + 1;
 }
 
+static int cmp_branch(const void *a, const void *b)
+{
+    const pms_cg_branch *x = a, *y = b;
+    if (x->object != y->object)
+        return x->object < y->object ? -1 : 1;
+    return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : 0;
+}
+
+static void unique_branches(pms_cg_branch *b, size_t *n)
+{
+    if (*n == 0)
+        return;
+    qsort(b, *n, sizeof *b, cmp_branch);
+    size_t w = 0;
+    for (size_t i = 1; i < *n; i++)
+        if (cmp_branch(&b[w], &b[i]) != 0)
+            b[++w] = b[i];
+    *n = w + 1;
+}
+
 static int finish(parser *p)
 {
     if (p->call_line)
@@ -367,6 +447,8 @@ static int finish(parser *p)
     if (p->cg->n == 0)
         return pms_fail(PMS_EFORMAT, "%s: no executed instruction in the profile", p->name);
     merge_instrs(p->cg);
+    unique_branches(p->cg->targets, &p->cg->ntargets);
+    unique_branches(p->cg->sources, &p->cg->nsources);
     return PMS_OK;
 }
 
@@ -376,7 +458,8 @@ int pms_callgrind_read_stream(pms_callgrind **out, FILE *in, const char *name)
     pms_callgrind *cg = calloc(1, sizeof *cg);
     if (!cg)
         return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
-    parser p = {.cg = cg, .name = name, .instr_pos = -1, .ir_event = -1, .object = -1, .function = -1};
+    parser p = {.cg = cg, .name = name, .instr_pos = -1, .ir_event = -1, .object = -1, .function = -1,
+                .call_object = -1};
     char *line = NULL;
     size_t cap = 0;
     int rc = PMS_OK;
@@ -417,6 +500,8 @@ void pms_callgrind_free(pms_callgrind *cg)
     if (!cg)
         return;
     free(cg->instrs);
+    free(cg->targets);
+    free(cg->sources);
     names_free(&cg->objects);
     names_free(&cg->functions);
     free(cg->command);
@@ -427,6 +512,18 @@ const pms_cg_instr *pms_callgrind_instrs(const pms_callgrind *cg, size_t *count)
 {
     *count = cg->n;
     return cg->instrs;
+}
+
+const pms_cg_branch *pms_callgrind_branch_targets(const pms_callgrind *cg, size_t *count)
+{
+    *count = cg->ntargets;
+    return cg->targets;
+}
+
+const pms_cg_branch *pms_callgrind_branch_sources(const pms_callgrind *cg, size_t *count)
+{
+    *count = cg->nsources;
+    return cg->sources;
 }
 
 size_t pms_callgrind_nobjects(const pms_callgrind *cg) { return cg->objects.n; }

@@ -84,7 +84,5 @@ int pms_sample_id_parse(const unsigned char *rec, size_t size, uint64_t sample_t
 /* The sample id of a PERF_RECORD_SAMPLE laid out by sample_type; -1 when the layout has
  * none or the record is too short for it. */
 int pms_sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type, uint64_t *id);
-/* Finds the attr that owns sample id `id`; NULL if none does. */
-const pms_perfdata_attr *pms_attr_by_id(const pms_perfdata_attr *attrs, size_t nattrs, uint64_t id);
 
 #endif

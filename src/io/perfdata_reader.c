@@ -29,6 +29,8 @@ struct pms_perfdata_reader {
     pms_perfdata_attr *attrs;
     size_t nattrs, attrs_cap;
     pms_keymap id_index; /* sample id -> index in attrs */
+    char **cmdline;      /* HEADER_CMDLINE, NULL-terminated; NULL if the file has none */
+    size_t ncmdline;
     unsigned char *window;
     pms_read_value values[MAX_READ_VALUES];
     _Alignas(8) unsigned char aligned[UINT16_MAX + 1]; /* a record whose size broke 8-byte alignment */
@@ -211,13 +213,46 @@ static int parse_event_desc(pms_perfdata_reader *r, const unsigned char *p, size
     return PMS_OK;
 }
 
+/* HEADER_CMDLINE: u32 count, then that many strings. */
+static int parse_cmdline(pms_perfdata_reader *r, const unsigned char *p, size_t len, uint64_t off)
+{
+    if (len < 4) return fail_at(r, off, "command line section too short");
+    uint32_t n = pms_get_u32(p);
+    if (n > (len - 4) / 4) return fail_at(r, off, "command line: more arguments than the section can hold");
+    if (!(r->cmdline = calloc((size_t)n + 1, sizeof *r->cmdline))) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    size_t pos = 4;
+    for (; r->ncmdline < n; r->ncmdline++)
+        if (!(r->cmdline[r->ncmdline] = feature_string(p, len, &pos)))
+            return fail_at(r, off + pos, "command line: an argument runs past its section");
+    return PMS_OK;
+}
+
+/* Reads one feature section (at most 64 MiB) into memory and hands it to parse. */
+static int read_section(pms_perfdata_reader *r, const struct pms_file_section *s, const char *what,
+                        int (*parse)(pms_perfdata_reader *, const unsigned char *, size_t, uint64_t))
+{
+    if (!s->size) return PMS_OK;
+    if (s->size > (64u << 20)) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%s section larger than 64 MiB", what);
+        return fail_at(r, s->offset, msg);
+    }
+    unsigned char *p = malloc(s->size);
+    if (!p) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    int rc = read_at(r, p, (size_t)s->size, s->offset, what);
+    if (!rc) rc = parse(r, p, (size_t)s->size, s->offset);
+    free(p);
+    return rc;
+}
+
 /* Checks that every feature section lies in the file (a file cut short in its features
- * is not a whole one) and reads the event names from HEADER_EVENT_DESC. */
+ * is not a whole one) and reads the event names (HEADER_EVENT_DESC) and the command
+ * line (HEADER_CMDLINE). */
 static int read_features(pms_perfdata_reader *r)
 {
     const struct pms_file_header *h = &r->hdr;
     uint64_t at = h->data.offset + h->data.size; /* the table: one section per set bit */
-    struct pms_file_section desc = {0, 0};
+    struct pms_file_section desc = {0, 0}, cmd = {0, 0};
     for (unsigned bit = 0; bit < PMS_FEAT_BITS; bit++) {
         if (!((h->features[bit / 64] >> (bit % 64)) & 1)) continue;
         struct pms_file_section s;
@@ -230,16 +265,11 @@ static int read_features(pms_perfdata_reader *r)
             return fail_at(r, at, what);
         }
         if (bit == PMS_FEAT_EVENT_DESC) desc = s;
+        if (bit == PMS_FEAT_CMDLINE) cmd = s;
         at += sizeof s;
     }
-    if (!desc.size) return PMS_OK;
-    if (desc.size > (64u << 20)) return fail_at(r, desc.offset, "event description section larger than 64 MiB");
-    unsigned char *p = malloc(desc.size);
-    if (!p) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
-    int rc = read_at(r, p, (size_t)desc.size, desc.offset, "event description");
-    if (!rc) rc = parse_event_desc(r, p, (size_t)desc.size, desc.offset);
-    free(p);
-    return rc;
+    int rc = read_section(r, &desc, "event description", parse_event_desc);
+    return rc ? rc : read_section(r, &cmd, "command line", parse_cmdline);
 }
 
 /* Events without a name in the file get one from their type and config. */
@@ -333,6 +363,12 @@ int pms_perfdata_open_mem(pms_perfdata_reader **out, const void *data, size_t le
     return PMS_OK;
 }
 
+char *const *pms_perfdata_cmdline(const pms_perfdata_reader *r, size_t *argc)
+{
+    *argc = r->ncmdline;
+    return r->cmdline;
+}
+
 void pms_perfdata_close(pms_perfdata_reader *r)
 {
     if (!r) return;
@@ -342,6 +378,8 @@ void pms_perfdata_close(pms_perfdata_reader *r)
         free((uint64_t *)r->attrs[i].ids);
     }
     free(r->attrs);
+    for (size_t i = 0; i < r->ncmdline; i++) free(r->cmdline[i]);
+    free(r->cmdline);
     pms_keymap_free(&r->id_index);
     free(r->window);
     free(r->name);

@@ -1,5 +1,6 @@
 /* olr series: the common series and the choice of reader. */
 #include "olr/series_internal.h"
+#include "pmuscope/perfdata.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
 
@@ -32,13 +33,10 @@ void pms_olr_input_options_init(pms_olr_input_options *o)
 int pms_olr_series_load(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f) return pms_fail_errno(PMS_ENOENT, errno, "cannot open %s", path);
-    char magic[8] = {0};
-    size_t got = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    int rc = got == 8 && memcmp(magic, "PERFILE2", 8) == 0 ? olr_series_load_perfdata(s, path, opt)
-                                                             : olr_series_load_table(s, path, opt);
+    bool perfdata;
+    int rc = pms_perfdata_sniff(&perfdata, path);
+    if (rc) return rc;
+    rc = perfdata ? olr_series_load_perfdata(s, path, opt) : olr_series_load_table(s, path, opt);
     if (rc == 0 && s->n == 0) rc = pms_fail(PMS_EFORMAT, "%s: no samples", path);
     if (rc) pms_olr_series_free(s);
     return rc;

@@ -23,12 +23,7 @@ typedef struct loader {
 static const pms_perfdata_attr *attr_of_id(uint64_t id, void *ctx)
 {
     pms_perfdata_reader *r = ctx;
-    for (size_t i = 0; i < pms_perfdata_nattrs(r); i++) {
-        const pms_perfdata_attr *a = pms_perfdata_get_attr(r, i);
-        for (size_t k = 0; k < a->nids; k++)
-            if (a->ids[k] == id) return a;
-    }
-    return NULL;
+    return pms_attr_by_id(pms_perfdata_get_attr(r, 0), pms_perfdata_nattrs(r), id);
 }
 
 static int on_sample(const pms_sample *smp, void *ctx)

@@ -36,10 +36,7 @@ const pms_perfdata_attr *pms_assembler_find_event(const pms_perfdata_attr *attrs
 
 static const pms_perfdata_attr *attr_of_id(const pms_assembler *a, uint64_t id)
 {
-    for (size_t i = 0; i < a->nattrs; i++)
-        for (size_t j = 0; j < a->attrs[i].nids; j++)
-            if (a->attrs[i].ids[j] == id) return &a->attrs[i];
-    return NULL;
+    return pms_attr_by_id(a->attrs, a->nattrs, id);
 }
 
 /* Cumulative cycles and instructions from a PERF_SAMPLE_READ group, if both are there. */

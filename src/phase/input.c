@@ -1,6 +1,7 @@
 /* Where a phase analysis gets its intervals: a file replayed, or a live program (live.c). */
 #include "pmuscope/phase_input.h"
 #include "phase/live.h"
+#include "pmuscope/perfdata.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -28,12 +29,9 @@ int pms_phase_input_parse_format(const char *s, pms_phase_format *out)
 
 static pms_phase_format detect(const char *path)
 {
-    char magic[8] = {0};
-    FILE *f = fopen(path, "rb");
-    if (!f) return PMS_PHASE_FORMAT_BBV; /* the reader reports the error */
-    size_t n = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    return n == 8 && !memcmp(magic, "PERFILE2", 8) ? PMS_PHASE_FORMAT_PERF : PMS_PHASE_FORMAT_BBV;
+    bool perfdata;
+    /* a file that cannot be opened: the BBV reader reports the error */
+    return pms_perfdata_sniff(&perfdata, path) == PMS_OK && perfdata ? PMS_PHASE_FORMAT_PERF : PMS_PHASE_FORMAT_BBV;
 }
 
 static int replay(pms_phase_input *in, pms_phase_run *run)

@@ -6,7 +6,6 @@
 #include "util/error.h"
 
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,16 +64,17 @@ static pms_lm *lm_alloc(size_t n, size_t p, bool intercept, const char *const *n
 
 /* Fills rows [first, first + count) of the augmented matrix [1 x y] into blk and
  * adds their squares to the column sums of squares. */
-static void fill_block(gsl_matrix *blk, const double *x, size_t p, const double *y, bool intercept, size_t first,
-                       size_t count, double *colss)
+static void fill_block(gsl_matrix *blk, const double *x, size_t p, const double *y, const double *w, bool intercept,
+                       size_t first, size_t count, double *colss)
 {
     size_t k0 = intercept ? 1 : 0;
     for (size_t r = 0; r < count; r++) {
         double *row = gsl_matrix_ptr(blk, r, 0);
         const double *xi = x + (first + r) * p;
-        if (intercept) row[0] = 1.0;
-        for (size_t j = 0; j < p; j++) row[k0 + j] = xi[j];
-        row[k0 + p] = y[first + r];
+        double sw = w ? sqrt(w[first + r]) : 1.0; /* weighted least squares: rows times sqrt(w) */
+        if (intercept) row[0] = sw;
+        for (size_t j = 0; j < p; j++) row[k0 + j] = sw * xi[j];
+        row[k0 + p] = sw * y[first + r];
         for (size_t j = 0; j < k0 + p; j++) colss[j] += row[j] * row[j];
     }
 }
@@ -86,8 +86,8 @@ enum { OLS_BLOCK = 2048 };
  * orthogonal factorisation as one QR of the whole matrix, without a copy of it
  * (the level-2 QR_decomp measured faster here than QR_UR_decomp on gslcblas). R = [R_xx r_xy; 0 r_yy]: coef = R_xx^-1 r_xy and
  * (X'X)^-1 = R_xx^-1 R_xx^-T. */
-static int fit_ols(const double *x, size_t n, size_t p, const double *y, const char *const *names, double tol,
-                   pms_lm *m)
+static int fit_ols(const double *x, size_t n, size_t p, const double *y, const double *w, const char *const *names,
+                   double tol, pms_lm *m)
 {
     size_t k = m->ncoef, K = k + 1, bsize = n < OLS_BLOCK ? n : OLS_BLOCK;
     if (bsize < K) bsize = K; /* n > k is checked by the caller, so n >= K */
@@ -112,7 +112,7 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const c
             gsl_matrix_memcpy(&rt.matrix, r);
         }
         gsl_matrix_view rows = gsl_matrix_submatrix(blk, top, 0, count, K);
-        fill_block(&rows.matrix, x, p, y, m->has_intercept, first, count, colss);
+        fill_block(&rows.matrix, x, p, y, w, m->has_intercept, first, count, colss);
         g = gsl_linalg_QR_decomp(&v.matrix, tau);
         for (size_t a = 0; a < K; a++)
             for (size_t c = 0; c < K; c++) gsl_matrix_set(r, a, c, c >= a ? gsl_matrix_get(blk, a, c) : 0.0);
@@ -150,13 +150,23 @@ done:
     return rc;
 }
 
-static int fit_nnls(const double *x, size_t n, size_t p, const double *y, pms_lm *m)
+static int fit_nnls(const double *x, size_t n, size_t p, const double *y, const double *w, pms_lm *m)
 {
     gsl_matrix *design = pms_design_matrix(x, n, p, m->has_intercept);
-    if (!design) return pms_fail(PMS_ENOMEM, "out of memory for a %zu x %zu design", n, m->ncoef);
+    double *yw = w ? malloc(n * sizeof *yw) : NULL;
+    if (!design || (w && !yw)) {
+        gsl_matrix_free(design);
+        return pms_fail(PMS_ENOMEM, "out of memory for a %zu x %zu design", n, m->ncoef);
+    }
+    for (size_t i = 0; w && i < n; i++) {
+        gsl_vector_view row = gsl_matrix_row(design, i);
+        gsl_vector_scale(&row.vector, sqrt(w[i]));
+        yw[i] = sqrt(w[i]) * y[i];
+    }
     double rnorm;
-    int rc = pms_nnls(design->data, design->size1, design->size2, y, 0, m->coef, &rnorm);
+    int rc = pms_nnls(design->data, design->size1, design->size2, w ? yw : y, 0, m->coef, &rnorm);
     gsl_matrix_free(design);
+    free(yw);
     if (rc < 0) return rc;
     for (size_t c = 0; c < m->ncoef; c++) m->at_bound[c] = m->coef[c] == 0.0;
     return PMS_OK;
@@ -172,33 +182,40 @@ static void predict_rows(const pms_lm *m, const double *x, size_t n, double *yha
     }
 }
 
-/* The statistics of summary.lm from the coefficients, as R computes them. */
-static int summarise(const double *x, const double *y, pms_lm *m)
+/* The statistics of summary.lm from the coefficients, as R computes them; with
+ * weights w, from the weighted residuals sqrt(w) r and weighted means as R does. */
+static int summarise(const double *x, const double *y, const double *w, pms_lm *m)
 {
     size_t n = m->n, k = m->ncoef;
     predict_rows(m, x, n, m->fitted);
-    double rss = 0, fmean = 0, ymean = 0;
+    double rss = 0, fmean = 0, ymean = 0, wsum = 0;
+    double *wres = malloc(n * sizeof *wres);
+    if (!wres) return pms_fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
+        double wi = w ? w[i] : 1.0;
         m->residuals[i] = y[i] - m->fitted[i];
-        rss += m->residuals[i] * m->residuals[i];
-        fmean += m->fitted[i];
-        ymean += y[i];
+        wres[i] = sqrt(wi) * m->residuals[i];
+        rss += wres[i] * wres[i];
+        fmean += wi * m->fitted[i];
+        ymean += wi * y[i];
+        wsum += wi;
     }
-    fmean /= (double)n;
-    ymean /= (double)n;
+    fmean /= wsum;
+    ymean /= wsum;
     size_t df_int = m->has_intercept ? 1 : 0;
     m->df_residual = n - k;
     m->rss = rss;
     double rdf = (double)m->df_residual;
     double resvar = rss / rdf;
     m->sigma = sqrt(resvar);
-    int rc = pms_quantiles_type7(m->residuals, n, m->resid_quantiles);
+    int rc = pms_quantiles_type7(wres, n, m->resid_quantiles);
+    free(wres);
     if (rc < 0) return rc;
 
     double mss = 0;
     for (size_t i = 0; i < n; i++) {
         double d = m->method == PMS_LM_OLS ? m->fitted[i] - (df_int ? fmean : 0) : y[i] - (df_int ? ymean : 0);
-        mss += d * d;
+        mss += (w ? w[i] : 1.0) * d * d;
     }
     if (m->method == PMS_LM_OLS) {
         /* summary.lm: mss from the fitted values, R2 = mss / (mss + rss) */
@@ -208,14 +225,14 @@ static int summarise(const double *x, const double *y, pms_lm *m)
             m->f_df1 = (double)(k - df_int);
             m->f_df2 = rdf;
             m->f_statistic = (mss / m->f_df1) / resvar;
-            m->f_p_value = gsl_cdf_fdist_Q(m->f_statistic, m->f_df1, m->f_df2);
+            m->f_p_value = pms_f_p_value(m->f_statistic, m->f_df1, m->f_df2);
         } else {
             m->f_statistic = m->f_df1 = m->f_df2 = m->f_p_value = NAN;
         }
         for (size_t c = 0; c < k; c++) {
             m->std_error[c] = sqrt(m->cov_unscaled[c * k + c] * resvar);
             m->t_value[c] = m->coef[c] / m->std_error[c];
-            m->p_value[c] = 2 * gsl_cdf_tdist_Q(fabs(m->t_value[c]), rdf);
+            m->p_value[c] = pms_t_p_value(m->t_value[c], rdf);
         }
     } else {
         /* NNLS: no sampling distribution for constrained estimates; R2 against the
@@ -244,13 +261,16 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
                         n, k, n == k ? "0" : "negative");
     int rc = pms_stats_check_finite(x, n, p, y, names);
     if (rc < 0) return rc;
+    for (size_t i = 0; o.weights && i < n; i++)
+        if (!(o.weights[i] > 0) || !isfinite(o.weights[i]))
+            return pms_fail(PMS_EINVAL, "weight of row %zu is %g: weights must be finite and positive", i + 1, o.weights[i]);
     pms_lm *m = lm_alloc(n, p, intercept, names, o.method);
     if (!m) return pms_fail(PMS_ENOMEM, "out of memory for a %zu x %zu model", n, k);
     if (o.method == PMS_LM_OLS)
-        rc = fit_ols(x, n, p, y, names, tol, m);
+        rc = fit_ols(x, n, p, y, o.weights, names, tol, m);
     else
-        rc = fit_nnls(x, n, p, y, m);
-    if (rc == PMS_OK) rc = summarise(x, y, m);
+        rc = fit_nnls(x, n, p, y, o.weights, m);
+    if (rc == PMS_OK) rc = summarise(x, y, o.weights, m);
     if (rc < 0) {
         pms_lm_free(m);
         return rc;

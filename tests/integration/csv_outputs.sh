@@ -26,16 +26,17 @@ grep -q '^MRACM,,,.*"not applicable: no high-correlation counter' "$tmp/arm.csv"
 # cpistack: one row per group, the stack as in --json
 tsv=$PMS_FIXTURES/armpm/cbench-excerpt.tsv
 "$PMUSCOPE" cpistack --by Benchmark --skip 2 --json --csv "$tmp/c.csv" "$tsv" > "$tmp/c.json"
-head -1 "$tmp/c.csv" | grep -qx 'group,n,R2,test_RMSE,base,L1I_CACHE_REFILL,L1I_TLB_REFILL,L1D_CACHE_REFILL,L1D_TLB_REFILL,BRANCH_MISPRED,model_CPI,observed_CPI' \
+head -1 "$tmp/c.csv" | grep -qx 'group,n,R2,test_RMSE,base,L1I_CACHE_REFILL,L1I_TLB_REFILL,L1D_CACHE_REFILL,L1D_TLB_REFILL,BRANCH_MISPRED,model_CPI,observed_CPI,true_CPI' \
     || fail "cpistack header: $(head -1 "$tmp/c.csv")"
 ngroups=$(jq '.groups | length' "$tmp/c.json")
 [ "$(($(wc -l < "$tmp/c.csv") - 1))" -eq "$ngroups" ] || fail "cpistack: not one row per group"
 for g in $(seq 0 $((ngroups - 1))); do
-    IFS=, read -r group n r2 rmse base e1 e2 e3 e4 e5 model obs < <(sed -n "$((g + 2))p" "$tmp/c.csv")
+    IFS=, read -r group n r2 rmse base e1 e2 e3 e4 e5 model obs true_cpi < <(sed -n "$((g + 2))p" "$tmp/c.csv")
     [ "$group" = "$(jq -r ".groups[$g].group" "$tmp/c.json")" ] || fail "group $g is $group"
     close "$base" "$(jq -r ".groups[$g].result.stack.base" "$tmp/c.json")" || fail "$group base"
     close "$e5" "$(jq -r ".groups[$g].result.stack.BRANCH_MISPRED" "$tmp/c.json")" || fail "$group BRANCH_MISPRED"
     close "$model" "$(jq -r ".groups[$g].result.stack.model_cpi" "$tmp/c.json")" || fail "$group model CPI"
+    close "$true_cpi" "$(jq -r ".groups[$g].result.stack.true_cpi" "$tmp/c.json")" || fail "$group true CPI"
     close "$rmse" "$(jq -r ".groups[$g].result.test_rmse" "$tmp/c.json")" || fail "$group test RMSE"
 done
 

@@ -110,10 +110,54 @@ fi
 "$PMUSCOPE" estimate "$fx/armpm_runs_2000mhz_run1.csv" --train 1-24 --test 25-30 --json > "$tmp/arm.json"
 # MRACM: two counters, the chosen pair is the non-rejected one with the lowest error, its VIF < 10
 jq -e '.methods[] | select(.method == "mracm") | .applicable and .counters == 2
-       and ([.pairs[] | select(.rejected | not) | .mean_abs_error_pct] | min) as $min
+       and ([.pairs[] | select(.candidate and (.rejected | not)) | .mean_abs_error_pct] | min) as $min
        | [.pairs[] | select(.chosen)] | length == 1 and .[0].mean_abs_error_pct == $min and .[0].vif < 10' \
     "$tmp/arm.json" >/dev/null || fail "ARM MRACM choice"
 jq -e '.methods[] | select(.method == "mra") | .collinear_left_out == ["SW_INCR"]' "$tmp/arm.json" >/dev/null || fail "ARM SW_INCR"
+
+# MRACM against an independent R implementation of the paper's procedure (mracm_reference.R):
+# MRA's selection, the lowest selected counter, each criterion's pick, the partial correlations
+# and the chosen pair's coefficients, on the MRACM question's table and on the ARM data; the golden
+# files always, R live as well when installed
+mracm_vs_r() { # runs cycles last_train json golden
+    local ref=$5
+    if command -v Rscript >/dev/null; then
+        Rscript "$fx/mracm_reference.R" "$1" "$2" 1 "$3" "$tmp/mracm_live.txt"
+        cmp -s <(grep -v '^coef\|^partial' "$ref") <(grep -v '^coef\|^partial' "$tmp/mracm_live.txt") || fail "R's MRACM picks differ from the golden $ref"
+        ref=$tmp/mracm_live.txt
+    fi
+    local j=".methods[] | select(.method == \"mracm\")"
+    [ "selected $(jq -r "$j | .selected | sort | join(\",\")" "$4")" = "$(grep '^selected ' "$ref")" ] || fail "$1: MRACM selection"
+    [ "lowest $(jq -r "$j | .lowest_selected" "$4")" = "$(grep '^lowest ' "$ref")" ] || fail "$1: lowest selected"
+    for c in fit loo partial; do
+        [ "pick_$c $(jq -r "$j | .picks.$c // [\"none\"] | sort | join(\",\")" "$4")" = "$(grep "^pick_$c " "$ref")" ] \
+            || fail "$1: pick by $c"
+    done
+    while read -r key val; do
+        name=${key#partial:}
+        close "$(jq -r --arg n "$name" "$j | .partial_correlation[\$n]" "$4")" "$val" 1e-9 || fail "$1: partial r of $name"
+    done < <(grep '^partial:' "$ref")
+    while read -r key val; do
+        name=${key#coef:}
+        got=$(jq -r --arg n "$name" "$j | if \$n == \"(Intercept)\" then .intercept else .coefficients[\$n] end" "$4")
+        close "$got" "$val" 1e-7 || fail "$1: MRACM coefficient $name $got, R $val"
+    done < <(grep '^coef:' "$ref")
+}
+"$PMUSCOPE" estimate "$fx/mracm_runs.csv" --train 1-30 --test 31-40 --json > "$tmp/mracm.json"
+mracm_vs_r "$fx/mracm_runs.csv" cycles 30 "$tmp/mracm.json" "$fx/mracm_runs_train30.mracm.golden"
+mracm_vs_r "$fx/armpm_runs_2000mhz_run1.csv" CPU_CYCLES 24 "$tmp/arm.json" "$fx/armpm_runs_2000mhz_run1_train24.mracm.golden"
+# on the question's table the paper's pair estimates the test runs within 0.05%, the thresholds' within
+# nothing like it, and the text output names each criterion's pick
+jq -e '.methods[] | select(.method == "mracm") | [.test[] | .error_pct | fabs < 0.05] | all' "$tmp/mracm.json" >/dev/null \
+    || fail "MRACM test errors on the question's table"
+"$PMUSCOPE" estimate "$fx/mracm_runs.csv" --train 1-30 --test 31-40 --method mracm --mracm thresholds --json > "$tmp/thr.json"
+jq -e '.methods[0] | .procedure == "thresholds" and ([.test[] | .error_pct | fabs] | max > 1)
+       and (.picks.fit | index("exc_taken")) and (.picks.partial == ["inst", "l2_refill"])' "$tmp/thr.json" >/dev/null \
+    || fail "--mracm thresholds"
+"$PMUSCOPE" estimate "$fx/mracm_runs.csv" --train 1-30 --method mracm --mracm thresholds --criterion partial > "$tmp/thr.txt"
+grep -q "picks by criterion: best fit: inst + exc_taken; leave-one-run-out: inst + exc_taken; partial correlation: inst + l2_refill" \
+    "$tmp/thr.txt" || fail "picks line"
+grep -Eq '^ +inst +l2_refill .*chosen' "$tmp/thr.txt" || fail "--criterion partial chooses inst + l2_refill"
 
 # a runs table collected by `pmuscope stat --schedule=runs` from the sizes workload, one event
 # per run besides the anchor (software events: no PMU needed; task-clock stands in for cycles)

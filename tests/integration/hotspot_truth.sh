@@ -26,7 +26,7 @@ set -e
 mkdir "$tmp/bin"
 cp "$PMS_WORKLOADS/hotspots" "$tmp/bin/hotspots"
 "$PMUSCOPE" hotspot --record-truth "$tmp/truth" -- "$tmp/bin/hotspots"
-for f in callgrind.out exp-bbv.bb exp-bbv.pc exp-bbv.log objects; do [ -s "$tmp/truth/$f" ] || fail "truth lacks $f"; done
+for f in callgrind.out objects run; do [ -s "$tmp/truth/$f" ] || fail "truth lacks $f"; done
 
 perf record -q -e cpu-clock:u -c 100000 -o "$tmp/perf.data" -- "$tmp/bin/hotspots" >/dev/null 2>&1
 "$PMUSCOPE" hotspot --truth "$tmp/truth" --json "$tmp/perf.data" > "$tmp/out.json"
@@ -58,12 +58,27 @@ done
 jq -e '.sc > 0 and .sc <= 1 and .nrmse_sr > 0 and .od > 0 and .m == (.ips | length)' "$tmp/out.json" >/dev/null ||
     fail "measures out of range: $(jq -c '{sc, nrmse_sr, od, m}' "$tmp/out.json")"
 
-# A recording of another program is refused, naming it.
+# A recording of another program is refused, naming it: by its command line, and, with
+# --allow-other-run, by its samples in another binary.
 perf record -q -e cpu-clock:u -c 100000 -o "$tmp/phases.data" -- "$PMS_WORKLOADS/phases" --units 20 >/dev/null 2>&1
 set +e
 "$PMUSCOPE" hotspot --truth "$tmp/truth" "$tmp/phases.data" 2>"$tmp/err"; rc=$?
 set -e
+[ $rc -eq 1 ] && grep -q "the recording ran .*phases --units 20" "$tmp/err" || fail "phases: rc $rc $(cat "$tmp/err")"
+set +e
+"$PMUSCOPE" hotspot --allow-other-run --truth "$tmp/truth" "$tmp/phases.data" 2>"$tmp/err"; rc=$?
+set -e
 [ $rc -eq 1 ] && grep -q "different binary" "$tmp/err" && grep -q "phases" "$tmp/err" || fail "phases: rc $rc $(cat "$tmp/err")"
+
+# The same binary with other arguments: refused, or compared with a warning.
+perf record -q -e cpu-clock:u -c 100000 -o "$tmp/scale2.data" -- "$tmp/bin/hotspots" --scale 2 >/dev/null 2>&1
+set +e
+"$PMUSCOPE" hotspot --truth "$tmp/truth" "$tmp/scale2.data" >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q -- "ran \"$tmp/bin/hotspots --scale 2\" but the truth is of \"$tmp/bin/hotspots\"" "$tmp/err" ||
+    fail "other arguments: rc $rc $(cat "$tmp/err")"
+"$PMUSCOPE" hotspot --allow-other-run --truth "$tmp/truth" "$tmp/scale2.data" >/dev/null 2>"$tmp/err" &&
+    grep -q "warning: the recording ran" "$tmp/err" || fail "--allow-other-run: $(cat "$tmp/err")"
 
 # The binary replaced after valgrind ran: the truth no longer describes it.
 cp "$PMS_WORKLOADS/phases" "$tmp/bin/hotspots"

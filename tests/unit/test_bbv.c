@@ -120,12 +120,36 @@ static void test_simpoint_round_trip(void **state)
     pms_bbv_free(b);
 }
 
+/* Inputs the fuzzer found undefined behaviour on (an empty PC file sorted NULL; a vector
+ * with no entries handed out NULL + 0): the sanitizer build of this test aborts on either. */
+static void test_empty_vectors_and_pc_files(void **state)
+{
+    (void)state;
+    pms_bbv *b;
+    assert_int_equal(pms_bbv_parse(&b, "x.bb", "T\n", 2), PMS_OK);
+    assert_int_equal(pms_bbv_nintervals(b), 1);
+    pms_bbv_interval iv;
+    assert_int_equal(pms_bbv_get_interval(b, 0, &iv), PMS_OK);
+    assert_int_equal(iv.nentries, 0);
+    assert_null(iv.entries);
+    assert_int_equal(iv.instructions, 0);
+    assert_int_equal(pms_bbv_parse_pc(b, "x.pc", "", 0), PMS_OK);
+    assert_int_equal(pms_bbv_nblocks(b), 0);
+    assert_null(pms_bbv_dominant_function(b, 0, 1));
+    pms_bbv_free(b);
+    assert_int_equal(pms_bbv_parse(&b, "x.bb", "T:1:5 \n", 7), PMS_OK);
+    assert_int_equal(pms_bbv_parse_pc(b, "x.pc", "", 0), PMS_OK);
+    assert_null(pms_bbv_find_block(b, 1));
+    pms_bbv_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loads_valgrind_output),
         cmocka_unit_test(test_malformed_lines_are_named),
         cmocka_unit_test(test_simpoint_round_trip),
+        cmocka_unit_test(test_empty_vectors_and_pc_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

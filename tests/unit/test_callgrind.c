@@ -30,6 +30,37 @@ static void test_two_parts_fixture(void **state)
     pms_callgrind_free(cg);
 }
 
+/* --collect-jumps=yes: a jump's target is relative to the last cost line and does not
+ * move it; the position line after it is the source; a call's target lies in cob=. */
+static void test_branches(void **state)
+{
+    (void)state;
+    static const char text[] = "positions: instr line\nevents: Ir\nob=(1) /bin/prog\nfn=(1) main\n"
+                               "0x1000 1 1\n+2 * 5\njcnd=3/5 +14 *\n* *\n+4 * 2\njump=2 -6 *\n* *\n"
+                               "cob=(2) /lib/libc.so.6\ncfn=(2) puts\ncalls=1 0x500 *\n+3 * 9\n"
+                               "cfn=(3) helper\ncalls=1 0x1100 *\n* * 9\n0x1010 * 3\n";
+    const char *path = pms_test_write_temp(".out", text, strlen(text));
+    pms_callgrind *cg;
+    assert_int_equal(pms_callgrind_read(&cg, path), 0);
+    size_t nt, ns;
+    const pms_cg_branch *t = pms_callgrind_branch_targets(cg, &nt), *s = pms_callgrind_branch_sources(cg, &ns);
+    const struct { const char *ob; uint64_t addr; } targets[] = {
+        {"/bin/prog", 0x1000}, {"/bin/prog", 0x1010}, {"/bin/prog", 0x1100}, {"/lib/libc.so.6", 0x500}};
+    const uint64_t sources[] = {0x1002, 0x1006, 0x1009};
+    assert_int_equal(nt, 4);
+    for (size_t i = 0; i < nt; i++) {
+        assert_string_equal(pms_callgrind_object(cg, t[i].object), targets[i].ob);
+        assert_int_equal(t[i].addr, targets[i].addr);
+    }
+    assert_int_equal(ns, 3);
+    for (size_t i = 0; i < ns; i++) {
+        assert_string_equal(pms_callgrind_object(cg, s[i].object), "/bin/prog");
+        assert_int_equal(s[i].addr, sources[i]);
+    }
+    assert_int_equal(pms_callgrind_total(cg), 11); /* 1 + 5 + 2 + 3: call costs are inclusive */
+    pms_callgrind_free(cg);
+}
+
 /* Parses text and expects a format error whose message contains every fragment. */
 static void expect_error(const char *text, const char *frag1, const char *frag2)
 {
@@ -57,6 +88,7 @@ static void test_errors_name_line_and_expectation(void **state)
     expect_error(HEAD "fn=(1) f\ncalls=1 0x20 1\n", "ends before the cost line of the call at line 5", NULL);
     expect_error("# callgrind format\npositions: instr line\nevents: Dr Dw\n", "line 3", "no Ir");
     expect_error("hello\n", "line 1", "expected a header");
+    expect_error(HEAD "fn=(1) f\n0x10 1 5\njump=1 +4 *\nfn=(2) g\n", "line 7", "source position of the jump at line 6");
     expect_error("creator: x\n", "no \"events:\" header", NULL);
 }
 
@@ -72,6 +104,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_parts_fixture),
+        cmocka_unit_test(test_branches),
         cmocka_unit_test(test_errors_name_line_and_expectation),
         cmocka_unit_test(test_truncated_file_detected),
     };

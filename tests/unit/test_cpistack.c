@@ -21,16 +21,59 @@ static pms_table *arm_table(void)
     return t;
 }
 
-static pms_cpistack *stack_of(const pms_table *t, const char *prog, pms_lm_method method, bool normalize)
+static pms_cpistack *stack_of_opt(const pms_table *t, const char *prog, pms_lm_method method, bool normalize,
+                                  bool weighted, bool newey_west)
 {
     char cond[128];
     snprintf(cond, sizeof cond, "Benchmark=%s", prog);
     const char *where[] = {cond};
     pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 2, .train_fraction = 1, .method = method,
-                              .normalize = normalize};
+                              .normalize = normalize, .weighted = weighted, .newey_west = newey_west};
     pms_cpistack *s = NULL;
     if (pms_cpistack_compute(t, &o, &s) != PMS_OK) fail_msg("%s: %s", prog, pms_strerror());
     return s;
+}
+
+static pms_cpistack *stack_of_w(const pms_table *t, const char *prog, pms_lm_method method, bool normalize,
+                                bool weighted)
+{
+    return stack_of_opt(t, prog, method, normalize, weighted, false);
+}
+
+static pms_cpistack *stack_of(const pms_table *t, const char *prog, pms_lm_method method, bool normalize)
+{
+    return stack_of_w(t, prog, method, normalize, false);
+}
+
+/* Weighted least squares by instructions against R's lm(weights =): the stack
+ * adds up to the true CPI, total cycles / total instructions. */
+static void check_wls_against(const pms_table *t, const struct ref *r, const char *prog)
+{
+    char key[256];
+    pms_cpistack *s = stack_of_w(t, prog, PMS_LM_OLS, false, true);
+    snprintf(key, sizeof key, "%s:wls:base", prog);
+    assert_close(s->base, ref_get(r, key), 1e-9);
+    for (size_t j = 0; j < 5; j++) {
+        snprintf(key, sizeof key, "%s:wls:estimate:%s", prog, events[j]);
+        assert_close(s->model->coef[j + 1], ref_get(r, key), 1e-9);
+        snprintf(key, sizeof key, "%s:wls:std_error:%s", prog, events[j]);
+        assert_close(s->model->std_error[j + 1], ref_get(r, key), 1e-9);
+        snprintf(key, sizeof key, "%s:wls:component:%s", prog, events[j]);
+        assert_close(s->component[j], ref_get(r, key), 1e-9);
+    }
+    snprintf(key, sizeof key, "%s:wls:r_squared", prog);
+    assert_close(s->model->r_squared, ref_get(r, key), 1e-9);
+    snprintf(key, sizeof key, "%s:wls:sigma", prog);
+    assert_close(s->model->sigma, ref_get(r, key), 1e-9);
+    snprintf(key, sizeof key, "%s:wls:f_statistic", prog);
+    assert_close(s->model->f_statistic, ref_get(r, key), 1e-9);
+    snprintf(key, sizeof key, "%s:wls:resid_median", prog);
+    assert_true(fabs(s->model->resid_quantiles[2] - ref_get(r, key)) <= 1e-8 * s->model->sigma);
+    snprintf(key, sizeof key, "%s:true_cpi", prog);
+    assert_close(s->true_cpi, ref_get(r, key), 1e-12);
+    assert_close(s->program_cpi, ref_get(r, key), 1e-12);
+    assert_close(s->model_cpi, s->true_cpi, 1e-12); /* the weighted stack adds up to the true CPI */
+    pms_cpistack_free(s);
 }
 
 static void check_against(const pms_table *t, const struct ref *r)
@@ -38,8 +81,17 @@ static void check_against(const pms_table *t, const struct ref *r)
     char key[256];
     for (size_t g = 0; g < 4; g++) {
         const char *prog = programs[g];
-        pms_cpistack *s = stack_of(t, prog, PMS_LM_OLS, false);
+        pms_cpistack *s = stack_of_opt(t, prog, PMS_LM_OLS, false, false, true);
         assert_int_equal(s->nevents, 5);
+        /* Durbin-Watson as lmtest::dwtest, Newey-West as sandwich::NeweyWest */
+        snprintf(key, sizeof key, "%s:ols:dw", prog);
+        assert_close(s->durbin_watson, ref_get(r, key), 1e-9);
+        snprintf(key, sizeof key, "%s:ols:nw_lag", prog);
+        assert_int_equal(s->hac_lag, (size_t)ref_get(r, key));
+        for (size_t c = 0; c < 6; c++) {
+            snprintf(key, sizeof key, "%s:ols:nw_se:%zu", prog, c + 1);
+            assert_close(s->hac_se[c], ref_get(r, key), 1e-9);
+        }
         snprintf(key, sizeof key, "%s:ols:base", prog);
         assert_close(s->base, ref_get(r, key), 1e-9);
         for (size_t j = 0; j < 5; j++) {
@@ -56,7 +108,10 @@ static void check_against(const pms_table *t, const struct ref *r)
         snprintf(key, sizeof key, "%s:ols:model_cpi", prog);
         assert_close(s->model_cpi, ref_get(r, key), 1e-12);
         assert_close(s->model_cpi, s->observed_cpi, 1e-12); /* OLS with intercept: mean fitted = mean observed */
+        snprintf(key, sizeof key, "%s:true_cpi", prog);
+        assert_close(s->true_cpi, ref_get(r, key), 1e-12);
         pms_cpistack_free(s);
+        check_wls_against(t, r, prog);
 
         s = stack_of(t, prog, PMS_LM_NNLS, true);
         snprintf(key, sizeof key, "%s:nnls:base", prog);
@@ -165,6 +220,84 @@ static void test_range_per_interval_normalize(void **st)
     pms_table_free(t);
 }
 
+/* Min-max normalisation is fitted on the training intervals only: their
+ * regressors span [0, 1], and changing a test interval changes nothing fitted. */
+static void test_normalize_on_training_rows(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table();
+    const char *where[] = {"Benchmark=security_sha"};
+    pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 1, .seed = 5, .normalize = true};
+    pms_cpistack *s, *s2;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_true(s->ntest > 0);
+    bool outside = false;
+    for (size_t j = 0; j < 5; j++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < s->ntrain; i++) {
+            lo = fmin(lo, s->x[s->train[i] * 5 + j]);
+            hi = fmax(hi, s->x[s->train[i] * 5 + j]);
+        }
+        assert_true(fabs(lo) < 1e-15 && fabs(hi - 1) < 1e-12);
+        for (size_t i = 0; i < s->ntest; i++) outside |= s->x[s->test[i] * 5 + j] < 0 || s->x[s->test[i] * 5 + j] > 1;
+    }
+    assert_true(outside); /* some test interval lies beyond the training range */
+    /* an extreme count in a test interval leaves the model as it was */
+    size_t row = s->rows[s->test[0]], col;
+    assert_int_equal(pms_table_require(t, "L1D_CACHE_REFILL", &col), PMS_OK);
+    const double *v;
+    assert_int_equal(pms_table_numeric(t, col, false, &v), PMS_OK);
+    ((double *)v)[row] *= 1000;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s2), PMS_OK);
+    for (size_t c = 0; c < 6; c++) assert_close(s2->model->coef[c], s->model->coef[c], 1e-12);
+    assert_true(s2->test_rmse > s->test_rmse);
+    pms_cpistack_free(s2);
+    pms_cpistack_free(s);
+    pms_table_free(t);
+}
+
+/* Blocked validation tests on the last intervals in time order; run-wise on the
+ * runs after the first, named by a column. */
+static void test_blocked_and_runwise_validation(void **st)
+{
+    (void)st;
+    pms_table *t = arm_table();
+    const char *where[] = {"Benchmark=security_sha"};
+    pms_cpistack_options o = {.where = where, .nwhere = 1, .skip = 1, .validation = PMS_CPISTACK_BLOCKED};
+    pms_cpistack *s;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_int_equal(s->ntrain, 56);
+    assert_int_equal(s->ntest, 14);
+    for (size_t i = 0; i < 56; i++) assert_int_equal(s->train[i], i);
+    for (size_t i = 0; i < 14; i++) assert_int_equal(s->test[i], 56 + i);
+    pms_cpistack_free(s);
+    o.validation = PMS_CPISTACK_RUNS, o.run_column = "Run(#)";
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_EINVAL); /* the excerpt has run 1 only */
+    assert_non_null(strstr(pms_strerror(), "every interval is of one run"));
+    pms_table_free(t);
+
+    /* two runs of the same loop: fit on run a, test on run b */
+    char text[4096] = "run,cycles,instructions,cache-misses,branch-misses\n";
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 20; i++) {
+            double ins = 1000 + 37 * ((i * 7) % 11), cm = 3 + (i * 5) % 7, bm = 2 + (i * 3) % 5;
+            char line[128];
+            snprintf(line, sizeof line, "%s,%.0f,%.0f,%.0f,%.0f\n", r ? "b" : "a", 0.5 * ins + 20 * cm + 9 * bm + r * 3 + (i % 3),
+                     ins, cm, bm);
+            strcat(text, line);
+        }
+    assert_int_equal(pms_table_parse(text, strlen(text), "runs.csv", NULL, &t), PMS_OK);
+    o = (pms_cpistack_options){.validation = PMS_CPISTACK_RUNS, .run_column = "run"};
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    assert_int_equal(s->ntrain, 20);
+    assert_int_equal(s->ntest, 20);
+    for (size_t i = 0; i < 20; i++) assert_string_equal(pms_table_string(t, s->rows[s->train[i]], 0), "a");
+    for (size_t i = 0; i < 20; i++) assert_string_equal(pms_table_string(t, s->rows[s->test[i]], 0), "b");
+    assert_true(s->test_rmse > 0);
+    pms_cpistack_free(s);
+    pms_table_free(t);
+}
+
 static void test_bad_tables(void **st)
 {
     (void)st;
@@ -223,6 +356,8 @@ int main(void)
         cmocka_unit_test(test_split_and_test_error),
         cmocka_unit_test(test_range_per_interval_normalize),
         cmocka_unit_test(test_bad_tables),
+        cmocka_unit_test(test_normalize_on_training_rows),
+        cmocka_unit_test(test_blocked_and_runwise_validation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,16 +40,20 @@ static double pearson(const double *x, size_t stride_x, const double *y, size_t 
     return sxy / sqrt(sxx * syy);
 }
 
+/* Today's thresholds as an option: every |r| >= 0.9 counter with every |r| < 0.4 one. */
 static void test_best_pair_found(void **state)
 {
     (void)state;
     pms_mracm_fit f;
-    assert_int_equal(pms_mracm_fit_runs(cycles, events, M, N, names, NULL, &f), PMS_OK);
+    pms_mracm_options opt = {.procedure = PMS_MRACM_THRESHOLDS};
+    assert_int_equal(pms_mracm_fit_runs(cycles, events, M, N, names, &opt, &f), PMS_OK);
     assert_true(f.applicable);
     for (int i = 0; i < N; i++) assert_close(f.correlation[i], pearson(&events[i], N, cycles, 1), 1e-12);
     assert_true(fabs(f.correlation[A]) >= 0.9 && fabs(f.correlation[B]) >= 0.9);
     assert_true(fabs(f.correlation[L]) < 0.4 && fabs(f.correlation[MM]) < 0.4);
-    assert_int_equal(f.n_pairs, 4); /* {A, B} x {L, M} */
+    assert_int_equal(f.n_pairs, 4); /* {A, B} x {L, M}; the partial pick (A, L) is one of them */
+    assert_int_equal(f.pick[PMS_MRACM_BY_PARTIAL], f.best);
+    assert_int_equal(f.pick[PMS_MRACM_BY_LOO], f.best);
     const pms_mracm_pair *best = &f.pairs[f.best];
     assert_int_equal(best->high, A);
     assert_int_equal(best->low, L);
@@ -77,7 +81,7 @@ static void test_best_pair_found(void **state)
 static void test_validation_split_agrees(void **state)
 {
     (void)state;
-    pms_mracm_options opt = {.validation = 0.25, .seed = 7};
+    pms_mracm_options opt = {.procedure = PMS_MRACM_THRESHOLDS, .validation = 0.25, .seed = 7};
     pms_mracm_fit f;
     assert_int_equal(pms_mracm_fit_runs(cycles, events, M, N, names, &opt, &f), PMS_OK);
     assert_true(f.applicable);
@@ -106,7 +110,7 @@ static void test_not_applicable_without_low_counter(void **state)
 static void test_vif_rejects_every_pair(void **state)
 {
     (void)state;
-    pms_mracm_options opt = {.max_vif = 1.0 + 1e-12};
+    pms_mracm_options opt = {.procedure = PMS_MRACM_THRESHOLDS, .max_vif = 1.0 + 1e-12};
     pms_mracm_fit f;
     assert_int_equal(pms_mracm_fit_runs(cycles, events, M, N, names, &opt, &f), PMS_OK);
     assert_false(f.applicable);
@@ -131,6 +135,108 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(pms_strerror(), "cycles are 500 in all 12 fitting runs"));
 }
 
+/* The issue's table: cycles = 5000 + 1.3 inst + 38 l2_refill + noise, where
+ * l2_refill has r = 0.59 over the fitting runs (make_mracm_runs.R). */
+static void load_issue_table(pms_runs **r)
+{
+    assert_int_equal(pms_runs_read(pms_test_fixture("estimate/mracm_runs.csv"), NULL, NULL, r), PMS_OK);
+    assert_int_equal((*r)->n_counters, 4);
+}
+
+static size_t counter(const pms_runs *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_counters; i++)
+        if (strcmp(r->counters[i], name) == 0) return i;
+    fail_msg("no counter %s", name);
+    return 0;
+}
+
+/* mean |error %| of the fit's model on rows [from, to) */
+static double mean_abs_error(const pms_runs *r, const pms_mracm_fit *f, size_t from, size_t to)
+{
+    double sum = 0;
+    for (size_t j = from; j < to; j++)
+        sum += fabs(pms_estimate_error_pct(pms_cycle_model_predict(&f->model, &r->events[j * r->n_counters]), r->cycles[j]));
+    return sum / (double)(to - from);
+}
+
+static void test_paper_procedure_on_issue_table(void **state)
+{
+    (void)state;
+    pms_runs *r;
+    load_issue_table(&r);
+    pms_mracm_fit f;
+    const char *const *nm = (const char *const *)r->counters;
+    assert_int_equal(pms_mracm_fit_runs(r->cycles, r->events, 30, 4, nm, NULL, &f), PMS_OK);
+    size_t inst = counter(r, "inst"), l2 = counter(r, "l2_refill");
+    assert_true(f.applicable);
+    assert_int_equal(f.procedure, PMS_MRACM_PAPER);
+    /* MRA by p value keeps exactly inst and l2_refill; l2_refill is the lowest (r ~ 0.5) */
+    for (size_t i = 0; i < 4; i++) assert_int_equal(f.selected[i], i == inst || i == l2);
+    assert_int_equal(f.low, l2);
+    assert_true(fabs(f.correlation[l2]) > 0.4 && fabs(f.correlation[l2]) < 0.9);
+    for (size_t c = 0; c < PMS_MRACM_CRITERIA; c++) {
+        assert_true(f.pick[c] != PMS_MRACM_NONE);
+        assert_int_equal(f.pairs[f.pick[c]].high, inst);
+        assert_int_equal(f.pairs[f.pick[c]].low, l2);
+    }
+    assert_close(f.model.coef[inst], 1.3, 1e-3);
+    assert_close(f.model.coef[l2], 38, 1e-3);
+    assert_true(mean_abs_error(r, &f, 0, 30) < 0.05);
+    assert_true(mean_abs_error(r, &f, 30, 40) < 0.05);
+    pms_mracm_fit_free(&f);
+
+    /* the thresholds pair a high counter with exc_taken, which is noise: errors of percents */
+    pms_mracm_options opt = {.procedure = PMS_MRACM_THRESHOLDS};
+    assert_int_equal(pms_mracm_fit_runs(r->cycles, r->events, 30, 4, nm, &opt, &f), PMS_OK);
+    assert_true(f.applicable);
+    assert_int_equal(f.pairs[f.best].low, counter(r, "exc_taken"));
+    assert_true(mean_abs_error(r, &f, 30, 40) > 1);
+    /* while the partial correlation criterion still finds inst + l2_refill */
+    const pms_mracm_pair *q = &f.pairs[f.pick[PMS_MRACM_BY_PARTIAL]];
+    assert_true(q->high == inst && q->low == l2 && !q->candidate);
+    pms_mracm_fit_free(&f);
+    opt.criterion = PMS_MRACM_BY_PARTIAL;
+    assert_int_equal(pms_mracm_fit_runs(r->cycles, r->events, 30, 4, nm, &opt, &f), PMS_OK);
+    assert_true(f.applicable && f.model.used[inst] && f.model.used[l2]);
+    pms_mracm_fit_free(&f);
+    opt.instructions = "no_such";
+    assert_int_equal(pms_mracm_fit_runs(r->cycles, r->events, 30, 4, nm, &opt, &f), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "no counter named 'no_such'"));
+    pms_runs_destroy(r);
+}
+
+/* Leave-one-run-out error of a pair, recomputed here from closed-form two-regressor OLS. */
+static void test_loo_error_recomputed(void **state)
+{
+    (void)state;
+    pms_mracm_options opt = {.procedure = PMS_MRACM_THRESHOLDS};
+    pms_mracm_fit f;
+    assert_int_equal(pms_mracm_fit_runs(cycles, events, M, N, names, &opt, &f), PMS_OK);
+    for (size_t p = 0; p < f.n_pairs; p++) {
+        const pms_mracm_pair *q = &f.pairs[p];
+        double sum = 0;
+        for (int out = 0; out < M; out++) {
+            /* normal equations of y ~ 1 + a + b on the other runs, centred */
+            double ma = 0, mb = 0, my = 0, saa = 0, sbb = 0, sab = 0, say = 0, sby = 0;
+            for (int j = 0; j < M; j++)
+                if (j != out) ma += events[j * N + q->high], mb += events[j * N + q->low], my += cycles[j];
+            ma /= M - 1, mb /= M - 1, my /= M - 1;
+            for (int j = 0; j < M; j++) {
+                if (j == out) continue;
+                double a = events[j * N + q->high] - ma, b = events[j * N + q->low] - mb, y = cycles[j] - my;
+                saa += a * a, sbb += b * b, sab += a * b, say += a * y, sby += b * y;
+            }
+            double det = saa * sbb - sab * sab, ba = (sbb * say - sab * sby) / det, bb = (saa * sby - sab * say) / det;
+            double est = my + ba * (events[out * N + q->high] - ma) + bb * (events[out * N + q->low] - mb);
+            sum += fabs((est - cycles[out]) / cycles[out] * 100);
+        }
+        if (sum / M < 1e-9) assert_true(q->loo_error_pct < 1e-9); /* the exact pair: rounding only */
+        else assert_close(q->loo_error_pct, sum / M, 1e-6);
+    }
+    pms_mracm_fit_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +245,8 @@ int main(void)
         cmocka_unit_test(test_not_applicable_without_low_counter),
         cmocka_unit_test(test_vif_rejects_every_pair),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_paper_procedure_on_issue_table),
+        cmocka_unit_test(test_loo_error_recomputed),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

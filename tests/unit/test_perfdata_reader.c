@@ -371,6 +371,47 @@ static void test_rejects_other_formats(void **state)
     assert_int_equal(pms_perfdata_open(&r, "/nonexistent.data"), PMS_ENOENT);
 }
 
+/* The sniffing the commands taking perf.data or a table use: every perf.data the reader
+ * knows (and reads or names what it cannot read), nothing else. */
+static void test_sniff(void **state)
+{
+    (void)state;
+    static const char *const perf_magics[] = {"PERFILE2", "2ELIFREP", "PERFFILE"};
+    for (size_t i = 0; i < 3; i++) {
+        unsigned char head[104] = {0};
+        memcpy(head, perf_magics[i], 8);
+        uint64_t sz = 104;
+        memcpy(head + 8, &sz, 8);
+        const char *path = pms_test_write_temp(".data", (const char *)head, sizeof head);
+        bool is = false;
+        assert_int_equal(pms_perfdata_sniff(&is, path), PMS_OK);
+        assert_true(is);
+        pms_perfdata_reader *r;
+        if (i) { /* the reader names what it does not read */
+            assert_int_equal(pms_perfdata_open(&r, path), PMS_ENOTSUP);
+            assert_non_null(strstr(pms_strerror(), i % 2 ? "big-endian" : "version 1"));
+        }
+        remove(path);
+    }
+    static const char *const others[] = {"time,x\n1,2\n", "PERF", "", "T:1:5 :2:7\n"};
+    for (size_t i = 0; i < 4; i++) {
+        const char *path = pms_test_write_temp(".txt", others[i], strlen(others[i]));
+        bool is = true;
+        assert_int_equal(pms_perfdata_sniff(&is, path), PMS_OK);
+        assert_false(is);
+        remove(path);
+    }
+    /* perf's own pipe-mode output */
+    const char *pipe = pms_test_write_temp(".data", "", 0);
+    assert_int_equal(pms_test_system("perf record -q -e cpu-clock -o - -- true > '%s' 2>/dev/null", pipe), 0);
+    bool is = false;
+    assert_int_equal(pms_perfdata_sniff(&is, pipe), PMS_OK);
+    assert_true(is);
+    remove(pipe);
+    assert_int_equal(pms_perfdata_sniff(&is, "/nonexistent.data"), PMS_ENOENT);
+    assert_non_null(strstr(pms_strerror(), "/nonexistent.data"));
+}
+
 /* Older (VER0, 64 bytes) and newer (larger, zero tail) attr layouts in the attrs section. */
 static void test_attr_size_variants(void **state)
 {
@@ -537,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_truncated_files_fail_with_offset),
         cmocka_unit_test(test_corrupt_sizes_fail_with_offset),
         cmocka_unit_test(test_rejects_other_formats),
+        cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_attr_size_variants),
         cmocka_unit_test(test_header_attr_record),
     };

@@ -1,0 +1,73 @@
+/* pmuscope: recording a command or a running process into a perf.data file, as perf
+ * record does, as one library call.
+ *
+ * pms_record_run() opens the sampling events (pmuscope/sampler.h) on a launched command
+ * (held before exec until the events are open, so counting starts at exec; its threads
+ * and children are followed unless the first event reads a group) or on every thread of
+ * process pid, drains the ring buffers into the file until the target ends or the
+ * caller's stop flag is set, and leaves a valid file (it is also made valid every second
+ * while recording, so a crash of the caller loses at most the last second).
+ *
+ * A tap sees every record as it is drained, before it is written, and may leave it out
+ * of the file: the online line-segment fitter (pmuscope/olr_live.h) is one. */
+#ifndef PMUSCOPE_RECORD_H
+#define PMUSCOPE_RECORD_H
+#include "pmuscope/perfdata.h"
+#include "pmuscope/sampler.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Callbacks on the drained stream; any may be NULL. A non-zero return stops the recording
+ * with that status (the file is still closed valid). */
+typedef struct pms_record_tap {
+    /* Once the events are open, before the first record: the recorded events with their
+     * sample ids (valid until pms_record_run returns). */
+    int (*start)(void *ctx, const pms_perfdata_attr *attrs, size_t nattrs);
+    /* Every record in the order drained; *keep is true on entry, false leaves it out of the file. */
+    int (*record)(void *ctx, const struct perf_event_header *h, bool *keep);
+    /* After each drain of every ring buffer (perf's FINISHED_ROUND): no record older than
+     * the previous round's newest can arrive any more. */
+    int (*round)(void *ctx);
+    void *ctx;
+} pms_record_tap;
+
+typedef struct pms_record_config {
+    const pms_sampling_event *events;  /* events[0].read: counters read at every sample */
+    size_t nevents;
+    size_t mmap_pages;                 /* data pages per buffer, a power of 2; 0: 128 */
+    char *const *argv;                 /* the command to launch (argv[0] searched in PATH), or NULL */
+    pid_t pid;                         /* without argv: the process to attach to */
+    const char *output;                /* the perf.data path */
+    int cmdline_argc;                  /* the command line stored in the file's header */
+    char *const *cmdline_argv;
+    volatile sig_atomic_t *stop;       /* non-zero (set by the caller's signal handler) ends it; may be NULL */
+    const pms_record_tap *tap;         /* may be NULL */
+} pms_record_config;
+
+typedef struct pms_record_result {
+    uint64_t samples;                  /* samples written to the file */
+    pms_sampler_stats stats;           /* records, lost samples, throttling, period changes */
+    bool exited;                       /* the launched command ended on its own ... */
+    int wait_status;                   /* ... with this waitpid status */
+    bool stopped;                      /* the stop flag ended it (a launched command got SIGTERM) */
+    double seconds;                    /* from the start of the target to the end (CLOCK_MONOTONIC) */
+} pms_record_result;
+
+/* Records until the launched command exits, every attached thread has exited, *stop is
+ * set or an error. out is filled in every case where the file was made. If the command
+ * cannot be started (PMS_ECHILD), no file is left. On another error the file holds what
+ * was recorded until then. */
+int pms_record_run(pms_record_result *out, const pms_record_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,154 @@
+/* Recording into perf.data as a library call (see pmuscope/record.h). */
+#include "pmuscope/record.h"
+#include "pmuscope/error.h"
+#include "pmuscope/target.h"
+#include "util/error.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+
+typedef struct session {
+    const pms_record_config *cfg;
+    pms_perfdata_writer *w;
+    pms_record_result *out;
+} session;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Every drained record: through the tap, then into the file if the tap keeps it. */
+static int write_record(const struct perf_event_header *h, void *ctx)
+{
+    session *s = ctx;
+    const pms_record_tap *tap = s->cfg->tap;
+    bool keep = true;
+    if (tap && tap->record) {
+        int rc = tap->record(tap->ctx, h, &keep);
+        if (rc) return rc;
+    }
+    if (!keep) return PMS_OK;
+    int rc = pms_perfdata_writer_add(s->w, h);
+    if (rc == PMS_OK && h->type == PERF_RECORD_SAMPLE) s->out->samples++;
+    return rc;
+}
+
+static bool stop_requested(const pms_record_config *cfg) { return cfg->stop && *cfg->stop; }
+
+/* Drains the buffers into the file until the target ends or the stop flag; the file is
+ * made valid every second. */
+static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
+{
+    const pms_record_tap *tap = s->cfg->tap;
+    double last_sync = now_s();
+    for (;;) {
+        int n = pms_sampler_poll(sm, 100, write_record, s);
+        if (n < 0) return n;
+        if (tap && tap->round) {
+            int rc = tap->round(tap->ctx);
+            if (rc) return rc;
+        }
+        if (now_s() - last_sync >= 1.0) {
+            int rc = pms_perfdata_writer_sync(s->w);
+            if (rc) return rc;
+            last_sync = now_s();
+        }
+        if (stop_requested(s->cfg)) {
+            s->out->stopped = true;
+            return PMS_OK;
+        }
+        if (child) {
+            if (waitpid(child->pid, &s->out->wait_status, WNOHANG) == child->pid) {
+                s->out->exited = true;
+                return PMS_OK;
+            }
+        } else if (pms_sampler_target_gone(sm)) {
+            return PMS_OK;
+        }
+    }
+}
+
+/* A launched command is followed into its threads and children (per-CPU buffers), except
+ * when the first event reads a group: as perf does for group reads, since an inherited
+ * event's values are per thread (kernel 6.12 on; EINVAL before) and perf script takes
+ * deltas per event. */
+static int open_sampler(pms_sampler **out, const pms_record_config *cfg, pid_t pid, bool launched)
+{
+    bool reads = cfg->nevents && cfg->events[0].nread;
+    pms_sampler_config sc = {.events = cfg->events, .nevents = cfg->nevents, .mmap_pages = cfg->mmap_pages,
+                             .inherit = launched && !reads, .enable_on_exec = launched};
+    return pms_sampler_open(out, &sc, pid);
+}
+
+/* From the started target to its end; the writer is open. */
+static int record(session *s, pms_sampler *sm, pms_child *child, double started)
+{
+    const pms_record_config *cfg = s->cfg;
+    int rc = PMS_OK;
+    if (!child) {
+        rc = pms_sampler_synthesize(sm, cfg->pid, write_record, s);
+        if (!rc) rc = pms_sampler_enable(sm);
+    }
+    if (!rc) rc = drain_loop(s, sm, child);
+    pms_sampler_disable(sm);
+    if (!rc) {
+        int n = pms_sampler_poll(sm, 0, write_record, s);
+        if (n < 0) rc = n;
+    }
+    if (!rc && cfg->tap && cfg->tap->round) rc = cfg->tap->round(cfg->tap->ctx);
+    if (child && !s->out->exited) { /* stopped by the flag or an error: end the command too, as perf does */
+        kill(child->pid, SIGTERM);
+        waitpid(child->pid, &s->out->wait_status, 0);
+    }
+    s->out->seconds = now_s() - started;
+    return rc;
+}
+
+/* Undoes a setup that failed before the target ran: no file is left. */
+static int abandon(int rc, const pms_record_config *cfg, pms_child *child, pms_perfdata_writer *w, pms_sampler *sm)
+{
+    if (child) pms_child_abort(child);
+    if (w) {
+        pms_perfdata_writer_close(w);
+        remove(cfg->output);
+    }
+    if (sm) pms_sampler_close(sm);
+    return rc;
+}
+
+int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
+{
+    *out = (pms_record_result){0};
+    bool launched = cfg->argv && cfg->argv[0];
+    if (!cfg->nevents || !cfg->output || launched == (cfg->pid > 0))
+        return pms_fail(PMS_EINVAL, "record: give sampling events, an output path and either a command or a pid");
+    pms_child child = {.pid = -1, .release_fd = -1, .error_fd = -1};
+    if (launched) {
+        int rc = pms_child_spawn(&child, cfg->argv);
+        if (rc) return rc;
+    }
+    pms_child *c = launched ? &child : NULL;
+    pms_sampler *sm = NULL;
+    int rc = open_sampler(&sm, cfg, launched ? child.pid : cfg->pid, launched);
+    if (rc) return abandon(rc, cfg, c, NULL, NULL);
+    size_t nattrs = 0;
+    const pms_perfdata_attr *attrs = pms_sampler_attrs(sm, &nattrs);
+    session s = {.cfg = cfg, .out = out};
+    rc = pms_perfdata_writer_open(&s.w, cfg->output, attrs, nattrs, cfg->cmdline_argc, (char **)cfg->cmdline_argv);
+    if (rc) return abandon(rc, cfg, c, NULL, sm);
+    if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
+        return abandon(rc, cfg, c, s.w, sm);
+    double started = now_s();
+    if (launched && (rc = pms_child_release(&child, cfg->argv[0]))) /* the command could not run */
+        return abandon(rc, cfg, NULL, s.w, sm);
+    rc = record(&s, sm, c, started);
+    pms_sampler_get_stats(sm, &out->stats);
+    int closed = pms_perfdata_writer_close(s.w);
+    pms_sampler_close(sm);
+    return rc ? rc : closed;
+}

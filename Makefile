@@ -3,10 +3,11 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD   ?= build
 ASAN    ?= build-asan
 FUZZ    ?= build-fuzz
+ARM64   ?= build-arm64
 PREFIX  ?= /usr/local
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps build test test-fast test-asan fuzz demo bench install clean
+.PHONY: all deps build arm64 test test-fast test-asan test-pmu test-pmu-host fuzz demo bench install clean
 
 all: build
 
@@ -22,18 +23,30 @@ build: deps $(BUILD)/CMakeCache.txt
 $(ASAN)/CMakeCache.txt: | deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DPMS_WERROR=ON -DPMS_SANITIZE=ON
 
+# The aarch64 cross build that the hardware suite runs in the emulated ARM machine (scripts/pmu-vm).
+arm64: deps
+	scripts/arm64-build.sh $(ARM64)
+
 # Every test, twice: the normal build, then AddressSanitizer + UBSan; then the fuzzers briefly.
 # No retries: live tests assert on the CPU time their target received or on exact counts,
 # so they hold however busy the machine is (README: "Testing under load").
 CTEST = ctest --output-on-failure -j $(JOBS)
-test: build $(ASAN)/CMakeCache.txt
-	cd $(BUILD) && $(CTEST)
+test: build arm64 $(ASAN)/CMakeCache.txt
+	cd $(BUILD) && PMS_ARM64_BUILD=$(abspath $(ARM64)) $(CTEST)
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && $(CTEST) -LE no-sanitize
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 test-fast: build
 	cd $(BUILD) && $(CTEST)
+
+# The hardware suite (tests/pmu) in the emulated ARM machine with a PMU (make test runs it too),
+# and the same suite directly on this host, for a machine with a real PMU.
+test-pmu: build arm64
+	cd $(BUILD) && PMS_ARM64_BUILD=$(abspath $(ARM64)) $(CTEST) -L pmu
+
+test-pmu-host: build
+	cd $(BUILD) && PMS_PMU_HOST=1 $(CTEST) -L pmu
 
 fuzz: deps
 	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Debug -DPMS_FUZZ=ON >/dev/null
@@ -51,4 +64,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(FUZZ)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ) $(ARM64)

@@ -13,7 +13,7 @@ record() { # name, workload...
   local name=$1; shift
   if perf record -q -e '{cpu-clock,page-faults,context-switches}:S' -c 20000 -o "$tmp/$name.data" \
        -- "$@" > /dev/null 2>&1; then
-    "$build/pmuscope" olr --samples "$tmp/$name.csv" -o /dev/null "$tmp/$name.data" > /dev/null
+    "$build/pmuscope" olr --samples "$tmp/$name.csv" "$tmp/$name.data" > /dev/null
     echo "$tmp/$name.csv"
   fi
 }

@@ -12,7 +12,22 @@ packages=(
   zstd xz-utils
   jq
   chromium help2man
+  gcc-aarch64-linux-gnu qemu-system-arm cpio
 )
+# The emulated ARM machine of scripts/pmu-vm is built from Debian's arm64 packages, downloaded
+# (never installed) by scripts/arm64-sysroot.sh: dpkg must know the architecture and apt its lists.
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo "$@"
+  else echo "install-deps: run as root: $*" >&2; return 1
+  fi
+}
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  as_root dpkg --add-architecture arm64
+  as_root apt-get update -qq
+elif ! apt-cache show --no-all-versions libc6:arm64 >/dev/null 2>&1; then
+  as_root apt-get update -qq
+fi
 
 missing=()
 for p in "${packages[@]}"; do

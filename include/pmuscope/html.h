@@ -32,7 +32,7 @@ int pms_html_charts(pms_html *h, pms_chart *const *charts, size_t ncharts, const
 /* An SVG document written by --svg (an XML prolog, DOCTYPE or comments before
  * <svg> are dropped) inline as a figure with a caption (may be NULL). Fails with
  * PMS_EFORMAT naming the file when it holds no single <svg>...</svg> element or
- * when it holds a script (src/report/html_embed.c). */
+ * when it holds a script (src/render/html_embed.c). */
 int pms_html_svg_file(pms_html *h, const char *path, const char *caption);
 /* A table (as read by pms_table_read) with its header: at most max_rows rows
  * (0: all), then a line saying how many were left out. */

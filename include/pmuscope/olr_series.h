@@ -21,6 +21,7 @@ typedef struct pms_olr_series {
     size_t n, cap, k;      /* samples, room, counters */
     uint64_t *x;           /* n */
     uint64_t *y;           /* n x k, row-major */
+    char *source;          /* the path it was loaded from */
     char *xname;
     char **names;          /* k */
     size_t *lines;         /* source line of each sample (tables), or NULL */
@@ -78,9 +79,9 @@ int pms_olr_write_series(FILE *out, const pms_olr_series *s);
 /* One chart per counter: the samples as points (every n-th beyond 4000), the lines over them. */
 int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 /* The summary: a table (per counter: eps, segments, reduction, bytes ratio, MNESD, errors)
- * or the same as JSON. input names the source. */
-int pms_olr_write_summary(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f);
-int pms_olr_write_json(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f);
+ * or the same as JSON. */
+int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
+int pms_olr_write_json(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 
 #ifdef __cplusplus
 }

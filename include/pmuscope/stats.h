@@ -64,6 +64,9 @@ typedef struct pms_lm {
     double f_statistic;  /* on f_df1 and f_df2 degrees of freedom (NaN when ncoef - intercept = 0) */
     double f_df1, f_df2;
     double f_p_value;
+    /* R's summary.lm warning "essentially perfect fit: summary may be unreliable":
+     * residual variance below 1e-30 (mean(fitted)^2 + var(fitted)) */
+    bool perfect_fit;
     /* NNLS: which coefficients the solution holds at zero (ncoef flags, NULL for OLS). */
     bool *at_bound;
 } pms_lm;

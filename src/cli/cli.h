@@ -1,6 +1,7 @@
 /* Shared plumbing of the command-line front end (no analysis logic here). */
 #ifndef PMS_CLI_H
 #define PMS_CLI_H
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,19 @@ char **cli_split_list(const char *s, size_t *n);
 /* Opens FILE for writing ("-" means stdout). Prints the error and returns NULL on failure. */
 FILE *cli_open_output(const char *path);
 void cli_close_output(FILE *f);
+
+/* getopt_long, and --list-options as the only argument: prints the option table, one
+ * "-e --event required" line per option (- where there is no short or long name), and
+ * returns CLI_OPT_LISTED (the command then returns CLI_OK). */
+enum { CLI_OPT_LISTED = -2 };
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/* --json[=FILE] and --csv[=FILE]: with FILE, that format goes to FILE beside the usual
+ * output; without, it replaces the text on the main output (-o FILE or stdout).
+ * cli_format_target(optarg) gives FILE, or CLI_MAIN_OUTPUT (test with cli_is_main). */
+extern const char CLI_MAIN_OUTPUT[];
+const char *cli_format_target(const char *arg);
+bool cli_is_main(const char *target);
 
 /* True if stderr is a terminal and progress lines should be drawn. */
 bool cli_show_progress(void);

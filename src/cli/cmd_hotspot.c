@@ -2,7 +2,7 @@
  *   pmuscope hotspot --truth DIR perf.data          the measures of one recording
  *   pmuscope hotspot --sweep 64K,...,16M -- CMD     valgrind once, one recording per period */
 #include "cli/cli.h"
-#include "cli/hotspot_output.h"
+#include "pmuscope/hotspot_report.h"
 #include "pmuscope/error.h"
 #include "pmuscope/event.h"
 #include "pmuscope/hotspot.h"
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_PERIODS HOTSPOT_MAX_PERIODS
+#define MAX_PERIODS PMS_HOTSPOT_MAX_PERIODS
 
 typedef struct options {
     const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output;
@@ -185,6 +185,17 @@ static void restore_stdout(int saved)
     close(saved);
 }
 
+/* --svg FILE, --csv FILE: one of the sweep's files. */
+static int write_file(const char *path, int (*write)(FILE *, const pms_hotspot_sweep *), const pms_hotspot_sweep *sw)
+{
+    FILE *f = cli_open_output(path);
+    if (!f)
+        return CLI_FAIL;
+    int rc = write(f, sw) ? cli_lib_error() : CLI_OK;
+    cli_close_output(f);
+    return rc;
+}
+
 /* A truth describes one command with its arguments: another one is refused, or with
  * --allow-other-run compared with a warning. cmdline: "... -- CMD ARGS". */
 static int check_truth_command(const options *o, const pms_hotspot_truth *truth, char *const cmdline[], size_t n)
@@ -208,7 +219,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     size_t np;
     if (parse_periods(o->sweep, periods, &np) < 0)
         return cli_usage_error("hotspot", "--sweep: expected periods such as 64K,1M,16M (at most %d)", MAX_PERIODS);
-    hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize};
+    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize};
     int rc = choose_event(o, sw.event, sizeof sw.event, &sw.time_based);
     if (rc != CLI_OK)
         return rc;
@@ -255,7 +266,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     snprintf(log, sizeof log, "%s/record.log", dir);
     for (size_t i = 0; i < np && rc == CLI_OK; i++) {
         progress("sampling", i, np);
-        hotspot_sweep_point *p = &sw.points[i];
+        pms_hotspot_sweep_point *p = &sw.points[i];
         p->period = periods[i];
         pms_hotspot_recording rec;
         rc = record_once(o, sw.event, periods[i], data, log, cmd, ncmd);
@@ -276,11 +287,12 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     if (cli_show_progress())
         cli_progress_end();
     if (rc == CLI_OK) {
-        hotspot_print_sweep(out, &sw, truth, o->json);
-        if (o->svg)
-            rc = hotspot_write_sweep_svg(o->svg, &sw);
+        if (pms_hotspot_write_sweep(out, &sw, truth, o->json))
+            rc = cli_lib_error();
+        if (rc == CLI_OK && o->svg)
+            rc = write_file(o->svg, pms_hotspot_write_sweep_svg, &sw);
         if (rc == CLI_OK && o->csv)
-            rc = hotspot_write_sweep_csv(o->csv, &sw);
+            rc = write_file(o->csv, pms_hotspot_write_sweep_csv, &sw);
     }
     for (size_t i = 0; i < np; i++)
         pms_hotspot_result_free(&sw.points[i].result);
@@ -305,7 +317,8 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
     if (rc == CLI_OK && pms_hotspot_evaluate(truth, rec.samples, rec.n, o->top, &r) < 0)
         rc = cli_lib_error();
     else if (rc == CLI_OK) {
-        hotspot_print_one(out, truth, &rec, &r, o->rows, o->json);
+        if (pms_hotspot_write_one(out, truth, &rec, &r, o->rows, o->json))
+            rc = cli_lib_error();
         pms_hotspot_result_free(&r);
     }
     pms_hotspot_recording_free(&rec);

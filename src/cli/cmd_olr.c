@@ -16,13 +16,13 @@ static void usage(FILE *out)
           "with read values (perf record -e '{cpu-clock,page-faults}:S', pmuscope record) or a\n"
           "CSV/TSV table with an x column and one column per counter, all cumulative counts\n"
           "(whole numbers; a table holds them exactly up to 2^53, a perf.data up to 2^63).\n\n"
-          "  -m, --method M        wm: the paper's regression (3 sigma, alpha test), default;\n"
-          "                        opt: optimal segments with |error| <= eps at every sample\n"
-          "  -e, --eps E           opt: the error bound: a count (1000), a share of the range\n"
+          "      --method M        wm: Wu & Mencer's online regression (3 sigma, alpha test),\n"
+          "                        default; opt: optimal segments with |error| <= eps at every sample\n"
+          "      --eps E           opt: the error bound: a count (1000), a share of the range\n"
           "                        (0.5%, the default 0.1%), or mean per-sample increments (2step);\n"
           "                        NAME=E sets it for one counter; repeatable\n"
-          "  -c, --counters LIST   fit only these counters (comma-separated names)\n"
-          "  -x, --x NAME          x: perf.data: the sampling event's count (default), 'time',\n"
+          "      --counters LIST   fit only these counters (comma-separated names)\n"
+          "      --x NAME           x: perf.data: the sampling event's count (default), 'time',\n"
           "                        or another read event; table: a column (default the first)\n"
           "      --tid TID         perf.data: the samples of this thread (default: the thread of\n"
           "                        the first sample; each thread counts on its own)\n"
@@ -33,16 +33,17 @@ static void usage(FILE *out)
           "      --max-len N       samples per segment at most (65536; 0: no cap)\n"
           "      --max-hull N      opt: convex hull points at most (4096)\n"
           "      --no-monotone     counters may decrease (default: a decrease is an error)\n"
-          "  -o, --output FILE     the segments as CSV (default olr.csv; - for stdout)\n"
+          "  -o, --output FILE     the summary (or what --json/--csv put in its place) to FILE\n"
+          "      --csv[=FILE]      the segments as CSV, to FILE or instead of the summary\n"
           "      --decode FILE     the samples decoded back from the segments (CSV)\n"
           "      --samples FILE    the input samples as CSV\n"
           "      --svg FILE        samples and lines, one chart per counter\n"
-          "      --json            the summary as JSON\n"
+          "      --json[=FILE]     the summary as JSON, to FILE or instead of the text\n"
           "  -h, --help            this help\n",
           out);
 }
 
-enum { OPT_TID = 256, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,
+enum { OPT_METHOD = 256, OPT_EPS, OPT_COUNTERS, OPT_X, OPT_CSV, OPT_TID, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,
        OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON };
 
 /* "[NAME=]VALUE[%|step]" */
@@ -94,14 +95,15 @@ static int write_series(FILE *out, const pms_olr_series *s, const pms_olr_fit *f
 int cmd_olr(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"method", required_argument, NULL, 'm'},   {"eps", required_argument, NULL, 'e'},
-        {"counters", required_argument, NULL, 'c'}, {"x", required_argument, NULL, 'x'},
+        {"method", required_argument, NULL, OPT_METHOD}, {"eps", required_argument, NULL, OPT_EPS},
+        {"counters", required_argument, NULL, OPT_COUNTERS}, {"x", required_argument, NULL, OPT_X},
         {"tid", required_argument, NULL, OPT_TID},  {"per-counter", no_argument, NULL, OPT_PER_COUNTER},
         {"alpha", required_argument, NULL, OPT_ALPHA}, {"nsigma", required_argument, NULL, OPT_NSIGMA},
         {"max-len", required_argument, NULL, OPT_MAX_LEN}, {"max-hull", required_argument, NULL, OPT_MAX_HULL},
         {"no-monotone", no_argument, NULL, OPT_NO_MONOTONE}, {"output", required_argument, NULL, 'o'},
         {"decode", required_argument, NULL, OPT_DECODE}, {"samples", required_argument, NULL, OPT_SAMPLES},
-        {"svg", required_argument, NULL, OPT_SVG},  {"json", no_argument, NULL, OPT_JSON},
+        {"svg", required_argument, NULL, OPT_SVG},  {"json", optional_argument, NULL, OPT_JSON},
+        {"csv", optional_argument, NULL, OPT_CSV},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     pms_olr_options opt;
@@ -110,22 +112,22 @@ int cmd_olr(int argc, char **argv)
     pms_olr_input_options_init(&in);
     pms_olr_eps_spec specs[32];
     size_t nspecs = 0;
-    int monotone = 1, json = 0;
-    const char *output = "olr.csv", *decode = NULL, *samples = NULL, *svg = NULL;
+    int monotone = 1;
+    const char *output = "-", *json = NULL, *csv = NULL, *decode = NULL, *samples = NULL, *svg = NULL;
     uint64_t count;
     optind = 1;
-    for (int ch; (ch = getopt_long(argc, argv, "m:e:c:x:o:h", longopts, NULL)) != -1;) {
+    for (int ch; (ch = cli_getopt(argc, argv, "o:h", longopts)) != -1;) {
         switch (ch) {
-        case 'm':
+        case OPT_METHOD:
             if (pms_olr_method_parse(optarg, &opt.method)) return cli_usage_error("olr", "%s", pms_strerror());
             break;
-        case 'e':
+        case OPT_EPS:
             if (nspecs == 32 || parse_eps(optarg, &specs[nspecs]))
                 return cli_usage_error("olr", "--eps %s: expected [NAME=]E, E a count, E%% or Estep", optarg);
             nspecs++;
             break;
-        case 'c': in.counters = optarg; break;
-        case 'x': in.x = optarg; break;
+        case OPT_COUNTERS: in.counters = optarg; break;
+        case OPT_X: in.x = optarg; break;
         case OPT_TID:
             if (!cli_parse_count(optarg, &count) || count > INT32_MAX)
                 return cli_usage_error("olr", "--tid %s: expected a thread id", optarg);
@@ -154,12 +156,15 @@ int cmd_olr(int argc, char **argv)
         case OPT_DECODE: decode = optarg; break;
         case OPT_SAMPLES: samples = optarg; break;
         case OPT_SVG: svg = optarg; break;
-        case OPT_JSON: json = 1; break;
+        case OPT_JSON: json = cli_format_target(optarg); break;
+        case OPT_CSV: csv = cli_format_target(optarg); break;
         case 'h': usage(stdout); return CLI_OK;
+        case CLI_OPT_LISTED: return CLI_OK;
         default: return cli_usage_error("olr", "bad option");
         }
     }
     if (optind + 1 != argc) return cli_usage_error("olr", "expected one INPUT file");
+    if (cli_is_main(json) && cli_is_main(csv)) return cli_usage_error("olr", "--json and --csv both want the main output: give one a FILE");
     const char *path = argv[optind];
 
     pms_olr_series s;
@@ -169,12 +174,15 @@ int cmd_olr(int argc, char **argv)
         pms_olr_series_free(&s);
         return cli_lib_error();
     }
-    int rc = write_file(output, pms_olr_write_segments, &s, &fit);
+    int rc = CLI_OK;
+    if (csv && !cli_is_main(csv)) rc = write_file(csv, pms_olr_write_segments, &s, &fit);
+    if (rc == 0 && json && !cli_is_main(json)) rc = write_file(json, pms_olr_write_json, &s, &fit);
     if (rc == 0 && decode) rc = write_file(decode, pms_olr_write_decoded, &s, &fit);
     if (rc == 0 && samples) rc = write_file(samples, write_series, &s, &fit);
     if (rc == 0 && svg) rc = write_file(svg, pms_olr_write_svg, &s, &fit);
-    if (rc == 0 && (json ? pms_olr_write_json(stdout, path, &s, &fit) : pms_olr_write_summary(stdout, path, &s, &fit)))
-        rc = cli_lib_error();
+    if (rc == 0)
+        rc = write_file(output, cli_is_main(json) ? pms_olr_write_json : cli_is_main(csv) ? pms_olr_write_segments : pms_olr_write_summary,
+                        &s, &fit);
     pms_olr_fit_free(&fit);
     pms_olr_series_free(&s);
     return rc;

@@ -1,6 +1,6 @@
 /* pmuscope report: the hotspot table of a perf.data (perf's or pmuscope's own). */
 #include "cli/cli.h"
-#include "cli/report_html.h"
+#include "pmuscope/profile_html.h"
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
 #include "pmuscope/perfdata.h"
@@ -19,25 +19,23 @@ struct options {
     pms_profile_weight weight;
     double confidence;
     uint64_t limit;
-    int json, csv;
+    const char *json, *csv; /* --json[=FILE], --csv[=FILE] (see cli_format_target) */
 };
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pmuscope report [-i FILE] [--sort sym|ip|dso] [--weight samples|period] [--confidence C]\n"
-            "                       [--limit N] [--json|--csv] [-e EVENT] [-o FILE] [--html FILE]\n"
-            "\n"
+            "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"            "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` in one streaming pass\n"
             "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
             "samples fell: binary, function, samples and share of each event's samples.\n"
             "\n"
             "  -i, --input FILE      perf.data to read (default: perf.data)\n"
             "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
-            "      --by KEY          with its run-time IP, file offset and offset in the function;\n"
-            "                        dso: one row per binary (perf report --sort dso)\n"
-            "  -e, --event NAME      only this event (default: one table per event in the file)\n"
-            "  -w, --weight W        what a share counts: samples (default), or period: the events\n"
+            "                        with its run-time IP, file offset and offset in the function;\n"
+            "                        dso: one row per binary (perf report --sort dso)\n"            "  -e, --event NAME      only this event (default: one table per event in the file)\n"
+            "      --weight W        what a share counts: samples (default), or period: the events\n"
             "                        the samples stand for, as perf report's overhead (they differ when\n"
             "                        periods vary, as with perf record -F)\n"
             "      --confidence C    level of the confidence intervals (default 0.95). Each share\n"
@@ -45,10 +43,10 @@ static void usage(FILE *out)
             "                        independent draw that lands in the row or not, the true share of\n"
             "                        the run lies in [low, high] with probability C. Few samples give\n"
             "                        wide intervals; rows whose intervals overlap are not reliably ordered.\n"
-            "  -n, --limit N         print the N largest rows of each table (default 25, 0: all)\n"
-            "      --json            JSON output (all fields, full paths)\n"
-            "      --csv             CSV output: event,binary,function,ip,file_offset,symbol_offset,\n"
-            "                        samples,period,share,ci_low,ci_high\n"
+            "      --limit N         print the N largest rows of each table (default 25, 0: all)\n"
+            "      --json[=FILE]     JSON (all fields, full paths), to FILE or instead of the text\n"
+            "      --csv[=FILE]      CSV, to FILE or instead of the text: event,binary,function,ip,\n"
+            "                        file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n"
             "  -o, --output FILE     write the report to FILE instead of stdout\n"
             "      --html FILE       also write a self-contained HTML page: the tables, and a bar\n"
             "                        chart of the top 10 shares of each event with their intervals\n"
@@ -61,14 +59,13 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML };
+    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT };
     static const struct option longopts[] = {
         {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
-        {"weight", required_argument, NULL, 'w'},
-        {"by", required_argument, NULL, 's'},        {"event", required_argument, NULL, 'e'},
+        {"weight", required_argument, NULL, OPT_WEIGHT}, {"event", required_argument, NULL, 'e'},
         {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-        {"limit", required_argument, NULL, 'n'},     {"json", no_argument, NULL, OPT_JSON},
-        {"csv", no_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
+        {"limit", required_argument, NULL, OPT_LIMIT}, {"json", optional_argument, NULL, OPT_JSON},
+        {"csv", optional_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
         {"html", required_argument, NULL, OPT_HTML},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
@@ -76,7 +73,7 @@ static int parse_options(int argc, char **argv, struct options *o)
                           .weight = PMS_WEIGHT_SAMPLES, .confidence = 0.95, .limit = 25};
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "i:s:w:e:n:o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "i:s:e:o:h", longopts)) != -1) {
         switch (c) {
         case 'i': o->input = optarg; break;
         case 'e': o->event = optarg; break;
@@ -91,7 +88,7 @@ static int parse_options(int argc, char **argv, struct options *o)
             else
                 return cli_usage_error("report", "--sort: expected 'sym', 'ip' or 'dso', got '%s'", optarg);
             break;
-        case 'w':
+        case OPT_WEIGHT:
             if (strcmp(optarg, "samples") == 0)
                 o->weight = PMS_WEIGHT_SAMPLES;
             else if (strcmp(optarg, "period") == 0)
@@ -103,19 +100,21 @@ static int parse_options(int argc, char **argv, struct options *o)
             if (!cli_parse_double(optarg, &o->confidence) || o->confidence <= 0 || o->confidence >= 1)
                 return cli_usage_error("report", "--confidence: expected a level between 0 and 1, got '%s'", optarg);
             break;
-        case 'n':
+        case OPT_LIMIT:
             if (!cli_parse_count(optarg, &o->limit))
                 return cli_usage_error("report", "--limit: expected a count, got '%s'", optarg);
             break;
-        case OPT_JSON: o->json = 1; break;
-        case OPT_CSV: o->csv = 1; break;
+        case OPT_JSON: o->json = cli_format_target(optarg); break;
+        case OPT_CSV: o->csv = cli_format_target(optarg); break;
         case OPT_HTML: o->html = optarg; break;
         case 'h': usage(stdout); return -1;
+        case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("report", "unknown option");
         }
     }
     if (optind < argc) return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-    if (o->json && o->csv) return cli_usage_error("report", "--json and --csv exclude each other");
+    if (cli_is_main(o->json) && cli_is_main(o->csv))
+        return cli_usage_error("report", "--json and --csv both want the main output: give one a FILE");
     return CLI_OK;
 }
 
@@ -236,11 +235,16 @@ static int read_profile(pms_perfdata_reader *r, pms_profile *p)
     return rc;
 }
 
-static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+/* The streams a report goes to: text, JSON and CSV, each NULL when not wanted. */
+struct sinks {
+    FILE *text, *json, *csv;
+};
+
+static int emit(const struct sinks *out, const struct options *o, pms_perfdata_reader *r, pms_profile *p)
 {
     pms_json j;
-    if (o->json) {
-        pms_json_init(&j, out, true);
+    if (out->json) {
+        pms_json_init(&j, out->json, true);
         pms_json_object_begin(&j);
         pms_json_kv_string(&j, "file", o->input);
         pms_json_kv_string(&j, "sort", o->key == PMS_PROFILE_BY_IP ? "ip" : o->key == PMS_PROFILE_BY_DSO ? "dso" : "sym");
@@ -249,13 +253,15 @@ static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_
         pms_json_kv_uint(&j, "lost", pms_profile_lost(p));
         pms_json_key(&j, "events");
         pms_json_array_begin(&j);
-    } else if (o->csv) {
-        fputs("event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n", out);
     }
-    report_html page;
-    if (o->html && report_html_open(&page, o->html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP,
-                                    pms_profile_lost(p)) != CLI_OK)
-        return CLI_FAIL;
+    if (out->csv)
+        fputs("event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n", out->csv);
+    pms_profile_html page;
+    FILE *html = NULL;
+    if (o->html) {
+        if (!(html = fopen(o->html, "w"))) return cli_error("cannot write %s: %m", o->html);
+        pms_profile_html_begin(&page, html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP, pms_profile_lost(p));
+    }
     int found = 0, rc = CLI_OK;
     for (size_t e = 0; e < pms_perfdata_nattrs(r) && rc == CLI_OK; e++) {
         const char *name = pms_perfdata_get_attr(r, e)->name;
@@ -266,22 +272,42 @@ static int emit(FILE *out, const struct options *o, pms_perfdata_reader *r, pms_
             rc = cli_lib_error();
             break;
         }
-        if (o->json) print_json_table(&j, o, &t);
-        else if (o->csv) print_csv(out, o, &t);
-        else print_text(out, o, &t, pms_profile_lost(p));
-        if (o->html) rc = report_html_event(&page, name, t.samples, t.rows, t.nrows, shown_rows(o, &t));
+        if (out->json) print_json_table(&j, o, &t);
+        if (out->csv) print_csv(out->csv, o, &t);
+        if (out->text) print_text(out->text, o, &t, pms_profile_lost(p));
+        if (html && pms_profile_html_event(&page, name, t.samples, t.rows, t.nrows, shown_rows(o, &t)))
+            rc = cli_lib_error();
         free(t.rows);
     }
-    if (o->html && report_html_close(&page) != CLI_OK) rc = CLI_FAIL;
+    if (html) {
+        int ended = pms_profile_html_end(&page);
+        if ((fclose(html) || ended) && rc == CLI_OK) rc = cli_error("cannot write %s", o->html);
+    }
     if (rc != CLI_OK) return rc;
-    if (o->json) {
+    if (out->json) {
         pms_json_array_end(&j);
         pms_json_object_end(&j);
         pms_json_finish(&j);
     }
     if (o->event && !found) return cli_error("%s: no event named '%s' in the file", o->input, o->event);
-    if (!found && !o->json && !o->csv) fprintf(out, "# %s: no samples\n", o->input);
+    if (!found && out->text) fprintf(out->text, "# %s: no samples\n", o->input);
     return CLI_OK;
+}
+
+/* Opens the main output and the --json/--csv files, emits, closes. */
+static int emit_all(const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+{
+    FILE *main_out = cli_open_output(o->output);
+    if (!main_out) return CLI_FAIL;
+    struct sinks out = {.text = cli_is_main(o->json) || cli_is_main(o->csv) ? NULL : main_out};
+    int rc = CLI_OK;
+    if (o->json && !(out.json = cli_is_main(o->json) ? main_out : cli_open_output(o->json))) rc = CLI_FAIL;
+    if (o->csv && !(out.csv = cli_is_main(o->csv) ? main_out : cli_open_output(o->csv))) rc = CLI_FAIL;
+    if (rc == CLI_OK) rc = emit(&out, o, r, p);
+    if (out.json && out.json != main_out) cli_close_output(out.json);
+    if (out.csv && out.csv != main_out) cli_close_output(out.csv);
+    cli_close_output(main_out);
+    return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -296,9 +322,7 @@ int cmd_report(int argc, char **argv)
         read_profile(r, p)) {
         rc = cli_lib_error();
     } else {
-        FILE *out = cli_open_output(o.output);
-        rc = out ? emit(out, &o, r, p) : CLI_FAIL;
-        cli_close_output(out);
+        rc = emit_all(&o, r, p);
     }
     pms_profile_destroy(p);
     pms_symbols_destroy(syms);

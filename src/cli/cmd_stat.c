@@ -43,8 +43,10 @@ static void usage(FILE *out)
           "                         appended as its last argument; writes the runs table\n"
           "                         run,size,<anchors>,<events> (CSV, stdout unless -o)\n"
           "  -h, --help             this help\n\n"
-          "Exit status: the command's (128+N if killed by signal N); 1 if an event cannot be\n"
-          "counted on this machine (the message says why), 2 for a usage error.\n",
+          "An event this machine cannot count is shown as <not supported> (a note says why),\n"
+          "as perf stat shows it; with --schedule=runs it is an error.\n\n"
+          "Exit status: the command's (128+N if killed by signal N); 1 if pmuscope cannot\n"
+          "count (the message says why), 2 for a usage error.\n",
           out);
 }
 
@@ -92,7 +94,7 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
 static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals, pms_measure_result *res)
 {
     pms_counter *c;
-    if (pms_counter_create(p->events, p->n, 0, &c) != PMS_OK) return cli_lib_error();
+    if (pms_counter_create(p->events, p->n, PMS_COUNTER_SKIP_UNSUPPORTED, &c) != PMS_OK) return cli_lib_error();
     pms_measure_opts mo = {.interval_ms = o->interval_ms, .on_interval = on_interval, .ctx = p, .stop = &stat_stop};
     int r = o->pid ? pms_measure_pid(c, o->pid, &mo, totals, res) : pms_measure_command(c, o->argv, &mo, totals, res);
     pms_counter_destroy(c);
@@ -132,7 +134,8 @@ static int run_stat(const stat_opts *o)
     stat_notes notes = {0};
     pms_event *events = NULL;
     size_t n = 0;
-    int rc = stat_prepare_events(o->events_spec, o->fallback, &events, &n, &notes);
+    int rc = stat_prepare_events(o->events_spec, o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_SHOW,
+                                 &events, &n, &notes);
     if (rc) return rc;
     FILE *out = stat_open_output(o, o->json || o->wide);
     pms_stat_value *runs = calloc((size_t)o->repeat * n, sizeof *runs), *avg = calloc(n, sizeof *avg);

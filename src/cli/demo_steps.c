@@ -47,7 +47,7 @@ static const demo_step steps[] = {
      .about = "The counters read at every sample (y) against the sampling event's cumulative count (x), "
               "replaced online by line segments with the paper's method: a new line when a residual "
               "exceeds 3 sigma.",
-     .args = {"olr", "-o", "{dir}/olr-wm.csv", "--svg", "{dir}/olr-wm.svg", "{dir}/phases.data"},
+     .args = {"olr", "--csv={dir}/olr-wm.csv", "--svg", "{dir}/olr-wm.svg", "{dir}/phases.data"},
      .out = "olr-wm.txt",
      .shown = {{DEMO_TEXT, "olr-wm.txt", NULL, 0},
                {DEMO_SVG, "olr-wm.svg", "Samples and the wm lines, one chart per counter.", 0},
@@ -57,7 +57,7 @@ static const demo_step steps[] = {
      .title = "olr: optimal segments with a guaranteed error bound",
      .about = "The same stream with --method opt: the fewest segments such that every sample is within "
               "eps of its line (O'Rourke's convex hulls, exact integer arithmetic).",
-     .args = {"olr", "-m", "opt", "-o", "{dir}/olr-opt.csv", "--svg", "{dir}/olr-opt.svg", "{dir}/phases.data"},
+     .args = {"olr", "--method", "opt", "--csv={dir}/olr-opt.csv", "--svg", "{dir}/olr-opt.svg", "{dir}/phases.data"},
      .out = "olr-opt.txt",
      .shown = {{DEMO_TEXT, "olr-opt.txt", NULL, 0},
                {DEMO_SVG, "olr-opt.svg", "Samples and the opt lines, one chart per counter.", 0}},

@@ -34,10 +34,18 @@ void stat_notes_free(stat_notes *notes);
 /* Set by SIGINT/SIGTERM to the signal number. */
 extern volatile sig_atomic_t stat_stop;
 
-/* Parses an event list and checks that this machine can count each event; with
- * fallback a time-based software event stands in for one that cannot be counted,
- * and a note says so. Prints the error and returns CLI_FAIL otherwise. */
-int stat_prepare_events(const char *spec, bool fallback, pms_event **events, size_t *n, stat_notes *notes);
+/* What to do with an event this machine cannot count. */
+typedef enum stat_unsupported {
+    STAT_UNSUPPORTED_FAIL,     /* print why and fail */
+    STAT_UNSUPPORTED_SHOW,     /* keep it: it is reported <not supported> (as perf stat does) */
+    STAT_UNSUPPORTED_FALLBACK, /* a time-based software event stands in for it (--fallback) */
+} stat_unsupported;
+
+/* Parses an event list and checks that this machine can count each event. An event it
+ * cannot count is handled by policy, with a note that says why; any other error is
+ * printed and returns CLI_FAIL. */
+int stat_prepare_events(const char *spec, stat_unsupported policy, pms_event **events, size_t *n,
+                        stat_notes *notes);
 
 /* "'cmd arg ...'" for the report header. */
 void stat_describe_command(char *const argv[], char *buf, size_t size);

@@ -27,7 +27,8 @@ void stat_notes_free(stat_notes *notes)
     notes->n = 0;
 }
 
-int stat_prepare_events(const char *spec, bool fallback, pms_event **events, size_t *n, stat_notes *notes)
+int stat_prepare_events(const char *spec, stat_unsupported policy, pms_event **events, size_t *n,
+                        stat_notes *notes)
 {
     if (pms_event_list_parse(spec, events, n) != PMS_OK) return cli_lib_error();
     int rc = CLI_OK;
@@ -35,13 +36,17 @@ int stat_prepare_events(const char *spec, bool fallback, pms_event **events, siz
         pms_event *ev = &(*events)[i];
         int r = pms_event_probe(ev);
         if (r == PMS_OK) continue;
-        if (!fallback || r != PMS_ENOTSUP) {
+        if (policy == STAT_UNSUPPORTED_FAIL || r != PMS_ENOTSUP) {
             rc = cli_lib_error();
             break;
         }
-        /* The reason without the advice after ';' (the advice is what --fallback just did). */
+        /* The reason without the advice after ';' (the advice is what --fallback does). */
         char reason[512];
         snprintf(reason, sizeof reason, "%.*s", (int)strcspn(pms_strerror(), ";"), pms_strerror());
+        if (policy == STAT_UNSUPPORTED_SHOW) { /* counted as <not supported>, as perf stat does */
+            stat_note(notes, "%s", reason);
+            continue;
+        }
         pms_event sub;
         if (pms_event_fallback(ev, PMS_FALLBACK_COUNTING, &sub) != PMS_OK) {
             rc = cli_lib_error();

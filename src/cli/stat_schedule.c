@@ -243,14 +243,20 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
     return CLI_OK;
 }
 
+/* Every run of the schedule must count its events: one it cannot count is an error. */
+static stat_unsupported schedule_policy(const stat_opts *o)
+{
+    return o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_FAIL;
+}
+
 int stat_schedule(const stat_opts *o)
 {
     stat_notes notes = {0};
     pms_event *anchors = NULL, *events = NULL;
     size_t na = 0, ne = 0;
-    int rc = stat_prepare_events(o->anchor_spec ? o->anchor_spec : default_anchors(), o->fallback, &anchors, &na,
-                                 &notes);
-    if (rc == CLI_OK) rc = stat_prepare_events(o->events_spec, o->fallback, &events, &ne, &notes);
+    int rc = stat_prepare_events(o->anchor_spec ? o->anchor_spec : default_anchors(), schedule_policy(o), &anchors,
+                                 &na, &notes);
+    if (rc == CLI_OK) rc = stat_prepare_events(o->events_spec, schedule_policy(o), &events, &ne, &notes);
     if (rc) goto out;
     ne = drop_anchors(events, ne, anchors, na);
     if (ne == 0) {

@@ -41,9 +41,19 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
         *n = o->nevents;
         return PMS_OK;
     }
-    for (size_t j = 0; j < pms_table_cols(t); j++)
-        if (pms_table_col_type(t, j) == PMS_COLUMN_NUMERIC && pms_event_role_of(pms_table_col_name(t, j)) == PMS_EVENT_MISS)
-            cols[(*n)++] = j;
+    for (size_t j = 0; j < pms_table_cols(t); j++) {
+        if (pms_event_role_of(pms_table_col_name(t, j)) != PMS_EVENT_MISS) continue;
+        if (pms_table_col_type(t, j) != PMS_COLUMN_NUMERIC) {
+            /* a miss event with a cell that is not a number (<not counted>): never dropped silently */
+            const double *v;
+            int rc = pms_table_numeric(t, j, true, &v);
+            return pms_fail_context(rc < 0 ? rc : PMS_EFORMAT,
+                                    "miss event '%s' would be a regressor but holds a cell that is not a count "
+                                    "(leave it out by naming the regressors with --events)",
+                                    pms_table_col_name(t, j));
+        }
+        cols[(*n)++] = j;
+    }
     if (*n == 0)
         return pms_fail(PMS_ENOENT, "%s: no miss events found by name (*-misses, *_REFILL, BRANCH_MISPRED, ...); "
                                     "name the regressors with --events",

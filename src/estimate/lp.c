@@ -5,6 +5,7 @@
 
 #include <glpk.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,10 +144,19 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
         return pms_fail(PMS_ENOMEM, "LP: out of memory");
     }
     out->n_runs = m;
-    out->objective = glp_get_obj_val(P);
+    /* the simplex answers within its feasibility tolerance (1e-7, relative after
+     * scaling): a coefficient whose largest contribution is below that share of
+     * the largest cycles, and a negative rounding of the sum of errors, are 0 */
+    double cmax = 0;
+    for (size_t j = 0; j < m; j++) cmax = fmax(cmax, cycles[j]);
+    double tol = 1e-7 * cmax;
+    out->objective = fmax(0.0, glp_get_obj_val(P));
     out->model.intercept = glp_get_col_prim(P, 1);
+    if (out->model.intercept <= tol) out->model.intercept = 0.0;
     for (size_t i = 0; i < n; i++) {
-        double x = glp_get_col_prim(P, (int)i + 2);
+        double x = glp_get_col_prim(P, (int)i + 2), emax = 0;
+        for (size_t j = 0; j < m; j++) emax = fmax(emax, fabs(events[j * n + i]));
+        if (x * emax <= tol) x = 0.0;
         out->model.coef[i] = x > 0 ? x : 0.0;
         out->model.used[i] = x > 0;
         out->model.n_used += x > 0;

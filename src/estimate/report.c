@@ -98,6 +98,7 @@ static void print_lm(FILE *out, const struct pms_lm *lm)
         fprintf(out, fabs(lm->t_value[c]) < 1e5 ? "  %-24s %14.7g %12.5g %9.3f %10.3g\n" : "  %-24s %14.7g %12.5g %9.3g %10.3g\n",
                 lm->names[c], lm->coef[c], lm->std_error[c], lm->t_value[c], lm->p_value[c]);
     fprintf(out, "  Residual standard error: %.6g on %zu degrees of freedom\n", lm->sigma, lm->df_residual);
+    if (lm->perfect_fit) fputs("  Warning: essentially perfect fit: summary may be unreliable\n", out);
     fprintf(out, "  Multiple R-squared: %.6g, Adjusted R-squared: %.6g\n", lm->r_squared, lm->adj_r_squared);
 }
 

@@ -112,13 +112,17 @@ int pms_event_parse(const char *spec, pms_event *out)
         size_t blen = (size_t)(last_slash - name) + 1;
         memcpy(body, name, blen);
         body[blen] = '\0';
+        /* Modifiers follow the closing '/' directly (perf's cpu/cycles/u) or after a ':'. */
         const char *tail = last_slash + 1;
-        if (*tail && *tail != ':')
-            return pms_fail(PMS_EINVAL, "'%s': unexpected '%s' after the closing '/' (expected :modifiers)", name, tail);
+        if (*tail == ':') tail++;
+        if (tail[-1] == ':' && !*tail) return pms_fail(PMS_EINVAL, "'%s': expected modifiers after ':'", name);
+        if (*tail && !pms_modifiers_valid(tail))
+            return pms_fail(PMS_EINVAL, "'%s': unexpected '%s' after the closing '/' (expected modifiers u, k, h, p)",
+                            name, last_slash + 1);
         out->source = PMS_EVSRC_SYSFS;
         int r = pms_sysfs_parse(body, &out->attr);
         if (r) return r;
-        return *tail ? pms_modifiers_apply(tail + 1, name, &out->attr) : PMS_OK;
+        return *tail ? pms_modifiers_apply(tail, name, &out->attr) : PMS_OK;
     }
 
     char base[PMS_EVENT_NAME_MAX];

@@ -116,9 +116,9 @@ int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
     return rc ? pms_fail(PMS_ENOMEM, "cannot draw the chart") : PMS_OK;
 }
 
-int pms_olr_write_summary(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f)
+int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
-    fprintf(out, "%s: %llu samples, x = %s, method %s%s\n", input, (unsigned long long)s->n, s->xname,
+    fprintf(out, "%s: %llu samples, x = %s, method %s%s\n", s->source, (unsigned long long)s->n, s->xname,
             pms_olr_method_name(f->opt.method), f->opt.per_counter ? ", lines per counter" : "");
     if (s->skipped)
         fprintf(out, "(thread %ld; %llu samples of other threads left out: --tid picks one)\n", s->tid,
@@ -135,12 +135,12 @@ int pms_olr_write_summary(FILE *out, const char *input, const pms_olr_series *s,
     return PMS_OK;
 }
 
-int pms_olr_write_json(FILE *out, const char *input, const pms_olr_series *s, const pms_olr_fit *f)
+int pms_olr_write_json(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
     pms_json j;
     pms_json_init(&j, out, true);
     pms_json_object_begin(&j);
-    pms_json_kv_string(&j, "input", input);
+    pms_json_kv_string(&j, "input", s->source);
     pms_json_kv_string(&j, "method", pms_olr_method_name(f->opt.method));
     pms_json_kv_string(&j, "x", s->xname);
     pms_json_kv_uint(&j, "samples", s->n);

@@ -37,6 +37,7 @@ int pms_olr_series_load(pms_olr_series *s, const char *path, const pms_olr_input
     int rc = pms_perfdata_sniff(&perfdata, path);
     if (rc) return rc;
     rc = perfdata ? olr_series_load_perfdata(s, path, opt) : olr_series_load_table(s, path, opt);
+    if (rc == 0 && !(s->source = strdup(path))) rc = pms_fail(PMS_ENOMEM, "out of memory");
     if (rc == 0 && s->n == 0) rc = pms_fail(PMS_EFORMAT, "%s: no samples", path);
     if (rc) pms_olr_series_free(s);
     return rc;
@@ -47,6 +48,7 @@ void pms_olr_series_free(pms_olr_series *s)
     free(s->x);
     free(s->y);
     free(s->xname);
+    free(s->source);
     free(s->lines);
     for (size_t j = 0; s->names && j < s->k; j++) free(s->names[j]);
     free(s->names);

@@ -45,8 +45,9 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
         for (size_t k = 0; k < m->ncoef; k++) {
             char p[32];
             format_p(m->p_value[k], p, sizeof p);
-            fprintf(out, "%-*s %11.4g %11.4g %8.3f %9s %s\n", w, m->names[k], m->coef[k], m->std_error[k],
-                    m->t_value[k], p, stars(m->p_value[k]));
+            /* t values of a near-perfect fit run to 1e15 and more: %g keeps the columns */
+            fprintf(out, fabs(m->t_value[k]) < 1e5 ? "%-*s %11.4g %11.4g %8.3f %9s %s\n" : "%-*s %11.4g %11.4g %8.3g %9s %s\n",
+                    w, m->names[k], m->coef[k], m->std_error[k], m->t_value[k], p, stars(m->p_value[k]));
         }
         fputs("---\nSignif. codes:  0 '***' 0.001 '**' 0.01 '*' 0.05 '.' 0.1 ' ' 1\n", out);
     } else {
@@ -57,6 +58,7 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
         fputs("(non-negative least squares: no standard errors, t or p values)\n", out);
     }
     fprintf(out, "\nResidual standard error: %.4g on %zu degrees of freedom\n", m->sigma, m->df_residual);
+    if (m->perfect_fit) fputs("Warning: essentially perfect fit: summary may be unreliable\n", out);
     fprintf(out, "Multiple R-squared:  %.4g,\tAdjusted R-squared:  %.4g \n", m->r_squared, m->adj_r_squared);
     if (m->method == PMS_LM_OLS && isfinite(m->f_statistic)) {
         char p[32];

@@ -208,6 +208,11 @@ static int summarise(const double *x, const double *y, const double *w, pms_lm *
     double rdf = (double)m->df_residual;
     double resvar = rss / rdf;
     m->sigma = sqrt(resvar);
+    double fm = 0, fvar = 0; /* R: mean(f)^2 + var(f), unweighted */
+    for (size_t i = 0; i < n; i++) fm += m->fitted[i] / (double)n;
+    for (size_t i = 0; i < n; i++) fvar += (m->fitted[i] - fm) * (m->fitted[i] - fm);
+    fvar = n > 1 ? fvar / (double)(n - 1) : 0;
+    m->perfect_fit = isfinite(resvar) && resvar < (fm * fm + fvar) * 1e-30;
     int rc = pms_quantiles_type7(wres, n, m->resid_quantiles);
     free(wres);
     if (rc < 0) return rc;

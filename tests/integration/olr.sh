@@ -14,7 +14,7 @@ set +e; "$PMUSCOPE" olr --bogus "$fx/group.data" 2>/dev/null; rc=$?; set -e
 [ "$rc" = 2 ] || fail "a bad option should exit 2, got $rc"
 
 # The samples read from perf.data equal perf script's running sums of the group deltas.
-"$PMUSCOPE" olr --samples samples.csv -o segs.csv "$fx/group.data" > summary.txt
+"$PMUSCOPE" olr --samples samples.csv --csv=segs.csv "$fx/group.data" > summary.txt
 head -1 samples.csv | grep -qx "cpu-clock,page-faults,context-switches" || fail "samples header: $(head -1 samples.csv)"
 perf script -i "$fx/group.data" -F event,period 2>/dev/null | awk '
   /cpu-clock:/ { if (n++) print x "," pf + 0 "," cs + 0; x += $1; next }
@@ -26,19 +26,19 @@ tail -n +2 samples.csv | diff - perf.csv > /dev/null || fail "samples differ fro
 grep -q "^page-faults " summary.txt || fail "summary: $(cat summary.txt)"
 
 # The same stream from the CSV gives the same segments.
-"$PMUSCOPE" olr -o segs2.csv samples.csv > /dev/null
+"$PMUSCOPE" olr --csv=segs2.csv samples.csv > /dev/null
 diff segs.csv segs2.csv > /dev/null || fail "perf.data and CSV input differ"
 
 # The paper's procedure on the hand-computed example (tests/unit/test_olr_wm.c): 4 lines.
-"$PMUSCOPE" olr -o paper.csv "$fx/paper_example.csv" > /dev/null
+"$PMUSCOPE" olr --csv=paper.csv "$fx/paper_example.csv" > /dev/null
 [ "$(tail -n +2 paper.csv | cut -d, -f2-5 | tr '\n' ' ')" = "0,4,1,4 3,2,4,5 4,4,5,8 7,3,8,10 " ] ||
   fail "wm segments: $(cat paper.csv)"
 
 # opt: the error never exceeds eps, and it keeps no more segments than wm at wm's own error.
-"$PMUSCOPE" olr --json -o wm.csv samples.csv > wm.json
+"$PMUSCOPE" olr --json --csv=wm.csv samples.csv > wm.json
 wm_err=$(awk -F': ' '/"name": "page-faults"/ { p = 1 } p && /max_abs_error/ { sub(",", "", $2); print int($2); exit }' wm.json)
 [ -n "$wm_err" ] || fail "no max_abs_error in $(cat wm.json)"
-"$PMUSCOPE" olr --json -m opt --eps 2step --eps "page-faults=$wm_err" -o opt.csv --decode dec.csv \
+"$PMUSCOPE" olr --json --method opt --eps 2step --eps "page-faults=$wm_err" --csv=opt.csv --decode dec.csv \
   --svg olr.svg samples.csv > opt.json
 awk -v eps="$wm_err" -F': ' '/"name": "page-faults"/ { p = 1 } p && /max_abs_error/ { sub(",", "", $2);
   if ($2 + 0 > eps + 0) exit 1; exit 0 }' opt.json || fail "opt error above eps $wm_err: $(cat opt.json)"
@@ -49,7 +49,7 @@ grep -q "<polyline" olr.svg && grep -q "<circle" olr.svg || fail "svg lacks line
 
 # Bad input: clear messages naming the file and the place.
 expect_error() { # file, pattern
-  set +e; "$PMUSCOPE" olr -o /dev/null "$1" > /dev/null 2> err.txt; rc=$?; set -e
+  set +e; "$PMUSCOPE" olr "$1" > /dev/null 2> err.txt; rc=$?; set -e
   [ "$rc" = 1 ] || fail "$1: exit $rc, expected 1"
   grep -q "$2" err.txt || fail "$1: message '$(cat err.txt)' lacks '$2'"
 }
@@ -67,10 +67,18 @@ expect_error trunc.data "trunc.data: offset .*truncated"
 expect_error missing.data "cannot open missing.data"
 # A counter name with a comma (pmu/event=..,umask=../) stays one CSV field; a full disk fails.
 printf 'x,"cpu/event=0x3c,umask=0/",y\n1,2,3\n2,4,6\n3,6,9\n' > comma.csv
-"$PMUSCOPE" olr -o comma_segs.csv --decode comma_dec.csv --samples comma_s.csv comma.csv > /dev/null
+"$PMUSCOPE" olr --csv=comma_segs.csv --decode comma_dec.csv --samples comma_s.csv comma.csv > /dev/null
 grep -qx '"cpu/event=0x3c,umask=0/",0,3,1,3,2,6,2,0' comma_segs.csv || fail "segments: $(cat comma_segs.csv)"
 grep -qx '"cpu/event=0x3c,umask=0/",2,4' comma_dec.csv || fail "decode: $(cat comma_dec.csv)"
 cmp -s comma.csv comma_s.csv || fail "samples: $(cat comma_s.csv)"
-set +e; "$PMUSCOPE" olr -o /dev/full comma.csv > /dev/null 2> err.txt; rc=$?; set -e
+set +e; "$PMUSCOPE" olr --csv=/dev/full comma.csv > /dev/null 2> err.txt; rc=$?; set -e
 [ "$rc" = 1 ] && grep -q "cannot write /dev/full" err.txt || fail "full disk: exit $rc, $(cat err.txt)"
+# Nothing is written to the current directory unless asked; -o takes the summary,
+# --json=FILE the JSON beside it, --csv alone puts the segments on the main output.
+mkdir quiet && (cd quiet && "$PMUSCOPE" olr "$tmp/comma.csv" > ../quiet.txt)
+[ -z "$(ls -A quiet)" ] || fail "olr wrote $(ls quiet) unasked"
+"$PMUSCOPE" olr -o summary2.txt --json=summary2.json "$tmp/comma.csv" > stdout2.txt
+[ ! -s stdout2.txt ] && cmp -s summary2.txt quiet.txt || fail "-o: $(cat stdout2.txt)"
+grep -q '"reduction"' summary2.json || fail "--json=FILE: $(cat summary2.json)"
+"$PMUSCOPE" olr --csv comma.csv | cmp -s - comma_segs.csv || fail "--csv on stdout"
 echo "olr: ok"

@@ -19,7 +19,7 @@ grep -Eq "olr: [0-9.]+ ms in the regression, [0-9.]+% of the [0-9.]+ s run" summ
 [ -s rec.data.olr.csv ] || fail "no segments file"
 
 # live = offline
-"$PMUSCOPE" olr --samples samples.csv -o offline.csv rec.data > /dev/null
+"$PMUSCOPE" olr --samples samples.csv --csv=offline.csv rec.data > /dev/null
 diff rec.data.olr.csv offline.csv > /dev/null || fail "record --olr and pmuscope olr differ"
 # the samples against perf's dump of the raw read values (3 values per group, leader first),
 # of the first sample's thread (ASan's leak checker adds a thread at exit)

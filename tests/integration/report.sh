@@ -16,6 +16,10 @@ perf record -q -e cpu-clock -c 100000 -o "$data" -- "$PMS_WORKLOADS/hotspots" >/
 ours=$(awk -F, 'NR>1{s+=$7} END{print s}' "$tmp/sym.csv")
 theirs=$(perf script -i "$data" -F ip 2>/dev/null | wc -l)
 [ "$ours" -eq "$theirs" ] || { echo "report counts $ours samples, perf script $theirs"; exit 1; }
+# --csv=FILE and --json=FILE write beside the text: the same CSV as --csv alone.
+"$PMUSCOPE" report -i "$data" --csv="$tmp/side.csv" --json="$tmp/side.json" --limit 0 > "$tmp/side.txt"
+cmp -s "$tmp/sym.csv" "$tmp/side.csv" || { echo "--csv=FILE differs from --csv"; exit 1; }
+grep -q '^# .*samples' "$tmp/side.txt" && grep -q '"rows_total"' "$tmp/side.json" || { echo "--json=FILE: no text or JSON"; exit 1; }
 
 # Shares in a pmuscope CSV agree with perf report --stdio --sort sym (which prints two
 # decimals) on the same file, for every hot function.
@@ -43,7 +47,7 @@ paste -d, <(awk -F, '$3=="hot_e"{print $11-$10}' "$tmp/sym.csv") <(awk -F, '$3==
 # By instruction: the same total, rows inside the functions, text form shows offsets.
 "$PMUSCOPE" report -i "$data" --sort ip --csv --limit 0 > "$tmp/ip.csv"
 [ "$(awk -F, 'NR>1{s+=$7} END{print s}' "$tmp/ip.csv")" -eq "$theirs" ]
-"$PMUSCOPE" report -i "$data" --by ip --limit 3 | grep -q 'hot_a+0x'
+"$PMUSCOPE" report -i "$data" --sort ip --limit 3 | grep -q 'hot_a+0x'
 
 # JSON parses and carries the same numbers.
 "$PMUSCOPE" report -i "$data" --json --limit 0 > "$tmp/r.json"

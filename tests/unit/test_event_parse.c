@@ -142,7 +142,14 @@ static void test_sysfs_formats(void **state)
     expect_error("cpu/frobnicate=1/", PMS_EINVAL, "unknown term 'frobnicate'");
     expect_error("cpu/event=zz/", PMS_EINVAL, "expected a number after '='");
     expect_error("nopmu/event=1/", PMS_ENOENT, "no PMU named 'nopmu'");
+    /* perf's form: the modifiers right after the closing '/' */
+    ev = parse_ok("cpu/event=0x3c/uk");
+    assert_int_equal(ev.attr.config, 0x3c);
+    assert_false(ev.attr.exclude_kernel);
+    assert_false(ev.attr.exclude_user);
+    assert_true(parse_ok("cpu/event=0x3c/u").attr.exclude_kernel);
     expect_error("cpu/event=1/x", PMS_EINVAL, "unexpected 'x' after the closing '/'");
+    expect_error("cpu/event=1/:", PMS_EINVAL, "expected modifiers after ':'");
     expect_error("cpu/event=1", PMS_EINVAL, "expected pmu/term=value");
     unsetenv("PMS_SYSFS_ROOT");
 }

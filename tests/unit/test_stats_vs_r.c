@@ -185,6 +185,55 @@ static void test_pvalues_df137(void **s) { (void)s; check_fixture("pvalues_df137
 static void test_pvalues_df400(void **s) { (void)s; check_fixture("pvalues_df400", "lm"); }
 static void test_pvalues_df5000(void **s) { (void)s; check_fixture("pvalues_df5000", "lm"); }
 
+/* An exact linear relation: R's summary.lm warns "essentially perfect fit", and
+ * so must the fit and its printed summary, with t values that keep their column. */
+static void test_perfect_fit_warns_as_r(void **s)
+{
+    (void)s;
+    enum { N = 30 };
+    double x[N * 2], y[N];
+    char csv[4096] = "y,a,b\n";
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = i * 1.5 + (i % 4), x[2 * i + 1] = (i * 7) % 11;
+        y[i] = 3 + 2 * x[2 * i] - 0.5 * x[2 * i + 1];
+        char line[96];
+        snprintf(line, sizeof line, "%.17g,%.17g,%.17g\n", y[i], x[2 * i], x[2 * i + 1]);
+        strcat(csv, line);
+    }
+    pms_lm *m;
+    const char *names[] = {"a", "b"};
+    assert_int_equal(pms_lm_fit(x, N, 2, y, names, NULL, &m), PMS_OK);
+    assert_true(m->perfect_fit);
+    const char *out = pms_test_write_temp(".txt", "", 0);
+    FILE *f = fopen(out, "w");
+    assert_int_equal(pms_lm_write_summary(m, "y", f), PMS_OK);
+    fclose(f);
+    char text[4096] = {0};
+    f = fopen(out, "r");
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    assert_non_null(strstr(text, "essentially perfect fit: summary may be unreliable"));
+    for (const char *line = strstr(text, "(Intercept)"); line && *line != '-'; line = strchr(line, '\n') + 1)
+        assert_true(strcspn(line, "\n") < 80); /* no 2881851800008359.500 pushing the columns */
+    remove(out);
+    pms_lm_free(m);
+    if (have_rscript()) {
+        const char *data = pms_test_write_temp(".csv", csv, strlen(csv));
+        assert_int_equal(pms_test_system("Rscript -e 'd <- read.csv(\"%s\"); withCallingHandlers(summary(lm(y ~ a + b, d)), "
+                                         "warning = function(w) if (grepl(\"essentially perfect\", conditionMessage(w))) quit(status = 3))'",
+                                         data), 3);
+        remove(data);
+    }
+    /* a fit with noise is not flagged (R does not warn on synth.csv either) */
+    struct data d = {0};
+    data_load(&d, "stats/synth.csv");
+    assert_int_equal(pms_lm_fit(d.x, d.n, d.p, d.y, d.names, NULL, &m), PMS_OK);
+    assert_false(m->perfect_fit);
+    pms_lm_free(m);
+    data_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_nnls_clamps), cmocka_unit_test(test_nnls_synth),
         cmocka_unit_test(test_pvalues_df50), cmocka_unit_test(test_pvalues_df137),
         cmocka_unit_test(test_pvalues_df400), cmocka_unit_test(test_pvalues_df5000),
+        cmocka_unit_test(test_perfect_fit_warns_as_r),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
-/* pmuscope report --html: one recording's hotspots as a page (tables and charts). */
-#include "cli/report_html.h"
-#include "cli/cli.h"
+/* One recording's hotspots as a page (tables and charts; see pmuscope/profile_html.h). */
+#include "pmuscope/profile_html.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/error.h"
+#include "util/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +15,14 @@ static const char *base_name(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
-int report_html_open(report_html *h, const char *path, const char *input, double confidence, int by_ip,
-                     uint64_t lost)
+int pms_profile_html_begin(pms_profile_html *h, FILE *out, const char *input, double confidence, bool by_ip,
+                           uint64_t lost)
 {
-    h->file = fopen(path, "w");
-    if (!h->file) return cli_error("cannot write %s: %m", path);
-    h->path = path;
     h->confidence = confidence;
     h->by_ip = by_ip;
     char text[1024];
     snprintf(text, sizeof text, "pmuscope report: %s", base_name(input));
-    pms_html_begin(&h->html, h->file, text);
+    pms_html_begin(&h->html, out, text);
     snprintf(text, sizeof text,
              "Where the samples of %s fell, by %s. Each share comes with its %g%% Wilson score interval: "
              "the run's true share lies in [low, high] with that confidence, treating every sample as an "
@@ -37,11 +34,11 @@ int report_html_open(report_html *h, const char *path, const char *input, double
         snprintf(text, sizeof text, "%llu samples were lost while recording.", (unsigned long long)lost);
         pms_html_paragraph(&h->html, text);
     }
-    return CLI_OK;
+    return PMS_OK;
 }
 
 /* function (or function+offset); short: cut to fit under a bar, keeping the offset */
-static void row_name(const report_html *h, const pms_profile_row *r, int shorten, char *buf, size_t n)
+static void row_name(const pms_profile_html *h, const pms_profile_row *r, int shorten, char *buf, size_t n)
 {
     const char *sym = r->symbol ? r->symbol : "[unknown]";
     char off[32] = "";
@@ -53,7 +50,7 @@ static void row_name(const report_html *h, const pms_profile_row *r, int shorten
         snprintf(buf, n, "%s%s", sym, off);
 }
 
-static void table(report_html *h, const pms_profile_row *rows, size_t shown)
+static void table(pms_profile_html *h, const pms_profile_row *rows, size_t shown)
 {
     char level[64];
     snprintf(level, sizeof level, "%g%% interval", 100 * h->confidence);
@@ -78,7 +75,7 @@ static void table(report_html *h, const pms_profile_row *rows, size_t shown)
 
 /* Stacked bars: the share up to the interval's low end, then up to the share, then up to
  * the high end, so that each bar shows its estimate within its interval. */
-static int chart(report_html *h, const char *event, const pms_profile_row *rows, size_t n)
+static int chart(pms_profile_html *h, const char *event, const pms_profile_row *rows, size_t n)
 {
     char **names = calloc(n, sizeof *names);
     double *v = calloc(3 * n, sizeof *v);
@@ -104,10 +101,10 @@ static int chart(report_html *h, const char *event, const pms_profile_row *rows,
     for (size_t i = 0; names && i < n; i++) free(names[i]);
     free(names);
     free(v);
-    return rc == PMS_OK ? CLI_OK : rc == PMS_ENOMEM ? cli_error("out of memory") : cli_lib_error();
+    return rc == PMS_ENOMEM ? pms_fail(PMS_ENOMEM, "out of memory for the page's chart") : rc;
 }
 
-int report_html_event(report_html *h, const char *event, uint64_t samples, const pms_profile_row *rows,
+int pms_profile_html_event(pms_profile_html *h, const char *event, uint64_t samples, const pms_profile_row *rows,
                       size_t nrows, size_t shown)
 {
     char text[512];
@@ -121,12 +118,7 @@ int report_html_event(report_html *h, const char *event, uint64_t samples, const
                  (unsigned long long)rest);
         pms_html_paragraph(&h->html, text);
     }
-    return shown ? chart(h, event, rows, shown < CHART_ROWS ? shown : CHART_ROWS) : CLI_OK;
+    return shown ? chart(h, event, rows, shown < CHART_ROWS ? shown : CHART_ROWS) : PMS_OK;
 }
 
-int report_html_close(report_html *h)
-{
-    int rc = pms_html_end(&h->html);
-    if (fclose(h->file) != 0 || rc < 0) return cli_error("cannot write %s", h->path);
-    return CLI_OK;
-}
+int pms_profile_html_end(pms_profile_html *h) { return pms_html_end(&h->html); }

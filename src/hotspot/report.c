@@ -1,10 +1,12 @@
-/* Text, JSON and SVG output of `pmuscope hotspot`. */
-#include "cli/hotspot_output.h"
-#include "cli/cli.h"
+/* Text, JSON, CSV and SVG output of hotspot detection (see pmuscope/hotspot_report.h). */
+#include "pmuscope/hotspot_report.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 #include "pmuscope/table.h"
 
+#include "util/error.h"
+
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -115,8 +117,15 @@ static void unexecuted_note(FILE *out, const pms_hotspot_result *r)
 
 static const char *period_unit(int time_based) { return time_based ? "ns" : "events"; }
 
-void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_recording *rec,
-                       const pms_hotspot_result *r, size_t rows, int json)
+/* What a stream's writes came to. */
+static int stream_status(FILE *out)
+{
+    if (fflush(out) || ferror(out)) return pms_fail_errno(PMS_EIO, errno, "cannot write the hotspot report");
+    return PMS_OK;
+}
+
+int pms_hotspot_write_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_recording *rec,
+                          const pms_hotspot_result *r, size_t rows, bool json)
 {
     if (json) {
         pms_json j;
@@ -140,7 +149,7 @@ void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_
             pms_json_object_end(&j);
         }
         json_close_array(&j);
-        return;
+        return stream_status(out);
     }
     text_truth(out, t);
     fprintf(out, "recording    %llu samples of %s, period %llu%s%s; %llu not in a file (kernel, vdso), %llu in files "
@@ -158,9 +167,10 @@ void hotspot_print_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_
             r->measures.kendall_tau);
     fprintf(out, "top-%-8zu precision %.3f  recall %.3f\n", r->top_n, r->top_precision, r->top_recall);
     text_rows(out, t, r, rows);
+    return stream_status(out);
 }
 
-void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_truth *t, int json)
+int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_hotspot_truth *t, bool json)
 {
     char name[32];
     if (json) {
@@ -180,7 +190,7 @@ void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_t
             pms_json_object_end(&j);
         }
         json_close_array(&j);
-        return;
+        return stream_status(out);
     }
     text_truth(out, t);
     if (sw->time_based)
@@ -199,14 +209,15 @@ void hotspot_print_sweep(FILE *out, const hotspot_sweep *sw, const pms_hotspot_t
                 r->measures.m, r->measures.nrmse_sr, r->measures.sc, r->measures.od, r->measures.kendall_tau,
                 r->top_precision, r->top_recall);
     }
+    return stream_status(out);
 }
 
-int hotspot_write_sweep_csv(const char *path, const hotspot_sweep *sw)
+int pms_hotspot_write_sweep_csv(FILE *out, const pms_hotspot_sweep *sw)
 {
     static const char *const names[] = {"period", "samples", "m", "NRMSE_SR", "SC", "OD", "tau_b",
                                         "top_precision", "top_recall"};
     enum { NCOLS = sizeof names / sizeof names[0] };
-    double col[NCOLS][HOTSPOT_MAX_PERIODS];
+    double col[NCOLS][PMS_HOTSPOT_MAX_PERIODS];
     for (size_t i = 0; i < sw->nperiods; i++) {
         const pms_hotspot_result *r = &sw->points[i].result;
         double row[NCOLS] = {(double)sw->points[i].period, (double)sw->points[i].samples, (double)r->measures.m,
@@ -215,26 +226,17 @@ int hotspot_write_sweep_csv(const char *path, const hotspot_sweep *sw)
         for (size_t k = 0; k < NCOLS; k++)
             col[k][i] = row[k];
     }
-    pms_table *t = pms_table_new(path);
-    int rc = t ? CLI_OK : cli_error("out of memory");
-    for (size_t k = 0; k < NCOLS && rc == CLI_OK; k++)
-        if (pms_table_add_numeric(t, names[k], col[k], sw->nperiods) < 0)
-            rc = cli_lib_error();
-    FILE *f = rc == CLI_OK ? cli_open_output(path) : NULL;
-    if (rc == CLI_OK && !f)
-        rc = CLI_FAIL;
-    if (f) {
-        if (pms_table_write(t, f, ',') < 0)
-            rc = cli_lib_error();
-        cli_close_output(f);
-    }
+    pms_table *t = pms_table_new("the sweep table");
+    int rc = t ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    for (size_t k = 0; k < NCOLS && rc == PMS_OK; k++) rc = pms_table_add_numeric(t, names[k], col[k], sw->nperiods);
+    if (rc == PMS_OK) rc = pms_table_write(t, out, ',');
     pms_table_free(t);
-    return rc;
+    return rc == PMS_OK ? stream_status(out) : rc;
 }
 
-int hotspot_write_sweep_svg(const char *path, const hotspot_sweep *sw)
+int pms_hotspot_write_sweep_svg(FILE *out, const pms_hotspot_sweep *sw)
 {
-    double x[HOTSPOT_MAX_PERIODS], y[3][HOTSPOT_MAX_PERIODS];
+    double x[PMS_HOTSPOT_MAX_PERIODS], y[3][PMS_HOTSPOT_MAX_PERIODS];
     for (size_t i = 0; i < sw->nperiods; i++) {
         x[i] = (double)sw->points[i].period;
         y[0][i] = sw->points[i].result.measures.nrmse_sr;
@@ -247,23 +249,14 @@ int hotspot_write_sweep_svg(const char *path, const hotspot_sweep *sw)
                                           "Order deviation OD (log scale)"};
     static const char *const labels[3] = {"NRMSE_SR", "SC", "OD"};
     pms_chart *charts[3] = {NULL, NULL, NULL};
-    int rc = CLI_OK;
-    for (int k = 0; k < 3 && rc == CLI_OK; k++) {
+    int rc = PMS_OK;
+    for (int k = 0; k < 3 && rc == PMS_OK; k++) {
         charts[k] = pms_chart_new(titles[k], xlabel, labels[k]);
-        if (!charts[k] || pms_chart_add_line(charts[k], labels[k], x, y[k], sw->nperiods, NULL) < 0)
-            rc = cli_lib_error();
-        else
-            pms_chart_set_log(charts[k], 1, k == 2);
+        rc = charts[k] ? pms_chart_add_line(charts[k], labels[k], x, y[k], sw->nperiods, NULL)
+                       : pms_fail(PMS_ENOMEM, "out of memory");
+        if (rc == PMS_OK) pms_chart_set_log(charts[k], 1, k == 2);
     }
-    FILE *f = rc == CLI_OK ? cli_open_output(path) : NULL;
-    if (rc == CLI_OK && !f)
-        rc = CLI_FAIL;
-    if (f) {
-        if (pms_chart_write_svg(charts, 3, 720, f) < 0)
-            rc = cli_lib_error();
-        cli_close_output(f);
-    }
-    for (int k = 0; k < 3; k++)
-        pms_chart_free(charts[k]);
-    return rc;
+    if (rc == PMS_OK) rc = pms_chart_write_svg(charts, 3, 720, out);
+    for (int k = 0; k < 3; k++) pms_chart_free(charts[k]);
+    return rc == PMS_OK ? stream_status(out) : rc;
 }

@@ -1,0 +1,49 @@
+/* pmuscope: the results of hotspot detection from sampled IPs measured against exact
+ * counts (Wu & Mencer, "Evaluating Sampling Based Hotspot Detection") as text, JSON, CSV
+ * and SVG, written to streams the caller opened (`pmuscope hotspot` prints them). */
+#ifndef PMUSCOPE_HOTSPOT_REPORT_H
+#define PMUSCOPE_HOTSPOT_REPORT_H
+#include "pmuscope/hotspot.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMS_HOTSPOT_MAX_PERIODS 64
+
+/* One sampling period of a sweep and its measures. */
+typedef struct pms_hotspot_sweep_point {
+    uint64_t period;
+    uint64_t samples;
+    int valid;
+    pms_hotspot_result result;
+} pms_hotspot_sweep_point;
+
+typedef struct pms_hotspot_sweep {
+    char event[128];
+    int time_based;  /* periods in nanoseconds */
+    int randomized;
+    double valgrind_seconds;
+    size_t nperiods;
+    pms_hotspot_sweep_point points[PMS_HOTSPOT_MAX_PERIODS];
+} pms_hotspot_sweep;
+
+/* One recording against the truth: the measures and the first `rows` IPs (text), or
+ * every IP (json). PMS_EIO if the stream fails. */
+int pms_hotspot_write_one(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_recording *rec,
+                          const pms_hotspot_result *r, size_t rows, bool json);
+/* A sweep: one row (text) or object (json) of measures per period. */
+int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_hotspot_truth *t, bool json);
+/* One CSV row per period: period,samples,m,NRMSE_SR,SC,OD,tau_b,top_precision,top_recall. */
+int pms_hotspot_write_sweep_csv(FILE *out, const pms_hotspot_sweep *sw);
+/* NRMSE_SR, SC and OD against the period, one SVG chart each. */
+int pms_hotspot_write_sweep_svg(FILE *out, const pms_hotspot_sweep *sw);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,41 @@
+/* Option plumbing shared by the subcommands: getopt_long with --list-options (the real
+ * option table, for shell completion and the test that no flag has two meanings), and
+ * the --json[=FILE] / --csv[=FILE] convention. */
+#include "cli/cli.h"
+
+#include <string.h>
+
+/* Prints "SHORT LONG ARG" lines: SHORT is -x or -, ARG none, required or optional. */
+static void list_options(const char *shortopts, const struct option *longopts)
+{
+    static const char *const kinds[] = {"none", "required", "optional"};
+    for (const struct option *o = longopts; o->name; o++) {
+        int is_short = o->flag == NULL && o->val > 0 && o->val < 128 && o->val != ':' && o->val != '+' &&
+                       strchr(shortopts, o->val) != NULL;
+        if (is_short) printf("-%c --%s %s\n", o->val, o->name, kinds[o->has_arg]);
+        else printf("- --%s %s\n", o->name, kinds[o->has_arg]);
+    }
+    /* short options without a long name */
+    for (const char *p = shortopts; *p; p++) {
+        if (*p == ':' || *p == '+' || *p == '-') continue;
+        const struct option *o = longopts;
+        while (o->name && !(o->flag == NULL && o->val == *p)) o++;
+        if (!o->name) printf("-%c - %s\n", *p, p[1] == ':' ? (p[2] == ':' ? "optional" : "required") : "none");
+    }
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    if (optind == 1 && argc == 2 && strcmp(argv[1], "--list-options") == 0) {
+        list_options(shortopts, longopts);
+        optind = 2;
+        return CLI_OPT_LISTED;
+    }
+    return getopt_long(argc, argv, shortopts, longopts, NULL);
+}
+
+const char CLI_MAIN_OUTPUT[] = "-";
+
+const char *cli_format_target(const char *arg) { return arg ? arg : CLI_MAIN_OUTPUT; }
+
+bool cli_is_main(const char *target) { return target == CLI_MAIN_OUTPUT; }

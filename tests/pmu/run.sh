@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs one case of the hardware suite: in the emulated ARM guest (scripts/pmu-vm), or with
+# PMS_PMU_HOST=1 directly on this host (make test-pmu-host), where a host without a PMU skips
+# (exit 77). A case NAME.sh runs where the PMU is; NAME.on-host, if there is one, then checks
+# on this host what the case left in out/ (now in pmu-vm-out/).
+#   tests/pmu/run.sh NAME
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+name=$1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+rc=0
+if [ "${PMS_PMU_HOST:-0}" = 1 ]; then
+    build=${PMS_BUILD_DIR:?PMS_BUILD_DIR is not set (run through ctest)}
+    cp "$here/lib.sh" "$here/cases/$name.sh" .
+    PATH="$build:$build/workloads:$build/tests:$PATH" sh "$name.sh" || rc=$?
+    [ "$rc" -eq 77 ] && exit 77
+    [ -d out ] && mv out pmu-vm-out
+else
+    "$src/scripts/pmu-vm" --add "$here/lib.sh" --add "$here/cases/$name.sh" -- sh "$name.sh" || rc=$?
+    if [ "$rc" -eq 77 ]; then
+        echo "FAIL: the emulated machine has no PMU"
+        exit 1
+    fi
+fi
+[ "$rc" -eq 0 ] || exit "$rc"
+if [ -f "$here/cases/$name.on-host" ]; then
+    bash "$here/cases/$name.on-host" pmu-vm-out
+fi

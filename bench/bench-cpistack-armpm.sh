@@ -20,8 +20,8 @@ median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 now() { date +%s.%N; }
 
 # the per-program stacks at 1 GHz, OLS (as the paper) and NNLS (no negative components)
-"$build/pmuscope" cpistack --by Benchmark --where "$freq" --skip 2 --split 1 --brief "$data" >"$tmp/ols.txt"
-"$build/pmuscope" cpistack --by Benchmark --where "$freq" --skip 2 --split 1 --method nnls --brief "$data" >"$tmp/nnls.txt"
+"$build/pmuscope" cpistack --group-by Benchmark --where "$freq" --skip 2 --split 1 --brief "$data" >"$tmp/ols.txt"
+"$build/pmuscope" cpistack --group-by Benchmark --where "$freq" --skip 2 --split 1 --method nnls --brief "$data" >"$tmp/nnls.txt"
 echo "CPI stacks per program, 1 GHz, OLS:"
 cat "$tmp/ols.txt"
 echo
@@ -56,7 +56,7 @@ for (prog in unique(d$Benchmark)) {
 EOF
 for r in $(seq "$runs"); do
   t0=$(now)
-  "$build/pmuscope" cpistack --by Benchmark --where "$freq" --skip 2 --split 1 --brief "$data" >/dev/null
+  "$build/pmuscope" cpistack --group-by Benchmark --where "$freq" --skip 2 --split 1 --brief "$data" >/dev/null
   t1=$(now)
   Rscript "$tmp/stacks.R" "$data" >"$tmp/r.txt"
   t2=$(now)

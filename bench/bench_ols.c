@@ -1,10 +1,13 @@
-/* Fit time of pms_lm_fit on a generated n x p table (for bench-ols-vs-r.sh).
+/* OLS fit time of pms_lm_fit (for bench-ols-vs-r.sh).
  *
- * usage: bench_ols N P RUNS DATA.bin COEF.csv
- * Writes the table as raw little-endian doubles, row-major, y first then the
- * P regressors (what R's readBin reads back), times RUNS fits, prints
- * "pmuscope_fit_seconds MEDIAN" and writes the coefficients and standard
- * errors ("name,estimate,std_error") so that the script can compare them with R's. */
+ * usage: bench_ols gen N P DATA.bin
+ *          writes a generated N x P table as raw little-endian doubles, row-major,
+ *          y first then the P regressors (what R's readBin reads back)
+ *        bench_ols fit DATA.bin N P RUNS COEF.csv
+ *          reads it back in a fresh process, fits it RUNS times and prints
+ *          "first_fit_seconds T" (the first fit of the process) and
+ *          "warm_fit_seconds MEDIAN" (median of the fits after the first), and
+ *          writes "name,estimate,std_error" for the comparison with R. */
 #include "pmuscope/error.h"
 #include "pmuscope/stats.h"
 
@@ -13,6 +16,7 @@
 #include <gsl/gsl_sort.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(void)
@@ -22,40 +26,47 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int main(int argc, char **argv)
+static int generate(size_t n, size_t p, const char *path)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: bench_ols N P RUNS DATA.bin COEF.csv\n");
-        return 2;
-    }
-    size_t n = strtoull(argv[1], NULL, 10), p = strtoull(argv[2], NULL, 10);
-    int runs = atoi(argv[3]);
-    if (n < 2 || p < 1 || runs < 1 || runs > 99) {
-        fprintf(stderr, "bench_ols: bad N, P or RUNS\n");
-        return 2;
-    }
-    double *x = malloc(n * p * sizeof *x), *y = malloc(n * sizeof *y);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!x || !y || !rng) return 1;
+    FILE *f = fopen(path, "wb");
+    if (!rng || !f) {
+        perror(path);
+        return 1;
+    }
     gsl_rng_set(rng, 2024);
-    FILE *f = fopen(argv[4], "wb");
-    if (!f) {
-        perror(argv[4]);
+    for (size_t i = 0; i < n; i++) {
+        double row[65], prev = 0;
+        row[0] = 1.0;
+        for (size_t j = 0; j < p; j++) {
+            /* miss-rate-like regressors, some correlated, and a noisy response */
+            double v = gsl_ran_exponential(rng, 1.0 + (double)j) + (j ? 0.3 * prev : 0);
+            row[j + 1] = prev = v;
+            row[0] += 0.1 * (double)(j + 1) * v;
+        }
+        row[0] += gsl_ran_gaussian(rng, 0.5);
+        fwrite(row, sizeof(double), p + 1, f);
+    }
+    fclose(f);
+    gsl_rng_free(rng);
+    return 0;
+}
+
+static int fit(const char *path, size_t n, size_t p, int runs, const char *coef_path)
+{
+    double *row = malloc((p + 1) * sizeof *row), *x = malloc(n * p * sizeof *x), *y = malloc(n * sizeof *y);
+    FILE *f = fopen(path, "rb");
+    if (!row || !x || !y || !f) {
+        perror(path);
         return 1;
     }
     for (size_t i = 0; i < n; i++) {
-        double row[64];
-        y[i] = 1.0;
-        for (size_t j = 0; j < p; j++) {
-            /* miss-rate-like regressors, some correlated, and a noisy response */
-            double v = gsl_ran_exponential(rng, 1.0 + (double)j) + (j ? 0.3 * x[i * p + j - 1] : 0);
-            x[i * p + j] = v;
-            y[i] += 0.1 * (double)(j + 1) * v;
+        if (fread(row, sizeof(double), p + 1, f) != p + 1) {
+            fprintf(stderr, "bench_ols: %s: short read at row %zu\n", path, i + 1);
+            return 1;
         }
-        y[i] += gsl_ran_gaussian(rng, 0.5);
-        row[0] = y[i];
-        for (size_t j = 0; j < p && j < 63; j++) row[j + 1] = x[i * p + j];
-        fwrite(row, sizeof(double), p + 1, f);
+        y[i] = row[0];
+        memcpy(x + i * p, row + 1, p * sizeof *x);
     }
     fclose(f);
     double times[99];
@@ -69,18 +80,36 @@ int main(int argc, char **argv)
         }
         times[r] = now() - t0;
     }
-    gsl_sort(times, 1, (size_t)runs);
-    printf("pmuscope_fit_seconds %.6f\n", times[runs / 2]);
-    f = fopen(argv[5], "w");
+    printf("first_fit_seconds %.6f\n", times[0]);
+    if (runs > 1) {
+        gsl_sort(times + 1, 1, (size_t)runs - 1);
+        printf("warm_fit_seconds %.6f\n", times[1 + (runs - 1) / 2]);
+    }
+    f = fopen(coef_path, "w");
     if (!f) {
-        perror(argv[5]);
+        perror(coef_path);
         return 1;
     }
     for (size_t k = 0; k < m->ncoef; k++) fprintf(f, "%s,%.17g,%.17g\n", m->names[k], m->coef[k], m->std_error[k]);
     fclose(f);
     pms_lm_free(m);
-    gsl_rng_free(rng);
-    free(x);
-    free(y);
+    free(row), free(x), free(y);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 5 && strcmp(argv[1], "gen") == 0) {
+        size_t n = strtoull(argv[2], NULL, 10), p = strtoull(argv[3], NULL, 10);
+        if (n < 2 || p < 1 || p > 64) return fprintf(stderr, "bench_ols: bad N or P\n"), 2;
+        return generate(n, p, argv[4]);
+    }
+    if (argc == 7 && strcmp(argv[1], "fit") == 0) {
+        size_t n = strtoull(argv[3], NULL, 10), p = strtoull(argv[4], NULL, 10);
+        int runs = atoi(argv[5]);
+        if (n < 2 || p < 1 || runs < 1 || runs > 99) return fprintf(stderr, "bench_ols: bad N, P or RUNS\n"), 2;
+        return fit(argv[2], n, p, runs, argv[6]);
+    }
+    fprintf(stderr, "usage: bench_ols gen N P DATA.bin | bench_ols fit DATA.bin N P RUNS COEF.csv\n");
+    return 2;
 }

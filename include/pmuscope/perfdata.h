@@ -99,6 +99,17 @@ size_t pms_perfdata_nattrs(const pms_perfdata_reader *r);
  * NULL with *argc 0 when the file does not hold one. */
 char *const *pms_perfdata_cmdline(const pms_perfdata_reader *r, size_t *argc);
 const pms_perfdata_attr *pms_perfdata_get_attr(const pms_perfdata_reader *r, size_t i);
+/* The build-ids of the file's binaries (HEADER_BUILD_ID): which build of each file the
+ * samples came from. cpumode is PERF_RECORD_MISC_KERNEL for the kernel and its modules,
+ * PERF_RECORD_MISC_USER for user space. */
+typedef struct pms_perfdata_build_id {
+    char hex[41];         /* lower-case hex, up to 20 bytes */
+    const char *filename; /* as recorded: a path, "[kernel.kallsyms]", "[vdso]", ... */
+    uint16_t cpumode;
+    int32_t pid;
+} pms_perfdata_build_id;
+size_t pms_perfdata_nbuild_ids(const pms_perfdata_reader *r);
+const pms_perfdata_build_id *pms_perfdata_get_build_id(const pms_perfdata_reader *r, size_t i);
 /* Size of the data section in bytes (for progress). */
 uint64_t pms_perfdata_data_size(const pms_perfdata_reader *r);
 /* One pass over the data section. */

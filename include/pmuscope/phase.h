@@ -267,7 +267,8 @@ int pms_phase_truth_nlabels(const pms_phase_truth *t);
 
 typedef struct pms_phase_monitor_config {
     pms_phase_config phase;
-    const char *sample_event;    /* NULL: "branches" with a hardware PMU, "cpu-clock" without */
+    const char *sample_event;    /* NULL: "branches" with a hardware PMU ("cycles" if it has no
+                                    branch event), "cpu-clock" without */
     uint64_t sample_period;      /* 0: PMS_PHASE_PMU_PERIOD branches, or PMS_PHASE_SOFTWARE_PERIOD
                                     ns of a software event (4 ms) */
     int randomize;               /* exponentially distributed sample periods (seed 003, 3.1.3) */

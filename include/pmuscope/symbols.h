@@ -8,8 +8,9 @@
  * (binary, file offset) to the symbol. Symbols come from elfutils (libdwfl: .symtab, or
  * .dynsym, or separate debuginfo found by build id).
  *
- * Addresses outside every mapping go to two buckets: "[kernel]" (kernel-mode samples)
- * and "[unknown]" (no mapping known for that process and address). */
+ * Kernel-mode samples land in the kernel's mappings (pid -1 in perf's records) as perf
+ * names them: "[kernel.kallsyms]" (or "[kernel.vmlinux]" when recorded against a vmlinux)
+ * and "[module]". Addresses outside every mapping go to "[unknown]", as in perf. */
 #ifndef PMUSCOPE_SYMBOLS_H
 #define PMUSCOPE_SYMBOLS_H
 #include <stddef.h>
@@ -43,6 +44,15 @@ void pms_symbols_destroy(pms_symbols *s);
 int pms_symbols_add_mmap(pms_symbols *s, const pms_mmap_event *m);
 /* Feeds a FORK (the child sees its parent's mappings) or EXEC/EXIT; others are ignored. */
 int pms_symbols_add_task(pms_symbols *s, const pms_task_event *t);
+
+/* Feeds a build-id of the recording (pms_perfdata_get_build_id): a binary whose file on
+ * disk has another build-id is not symbolised (its symbols would be another build's), and
+ * is listed by pms_symbols_build_id_mismatches. */
+int pms_symbols_add_build_id(pms_symbols *s, const pms_perfdata_build_id *b);
+/* How many binaries looked up so far had another build-id on disk than in the recording;
+ * when i is below that and path non-NULL, the i-th one's path and both build-ids. */
+size_t pms_symbols_build_id_mismatches(const pms_symbols *s, size_t i, const char **path, const char **recorded,
+                                        const char **on_disk);
 
 /* Maps a sampled IP of process pid at `time` (0: any) to its binary and file offset,
  * and looks up the symbol. kernel: the sample was taken in kernel mode

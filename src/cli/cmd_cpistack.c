@@ -23,7 +23,7 @@ static void usage(FILE *out)
           "Options:\n"
           "  --cycles NAME          cycles column (default: found by name: cycles, CPU_CYCLES, ...)\n"
           "  --instructions NAME    instructions column (instructions, INST_RETIRED, ...)\n"
-          "  -e, --events A,B,...   regressors (default: every miss event: *-misses, *_REFILL, ...)\n"
+          "  -e, --event A,B,...    regressors (default: every miss event: *-misses, *_REFILL, ...)\n"
           "  --per-interval         regress on counts per interval, as the paper (default: per instruction)\n"
           "  --normalize            min-max normalise the regressors to [0, 1], as the paper\n"
           "                         (minimum and range from the training intervals)\n"
@@ -43,19 +43,21 @@ static void usage(FILE *out)
           "  --newey-west           also Newey-West (HAC) standard errors, for residuals that\n"
           "                         are autocorrelated (see the Durbin-Watson statistic)\n"
           "  --method ols|nnls      least squares, or with every coefficient >= 0 (default ols)\n"
-          "  --by COLUMN            one CPI stack per distinct value of COLUMN (e.g. Benchmark)\n"
+          "  --group-by COLUMN      one CPI stack per distinct value of COLUMN (e.g. Benchmark)\n"
           "  --where COLUMN=VALUE   use only the rows where COLUMN equals VALUE (repeatable)\n"
-          "  --programs WINDOWS     label intervals with the program running in them, from a\n"
+          "  --windows FILES        label intervals with the program running in them, from a\n"
           "                         table 'Name Start(ns) End(ns)' (the ARM benchmarks.data), one\n"
           "                         per FILE in order; runs are then merged program by program\n"
-          "                         and one stack is made per program (--by program)\n"
+          "                         and one stack is made per program (--group-by program)\n"
           "  --merge interval|time  how several FILEs are aligned (default interval)\n"
           "  --merge-tol SEC        largest time difference when merging by time (default 0.05)\n"
           "  --svg FILE             draw the stacks (bar per group, stacks per interval over time)\n"
-          "  --brief                one line per CPI stack (with --by: a table of the groups)\n"
-          "  --csv FILE             the stacks as CSV, one row per group: group,n,R2,test_RMSE,\n"
-          "                         base,<events...>,model_CPI,observed_CPI\n"
-          "  --json                 print JSON instead of text\n"
+          "  --brief                one line per CPI stack (with --group-by: a table of the groups)\n"
+          "  --csv[=FILE]           the stacks as CSV, one row per group: group,n,R2,test_RMSE,\n"
+          "                         base,<events...>,model_CPI,observed_CPI; to FILE or instead\n"
+          "                         of the text\n"
+          "  --json[=FILE]          JSON, to FILE or instead of the text\n"
+          "  -o, --output FILE      the text (or what --json/--csv put in its place) to FILE\n"
           "  -h, --help             this help\n",
           out);
 }
@@ -64,8 +66,8 @@ enum { HELP_SHOWN = -1 }; /* parse_options: --help was printed, exit 0 */
 
 struct opts {
     pms_cpistack_options c;
-    const char *by, *svg, *csv;
-    bool json, brief;
+    const char *by, *svg, *csv, *json, *output; /* csv, json: see cli_format_target */
+    bool brief;
     pms_merge_key merge;
     double merge_tol;
     char **events; /* -e, from cli_split_list */
@@ -94,22 +96,22 @@ static int parse_options(int argc, char **argv, struct opts *o)
            O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
-        {"events", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
+        {"event", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
         {"normalize", no_argument, 0, O_NORMALIZE}, {"weighted", no_argument, 0, O_WEIGHTED},
         {"validate", required_argument, 0, O_VALIDATE}, {"run-column", required_argument, 0, O_RUNCOL},
         {"newey-west", no_argument, 0, O_HAC}, {"skip", required_argument, 0, O_SKIP},
         {"range", required_argument, 0, O_RANGE},   {"split", required_argument, 0, O_SPLIT},
         {"seed", required_argument, 0, O_SEED},     {"method", required_argument, 0, O_METHOD},
-        {"by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
+        {"group-by", required_argument, 0, O_BY},         {"where", required_argument, 0, O_WHERE},
         {"merge", required_argument, 0, O_MERGE},   {"merge-tol", required_argument, 0, O_MERGE_TOL},
-        {"svg", required_argument, 0, O_SVG},       {"json", no_argument, 0, O_JSON},
-        {"brief", no_argument, 0, O_BRIEF},         {"programs", required_argument, 0, O_PROGRAMS},
-        {"drop-missing", no_argument, 0, O_DROP_MISSING}, {"csv", required_argument, 0, O_CSV},
-        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+        {"svg", required_argument, 0, O_SVG},       {"json", optional_argument, 0, O_JSON},
+        {"brief", no_argument, 0, O_BRIEF},         {"windows", required_argument, 0, O_PROGRAMS},
+        {"drop-missing", no_argument, 0, O_DROP_MISSING}, {"csv", optional_argument, 0, O_CSV},
+        {"output", required_argument, 0, 'o'},      {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     int c;
     uint64_t v;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "e:o:h", longopts)) != -1) {
         switch (c) {
         case O_CYCLES: o->c.cycles = optarg; break;
         case O_INSTR: o->c.instructions = optarg; break;
@@ -118,7 +120,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
             o->events = cli_split_list(optarg, &o->c.nevents);
             o->c.events = (const char *const *)o->events;
             if (!o->events || o->c.nevents == 0)
-                return cli_usage_error("cpistack", "--events '%s': expected a comma-separated list of columns", optarg);
+                return cli_usage_error("cpistack", "--event '%s': expected a comma-separated list of columns", optarg);
             break;
         case O_PER_INTERVAL: o->c.per_interval = true; break;
         case O_NORMALIZE: o->c.normalize = true; break;
@@ -174,23 +176,27 @@ static int parse_options(int argc, char **argv, struct opts *o)
                 return cli_usage_error("cpistack", "--merge-tol '%s': expected seconds >= 0", optarg);
             break;
         case O_SVG: o->svg = optarg; break;
-        case O_JSON: o->json = true; break;
+        case O_JSON: o->json = cli_format_target(optarg); break;
+        case 'o': o->output = optarg; break;
         case O_BRIEF: o->brief = true; break;
-        case O_CSV: o->csv = optarg; break;
+        case O_CSV: o->csv = cli_format_target(optarg); break;
         case O_DROP_MISSING: o->c.drop_missing = true; break;
         case O_PROGRAMS:
             if (o->nprograms == sizeof o->programs / sizeof o->programs[0])
-                return cli_usage_error("cpistack", "--programs: at most 16 files");
+                return cli_usage_error("cpistack", "--windows: at most 16 files");
             o->programs[o->nprograms++] = optarg;
             break;
         case 'h': usage(stdout); return HELP_SHOWN;
+        case CLI_OPT_LISTED: return HELP_SHOWN;
         default: return cli_usage_error("cpistack", "unknown option");
         }
     }
     o->c.where = o->where;
+    if (cli_is_main(o->json) && cli_is_main(o->csv))
+        return cli_usage_error("cpistack", "--json and --csv both want the main output: give one a FILE");
     if (optind >= argc) return cli_usage_error("cpistack", "expected an interval file");
     if (o->nprograms && o->nprograms != (size_t)(argc - optind))
-        return cli_usage_error("cpistack", "%zu --programs files for %d interval files: expected one per file",
+        return cli_usage_error("cpistack", "%zu --windows files for %d interval files: expected one per file",
                                o->nprograms, argc - optind);
     if (o->nprograms && !o->by) o->by = "program";
     return CLI_OK;
@@ -288,7 +294,7 @@ static int write_svg(const struct opts *o, const struct group_run *g)
 }
 
 /* The --brief table as CSV; every group must have the same events (as the bar chart). */
-static int write_csv(const struct opts *o, const struct group_run *g)
+static int write_csv(FILE *f, const struct group_run *g)
 {
     const pms_cpistack *first = g->stacks[0];
     size_t ne = first->nevents, ncols = 7 + ne;
@@ -297,7 +303,7 @@ static int write_csv(const struct opts *o, const struct group_run *g)
             return cli_error("--csv: group %s has %zu events, group %s has %zu: one table needs the same events",
                              g->labels[0], ne, g->labels[k], g->stacks[k]->nevents);
     double *v = malloc(g->n * ncols * sizeof *v);
-    pms_table *t = pms_table_new(o->csv);
+    pms_table *t = pms_table_new("cpistack");
     int rc = v && t ? CLI_OK : cli_error("out of memory");
     for (size_t k = 0; k < g->n && rc == CLI_OK; k++) {
         const pms_cpistack *s = g->stacks[k];
@@ -315,22 +321,16 @@ static int write_csv(const struct opts *o, const struct group_run *g)
                          : c == 5 + ne ? "observed_CPI" : "true_CPI";
         if (pms_table_add_numeric(t, name, v + c * g->n, g->n) < 0) rc = cli_lib_error();
     }
-    FILE *f = rc == CLI_OK ? cli_open_output(o->csv) : NULL;
-    if (rc == CLI_OK && !f) rc = CLI_FAIL;
-    if (f) {
-        if (pms_table_write(t, f, ',') < 0) rc = cli_lib_error();
-        cli_close_output(f);
-    }
+    if (rc == CLI_OK && pms_table_write(t, f, ',') < 0) rc = cli_lib_error();
     pms_table_free(t);
     free(v);
     return rc;
 }
 
-static int write_report(const struct opts *o, const struct group_run *g)
+static int write_json(FILE *out, const struct group_run *g)
 {
-    if (o->json) {
-        pms_json j;
-        pms_json_init(&j, stdout, true);
+    pms_json j;
+    pms_json_init(&j, out, true);
         pms_json_object_begin(&j);
         pms_json_key(&j, "groups");
         pms_json_array_begin(&j);
@@ -344,19 +344,43 @@ static int write_report(const struct opts *o, const struct group_run *g)
         pms_json_array_end(&j);
         pms_json_object_end(&j);
         pms_json_finish(&j);
-    } else {
-        for (size_t k = 0; k < g->n; k++) {
-            int rc;
-            if (o->brief) {
-                rc = pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, stdout);
-            } else {
-                if (o->by) printf("%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
-                rc = pms_cpistack_write_text(g->stacks[k], stdout);
-            }
-            if (rc < 0) return cli_lib_error();
+    return CLI_OK;
+}
+
+static int write_text(FILE *out, const struct opts *o, const struct group_run *g)
+{
+    for (size_t k = 0; k < g->n; k++) {
+        int rc;
+        if (o->brief) {
+            rc = pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, out);
+        } else {
+            if (o->by) fprintf(out, "%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
+            rc = pms_cpistack_write_text(g->stacks[k], out);
         }
+        if (rc < 0) return cli_lib_error();
     }
-    return fflush(stdout) == 0 && !ferror(stdout) ? CLI_OK : cli_error("error writing the report to stdout");
+    return CLI_OK;
+}
+
+/* One output: the main one (text, or JSON/CSV in its place) or a --json/--csv FILE. */
+static int write_one(const char *path, int what, const struct opts *o, const struct group_run *g)
+{
+    FILE *out = cli_open_output(path);
+    if (!out) return CLI_FAIL;
+    int rc = what == 'j' ? write_json(out, g) : what == 'c' ? write_csv(out, g) : write_text(out, o, g);
+    int bad = fflush(out) != 0 || ferror(out);
+    cli_close_output(out);
+    if (rc == CLI_OK && bad) rc = cli_error("cannot write %s", path && strcmp(path, "-") ? path : "the report to stdout");
+    return rc;
+}
+
+static int write_report(const struct opts *o, const struct group_run *g)
+{
+    int main_what = cli_is_main(o->json) ? 'j' : cli_is_main(o->csv) ? 'c' : 't';
+    int rc = write_one(o->output, main_what, o, g);
+    if (rc == CLI_OK && o->json && !cli_is_main(o->json)) rc = write_one(o->json, 'j', o, g);
+    if (rc == CLI_OK && o->csv && !cli_is_main(o->csv)) rc = write_one(o->csv, 'c', o, g);
+    return rc;
 }
 
 int cmd_cpistack(int argc, char **argv)
@@ -373,7 +397,6 @@ int cmd_cpistack(int argc, char **argv)
     if (rc == CLI_OK) rc = compute_groups(t, &o, &g);
     if (rc == CLI_OK) rc = write_report(&o, &g);
     if (rc == CLI_OK && o.svg) rc = write_svg(&o, &g);
-    if (rc == CLI_OK && o.csv) rc = write_csv(&o, &g);
     for (size_t k = 0; k < g.n; k++) {
         if (g.labels) free(g.labels[k]);
         if (g.stacks) pms_cpistack_free(g.stacks[k]);

@@ -38,8 +38,8 @@ static void usage(FILE *out)
             "Methods:\n"
             "  --method LIST       lp, mra, mracm (default: all three)\n"
             "  --select all|p|aic  MRA counters: all (default), backward elimination by p value\n"
-            "                      (--alpha, default 0.05) or by AIC as R's step()\n"
-            "  --alpha P           p value threshold for --select p and MRACM's selection\n"
+            "                      (--p-value, default 0.05) or by AIC as R's step()\n"
+            "  --p-value P         p value threshold for --select p and MRACM's selection\n"
             "  --mracm paper|thresholds\n"
             "                      paper (default): pair the counter least correlated with\n"
             "                      cycles among those MRA selects by p value with each selected\n"
@@ -56,9 +56,9 @@ static void usage(FILE *out)
             "  --low R             --mracm thresholds low correlation: |r| < R (default 0.4, the\n"
             "                      paper's paired counters have |r| <= 0.37, its high ones >= 0.96)\n"
             "  --max-vif V         MRACM rejects pairs with VIF >= V (default 10)\n"
-            "  --validate F        MRACM chooses the pair on a held-out fraction F of the\n"
+            "  --holdout F         MRACM chooses the pair on a held-out fraction F of the\n"
             "                      fitting runs (default: on the fitting runs themselves)\n"
-            "  --seed N            seed of the --validate split (default 1)\n"
+            "  --seed N            seed of the --holdout split (default 1)\n"
             "Inputs and outputs:\n"
             "  --sum-intervals     RUNS is an interval table: sum its rows per run; without\n"
             "                      --group-by it must be the ARM cBench merged TSV (grouped by\n"
@@ -68,16 +68,17 @@ static void usage(FILE *out)
             "  --write-runs FILE   write the runs table used (CSV) to FILE\n"
             "  --write-lp FILE     write the LP model (CPLEX LP format, for glpsol --lp)\n"
             "  --svg FILE          chart of the error %% of every run by each method\n"
-            "  --csv FILE          the TABLE X summary as CSV (method,counters,fit_abs_error_pct,\n"
-            "                      the error %% of each test run, note)\n"
-            "  --json              machine-readable output\n"
+            "  --csv[=FILE]        the TABLE X summary as CSV (method,counters,fit_abs_error_pct,\n"
+            "                      the error %% of each test run, note), to FILE or instead of the text\n"
+            "  --json[=FILE]       JSON, to FILE or instead of the text\n"
+            "  -o, --output FILE   the text (or what --json/--csv put in its place) to FILE\n"
             "  -h, --help          show this help\n");
 }
 
 typedef struct est_options {
-    const char *train, *test, *cycles, *write_runs, *write_lp, *svg, *csv;
+    const char *train, *test, *cycles, *write_runs, *write_lp, *svg, *csv, *json, *output;
     char **counters, **ignore, **group_by, **windows;
-    bool by_index, sum_intervals, json;
+    bool by_index, sum_intervals;
     pms_estimate_options fit; /* methods and their options */
 } est_options;
 
@@ -106,13 +107,14 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
         {"counters", required_argument, 0, O_COUNTERS}, {"ignore", required_argument, 0, O_IGNORE},
         {"method", required_argument, 0, O_METHOD},     {"select", required_argument, 0, O_SELECT},
-        {"alpha", required_argument, 0, O_ALPHA},       {"high", required_argument, 0, O_HIGH},
+        {"p-value", required_argument, 0, O_ALPHA},       {"high", required_argument, 0, O_HIGH},
         {"low", required_argument, 0, O_LOW},           {"max-vif", required_argument, 0, O_MAXVIF},
-        {"validate", required_argument, 0, O_VALIDATE}, {"seed", required_argument, 0, O_SEED},
+        {"holdout", required_argument, 0, O_VALIDATE}, {"seed", required_argument, 0, O_SEED},
         {"sum-intervals", no_argument, 0, O_SUM},       {"group-by", required_argument, 0, O_GROUP},
         {"windows", required_argument, 0, O_WINDOWS},   {"write-runs", required_argument, 0, O_WRUNS},
         {"write-lp", required_argument, 0, O_WLP},      {"svg", required_argument, 0, O_SVG},
-        {"json", no_argument, 0, O_JSON},               {"csv", required_argument, 0, O_CSV},
+        {"json", optional_argument, 0, O_JSON},         {"csv", optional_argument, 0, O_CSV},
+        {"output", required_argument, 0, 'o'},
         {"mracm", required_argument, 0, O_MRACM},       {"criterion", required_argument, 0, O_CRITERION},
         {"instructions", required_argument, 0, O_INSTRUCTIONS},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
@@ -124,9 +126,11 @@ static int parse_options(int argc, char **argv, est_options *o)
     double v;
     uint64_t u;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return -1;
+        case CLI_OPT_LISTED: return -1;
+        case 'o': o->output = optarg; break;
         case O_TRAIN: o->train = optarg; break;
         case O_TEST: o->test = optarg; break;
         case O_BY_INDEX: o->by_index = true; break;
@@ -139,8 +143,8 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_WRUNS: o->write_runs = optarg; break;
         case O_WLP: o->write_lp = optarg; break;
         case O_SVG: o->svg = optarg; break;
-        case O_CSV: o->csv = optarg; break;
-        case O_JSON: o->json = true; break;
+        case O_CSV: o->csv = cli_format_target(optarg); break;
+        case O_JSON: o->json = cli_format_target(optarg); break;
         case O_METHOD:
             if (!parse_methods(optarg, o->fit.method))
                 return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm", optarg);
@@ -168,8 +172,8 @@ static int parse_options(int argc, char **argv, est_options *o)
             /* probabilities and fractions in (0, 1), correlations in (0, 1], VIF > 0 */
             double hi = c == O_MAXVIF ? INFINITY : 1.0;
             bool closed = c == O_HIGH || c == O_LOW;
-            const char *name = c == O_ALPHA ? "--alpha" : c == O_HIGH ? "--high" : c == O_LOW ? "--low"
-                             : c == O_MAXVIF ? "--max-vif" : "--validate";
+            const char *name = c == O_ALPHA ? "--p-value" : c == O_HIGH ? "--high" : c == O_LOW ? "--low"
+                             : c == O_MAXVIF ? "--max-vif" : "--holdout";
             if (!cli_parse_double(optarg, &v) || v <= 0 || v > hi || (!closed && v == hi))
                 return cli_usage_error("estimate", "%s '%s': expected a number in (0, %s%s", name, optarg,
                                        c == O_MAXVIF ? "inf" : "1", closed ? "]" : ")");
@@ -188,6 +192,8 @@ static int parse_options(int argc, char **argv, est_options *o)
         }
     }
     if (optind + 1 != argc) return cli_usage_error("estimate", "expected one RUNS file");
+    if (cli_is_main(o->json) && cli_is_main(o->csv))
+        return cli_usage_error("estimate", "--json and --csv both want the main output: give one a FILE");
     if (o->windows && o->sum_intervals)
         return cli_usage_error("estimate", "--windows and --sum-intervals/--group-by are different inputs: give one");
     return 0;
@@ -233,13 +239,26 @@ static int write_runs(const pms_runs *runs, const char *path)
     return rc;
 }
 
-/* --svg and --csv: pms_estimate_write_svg or pms_estimate_write_csv into path. */
+static int write_text(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    pms_estimate_write_text(out, d, res);
+    return 0;
+}
+
+static int write_json(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    pms_estimate_write_json(out, d, res);
+    return 0;
+}
+
+/* The main output (-o or stdout), --svg, --json=FILE and --csv=FILE: writer into path. */
 static int write_output(int (*writer)(FILE *, const pms_estimate_data *, const pms_estimate_result *), const pms_estimate_data *d,
                         const pms_estimate_result *res, const char *path)
 {
     FILE *f = cli_open_output(path);
     if (!f) return CLI_FAIL;
-    int rc = writer(f, d, res) < 0 ? cli_error("%s: %s", path, pms_strerror()) : 0;
+    int rc = writer(f, d, res) < 0 ? cli_error("%s: %s", path ? path : "stdout", pms_strerror()) : 0;
+    if (rc == 0 && (fflush(f) != 0 || ferror(f))) rc = cli_error("cannot write %s", path ? path : "stdout");
     cli_close_output(f);
     return rc;
 }
@@ -271,11 +290,12 @@ int cmd_estimate(int argc, char **argv)
         rc = cli_lib_error();
     if (rc == 0) {
         size_t fitted = pms_estimate_run(&d, &o.fit, res);
-        if (o.json) pms_estimate_write_json(stdout, &d, res);
-        else pms_estimate_write_text(stdout, &d, res);
-        if (fitted == 0) rc = cli_error("no method could fit a model (see the reasons above)");
+        rc = write_output(cli_is_main(o.json) ? write_json : cli_is_main(o.csv) ? pms_estimate_write_csv : write_text, &d,
+                          res, o.output);
+        if (rc == 0 && fitted == 0) rc = cli_error("no method could fit a model (see the reasons above)");
         if (rc == 0 && o.svg) rc = write_output(pms_estimate_write_svg, &d, res, o.svg);
-        if (rc == 0 && o.csv) rc = write_output(pms_estimate_write_csv, &d, res, o.csv);
+        if (rc == 0 && o.csv && !cli_is_main(o.csv)) rc = write_output(pms_estimate_write_csv, &d, res, o.csv);
+        if (rc == 0 && o.json && !cli_is_main(o.json)) rc = write_output(write_json, &d, res, o.json);
     }
     free_all(&o, &d, res, runs);
     return rc;

@@ -22,10 +22,10 @@ static void usage(FILE *out)
             "      --signature-size N   entries per signature, a power of two (default 32)\n"
             "      --seed N             seed of the random projection (default 1)\n"
             "      --classifier NAME    distance (default) or kmeans\n"
-            "  -t, --threshold PCT      similarity threshold in %% of the maximum distance 2 (default 35)\n"
+            "      --threshold PCT      similarity threshold in %% of the maximum distance 2 (default 35)\n"
             "      --transition N       sightings before a new phase gets its own id (default 2)\n"
             "      --cache N            classifier cache entries (default 32)\n"
-            "  -k, --k N                k-means: number of phases (default 4)\n"
+            "      --k N                k-means: number of phases (default 4)\n"
             "      --learning-rate R    k-means: step towards each signature (default 1/weight)\n"
             "Prediction:\n"
             "      --predictor NAME     last, markov, ppm or run-length (default): the one reported\n"
@@ -33,18 +33,19 @@ static void usage(FILE *out)
             "      --history N          Markov history length (default 2)\n"
             "      --ppm-history N      longest PPM history (default 3)\n"
             "      --predictor-cache N  predictor table entries (default 256)\n"
-            "      --confidence X       least confidence (0..1) to use a table entry (default 0.3)\n"
+            "      --min-confidence X   least confidence (0..1) to use a table entry (default 0.3)\n"
             "Dynamic intervals:\n"
             "      --grow MULT          grow a stable phase's interval by MULT (default 1: fixed)\n"
             "      --max-interval N     largest interval in base intervals (default 16)\n"
             "Live (-- CMD or -p PID):\n"
-            "  -e, --event EVENT        sampling event (default branches; cpu-clock without a PMU)\n"
+            "  -e, --event EVENT        sampling event (default branches, or cycles on a PMU without\n"
+            "                           branches; cpu-clock without a PMU)\n"
             "  -c, --count N            sample period (default 100000 branches; 4000000 ns of\n"
             "                           cpu-clock without a PMU, below 1%% overhead)\n"
-            "      --random             exponentially distributed sample periods\n"
+            "      --randomize=exp      exponentially distributed sample periods\n"
             "      --interval-event EV  event ending intervals (default instructions; task-clock\n"
             "                           without a PMU); for perf.data, the recorded event that does\n"
-            "  -I, --interval N         interval size in the interval event's unit (default 100M\n"
+            "      --interval-size N    interval size in the interval event's unit (default 100M\n"
             "                           instructions; task-clock: 20 sample periods, 80 ms)\n"
             "Files:\n"
             "      --samples-per-interval N  perf.data without an interval event (default 100)\n"
@@ -55,18 +56,18 @@ static void usage(FILE *out)
             "                           adds the adjusted Rand index; --truth functions labels\n"
             "                           exp-bbv intervals by their dominant function (needs --pc)\n"
             "  -q, --quiet              no per-interval table (timeline and summary only)\n"
-            "      --csv FILE           one row per interval\n"
-            "      --json               JSON on stdout instead of text\n"
+            "      --csv[=FILE]         one row per interval, to FILE or instead of the text\n"
+            "      --json[=FILE]        JSON, to FILE or instead of the text\n"
             "      --svg FILE           timeline above a heat map of the signatures\n"
             "      --write-bb FILE      the signatures as SimPoint .bb vectors\n"
-            "  -o, --output FILE        text or JSON output file (default stdout)\n"
+            "  -o, --output FILE        the text (or what --json/--csv put in its place) to FILE\n"
             "  -h, --help\n");
 }
 
 enum {
     OPT_SIGSIZE = 256, OPT_SEED, OPT_CLASSIFIER, OPT_TRANSITION, OPT_CACHE, OPT_RATE, OPT_PREDICTOR, OPT_HISTORY,
     OPT_PPM, OPT_PCACHE, OPT_CONF, OPT_GROW, OPT_MAXIV, OPT_RANDOM, OPT_IVEVENT, OPT_SPI, OPT_PC, OPT_FORMAT,
-    OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_WRITEBB,
+    OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_WRITEBB, OPT_THRESHOLD, OPT_K, OPT_INTERVAL,
 };
 
 static int parse_predictor(const char *s, pms_predictor_kind *out)
@@ -99,6 +100,12 @@ static int double_opt(const char *name, const char *arg, double min, double max,
     return 1;
 }
 
+static int write_json(const pms_phase_run *run, FILE *out)
+{
+    pms_phase_write_json(run, out);
+    return 0;
+}
+
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 
@@ -117,7 +124,7 @@ static int run_analysis(pms_phase_input *in, pms_phase_run *run)
     if (in->lost_samples)
         cli_warn("%llu samples were lost (ring buffer full): raise -c", (unsigned long long)in->lost_samples);
     if (in->empty_intervals)
-        cli_warn("%llu intervals had no samples and were not classified: lower -c or raise -I",
+        cli_warn("%llu intervals had no samples and were not classified: lower -c or raise --interval-size",
                  (unsigned long long)in->empty_intervals);
     int status = in->exit_status;
     if (in->argv && WIFSIGNALED(status)) cli_warn("%s was killed by signal %d", in->argv[0], WTERMSIG(status));
@@ -129,19 +136,19 @@ int cmd_phase(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"signature-size", required_argument, 0, OPT_SIGSIZE}, {"seed", required_argument, 0, OPT_SEED},
-        {"classifier", required_argument, 0, OPT_CLASSIFIER},  {"threshold", required_argument, 0, 't'},
+        {"classifier", required_argument, 0, OPT_CLASSIFIER},  {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"transition", required_argument, 0, OPT_TRANSITION},  {"cache", required_argument, 0, OPT_CACHE},
-        {"k", required_argument, 0, 'k'},                      {"learning-rate", required_argument, 0, OPT_RATE},
+        {"k", required_argument, 0, OPT_K},                      {"learning-rate", required_argument, 0, OPT_RATE},
         {"predictor", required_argument, 0, OPT_PREDICTOR},    {"history", required_argument, 0, OPT_HISTORY},
         {"ppm-history", required_argument, 0, OPT_PPM},        {"predictor-cache", required_argument, 0, OPT_PCACHE},
-        {"confidence", required_argument, 0, OPT_CONF},        {"grow", required_argument, 0, OPT_GROW},
+        {"min-confidence", required_argument, 0, OPT_CONF},        {"grow", required_argument, 0, OPT_GROW},
         {"max-interval", required_argument, 0, OPT_MAXIV},     {"event", required_argument, 0, 'e'},
-        {"count", required_argument, 0, 'c'},                  {"random", no_argument, 0, OPT_RANDOM},
-        {"interval-event", required_argument, 0, OPT_IVEVENT}, {"interval", required_argument, 0, 'I'},
+        {"count", required_argument, 0, 'c'},                  {"randomize", required_argument, 0, OPT_RANDOM},
+        {"interval-event", required_argument, 0, OPT_IVEVENT}, {"interval-size", required_argument, 0, OPT_INTERVAL},
         {"samples-per-interval", required_argument, 0, OPT_SPI}, {"pc", required_argument, 0, OPT_PC},
         {"format", required_argument, 0, OPT_FORMAT},          {"truth", required_argument, 0, OPT_TRUTH},
-        {"quiet", no_argument, 0, 'q'},                        {"csv", required_argument, 0, OPT_CSV},
-        {"json", no_argument, 0, OPT_JSON},                    {"svg", required_argument, 0, OPT_SVG},
+        {"quiet", no_argument, 0, 'q'},                        {"csv", optional_argument, 0, OPT_CSV},
+        {"json", optional_argument, 0, OPT_JSON},                    {"svg", required_argument, 0, OPT_SVG},
         {"write-bb", required_argument, 0, OPT_WRITEBB},       {"output", required_argument, 0, 'o'},
         {"pid", required_argument, 0, 'p'},                    {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
@@ -149,11 +156,12 @@ int cmd_phase(int argc, char **argv)
     pms_phase_input_defaults(&in);
     pms_phase_config *cfg = &in.cfg;
     const char *truth_path = NULL, *csv_path = NULL, *svg_path = NULL, *bb_path = NULL, *out_path = NULL;
-    int quiet = 0, json = 0, c;
+    const char *json = NULL;
+    int quiet = 0, c;
     uint64_t u;
     double d;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:k:e:c:I:p:qo:h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "e:c:p:qo:h", opts)) != -1) {
         switch (c) {
         case OPT_SIGSIZE:
             if (!count_opt("signature-size", optarg, 2, PMS_PHASE_MAX_SIGNATURE, &u)) return CLI_USAGE;
@@ -167,7 +175,7 @@ int cmd_phase(int argc, char **argv)
             else if (!strcmp(optarg, "kmeans")) cfg->classifier.kind = PMS_CLASSIFIER_KMEANS;
             else return cli_usage_error("phase", "--classifier: '%s': expected distance or kmeans", optarg);
             break;
-        case 't':
+        case OPT_THRESHOLD:
             if (!double_opt("threshold", optarg, 0, 100, &cfg->classifier.threshold)) return CLI_USAGE;
             break;
         case OPT_TRANSITION:
@@ -178,7 +186,7 @@ int cmd_phase(int argc, char **argv)
             if (!count_opt("cache", optarg, 1, 65536, &u)) return CLI_USAGE;
             cfg->classifier.cache_size = u;
             break;
-        case 'k':
+        case OPT_K:
             if (!count_opt("k", optarg, 1, 65536, &u)) return CLI_USAGE;
             cfg->classifier.k = u;
             break;
@@ -202,7 +210,7 @@ int cmd_phase(int argc, char **argv)
             for (int k = 0; k < PMS_PREDICT_COUNT; k++) cfg->predictors[k].cache_size = u;
             break;
         case OPT_CONF:
-            if (!double_opt("confidence", optarg, 0, 1, &d)) return CLI_USAGE;
+            if (!double_opt("min-confidence", optarg, 0, 1, &d)) return CLI_USAGE;
             for (int k = 0; k < PMS_PREDICT_COUNT; k++) cfg->predictors[k].confidence_threshold = d;
             break;
         case OPT_GROW:
@@ -216,13 +224,17 @@ int cmd_phase(int argc, char **argv)
         case 'c':
             if (!count_opt("count", optarg, 1, UINT64_MAX, &in.live.sample_period)) return CLI_USAGE;
             break;
-        case OPT_RANDOM: in.live.randomize = 1; break;
+        case OPT_RANDOM:
+            if (strcmp(optarg, "exp") != 0)
+                return cli_usage_error("phase", "--randomize=%s: phase draws exponential periods: --randomize=exp", optarg);
+            in.live.randomize = 1;
+            break;
         case OPT_IVEVENT:
             in.live.interval_event = optarg;
             in.source.interval_event = optarg;
             break;
-        case 'I':
-            if (!count_opt("interval", optarg, 1, UINT64_MAX, &in.live.interval_size)) return CLI_USAGE;
+        case OPT_INTERVAL:
+            if (!count_opt("interval-size", optarg, 1, UINT64_MAX, &in.live.interval_size)) return CLI_USAGE;
             break;
         case OPT_SPI:
             if (!count_opt("samples-per-interval", optarg, 1, 1u << 30, &in.source.samples_per_interval))
@@ -235,8 +247,8 @@ int cmd_phase(int argc, char **argv)
             break;
         case OPT_TRUTH: truth_path = optarg; break;
         case 'q': quiet = 1; break;
-        case OPT_CSV: csv_path = optarg; break;
-        case OPT_JSON: json = 1; break;
+        case OPT_CSV: csv_path = cli_format_target(optarg); break;
+        case OPT_JSON: json = cli_format_target(optarg); break;
         case OPT_SVG: svg_path = optarg; break;
         case OPT_WRITEBB: bb_path = optarg; break;
         case 'o': out_path = optarg; break;
@@ -248,9 +260,12 @@ int cmd_phase(int argc, char **argv)
             break;
         }
         case 'h': usage(stdout); return CLI_OK;
+        case CLI_OPT_LISTED: return CLI_OK;
         default: return cli_usage_error("phase", "unknown option");
         }
     }
+    if (cli_is_main(json) && cli_is_main(csv_path))
+        return cli_usage_error("phase", "--json and --csv both want the main output: give one a FILE");
     int nargs = argc - optind;
     if (in.pid && nargs) return cli_usage_error("phase", "-p and a FILE or command cannot be combined");
     if (!in.pid && nargs == 0) return cli_usage_error("phase", "expected -- CMD, -p PID or a FILE");
@@ -265,7 +280,7 @@ int cmd_phase(int argc, char **argv)
     if (in.format == PMS_PHASE_FORMAT_SIMPOINT && in.pc_path)
         return cli_usage_error("phase", "--pc belongs to exp-bbv files, not SimPoint .bb");
     if (cfg->classifier.kind == PMS_CLASSIFIER_KMEANS && cfg->classifier.k > cfg->classifier.cache_size)
-        return cli_usage_error("phase", "-k %zu is larger than the cache (%zu)", cfg->classifier.k,
+        return cli_usage_error("phase", "--k %zu is larger than the cache (%zu)", cfg->classifier.k,
                                cfg->classifier.cache_size);
 
     pms_phase_run run = {0};
@@ -288,8 +303,10 @@ int cmd_phase(int argc, char **argv)
         FILE *out = cli_open_output(out_path);
         if (!out) rc = CLI_FAIL;
         else {
-            if (json) pms_phase_write_json(&run, out);
-            else {
+            if (cli_is_main(json)) pms_phase_write_json(&run, out);
+            else if (cli_is_main(csv_path)) {
+                if (pms_phase_write_csv(&run, out)) rc = cli_lib_error();
+            } else {
                 if (!quiet) pms_phase_print_table(&run, out);
                 pms_phase_print_summary(&run, out);
             }
@@ -298,9 +315,10 @@ int cmd_phase(int argc, char **argv)
         const struct {
             const char *path;
             int (*write)(const pms_phase_run *, FILE *);
-        } files[] = {{csv_path, pms_phase_write_csv}, {svg_path, pms_phase_write_svg}, {bb_path, pms_phase_write_bb}};
+        } files[] = {{csv_path, pms_phase_write_csv}, {json, write_json}, {svg_path, pms_phase_write_svg},
+                     {bb_path, pms_phase_write_bb}};
         for (size_t i = 0; rc == CLI_OK && i < sizeof files / sizeof files[0]; i++) {
-            if (!files[i].path) continue;
+            if (!files[i].path || cli_is_main(files[i].path)) continue;
             FILE *f = cli_open_output(files[i].path);
             if (!f) rc = CLI_FAIL;
             else if (files[i].write(&run, f)) rc = cli_lib_error();

@@ -34,7 +34,8 @@ static void usage(FILE *out)
             "  -i, --input FILE      perf.data to read (default: perf.data)\n"
             "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
             "                        with its run-time IP, file offset and offset in the function;\n"
-            "                        dso: one row per binary (perf report --sort dso)\n"            "  -e, --event NAME      only this event (default: one table per event in the file)\n"
+            "                        dso: one row per binary (perf report --sort dso)\n"
+            "  -e, --event NAME      only this event (default: one table per event in the file)\n"
             "      --weight W        what a share counts: samples (default), or period: the events\n"
             "                        the samples stand for, as perf report's overhead (they differ when\n"
             "                        periods vary, as with perf record -F)\n"
@@ -323,6 +324,11 @@ int cmd_report(int argc, char **argv)
         rc = cli_lib_error();
     } else {
         rc = emit_all(&o, r, p);
+        const char *path, *recorded, *on_disk;
+        for (size_t i = 0; i < pms_symbols_build_id_mismatches(syms, i, &path, &recorded, &on_disk); i++)
+            cli_warn("%s: build-id %s on disk, %s in %s: rebuilt since the recording? Its samples are left "
+                     "without symbols",
+                     path, on_disk, recorded, o.input);
     }
     pms_profile_destroy(p);
     pms_symbols_destroy(syms);

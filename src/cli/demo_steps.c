@@ -14,7 +14,7 @@ static const demo_step steps[] = {
               "1/8 of it, and the sampled hotspots are scored against the exact counts: NRMSE_SR (error of "
               "the count fractions), sample coverage SC and order deviation OD. It runs in the background "
               "while the other steps run.",
-     .args = {"hotspot", "--sweep", "256K,1M,4M", "--csv", "{dir}/hotspot.csv", "--svg", "{dir}/hotspot.svg",
+     .args = {"hotspot", "--sweep", "256K,1M,4M", "--csv={dir}/hotspot.csv", "--svg", "{dir}/hotspot.svg",
               "--", "{w}/hotspots"},
      .out = "hotspot.txt",
      .background = true,
@@ -70,8 +70,8 @@ static const demo_step steps[] = {
               "Its phases last 10 to 100 ms, so this run samples finely (cpu-clock every 50 us, "
               "intervals of 4 ms of task-clock); the defaults, a sample every 4 ms and intervals of "
               "80 ms, keep the overhead below 1% and suit phases of a few hundred ms and more.",
-     .args = {"phase", "-q", "-e", "cpu-clock", "-c", "50000", "--interval-event", "task-clock", "-I",
-              "4000000", "-t", "50", "--csv", "{dir}/phase.csv", "--svg", "{dir}/phase.svg", "--truth",
+     .args = {"phase", "-q", "-e", "cpu-clock", "-c", "50000", "--interval-event", "task-clock",
+              "--interval-size", "4000000", "--threshold", "50", "--csv={dir}/phase.csv", "--svg", "{dir}/phase.svg", "--truth",
               "{dir}/phases.trace", "--", "{w}/phases", "--units", "500", "--trace", "{dir}/phases.trace"},
      .out = "phase.txt",
      .shown = {{DEMO_TEXT, "phase.txt", NULL, 0},
@@ -83,8 +83,8 @@ static const demo_step steps[] = {
      .about = "CPI per 500 ms interval fitted against miss events per instruction (non-negative least "
               "squares, 4:1 train/test split, first 2 intervals skipped) for the four cBench programs of "
               "the bundled excerpt; stack = base (intercept) + coefficient x mean event rate.",
-     .args = {"cpistack", "--by", "Benchmark", "--skip", "2", "--method", "nnls", "--brief", "--csv",
-              "{dir}/cpistack.csv", "--svg", "{dir}/cpistack.svg", "{fx}/armpm/cbench-excerpt.tsv"},
+     .args = {"cpistack", "--group-by", "Benchmark", "--skip", "2", "--method", "nnls", "--brief",
+              "--csv={dir}/cpistack.csv", "--svg", "{dir}/cpistack.svg", "{fx}/armpm/cbench-excerpt.tsv"},
      .out = "cpistack.txt",
      .shown = {{DEMO_TABLE, "cpistack.csv", NULL, 0},
                {DEMO_SVG, "cpistack.svg", "CPI stacks per program, then each program's stack per interval.", 0}},
@@ -103,7 +103,7 @@ static const demo_step steps[] = {
               "cycles of the other 5; the table is the paper's TABLE X: error % = (estimate - measured) "
               "/ measured x 100 per test run.",
      .args = {"estimate", "{fx}/estimate/armpm_runs_2000mhz_run1.csv", "--train", "1-25", "--test", "26-30",
-              "--csv", "{dir}/estimate.csv", "--svg", "{dir}/estimate.svg"},
+              "--csv={dir}/estimate.csv", "--svg", "{dir}/estimate.svg"},
      .out = "estimate.txt",
      .shown = {{DEMO_TABLE, "estimate.csv", NULL, 0},
                {DEMO_SVG, "estimate.svg", "Error % of every run by each method.", 0},

@@ -61,20 +61,28 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
     return PMS_OK;
 }
 
-/* A cell used by the model must be a number: name the line when it is not. */
+/* A cell used by the model must be a count (a number of events, 0 or more): name the
+ * line and column when it is not. */
 static int check_cell(const pms_table *t, size_t row, size_t col, double v)
 {
-    if (isfinite(v)) return PMS_OK;
+    if (isfinite(v) && v >= 0) return PMS_OK;
     size_t line = pms_table_row_line(t, row);
+    const char *found = isnan(v) ? "an empty or NaN cell" : isinf(v) ? (v > 0 ? "inf" : "-inf") : NULL;
+    char negative[64];
+    if (!found) {
+        snprintf(negative, sizeof negative, "%.17g, a negative count", v);
+        found = negative;
+    }
     if (line)
         return pms_fail(PMS_EFORMAT,
-                        "%s:%zu: column '%s': expected a number, found an empty or NaN cell "
-                        "(drop such intervals with --drop-missing)",
-                        pms_table_name(t), line, pms_table_col_name(t, col));
+                        "%s:%zu: column '%s': expected a count (0 or more), found %s%s", pms_table_name(t), line,
+                        pms_table_col_name(t, col), found,
+                        isnan(v) ? " (drop such intervals with --drop-missing)" : "");
     return pms_fail(PMS_EFORMAT,
-                    "%s: interval %zu: event '%s' has no count (<not counted> or missing; "
-                    "drop such intervals with --drop-missing)",
-                    pms_table_name(t), row + 1, pms_table_col_name(t, col));
+                    "%s: interval %zu: event '%s': expected a count (0 or more), found %s%s",
+                    pms_table_name(t), row + 1, pms_table_col_name(t, col),
+                    isnan(v) ? "no count (<not counted> or missing)" : found,
+                    isnan(v) ? "; drop such intervals with --drop-missing" : "");
 }
 
 /* The positions kept after --where, --skip and --range. */
@@ -215,15 +223,39 @@ static int normalize_on_train(pms_cpistack *s)
     return rc;
 }
 
-static void correlation_and_vif(pms_cpistack *s, const double *xtrain)
+/* VIF_j from a least-squares fit with intercept on the same columns: the
+ * regressor block of (X'X)^-1 is (Xc'Xc)^-1 of the centred columns, so VIF_j =
+ * [(X'X)^-1]_jj times the centred sum of squares of column j. Through the QR of
+ * the fit this holds where the correlation matrix is too ill-conditioned to
+ * invert (VIF 1e12 to 1e14, still fitted at R's tolerance 1e-7). */
+static int vif_from_qr(const double *x, size_t n, size_t p, const double *y, double *vif)
+{
+    pms_lm *m;
+    int rc = pms_lm_fit(x, n, p, y, NULL, NULL, &m);
+    if (rc < 0) return rc;
+    for (size_t j = 0; j < p; j++) {
+        double mean = 0, ss = 0;
+        for (size_t i = 0; i < n; i++) mean += x[i * p + j] / (double)n;
+        for (size_t i = 0; i < n; i++) ss += (x[i * p + j] - mean) * (x[i * p + j] - mean);
+        vif[j] = m->cov_unscaled[(j + 1) * m->ncoef + j + 1] * ss;
+    }
+    pms_lm_free(m);
+    return PMS_OK;
+}
+
+static void correlation_and_vif(pms_cpistack *s, const double *xtrain, const double *ytrain)
 {
     size_t p = s->nevents, n = s->ntrain;
     for (size_t j = 0; j < p; j++) s->vif[j] = NAN;
     for (size_t j = 0; j < p * p; j++) s->cor[j] = NAN;
-    /* both are diagnostics: a failure is reported in vif_note, not fatal (the fit has its own checks) */
+    /* both are diagnostics: a failure is reported in vif_note, not fatal (the fit has its own checks);
+     * a design the fit accepts always gets its VIFs, never NaN beside a fit */
     if (pms_correlation(xtrain, n, p, (const char *const *)s->events, s->cor) < 0 ||
-        pms_vif(xtrain, n, p, (const char *const *)s->events, s->vif) < 0)
+        (pms_vif(xtrain, n, p, (const char *const *)s->events, s->vif) < 0 &&
+         vif_from_qr(xtrain, n, p, ytrain, s->vif) < 0)) {
+        for (size_t j = 0; j < p; j++) s->vif[j] = NAN;
         snprintf(s->vif_note, sizeof s->vif_note, "%s", pms_strerror());
+    }
 }
 
 static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
@@ -257,7 +289,7 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
         }
     }
     if (rc == PMS_OK) {
-        correlation_and_vif(s, xtr);
+        correlation_and_vif(s, xtr, ytr);
         s->test_rmse = s->test_mae = NAN;
         if (s->ntest && (rc = pms_lm_predict(s->model, xte, s->ntest, pred)) == PMS_OK) {
             s->test_rmse = pms_rmse(yte, pred, s->ntest);

@@ -114,7 +114,10 @@ int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn pro
     struct read_ctx c = {p, pms_perfdata_get_attr(r, 0), pms_perfdata_nattrs(r), progress, ctx, 0,
                          pms_perfdata_data_size(r)};
     pms_perfdata_handlers h = {on_sample, on_mmap, on_task, on_lost, NULL, progress ? on_raw : NULL, &c};
-    int rc = pms_perfdata_read(r, &h);
+    int rc = PMS_OK;
+    for (size_t i = 0; i < pms_perfdata_nbuild_ids(r) && !rc; i++)
+        rc = pms_symbols_add_build_id(p->symbols, pms_perfdata_get_build_id(r, i));
+    if (!rc) rc = pms_perfdata_read(r, &h);
     if (!rc && progress) progress(c.total, c.total, ctx);
     return rc;
 }

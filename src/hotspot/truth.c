@@ -2,6 +2,7 @@
  * keyed by (object, file offset). */
 #include "hotspot/build_id.h"
 #include "hotspot/truth_run.h"
+#include "io/text_lines.h"
 #include "pmuscope/bbv.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
@@ -69,16 +70,15 @@ static int load_manifest(pms_hotspot_truth *t, const char *dir)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/objects", dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "%s is not a truth directory: cannot open %s",
-                              dir, path);
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    int rc = PMS_OK;
-    while (rc == PMS_OK && getline(&line, &cap, f) >= 0) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
+    pms_lines r;
+    int rc = pms_lines_open(&r, path, 0);
+    if (rc)
+        return pms_fail_context(rc, "%s is not a truth directory", dir);
+    char *line;
+    size_t len;
+    while (rc == PMS_OK && (rc = pms_lines_next(&r, &line, &len)) == 1) {
+        rc = PMS_OK;
+        size_t lineno = r.line;
         if (line[0] == '#' || line[0] == '\0')
             continue;
         char *space = strchr(line, ' ');
@@ -101,8 +101,7 @@ static int load_manifest(pms_hotspot_truth *t, const char *dir)
                           "record the truth again", o->path, dir, now[0] ? now : "none",
                           o->build_id[0] ? o->build_id : "none");
     }
-    free(line);
-    fclose(f);
+    pms_lines_close(&r);
     if (rc == PMS_OK && t->nobjects == 0)
         rc = pms_fail(PMS_EFORMAT, "%s: lists no object", path);
     return rc;

@@ -1,5 +1,6 @@
 /* The command a truth belongs to, and the check that a recording ran the same one. */
 #include "hotspot/truth_run.h"
+#include "io/text_lines.h"
 #include "pmuscope/hotspot.h"
 #include "util/error.h"
 #include <errno.h>
@@ -104,19 +105,16 @@ int pms__truth_run_read(pms_truth_run *r, const char *dir, int *found)
     memset(r, 0, sizeof *r);
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/run", dir);
-    FILE *f = fopen(path, "r");
-    *found = f != NULL;
-    if (!f) return errno == ENOENT ? PMS_OK : pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    int rc = PMS_OK;
-    while (rc == PMS_OK && getline(&line, &cap, f) >= 0) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        if (line[0] != '#' && line[0]) rc = run_line(r, line, path, lineno);
-    }
-    free(line);
-    fclose(f);
+    *found = access(path, F_OK) == 0 || errno != ENOENT;
+    if (!*found) return PMS_OK; /* a truth recorded before runs were kept */
+    pms_lines in;
+    int rc = pms_lines_open(&in, path, 0);
+    if (rc) return rc;
+    char *line;
+    size_t len;
+    while (rc == PMS_OK && (rc = pms_lines_next(&in, &line, &len)) == 1)
+        rc = line[0] != '#' && line[0] ? run_line(r, line, path, in.line) : PMS_OK;
+    pms_lines_close(&in);
     if (rc == PMS_OK && (!r->argc || !r->binary[0]))
         rc = pms_fail(PMS_EFORMAT, "%s: lacks the binary or the command's arguments", path);
     if (rc) pms__truth_run_free(r);

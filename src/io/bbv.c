@@ -1,7 +1,7 @@
 /* valgrind exp-bbv basic block vectors: T: lines (BB file) and F: lines (PC file). */
 #include "io/bbv_internal.h"
 #include "util/error.h"
-#include "util/file.h"
+#include "io/text_lines.h"
 #include "util/grow.h"
 
 #include <ctype.h>
@@ -160,7 +160,7 @@ int pms_bbv_read_file(pms_bbv **out, const char *path)
 {
     char *text;
     size_t len;
-    int rc = pms_read_file(path, &text, &len);
+    int rc = pms_read_text(path, PMS_LINES_COMPLETE, &text, &len); /* fixed-shape lines */
     if (rc) return rc;
     rc = pms_bbv_parse(out, path, text, len);
     free(text);
@@ -235,7 +235,7 @@ int pms_bbv_load(pms_bbv **out, const char *bb_path, const char *pc_path)
     if (pc_path) {
         char *text;
         size_t len;
-        rc = pms_read_file(pc_path, &text, &len);
+        rc = pms_read_text(pc_path, PMS_LINES_COMPLETE, &text, &len);
         if (!rc) {
             rc = pms_bbv_parse_pc(b, pc_path, text, len);
             free(text);

@@ -1,6 +1,7 @@
 /* Reader of callgrind.out files with per-instruction costs (--dump-instr=yes).
  * Format: valgrind's "Callgrind Format Specification" (docs/cl-format.xml). */
 #include "pmuscope/callgrind.h"
+#include "io/text_lines.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include <ctype.h>
@@ -460,16 +461,15 @@ int pms_callgrind_read_stream(pms_callgrind **out, FILE *in, const char *name)
         return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
     parser p = {.cg = cg, .name = name, .instr_pos = -1, .ir_event = -1, .object = -1, .function = -1,
                 .call_object = -1};
-    char *line = NULL;
-    size_t cap = 0;
-    int rc = PMS_OK;
-    while (rc == PMS_OK && getline(&line, &cap, in) >= 0) {
-        p.line++;
+    pms_lines r;
+    int rc = pms_lines_from_stream(&r, in, name, 0);
+    char *line;
+    size_t len;
+    while (rc == PMS_OK && (rc = pms_lines_next(&r, &line, &len)) == 1) {
+        p.line = r.line;
         rc = body_or_header(&p, line);
     }
-    free(line);
-    if (rc == PMS_OK && ferror(in))
-        rc = pms_fail_errno(PMS_EIO, errno, "%s: read error after line %zu", name, p.line);
+    pms_lines_close(&r);
     if (rc == PMS_OK)
         rc = finish(&p);
     names_free(&p.files);

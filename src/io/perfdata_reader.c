@@ -29,6 +29,8 @@ struct pms_perfdata_reader {
     pms_perfdata_attr *attrs;
     size_t nattrs, attrs_cap;
     pms_keymap id_index; /* sample id -> index in attrs */
+    pms_perfdata_build_id *build_ids;
+    size_t nbuild_ids, build_ids_cap;
     char **cmdline;      /* HEADER_CMDLINE, NULL-terminated; NULL if the file has none */
     size_t ncmdline;
     unsigned char *window;
@@ -183,6 +185,8 @@ static char *feature_string(const unsigned char *p, size_t len, size_t *pos)
     return strndup(s, n);
 }
 
+static const char *record_string(const unsigned char *p, const unsigned char *end);
+
 /* HEADER_EVENT_DESC: the events' names, matched to the attrs by their ids. */
 static int parse_event_desc(pms_perfdata_reader *r, const unsigned char *p, size_t len, uint64_t off)
 {
@@ -209,6 +213,36 @@ static int parse_event_desc(pms_perfdata_reader *r, const unsigned char *p, size
             a->name = name;
         else
             free(name);
+    }
+    return PMS_OK;
+}
+
+/* HEADER_BUILD_ID: records of {header (misc: cpumode, size), pid, build_id[20], size u8,
+ * 3 bytes, file name}. Older perf leaves the size byte 0: then the id is 20 bytes. */
+static int parse_build_ids(pms_perfdata_reader *r, const unsigned char *p, size_t len, uint64_t off)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t pos = 0; pos < len;) {
+        if (len - pos < 37) return fail_at(r, off + pos, "build-id record shorter than its fields");
+        struct perf_event_header h;
+        memcpy(&h, p + pos, sizeof h);
+        if (h.size < 37 || h.size > len - pos) return fail_at(r, off + pos, "build-id record size out of range");
+        const char *name = record_string(p + pos + 36, p + pos + h.size);
+        if (!name) return fail_at(r, off + pos, "build-id record: file name not terminated");
+        if (pms_grow(&r->build_ids, &r->build_ids_cap, r->nbuild_ids + 1, sizeof *r->build_ids))
+            return pms_fail(PMS_ENOMEM, "%s: out of memory for build-ids", r->name);
+        pms_perfdata_build_id *b = &r->build_ids[r->nbuild_ids];
+        size_t n = p[pos + 32] && p[pos + 32] <= 20 ? p[pos + 32] : 20;
+        for (size_t i = 0; i < n; i++) {
+            b->hex[2 * i] = digits[p[pos + 12 + i] >> 4];
+            b->hex[2 * i + 1] = digits[p[pos + 12 + i] & 15];
+        }
+        b->hex[2 * n] = '\0';
+        b->cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+        b->pid = (int32_t)pms_get_u32(p + pos + 8);
+        if (!(b->filename = strdup(name))) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+        r->nbuild_ids++;
+        pos += h.size;
     }
     return PMS_OK;
 }
@@ -252,7 +286,7 @@ static int read_features(pms_perfdata_reader *r)
 {
     const struct pms_file_header *h = &r->hdr;
     uint64_t at = h->data.offset + h->data.size; /* the table: one section per set bit */
-    struct pms_file_section desc = {0, 0}, cmd = {0, 0};
+    struct pms_file_section desc = {0, 0}, cmd = {0, 0}, build_ids = {0, 0};
     for (unsigned bit = 0; bit < PMS_FEAT_BITS; bit++) {
         if (!((h->features[bit / 64] >> (bit % 64)) & 1)) continue;
         struct pms_file_section s;
@@ -266,10 +300,12 @@ static int read_features(pms_perfdata_reader *r)
         }
         if (bit == PMS_FEAT_EVENT_DESC) desc = s;
         if (bit == PMS_FEAT_CMDLINE) cmd = s;
+        if (bit == PMS_FEAT_BUILD_ID) build_ids = s;
         at += sizeof s;
     }
     int rc = read_section(r, &desc, "event description", parse_event_desc);
-    return rc ? rc : read_section(r, &cmd, "command line", parse_cmdline);
+    if (!rc) rc = read_section(r, &cmd, "command line", parse_cmdline);
+    return rc ? rc : read_section(r, &build_ids, "build-id", parse_build_ids);
 }
 
 /* Events without a name in the file get one from their type and config. */
@@ -378,6 +414,8 @@ void pms_perfdata_close(pms_perfdata_reader *r)
         free((uint64_t *)r->attrs[i].ids);
     }
     free(r->attrs);
+    for (size_t i = 0; i < r->nbuild_ids; i++) free((char *)r->build_ids[i].filename);
+    free(r->build_ids);
     for (size_t i = 0; i < r->ncmdline; i++) free(r->cmdline[i]);
     free(r->cmdline);
     pms_keymap_free(&r->id_index);
@@ -394,6 +432,12 @@ const pms_perfdata_attr *pms_perfdata_get_attr(const pms_perfdata_reader *r, siz
 }
 
 uint64_t pms_perfdata_data_size(const pms_perfdata_reader *r) { return r->hdr.data.size; }
+size_t pms_perfdata_nbuild_ids(const pms_perfdata_reader *r) { return r->nbuild_ids; }
+
+const pms_perfdata_build_id *pms_perfdata_get_build_id(const pms_perfdata_reader *r, size_t i)
+{
+    return i < r->nbuild_ids ? &r->build_ids[i] : NULL;
+}
 
 /* ---- the data pass ---- */
 

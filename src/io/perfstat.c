@@ -3,7 +3,7 @@
 #include "pmuscope/perfstat.h"
 #include "io/perfstat_line.h"
 #include "io/table_internal.h"
-#include "util/file.h"
+#include "io/text_lines.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -224,7 +224,7 @@ int pms_perfstat_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms_read_file(path, &data, &len);
+    int rc = pms_read_text(path, 0, &data, &len);
     if (rc < 0) return rc;
     rc = pms_perfstat_parse(data, len, path, out);
     free(data);
@@ -254,7 +254,7 @@ int pms_interval_table_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms_read_file(path, &data, &len);
+    int rc = pms_read_text(path, 0, &data, &len);
     if (rc < 0) return rc;
     if (looks_like_perfstat(data, len))
         rc = pms_perfstat_parse(data, len, path, out);

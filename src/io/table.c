@@ -121,7 +121,7 @@ int pms_table_numeric(const pms_table *t, size_t col, bool allow_nan, const doub
             if (!isfinite(c->num[i])) {
                 cell_place(t, i, col, place, sizeof place);
                 return pms_fail(PMS_EFORMAT, "%s: column '%s': expected a number, found %s", place, c->name,
-                                isnan(c->num[i]) ? "an empty or NaN cell" : "an infinite value");
+                                isnan(c->num[i]) ? "an empty or NaN cell" : c->num[i] > 0 ? "inf" : "-inf");
             }
     *values = c->num;
     return PMS_OK;

@@ -2,7 +2,7 @@
  * One pass splits the records and keeps every cell that parses as a number; a
  * second pass, only when some column turned out to hold text, copies the text. */
 #include "io/table_internal.h"
-#include "util/file.h"
+#include "io/text_lines.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -236,7 +236,25 @@ static int read_header(struct lexer *lx, const pms_table_options *opt, char ***n
     return PMS_OK;
 }
 
-static int scan_numbers(struct lexer *lx, struct build *b, size_t ncols)
+static bool field_is(const struct field *f, const char *name)
+{
+    if (!f->quoted) return f->len == strlen(name) && memcmp(f->p, name, f->len) == 0;
+    char *s = field_text(f);
+    bool same = s && strcmp(s, name) == 0;
+    free(s);
+    return same;
+}
+
+/* A record that repeats the header (files concatenated, or a header per run): refused
+ * here, since as data it would turn every column into text. */
+static bool repeats_header(const struct lexer *lx, char **names, size_t ncols)
+{
+    for (size_t j = 0; j < ncols; j++)
+        if (!field_is(&lx->f[j], names[j])) return false;
+    return true;
+}
+
+static int scan_numbers(struct lexer *lx, struct build *b, char **names, size_t ncols)
 {
     size_t line;
     int rc;
@@ -244,6 +262,11 @@ static int scan_numbers(struct lexer *lx, struct build *b, size_t ncols)
         if (lx->nf != ncols)
             return pms_fail(PMS_EFORMAT, "%s:%zu: expected %zu fields (as the header), found %zu", lx->name, line,
                             ncols, lx->nf);
+        if (repeats_header(lx, names, ncols))
+            return pms_fail(PMS_EFORMAT,
+                            "%s:%zu:1: column '%s': the header line repeats here (row %zu), expected numbers: one "
+                            "header per table",
+                            lx->name, line, names[0], b->rows + 1);
         if (b->rows == b->cap && (rc = build_grow(b, lx->name)) < 0) return rc;
         b->lines[b->rows] = line;
         for (size_t j = 0; j < ncols; j++) {
@@ -334,7 +357,7 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
             goto done;
         }
     size_t data_pos = lx.pos, data_line = lx.line;
-    if ((rc = scan_numbers(&lx, &b, ncols)) < 0) goto done;
+    if ((rc = scan_numbers(&lx, &b, names, ncols)) < 0) goto done;
     bool any_text = false;
     for (size_t j = 0; j < ncols; j++) any_text |= b.c[j].num == NULL;
     if (any_text && (rc = copy_text_columns(&lx, &b, data_pos, data_line)) < 0) goto done;
@@ -373,7 +396,7 @@ int pms_table_read(const char *path, const pms_table_options *opt, pms_table **o
 {
     char *data;
     size_t len;
-    int rc = pms_read_file(path, &data, &len);
+    int rc = pms_read_text(path, 0, &data, &len);
     if (rc < 0) return rc;
     rc = pms_table_parse(data, len, path, opt, out);
     free(data);

@@ -45,13 +45,20 @@ static uint64_t default_sample_period(const pms_event *e)
     return pms_event_is_software(e) ? PMS_PHASE_SOFTWARE_PERIOD : PMS_PHASE_PMU_PERIOD;
 }
 
-/* Parses name, or when it is NULL the first of the preferred names this machine can count. */
-static int pick_event(const char *name, const char *preferred, const char *fallback, pms_event *out)
+/* Parses name, or when it is NULL the first of the preferred names (NULL-terminated) this
+ * machine can count, else the fallback. */
+static int pick_event(const char *name, const char *const *preferred, const char *fallback, pms_event *out)
 {
     if (name) return pms_event_parse(name, out);
-    if (pms_event_parse(preferred, out) == PMS_OK && pms_event_probe(out) == PMS_OK) return PMS_OK;
+    for (; *preferred; preferred++)
+        if (pms_event_parse(*preferred, out) == PMS_OK && pms_event_probe(out) == PMS_OK) return PMS_OK;
     return pms_event_parse(fallback, out);
 }
+
+/* Samples of a hardware event as in the thesis: branches, or cycles on a PMU without a
+ * branch event (ARM's PMUv3 in QEMU has cycles and instructions only). */
+static const char *const sample_events[] = {"branches", "cycles", NULL};
+static const char *const interval_events[] = {"instructions", NULL};
 
 static int on_interval(const pms_phase_event *ev, void *ctx)
 {
@@ -95,8 +102,8 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     if (!m) return pms_fail(PMS_ENOMEM, "out of memory for the phase monitor");
     m->cfg = *cfg;
     m->multiple = 1;
-    int rc = pick_event(cfg->sample_event, "branches", "cpu-clock", &m->events[0]);
-    if (!rc) rc = pick_event(cfg->interval_event, "instructions", "task-clock", &m->events[1]);
+    int rc = pick_event(cfg->sample_event, sample_events, "cpu-clock", &m->events[0]);
+    if (!rc) rc = pick_event(cfg->interval_event, interval_events, "task-clock", &m->events[1]);
     if (rc) {
         free(m);
         return rc;
@@ -123,6 +130,12 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     pms_sampler_config sc = {.events = m->sampling, .nevents = 2, .use_clockid = cfg->use_clockid,
                              .clockid = cfg->clockid, .inherit = cfg->inherit, .enable_on_exec = cfg->enable_on_exec};
     rc = pms_sampler_open(&m->sampler, &sc, pid);
+    if (rc == PMS_EINVAL && sc.inherit && m->sampling[1].nread) {
+        /* Linux before 6.12 refuses PERF_SAMPLE_READ on inherited events: following the
+         * command's children matters more than the CPI, which is left out then. */
+        m->sampling[1].nread = 0;
+        rc = pms_sampler_open(&m->sampler, &sc, pid);
+    }
     if (!rc) rc = pms_phase_engine_create(&m->engine, &cfg->phase, m->sampling[1].period);
     if (rc) {
         pms_phase_monitor_close(m);

@@ -1,9 +1,10 @@
 /* Known phase schedules (the `phases` workload's --trace), to score a labelling. */
 #include "pmuscope/phase.h"
+#include "io/count_parse.h"
+#include "io/text_lines.h"
 #include "util/error.h"
 #include "util/grow.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,21 +40,31 @@ static int label_of(pms_phase_truth *t, const char *name)
 
 int pms_phase_truth_load(pms_phase_truth **out, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return pms_fail_errno(PMS_ENOENT, errno, "cannot open %s", path);
+    pms_lines r;
+    int rc = pms_lines_open(&r, path, 0);
+    if (rc) return rc;
     pms_phase_truth *t = calloc(1, sizeof *t);
-    char line[512];
-    int rc = t ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
-    for (size_t lineno = 1; !rc && fgets(line, sizeof line, f); lineno++) {
-        unsigned long long start, end;
-        char name[32], extra;
-        char *p = line + strspn(line, " \t");
-        if (*p == '#' || *p == '\n' || *p == '\0') continue;
-        if (sscanf(p, "%llu %llu %31s %c", &start, &end, name, &extra) != 3 || end < start) {
-            rc = pms_fail(PMS_EFORMAT, "%s: line %zu: expected \"start_ns end_ns label\" with start <= end", path,
-                          lineno);
+    if (!t) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    char *line;
+    size_t len;
+    while (!rc && (rc = pms_lines_next(&r, &line, &len)) == 1) {
+        rc = PMS_OK;
+        char *p = line + strspn(line, " \t\r");
+        if (*p == '#' || *p == '\0') continue;
+        /* "start_ns end_ns label": two exact counts and a name, blank-separated. */
+        char *field[4], *save = NULL;
+        size_t nf = 0;
+        for (char *tok = strtok_r(p, " \t\r", &save); tok && nf < 4; tok = strtok_r(NULL, " \t\r", &save)) field[nf++] = tok;
+        uint64_t start = 0, end = 0;
+        if (nf != 3 || pms_parse_count(field[0], strlen(field[0]), &start) ||
+            pms_parse_count(field[1], strlen(field[1]), &end) || end < start || strlen(field[2]) >= 32) {
+            rc = pms_fail(PMS_EFORMAT,
+                          "%s: line %zu: expected \"start_ns end_ns label\": two counts with start <= end and a "
+                          "label of at most 31 characters",
+                          path, r.line);
             break;
         }
+        const char *name = field[2];
         int label = label_of(t, name);
         if (label < 0 || pms_grow(&t->spans, &t->cap, t->n + 1, sizeof *t->spans)) {
             rc = pms_fail(PMS_ENOMEM, "out of memory");
@@ -61,7 +72,7 @@ int pms_phase_truth_load(pms_phase_truth **out, const char *path)
         }
         t->spans[t->n++] = (span){start, end, label};
     }
-    fclose(f);
+    pms_lines_close(&r);
     if (!rc && t->n == 0) rc = pms_fail(PMS_EFORMAT, "%s: no schedule lines", path);
     if (rc) {
         pms_phase_truth_free(t);

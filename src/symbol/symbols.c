@@ -1,19 +1,22 @@
 /* The address map of a recording: executable mappings per process from MMAP/MMAP2
  * records, parents from FORK records, and ELF symbols through symbol/elf_file.c. */
 #include "pmuscope/symbols.h"
+#include "hotspot/build_id.h"
 #include "symbol/elf_file.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define NO_PARENT UINT64_MAX
+#define KERNEL_PID UINT32_MAX /* perf's pid -1: the kernel's and its modules' mappings */
 
 /* One object each, so that tables can tell binaries apart by the string's address. */
-static const char kernel_bucket[] = PMS_BINARY_KERNEL, unknown_bucket[] = PMS_BINARY_UNKNOWN;
+static const char unknown_bucket[] = PMS_BINARY_UNKNOWN, vmlinux_name[] = "[kernel.vmlinux]";
 #define MAX_FORK_DEPTH 32
 
 struct map {
@@ -28,6 +31,13 @@ struct process {
     size_t n, cap;
 };
 
+/* A binary's build-id as recorded, and what the file on disk has (checked once). */
+struct build_id {
+    char *filename;
+    char recorded[PMS_BUILD_ID_HEX], on_disk[PMS_BUILD_ID_HEX];
+    int checked, mismatch;
+};
+
 struct pms_symbols {
     pms_keymap pid_index; /* pid -> index in procs */
     struct process *procs;
@@ -35,6 +45,9 @@ struct pms_symbols {
     char **names; /* interned file names */
     size_t nnames, names_cap, last_name;
     pms_elf_cache *elf;
+    struct build_id *build_ids;
+    size_t nbuild_ids, build_ids_cap;
+    int vmlinux; /* the kernel was recorded against a vmlinux file: perf names it [kernel.vmlinux] */
 };
 
 int pms_symbols_create(pms_symbols **out)
@@ -56,6 +69,8 @@ void pms_symbols_destroy(pms_symbols *s)
     free(s->procs);
     for (size_t i = 0; i < s->nnames; i++) free(s->names[i]);
     free(s->names);
+    for (size_t i = 0; i < s->nbuild_ids; i++) free(s->build_ids[i].filename);
+    free(s->build_ids);
     pms_keymap_free(&s->pid_index);
     pms_elf_cache_destroy(s->elf);
     free(s);
@@ -93,12 +108,43 @@ static int intern(pms_symbols *s, const char *name, size_t *index)
     return PMS_OK;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* A kernel module's path (/lib/modules/.../usb-storage.ko[.xz]) -> perf's "[usb_storage]". */
+static int module_name(const char *path, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strstr(base, ".ko");
+    if (path[0] != '/' || !dot || (dot[3] && dot[3] != '.') || (size_t)(dot - base) + 3 > cap) return 0;
+    size_t n = (size_t)(dot - base);
+    out[0] = '[';
+    for (size_t i = 0; i < n; i++) out[i + 1] = base[i] == '-' ? '_' : base[i];
+    out[n + 1] = ']';
+    out[n + 2] = '\0';
+    return 1;
+}
+
+/* The name a mapping goes by: kernel mappings as perf names them ([kernel.kallsyms] and
+ * [module]), files by their path. */
+static const char *map_name(const pms_mmap_event *m, char *buf, size_t cap)
+{
+    if (m->pid != KERNEL_PID) return m->filename;
+    if (strncmp(m->filename, "[kernel.kallsyms]", 17) == 0) return PMS_BINARY_KERNEL;
+    return module_name(m->filename, buf, cap) ? buf : m->filename;
+}
+
 int pms_symbols_add_mmap(pms_symbols *s, const pms_mmap_event *m)
 {
     if (!m->executable || !m->filename || m->len == 0 || m->start + m->len < m->start) return PMS_OK;
     size_t p, name;
+    char module[256];
     int rc = process_index(s, m->pid, 1, &p);
-    if (!rc) rc = intern(s, m->filename, &name);
+    if (!rc) rc = intern(s, map_name(m, module, sizeof module), &name);
     if (rc) return rc;
     struct process *pr = &s->procs[p];
     if (pms_grow(&pr->maps, &pr->cap, pr->n + 1, sizeof *pr->maps))
@@ -147,10 +193,60 @@ static const struct map *find_map(const pms_symbols *s, size_t p, uint64_t ip, u
     return NULL;
 }
 
+int pms_symbols_add_build_id(pms_symbols *s, const pms_perfdata_build_id *b)
+{
+    if (b->cpumode == PERF_RECORD_MISC_KERNEL && b->filename[0] == '/' && !ends_with(b->filename, ".ko") &&
+        !strstr(b->filename, ".ko."))
+        s->vmlinux = 1;
+    if (b->filename[0] != '/' || !b->hex[0]) return PMS_OK;
+    if (pms_grow(&s->build_ids, &s->build_ids_cap, s->nbuild_ids + 1, sizeof *s->build_ids))
+        return pms_fail(PMS_ENOMEM, "out of memory for build-ids");
+    struct build_id *id = &s->build_ids[s->nbuild_ids];
+    *id = (struct build_id){0};
+    if (!(id->filename = strdup(b->filename))) return pms_fail(PMS_ENOMEM, "out of memory for build-ids");
+    snprintf(id->recorded, sizeof id->recorded, "%s", b->hex);
+    s->nbuild_ids++;
+    return PMS_OK;
+}
+
+/* Whether the file at `path` is the build the recording saw (true when nothing was recorded
+ * for it or it has no build-id to compare). */
+static int same_build(pms_symbols *s, const char *path)
+{
+    for (size_t i = 0; i < s->nbuild_ids; i++) {
+        struct build_id *id = &s->build_ids[i];
+        if (strcmp(id->filename, path) != 0) continue;
+        if (!id->checked) {
+            id->checked = 1;
+            if (pms_elf_build_id(path, id->on_disk) == PMS_OK && id->on_disk[0])
+                id->mismatch = strcmp(id->on_disk, id->recorded) != 0;
+        }
+        return !id->mismatch;
+    }
+    return 1;
+}
+
+size_t pms_symbols_build_id_mismatches(const pms_symbols *s, size_t i, const char **path, const char **recorded,
+                                        const char **on_disk)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->nbuild_ids; k++) {
+        const struct build_id *id = &s->build_ids[k];
+        if (!id->mismatch) continue;
+        if (n++ == i && path) {
+            *path = id->filename;
+            *recorded = id->recorded;
+            *on_disk = id->on_disk;
+        }
+    }
+    return n;
+}
+
 static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
 {
     const char *b = out->binary;
     if (b[0] == '[' || strncmp(b, "//anon", 6) == 0 || strncmp(b, "/memfd:", 7) == 0) return;
+    if (!same_build(s, b)) return; /* another build's symbols would be wrong ones */
     pms_elf_file *f = pms_elf_cache_get(s->elf, b);
     uint64_t address;
     if (!f || pms_elf_offset_to_address(f, out->file_offset, &address)) return;
@@ -161,15 +257,16 @@ static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
 void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel, pms_symbol_info *out)
 {
     *out = (pms_symbol_info){unknown_bucket, ip, NULL, 0, 0, 0};
-    if (kernel) {
-        out->binary = kernel_bucket;
+    size_t p;
+    if (process_index(s, kernel ? KERNEL_PID : pid, 0, &p)) return;
+    const struct map *m = find_map(s, p, ip, time);
+    if (!m) return; /* perf too puts kernel samples outside the kernel's maps in [unknown] */
+    out->binary = s->names[m->name];
+    if (kernel) { /* named, not symbolised: file offsets mean nothing there */
+        if (s->vmlinux && strcmp(out->binary, PMS_BINARY_KERNEL) == 0) out->binary = vmlinux_name;
+        out->mapped = 1;
         return;
     }
-    size_t p;
-    if (process_index(s, pid, 0, &p)) return;
-    const struct map *m = find_map(s, p, ip, time);
-    if (!m) return;
-    out->binary = s->names[m->name];
     out->file_offset = ip - m->start + m->pgoff;
     out->mapped = 1;
     fill_symbol(s, out);

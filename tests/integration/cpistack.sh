@@ -19,7 +19,7 @@ set -e
 grep -q "expected ols or nnls" "$tmp/err" || fail "bad --method message"
 
 # one CPI stack per program of the ARM excerpt, text
-"$PMUSCOPE" cpistack --by Benchmark --skip 2 "$fx/cbench-excerpt.tsv" >"$tmp/out.txt"
+"$PMUSCOPE" cpistack --group-by Benchmark --skip 2 "$fx/cbench-excerpt.tsv" >"$tmp/out.txt"
 [ "$(grep -c '^== Benchmark = ' "$tmp/out.txt")" -eq 4 ] || fail "expected 4 programs"
 [ "$(grep -c '^  model CPI' "$tmp/out.txt")" -eq 4 ] || fail "expected 4 stacks"
 grep -q "^Residual standard error: .* on [0-9]* degrees of freedom" "$tmp/out.txt" || fail "lm summary"
@@ -28,7 +28,7 @@ grep -q "^BRANCH_MISPRED .* VIF" "$tmp/out.txt" && fail "VIF header misplaced"
 grep -q "VIF" "$tmp/out.txt" || fail "correlation and VIF"
 
 # NNLS: no negative component anywhere
-"$PMUSCOPE" cpistack --by Benchmark --method nnls --normalize --json "$fx/cbench-excerpt.tsv" >"$tmp/out.json"
+"$PMUSCOPE" cpistack --group-by Benchmark --method nnls --normalize --json "$fx/cbench-excerpt.tsv" >"$tmp/out.json"
 grep -q '"method": "nnls"' "$tmp/out.json" || fail "json method"
 if grep -E '"component": -[0-9]' "$tmp/out.json"; then fail "negative NNLS component"; fi
 [ "$(grep -c '"group": ' "$tmp/out.json")" -eq 4 ] || fail "json groups"
@@ -41,13 +41,13 @@ grep -q "<svg" "$tmp/stack.svg" || fail "svg"
 grep -q "CPI stack per interval" "$tmp/stack.svg" || fail "svg per-interval chart"
 
 # the same files labelled with their program windows: one stack per program
-"$PMUSCOPE" cpistack --split 1 --brief --programs "$fx/benchmarks_list_1-run1-1GHz.data" \
-  --programs "$fx/benchmarks_list_2-run1-1GHz.data" "$fx/events_list_1-run1-1GHz-head.data" \
+"$PMUSCOPE" cpistack --split 1 --brief --windows "$fx/benchmarks_list_1-run1-1GHz.data" \
+  --windows "$fx/benchmarks_list_2-run1-1GHz.data" "$fx/events_list_1-run1-1GHz-head.data" \
   "$fx/events_list_2-run1-1GHz-head.data" >"$tmp/programs.txt"
 grep -q "^automotive_bitcount " "$tmp/programs.txt" || fail "--programs: bitcount"
 grep -q "^automotive_qsort1 " "$tmp/programs.txt" || fail "--programs: qsort1"
 set +e
-"$PMUSCOPE" cpistack --programs "$fx/benchmarks_list_1-run1-1GHz.data" "$fx/events_list_1-run1-1GHz-head.data" \
+"$PMUSCOPE" cpistack --windows "$fx/benchmarks_list_1-run1-1GHz.data" "$fx/events_list_1-run1-1GHz-head.data" \
   "$fx/events_list_2-run1-1GHz-head.data" 2>"$tmp/err"; rc=$?
 set -e
 [ $rc -eq 2 ] && grep -q "expected one per file" "$tmp/err" || fail "--programs count"
@@ -85,7 +85,7 @@ set +e
 "$PMUSCOPE" cpistack --split 1 "$tmp/nan.csv" 2>"$tmp/err"; rc=$?
 set -e
 [ $rc -eq 1 ] || fail "NaN cell gave $rc"
-grep -q "nan.csv:3: column 'branch-misses': expected a number" "$tmp/err" || fail "NaN message: $(cat "$tmp/err")"
+grep -q "nan.csv:3: column 'branch-misses': expected a count (0 or more), found an empty or NaN cell" "$tmp/err" || fail "NaN message: $(cat "$tmp/err")"
 "$PMUSCOPE" cpistack --split 1 --drop-missing "$tmp/nan.csv" 2>"$tmp/err" | grep -q "^intervals: 3 used.*(1 dropped: missing counts)" \
   || fail "--drop-missing: $(cat "$tmp/err")"
 set +e

@@ -9,7 +9,7 @@ close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; s = (a 
 
 # estimate: TABLE X, one row per method: counters, fit |error| %, then each test run
 runs=$PMS_FIXTURES/estimate/sizes_runs.csv
-"$PMUSCOPE" estimate "$runs" --train 1-8 --test 9,50 --json --csv "$tmp/e.csv" > "$tmp/e.json"
+"$PMUSCOPE" estimate "$runs" --train 1-8 --test 9,50 --json --csv="$tmp/e.csv" > "$tmp/e.json"
 head -1 "$tmp/e.csv" | grep -qx 'method,counters,fit_abs_error_pct,TEST9,TEST50,note' || fail "estimate header: $(head -1 "$tmp/e.csv")"
 for m in 0 1 2; do
     IFS=, read -r name counters fit e9 e50 note < <(sed -n "$((m + 2))p" "$tmp/e.csv")
@@ -20,12 +20,12 @@ for m in 0 1 2; do
 done
 # a method that does not apply: empty numbers and the reason
 "$PMUSCOPE" estimate "$PMS_FIXTURES/estimate/armpm_runs_2000mhz_run1.csv" --train 1-20 --test 21-30 \
-    --csv "$tmp/arm.csv" > /dev/null
+    --csv="$tmp/arm.csv" > /dev/null
 grep -q '^MRACM,,,.*"not applicable: no high-correlation counter' "$tmp/arm.csv" || fail "MRACM's reason: $(tail -1 "$tmp/arm.csv")"
 
 # cpistack: one row per group, the stack as in --json
 tsv=$PMS_FIXTURES/armpm/cbench-excerpt.tsv
-"$PMUSCOPE" cpistack --by Benchmark --skip 2 --json --csv "$tmp/c.csv" "$tsv" > "$tmp/c.json"
+"$PMUSCOPE" cpistack --group-by Benchmark --skip 2 --json --csv="$tmp/c.csv" "$tsv" > "$tmp/c.json"
 head -1 "$tmp/c.csv" | grep -qx 'group,n,R2,test_RMSE,base,L1I_CACHE_REFILL,L1I_TLB_REFILL,L1D_CACHE_REFILL,L1D_TLB_REFILL,BRANCH_MISPRED,model_CPI,observed_CPI,true_CPI' \
     || fail "cpistack header: $(head -1 "$tmp/c.csv")"
 ngroups=$(jq '.groups | length' "$tmp/c.json")

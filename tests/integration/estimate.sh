@@ -47,9 +47,9 @@ jq -e '.methods[2] | ([.pairs[] | select(.chosen) | .test_error_pct[0]][0] - .te
 
 # stepwise MRA removes what R's step() and p-value elimination remove (see the golden file);
 # MRACM on a validation split still picks instructions + cache-misses
-"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select aic --validate 0.3 --seed 3 --json > "$tmp/aic.json"
+"$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select aic --holdout 0.3 --seed 3 --json > "$tmp/aic.json"
 jq -e '.methods[1].stepwise_removed == ["branches"]' "$tmp/aic.json" >/dev/null || fail "--select aic"
-jq -e '.methods[2].pairs[] | select(.chosen) | .high == "instructions" and .low == "cache-misses"' "$tmp/aic.json" >/dev/null || fail "--validate"
+jq -e '.methods[2].pairs[] | select(.chosen) | .high == "instructions" and .low == "cache-misses"' "$tmp/aic.json" >/dev/null || fail "--holdout"
 "$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --select p --method mra --json > "$tmp/p.json"
 jq -e '.methods[0].stepwise_removed == ["branches", "page-faults"]' "$tmp/p.json" >/dev/null || fail "--select p"
 

@@ -16,7 +16,7 @@ W=("$PMS_WORKLOADS/phases" --units 400 --repeat 2)
 
 valgrind --tool=exp-bbv --interval-size=2000000 --bb-out-file="$tmp/bb" --pc-out-file="$tmp/pc" \
   "${W[@]}" >/dev/null 2>"$tmp/vg.err" || { cat "$tmp/vg.err"; exit 1; }
-$P phase --pc "$tmp/pc" --truth functions -t 50 --csv "$tmp/exact.csv" -q "$tmp/bb" >"$tmp/exact.txt"
+$P phase --pc "$tmp/pc" --truth functions --threshold 50 --csv="$tmp/exact.csv" -q "$tmp/bb" >"$tmp/exact.txt"
 grep "adjusted Rand" "$tmp/exact.txt" | sed 's/^ */exact:   /'
 
 cat >"$tmp/agreement.py" <<'PY'
@@ -70,7 +70,7 @@ PY
 # each 2.5 times longer): at 400 units B's instances last ~10 ms, two or three 4 ms
 # intervals, and on a busy machine how samples split between neighbouring intervals varies
 # enough to lose one; at 1000 units each has about six intervals. Checked once, no retry.
-$P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 --truth "$tmp/trace" \
-  --csv "$tmp/sampled.csv" -q -- "$PMS_WORKLOADS/phases" --units 1000 --repeat 2 --trace "$tmp/trace" >"$tmp/sampled.txt"
+$P phase -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 --truth "$tmp/trace" \
+  --csv="$tmp/sampled.csv" -q -- "$PMS_WORKLOADS/phases" --units 1000 --repeat 2 --trace "$tmp/trace" >"$tmp/sampled.txt"
 grep "adjusted Rand" "$tmp/sampled.txt" | sed "s/^ */sampled: /"
 python3 "$tmp/agreement.py" "$tmp/exact.csv" "$tmp/sampled.csv"

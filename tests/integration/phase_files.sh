@@ -9,21 +9,21 @@ P=$PMUSCOPE
 F=$PMS_FIXTURES/bbv
 
 # exp-bbv: vectors 1-7 run only first()'s loop, vector 9 only second()'s
-$P phase --pc "$F/two.pc" --transition 1 --csv "$tmp/two.csv" "$F/two.bb" >"$tmp/two.txt"
+$P phase --pc "$F/two.pc" --transition 1 --csv="$tmp/two.csv" "$F/two.bb" >"$tmp/two.txt"
 awk -F, 'NR > 1 { p[$1] = $6 } END { for (i = 2; i <= 7; i++) if (p[i] != p[1]) exit 1; exit p[9] == p[1] }' "$tmp/two.csv"
 grep -q "^summary of .*two.bb (exp-bbv, 10 vectors" "$tmp/two.txt"
 grep -Eq "^  run-length +[0-9.]+% +[0-9.]+% +- +\(reported in events\)" "$tmp/two.txt"
 $P phase --pc "$F/two.pc" --truth functions -q "$F/two.bb" | grep -q "adjusted Rand index"
-$P phase --pc "$F/two.pc" --truth functions --csv "$tmp/fn.csv" -q "$F/two.bb" >/dev/null
+$P phase --pc "$F/two.pc" --truth functions --csv="$tmp/fn.csv" -q "$F/two.bb" >/dev/null
 [ "$(awk -F, 'NR == 3 { print $NF }' "$tmp/fn.csv")" = first ]
 [ "$(awk -F, 'NR == 11 { print $NF }' "$tmp/fn.csv")" = second ]
 
 # deterministic: the same bytes twice, in every output form
 for form in "" "--json" "--grow 2 --max-interval 4"; do
   # shellcheck disable=SC2086
-  $P phase $form --pc "$F/two.pc" --csv "$tmp/a.csv" "$F/two.bb" >"$tmp/a.out"
+  $P phase $form --pc "$F/two.pc" --csv="$tmp/a.csv" "$F/two.bb" >"$tmp/a.out"
   # shellcheck disable=SC2086
-  $P phase $form --pc "$F/two.pc" --csv "$tmp/b.csv" "$F/two.bb" >"$tmp/b.out"
+  $P phase $form --pc "$F/two.pc" --csv="$tmp/b.csv" "$F/two.bb" >"$tmp/b.out"
   cmp "$tmp/a.out" "$tmp/b.out"
   cmp "$tmp/a.csv" "$tmp/b.csv"
 done
@@ -45,8 +45,8 @@ if perf record -q -k mono -e cpu-clock/period=200000/u -e task-clock/period=5000
   marks=$(perf script -i "$tmp/p.data" -F event 2>/dev/null | grep -c task-clock)
   samples=$(perf script -i "$tmp/p.data" -F event 2>/dev/null | grep -c cpu-clock)
   all=$(perf script -i "$tmp/p.data" -F event 2>/dev/null | grep -c clock)
-  $P phase --interval-event task-clock --csv "$tmp/p1.csv" "$tmp/p.data" >"$tmp/p1.txt"
-  $P phase --interval-event task-clock --csv "$tmp/p2.csv" "$tmp/p.data" >"$tmp/p2.txt"
+  $P phase --interval-event task-clock --csv="$tmp/p1.csv" "$tmp/p.data" >"$tmp/p1.txt"
+  $P phase --interval-event task-clock --csv="$tmp/p2.csv" "$tmp/p.data" >"$tmp/p2.txt"
   cmp "$tmp/p1.txt" "$tmp/p2.txt"
   cmp "$tmp/p1.csv" "$tmp/p2.csv"
   n=$(($(wc -l <"$tmp/p1.csv") - 1))
@@ -54,7 +54,7 @@ if perf record -q -k mono -e cpu-clock/period=200000/u -e task-clock/period=5000
   [ "$n" -ge $((marks - 2)) ] && [ "$n" -le $((marks + 1)) ] || { echo "intervals $n, task-clock marks $marks"; exit 1; }
   [ "$(awk -F, 'NR > 1 { s += $5 } END { print s }' "$tmp/p1.csv")" -le "$samples" ]
   # without an interval event every sample is an IP sample, 25 to an interval
-  $P phase --samples-per-interval 25 --csv "$tmp/p3.csv" -q "$tmp/p.data" >/dev/null
+  $P phase --samples-per-interval 25 --csv="$tmp/p3.csv" -q "$tmp/p.data" >/dev/null
   [ $(($(wc -l <"$tmp/p3.csv") - 1)) -eq $(((all + 24) / 25)) ]
   if $P phase --interval-event instructions "$tmp/p.data" 2>"$tmp/err"; then exit 1; fi
   grep -q "no event named 'instructions' to end the intervals (the file has: cpu-clock" "$tmp/err"

@@ -15,7 +15,7 @@ ari_at_least() {
   shift
   while [ "$1" != -- ]; do opts+=("$1"); shift; done
   shift
-  $P phase "${opts[@]}" --truth "$tmp/trace" --csv "$tmp/live.csv" --json -o "$tmp/live.json" \
+  $P phase "${opts[@]}" --truth "$tmp/trace" --csv="$tmp/live.csv" --json -o "$tmp/live.json" \
     -- "$PMS_WORKLOADS/phases" "$@" --trace "$tmp/trace" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
   ari=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["adjusted_rand_index"])' "$tmp/live.json")
   echo "phases $*: adjusted Rand index $ari against the schedule"
@@ -24,7 +24,7 @@ ari_at_least() {
 
 # Fine sampling (cpu-clock every 50 us, 4 ms intervals of 80 samples, about +40% of CPU
 # time here) resolves the default sequence, whose shortest phase instances (B) last 25 ms.
-ari_at_least 0.9 -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 -- --units 1000 --repeat 2
+ari_at_least 0.9 -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 -- --units 1000 --repeat 2
 [ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$')" -gt 100 ]
 
 # The default sampling for software events (what a machine without PMU gets: cpu-clock
@@ -32,11 +32,11 @@ ari_at_least 0.9 -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t
 # 1%) resolves phases of a few hundred ms: A and D last about 300 ms and C 1.4 s at 4000
 # units; B (about 30 ms) is shorter than an interval, so this run leaves it out
 # (--sequence ACD): its instances only make mixed intervals. With 20 samples an interval
-# the float loop's signatures are noisy, and at -t 50 a mixed interval at a boundary can
+# the float loop's signatures are noisy, and at --threshold 50 a mixed interval at a boundary can
 # replace a phase's cached signature: seen here, ARI 0.81 to 0.96 from run to run (the
 # 0.9 of the issue is the fine-sampling check above; this one checks that the low-overhead
 # defaults still find the long phases).
-ari_at_least 0.75 -e cpu-clock --interval-event task-clock -t 50 -- --sequence ACD --units 4000 --repeat 2
+ari_at_least 0.75 -e cpu-clock --interval-event task-clock --threshold 50 -- --sequence ACD --units 4000 --repeat 2
 
 # The CSV has a row per interval, every predictor, and truth labels from the trace; the
 # intervals are 80 ms of task-clock. The samples (one per 4 ms of cpu-clock) add up to the
@@ -51,8 +51,8 @@ grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-c
 
 # Dynamic intervals change the task-clock period: longer intervals on average, some of
 # them at the maximum of 8 base intervals.
-$P phase -e cpu-clock -c 50000 --interval-event task-clock -I 4000000 -t 50 --grow 2 --max-interval 8 \
-  --csv "$tmp/grow.csv" -q -- "$PMS_WORKLOADS/phases" --units 500 --repeat 2 >/dev/null
+$P phase -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 --grow 2 --max-interval 8 \
+  --csv="$tmp/grow.csv" -q -- "$PMS_WORKLOADS/phases" --units 500 --repeat 2 >/dev/null
 mean() { awk -F, 'NR > 1 { s += $4; n++ } END { printf "%d", s / n }' "$1"; }
 echo "mean interval: base 4000000 ns, dynamic $(mean "$tmp/grow.csv") ns of task-clock"
 [ "$(mean "$tmp/grow.csv")" -gt 6000000 ]
@@ -60,7 +60,7 @@ awk -F, 'NR > 1 && $4 >= 30000000 { big++ } END { exit !(big > 0) }' "$tmp/grow.
 
 # The defaults: branches and instructions with a PMU, cpu-clock and task-clock without;
 # randomised (exponential) sample periods.
-$P phase -q --random -- "$PMS_WORKLOADS/phases" --units 100 --repeat 1 >"$tmp/default.txt"
+$P phase -q --randomize=exp -- "$PMS_WORKLOADS/phases" --units 100 --repeat 1 >"$tmp/default.txt"
 grep -Eq "^summary of .*phases \(live: samples of (cpu-clock, intervals of task-clock|branches, intervals of instructions)\)" \
   "$tmp/default.txt"
 grep -Eq "^  intervals +[1-9]" "$tmp/default.txt"
@@ -68,7 +68,7 @@ grep -Eq "^  intervals +[1-9]" "$tmp/default.txt"
 # Attached to a running process (-p): read in poll calls until it exits.
 "$PMS_WORKLOADS/phases" --units 300 --repeat 2 >/dev/null &
 pid=$!
-$P phase -e cpu-clock -c 100000 --interval-event task-clock -I 4000000 -q -p "$pid" --csv "$tmp/attach.csv" \
+$P phase -e cpu-clock -c 100000 --interval-event task-clock --interval-size 4000000 -q -p "$pid" --csv="$tmp/attach.csv" \
   >"$tmp/attach.txt"
 wait "$pid"
 grep -q "^summary of process $pid (live: samples of cpu-clock, intervals of task-clock)" "$tmp/attach.txt"

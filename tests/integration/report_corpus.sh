@@ -18,12 +18,6 @@ corpus, pmuscope, tmp = sys.argv[1:4]
 
 # Files pmuscope does not read like perf yet, each with why. Shrinks as they are fixed.
 KNOWN_FAILURES = {
-    "perf-vmlinux.data": "kernel map named [kernel.vmlinux] in the file",
-    "ro_sample.perf": "kernel-mode samples outside any kernel map: perf says [unknown]",
-    "perf.data.lost_samples-4.4": "kernel-mode samples outside the kernel map",
-    "perf.data.callgraph-3.8": "kernel-mode samples outside the kernel map",
-    "perf.data.raw-3.4": "kernel-mode samples outside the kernel map",
-    "perf.data.systemwide.5-3.8": "kernel-mode samples outside the kernel map",
     "perf.data.piped.corrupted.zero_size_sample-3.2": "pipe mode",
     "perf.data.piped.header_features-4.16": "pipe mode",
     "perf.data.piped.header_features_aligned-6.12": "pipe mode",

@@ -322,6 +322,30 @@ static void test_not_counted_in_chosen_column(void **st)
     pms_table_free(t);
 }
 
+/* A near-singular design that the fit accepts (VIF 2.6e12) gets every VIF, from
+ * the fit's QR, as R's 1 / (1 - R^2) of each regressor on the others (R's two ways
+ * of computing them differ by 2e-4 at this conditioning), never NaN beside a fit. */
+static void test_near_singular_vifs(void **st)
+{
+    (void)st;
+    pms_table *t;
+    assert_int_equal(pms_table_read(pms_test_fixture("cpistack/near_singular.csv"), NULL, &t), PMS_OK);
+    pms_cpistack_options o = {.train_fraction = 1};
+    pms_cpistack *s;
+    assert_int_equal(pms_cpistack_compute(t, &o, &s), PMS_OK);
+    struct ref *r = calloc(1, sizeof *r);
+    ref_load(r, pms_test_fixture("cpistack/near_singular.golden"));
+    char key[128];
+    for (size_t j = 0; j < s->nevents; j++) {
+        snprintf(key, sizeof key, "vif:%s", s->events[j]);
+        assert_close(s->vif[j], ref_get(r, key), 1e-3);
+    }
+    assert_string_equal(s->vif_note, "");
+    free(r);
+    pms_cpistack_free(s);
+    pms_table_free(t);
+}
+
 static void test_bad_tables(void **st)
 {
     (void)st;
@@ -351,8 +375,25 @@ static void test_bad_tables(void **st)
     assert_int_equal(pms_table_parse(text, strlen(text), "w.csv", NULL, &bad), PMS_OK);
     o = (pms_cpistack_options){.train_fraction = 1};
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_EFORMAT);
-    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a number, found an empty or NaN "
-                                        "cell (drop such intervals with --drop-missing)");
+    assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a count (0 or more), found an "
+                                        "empty or NaN cell (drop such intervals with --drop-missing)");
+    /* A negative count and an infinite one are refused, each by its name. */
+    static const struct {
+        const char *text, *message;
+    } hostile[] = {
+        {"cycles,instructions,branch-misses\n100,50,1\n-5,60,2\n130,60,3\n140,70,3\n",
+         "h.csv:3: column 'cycles': expected a count (0 or more), found -5, a negative count"},
+        {"cycles,instructions,branch-misses\n100,50,1\n120,60,2\n130,60,inf\n140,70,3\n",
+         "h.csv:4: column 'branch-misses': expected a count (0 or more), found inf"},
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+        pms_table *h;
+        assert_int_equal(pms_table_parse(hostile[i].text, strlen(hostile[i].text), "h.csv", NULL, &h), PMS_OK);
+        pms_cpistack_options ho = {.train_fraction = 1};
+        assert_int_equal(pms_cpistack_compute(h, &ho, &s), PMS_EFORMAT);
+        assert_string_equal(pms_strerror(), hostile[i].message);
+        pms_table_free(h);
+    }
     o.drop_missing = true;
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_OK);
     assert_int_equal(s->nmissing, 1);
@@ -383,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_normalize_on_training_rows),
         cmocka_unit_test(test_blocked_and_runwise_validation),
         cmocka_unit_test(test_not_counted_in_chosen_column),
+        cmocka_unit_test(test_near_singular_vifs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

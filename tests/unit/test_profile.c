@@ -80,6 +80,11 @@ static void write_recording(const char *file, const char *bin, uint64_t base, un
                         .executable = 1, .filename = bin, .time = 2};
     assert_true(pms_perfdata_encode_mmap2(rec, sizeof rec, &a, &m) > 0);
     assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    /* The kernel's map, as perf record synthesises it (pid -1). */
+    pms_mmap_event k = {.pid = UINT32_MAX, .tid = 0, .start = 0xffffffff81000000ull, .len = 0x1000000,
+                        .pgoff = 0xffffffff81000000ull, .executable = 1, .filename = "[kernel.kallsyms]_text"};
+    assert_true(pms_perfdata_encode_mmap2(rec, sizeof rec, &a, &k) > 0);
+    assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
     uint64_t addr[5];
     for (int f = 0; f < 5; f++) addr[f] = pms_test_nm_address(bin, names[f]);
     /* A fixed pseudo-random mix, so the shares are not round numbers. */

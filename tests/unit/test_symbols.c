@@ -96,10 +96,28 @@ static void test_hotspots_mapped_like_the_kernel(void **state)
     pms_symbols_resolve(s, 6, base + pms_test_nm_address(bin, "hot_c"), 300, 0, &si);
     assert_non_null(si.symbol);
     assert_string_equal(si.symbol, "hot_c");
-    /* Buckets. */
+    /* Kernel-mode samples: in [unknown] until the kernel's maps are known (as in perf), then
+     * in the kernel or the module (pid -1 records, perf's names), [unknown] outside them. */
+    pms_symbols_resolve(s, 5, 0xffffffff81000000ull, 0, 1, &si);
+    assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
+    pms_mmap_event kernel = {.pid = UINT32_MAX, .start = 0xffffffff81000000ull, .len = 0x1000000,
+                             .pgoff = 0xffffffff81000000ull, .executable = 1, .filename = "[kernel.kallsyms]_text"};
+    pms_mmap_event module = {.pid = UINT32_MAX, .start = 0xffffffffa0000000ull, .len = 0x6000, .executable = 1,
+                             .filename = "/lib/modules/6.1.0/kernel/drivers/usb/storage/usb-storage.ko.xz"};
+    assert_int_equal(pms_symbols_add_mmap(s, &kernel), PMS_OK);
+    assert_int_equal(pms_symbols_add_mmap(s, &module), PMS_OK);
     pms_symbols_resolve(s, 5, 0xffffffff81000000ull, 0, 1, &si);
     assert_string_equal(si.binary, PMS_BINARY_KERNEL);
     assert_null(si.symbol);
+    pms_symbols_resolve(s, 5, 0xffffffffa0000010ull, 0, 1, &si);
+    assert_string_equal(si.binary, "[usb_storage]");
+    pms_symbols_resolve(s, 5, 0xffffffffff600000ull, 0, 1, &si);
+    assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
+    /* Recorded against a vmlinux file: perf's [kernel.vmlinux]. */
+    pms_perfdata_build_id vmlinux = {"948da3c05fff6a515eab7b9dd416e30564b2ccf2", "/tmp/vmlinux", PERF_RECORD_MISC_KERNEL, -1};
+    assert_int_equal(pms_symbols_add_build_id(s, &vmlinux), PMS_OK);
+    pms_symbols_resolve(s, 5, 0xffffffff81000000ull, 0, 1, &si);
+    assert_string_equal(si.binary, "[kernel.vmlinux]");
     pms_symbols_resolve(s, 5, 0x1234, 0, 0, &si);
     assert_string_equal(si.binary, PMS_BINARY_UNKNOWN);
     assert_int_equal(si.mapped, 0);
@@ -165,6 +183,45 @@ static void test_fork_inherits_maps_of_fork_time(void **state)
     pms_symbols_destroy(s);
 }
 
+/* A binary rebuilt since the recording (another build-id on disk) is not symbolised with
+ * the new build's symbols, and is listed with both build-ids. */
+static void test_build_id_mismatch(void **state)
+{
+    (void)state;
+    const char *bin = pms_test_workload("hotspots");
+    const uint64_t text = pms_test_text_offset(bin), base = 0x5651cb5a8000, hot_a = pms_test_nm_address(bin, "hot_a");
+    for (int stale = 0; stale < 2; stale++) {
+        pms_symbols *s;
+        assert_int_equal(pms_symbols_create(&s), PMS_OK);
+        char hex[64] = "", cmd[PATH_MAX + 64]; /* the build-id as binutils' readelf reads it */
+        snprintf(cmd, sizeof cmd, "readelf -n '%s' | awk '/Build ID/{print $3}'", bin);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        assert_int_equal(fscanf(p, "%63s", hex), 1);
+        pclose(p);
+        pms_perfdata_build_id b = {"", bin, PERF_RECORD_MISC_USER, 5};
+        snprintf(b.hex, sizeof b.hex, "%.40s", stale ? "00112233445566778899aabbccddeeff00112233" : hex);
+        assert_int_equal(pms_symbols_add_build_id(s, &b), PMS_OK);
+        pms_mmap_event m = {.pid = 5, .tid = 5, .start = base + text, .len = 0x1000, .pgoff = text,
+                            .executable = 1, .filename = bin, .time = 1};
+        assert_int_equal(pms_symbols_add_mmap(s, &m), PMS_OK);
+        pms_symbol_info si;
+        pms_symbols_resolve(s, 5, base + hot_a, 2, 0, &si);
+        const char *path, *recorded, *on_disk;
+        if (stale) {
+            assert_null(si.symbol);
+            assert_int_equal(pms_symbols_build_id_mismatches(s, 0, &path, &recorded, &on_disk), 1);
+            assert_string_equal(path, bin);
+            assert_string_equal(recorded, b.hex);
+            assert_string_equal(on_disk, hex);
+        } else {
+            assert_string_equal(si.symbol, "hot_a");
+            assert_int_equal(pms_symbols_build_id_mismatches(s, 0, NULL, NULL, NULL), 0);
+        }
+        pms_symbols_destroy(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_hotspots_mapped_like_the_kernel),
         cmocka_unit_test(test_mapping_replaced_over_time),
         cmocka_unit_test(test_fork_inherits_maps_of_fork_time),
+        cmocka_unit_test(test_build_id_mismatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,48 @@
+/* Internal: the one reader of text input, line by line. Every text format (CSV/TSV
+ * tables, perf stat output, callgrind, exp-bbv and SimPoint files, truth schedules, olr
+ * input) is read through it, so all of them get the same guards:
+ *   - only regular files and pipes ("-" is stdin): a device such as /dev/zero is refused
+ *     before anything is read;
+ *   - a UTF-8 byte-order mark at the start is dropped;
+ *   - a NUL byte is refused, naming its line and byte offset;
+ *   - a line longer than max_len is refused instead of growing without bound;
+ *   - with PMS_LINES_COMPLETE, a last line without its newline is refused (the formats
+ *     whose every line has a fixed shape: a line cut short would still parse).
+ * Errors name the file and line; the reader never prints. */
+#ifndef PMS_IO_TEXT_LINES_H
+#define PMS_IO_TEXT_LINES_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { PMS_LINES_COMPLETE = 1 };
+#define PMS_LINES_MAX_LEN ((size_t)16 << 20) /* 16 MiB: a 65536-column header fits */
+
+typedef struct pms_lines {
+    const char *name;
+    FILE *f;
+    bool owned;      /* f was opened here */
+    unsigned flags;
+    size_t max_len;  /* longest line accepted, without its newline */
+    char *buf;
+    size_t cap;
+    size_t line;     /* number of the line last returned, from 1 */
+    uint64_t offset; /* bytes of the file consumed (the BOM included) */
+    bool newline;    /* the line last returned ended with '\n' */
+} pms_lines;
+
+/* Opens PATH ("-": stdin). NAME for messages is PATH. */
+int pms_lines_open(pms_lines *r, const char *path, unsigned flags);
+/* Reads from an open stream (not closed by pms_lines_close); checked like a file. */
+int pms_lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned flags);
+/* The next line, NUL-terminated, without its '\n' (a '\r' before it is kept): returns 1
+ * with *line and *len set, 0 at the end, or a negative status. The line stays valid until
+ * the next call. */
+int pms_lines_next(pms_lines *r, char **line, size_t *len);
+void pms_lines_close(pms_lines *r);
+
+/* The whole text of PATH through the line reader, for the parsers that work on a buffer:
+ * malloc'ed, NUL-terminated (not counted in *len), lines as in the file less any BOM. */
+int pms_read_text(const char *path, unsigned flags, char **data, size_t *len);
+
+#endif

@@ -4,8 +4,6 @@ find_package(Threads REQUIRED)
 
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
 pkg_check_modules(GSL REQUIRED IMPORTED_TARGET gsl)
-# OLS by LAPACK's blocked Householder QR (dgeqrf) through LAPACKE, on OpenBLAS.
-pkg_check_modules(LAPACKE REQUIRED IMPORTED_TARGET lapacke openblas)
 
 find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)
 find_library(PFM_LIBRARY pfm REQUIRED)

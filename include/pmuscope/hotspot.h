@@ -38,11 +38,15 @@ typedef struct pms_hotspot_measures {
     uint64_t ni;          /* instructions executed */
     double nrmse_sr;
     double sc;
-    double od;
+    double od;            /* the paper's OD: over all m sampled IPs */
+    double od_covered;    /* OD over the m_covered sampled IPs that ran under valgrind
+                             (r_i > 0), its weights and levels among those alone; NaN if none */
+    size_t m_covered;
+    uint64_t ns_uncovered;/* samples at IPs with no truth (r_i = 0) */
     double kendall_tau;   /* tau-b of (c_i, r_i); NaN when m < 2 or one side is constant */
 } pms_hotspot_measures;
 
-/* Computes NRMSE_SR, SC, OD and Kendall's tau-b. block_counts holds the execution
+/* Computes NRMSE_SR, SC, OD (also over the covered IPs alone) and Kendall's tau-b. block_counts holds the execution
  * count of every basic block of the run (any order, repeats allowed, nblocks >= 1);
  * every ips[i].block_count must be one of them. Fails (PMS_EINVAL, with the reason)
  * on m == 0, ni == 0, a zero sampled count, or a block count not in block_counts. */

@@ -27,6 +27,7 @@ typedef struct pms_hotspot_sweep {
     char event[128];
     int time_based;  /* periods in nanoseconds */
     int randomized;
+    int od_covered;  /* the text table's and SVG's OD over covered instructions (--od covered) */
     double valgrind_seconds;
     size_t nperiods;
     pms_hotspot_sweep_point points[PMS_HOTSPOT_MAX_PERIODS];

@@ -142,7 +142,7 @@ typedef struct pms_phase_config {
     pms_classifier_config classifier;
     uint64_t seed;                      /* of the projection (default 1) */
     pms_predictor_config predictors[PMS_PREDICT_COUNT]; /* all run side by side */
-    pms_predictor_kind predictor;       /* the one reported in events (default run length) */
+    pms_predictor_kind predictor;       /* the one reported in events (default last value) */
     pms_dynamic_config dynamic;
 } pms_phase_config;
 

@@ -15,6 +15,7 @@
 #define PMUSCOPE_TABLE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -61,6 +62,10 @@ int pms_table_require(const pms_table *t, const char *name, size_t *col);
  * file:line:column and the cell when the column is a string column ("expected
  * a number, found 'abc'"), or, unless allow_nan, when a cell is empty or NaN. */
 int pms_table_numeric(const pms_table *t, size_t col, bool allow_nan, const double **values);
+/* A numeric column read from text as exact counts (whole numbers 0 .. 2^64 - 1, read
+ * without a trip through double). A cell that is not one (negative, fractional, too
+ * large) is an error naming the file, line, field and column. */
+int pms_table_counts(const pms_table *t, size_t col, const uint64_t **values);
 /* A cell of a string column (NULL for a numeric column: use pms_table_numeric). */
 const char *pms_table_string(const pms_table *t, size_t row, size_t col);
 

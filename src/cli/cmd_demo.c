@@ -252,7 +252,7 @@ int cmd_demo(int argc, char **argv)
     run.nsteps = demo_steps(&run.steps);
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:h", longopts)) != -1) {
         switch (c) {
         case 'o': run.dir = optarg; break;
         case 'w': run.workloads = optarg; break;
@@ -263,6 +263,7 @@ int cmd_demo(int argc, char **argv)
                 return cli_usage_error("demo", "--step-timeout %s: expected a number of seconds above 0", optarg);
             break;
         case 'h': usage(stdout); return CLI_OK;
+        case CLI_OPT_LISTED: return CLI_OK;
         default: return cli_usage_error("demo", "unknown option");
         }
     }

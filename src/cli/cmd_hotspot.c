@@ -20,10 +20,10 @@
 #define MAX_PERIODS PMS_HOTSPOT_MAX_PERIODS
 
 typedef struct options {
-    const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output;
+    const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output, *json; /* csv, json: cli_format_target */
     size_t top, rows;
     uint64_t seed; /* 0: the randomisation is seeded from the clock */
-    int json, randomize, fallback, allow_other_run;
+    int randomize, fallback, allow_other_run, od_covered;
 } options;
 
 static void usage(FILE *out)
@@ -42,6 +42,9 @@ static void usage(FILE *out)
             "                     --truth is given), then one recording per period;\n"
             "                     the command's standard output is discarded\n"
             "  --save-truth DIR   keep the valgrind output of a sweep in DIR\n"
+            "  --od WHICH         the sweep table's and SVG's OD: paper (default: over all\n"
+            "                     sampled instructions) or covered (over those valgrind ran);\n"
+            "                     the CSV and JSON give both\n"
             "  --allow-other-run  compare with a truth of another command or other arguments\n"
             "                     (a warning; default: refused)\n"
             "  -e, --event EVENT  sampling event of the sweep (default cycles:u; on a machine\n"
@@ -54,9 +57,9 @@ static void usage(FILE *out)
             "  --top N            N of the top-N precision and recall (default 10)\n"
             "  --rows N           sampled IPs listed (default 15; 0: none)\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
-            "  --csv FILE         sweep: one row per period (period,samples,m,NRMSE_SR,SC,OD,\n"
+            "  --csv[=FILE]       sweep: one row per period (period,samples,m,NRMSE_SR,SC,OD,\n"
             "                     tau_b,top_precision,top_recall)\n"
-            "  --json             machine-readable output\n"
+            "  --json[=FILE]      JSON, to FILE or instead of the text\n"
             "  -o, --output FILE  write the output to FILE\n"
             "  -h, --help         this help\n");
 }
@@ -219,7 +222,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     size_t np;
     if (parse_periods(o->sweep, periods, &np) < 0)
         return cli_usage_error("hotspot", "--sweep: expected periods such as 64K,1M,16M (at most %d)", MAX_PERIODS);
-    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize};
+    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize, .od_covered = o->od_covered};
     int rc = choose_event(o, sw.event, sizeof sw.event, &sw.time_based);
     if (rc != CLI_OK)
         return rc;
@@ -287,11 +290,17 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     if (cli_show_progress())
         cli_progress_end();
     if (rc == CLI_OK) {
-        if (pms_hotspot_write_sweep(out, &sw, truth, o->json))
+        if (cli_is_main(o->csv) ? pms_hotspot_write_sweep_csv(out, &sw)
+                                : pms_hotspot_write_sweep(out, &sw, truth, cli_is_main(o->json)))
             rc = cli_lib_error();
+        if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
+            FILE *f = cli_open_output(o->json);
+            rc = !f ? CLI_FAIL : pms_hotspot_write_sweep(f, &sw, truth, 1) ? cli_lib_error() : CLI_OK;
+            cli_close_output(f);
+        }
         if (rc == CLI_OK && o->svg)
             rc = write_file(o->svg, pms_hotspot_write_sweep_svg, &sw);
-        if (rc == CLI_OK && o->csv)
+        if (rc == CLI_OK && o->csv && !cli_is_main(o->csv))
             rc = write_file(o->csv, pms_hotspot_write_sweep_csv, &sw);
     }
     for (size_t i = 0; i < np; i++)
@@ -317,8 +326,13 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
     if (rc == CLI_OK && pms_hotspot_evaluate(truth, rec.samples, rec.n, o->top, &r) < 0)
         rc = cli_lib_error();
     else if (rc == CLI_OK) {
-        if (pms_hotspot_write_one(out, truth, &rec, &r, o->rows, o->json))
+        if (pms_hotspot_write_one(out, truth, &rec, &r, o->rows, cli_is_main(o->json)))
             rc = cli_lib_error();
+        if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
+            FILE *f = cli_open_output(o->json);
+            rc = !f ? CLI_FAIL : pms_hotspot_write_one(f, truth, &rec, &r, o->rows, 1) ? cli_lib_error() : CLI_OK;
+            cli_close_output(f);
+        }
         pms_hotspot_result_free(&r);
     }
     pms_hotspot_recording_free(&rec);
@@ -329,24 +343,24 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
-           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED, OPT_ALLOW };
+           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED, OPT_ALLOW, OPT_OD };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
         {"event", required_argument, NULL, 'e'},               {"no-randomize", no_argument, NULL, OPT_NORAND},
         {"top", required_argument, NULL, OPT_TOP},
         {"rows", required_argument, NULL, OPT_ROWS},           {"svg", required_argument, NULL, OPT_SVG},
-        {"json", no_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
-        {"csv", required_argument, NULL, OPT_CSV},             {"seed", required_argument, NULL, OPT_SEED},
+        {"json", optional_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
+        {"csv", optional_argument, NULL, OPT_CSV},             {"seed", required_argument, NULL, OPT_SEED},
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
-        {"allow-other-run", no_argument, NULL, OPT_ALLOW},
+        {"allow-other-run", no_argument, NULL, OPT_ALLOW},     {"od", required_argument, NULL, OPT_OD},
         {NULL, 0, NULL, 0}};
     options o = {.top = 10, .rows = 15, .randomize = 1};
     const char *record_dir = NULL;
     uint64_t v;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "e:o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "e:o:h", longopts)) != -1) {
         switch (c) {
         case OPT_TRUTH: o.truth = optarg; break;
         case OPT_SWEEP: o.sweep = optarg; break;
@@ -360,6 +374,11 @@ int cmd_hotspot(int argc, char **argv)
             break;
         case OPT_FALLBACK: o.fallback = 1; break;
         case OPT_ALLOW: o.allow_other_run = 1; break;
+        case OPT_OD:
+            if (strcmp(optarg, "paper") && strcmp(optarg, "covered"))
+                return cli_usage_error("hotspot", "--od: '%s': expected paper or covered", optarg);
+            o.od_covered = !strcmp(optarg, "covered");
+            break;
         case OPT_TOP:
         case OPT_ROWS:
             if (!cli_parse_count(optarg, &v) || v > 1000000 || (c == OPT_TOP && v == 0))
@@ -368,8 +387,9 @@ int cmd_hotspot(int argc, char **argv)
             *(c == OPT_TOP ? &o.top : &o.rows) = (size_t)v;
             break;
         case OPT_SVG: o.svg = optarg; break;
-        case OPT_CSV: o.csv = optarg; break;
-        case OPT_JSON: o.json = 1; break;
+        case OPT_CSV: o.csv = cli_format_target(optarg); break;
+        case OPT_JSON: o.json = cli_format_target(optarg); break;
+        case CLI_OPT_LISTED: return CLI_OK;
         case 'o': o.output = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
         default: return cli_usage_error("hotspot", "unknown option");
@@ -389,6 +409,8 @@ int cmd_hotspot(int argc, char **argv)
     } else if (!o.truth || rest != 1) {
         return cli_usage_error("hotspot", "expected --truth DIR and one perf.data file, or --sweep PERIODS -- COMMAND");
     }
+    if (cli_is_main(o.json) && cli_is_main(o.csv))
+        return cli_usage_error("hotspot", "--json and --csv both want the main output: give one a FILE");
     if ((o.svg || o.csv) && !o.sweep)
         return cli_usage_error("hotspot", "--%s writes a sweep: use it with --sweep", o.svg ? "svg" : "csv");
     FILE *out = cli_open_output(o.output);

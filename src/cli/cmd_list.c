@@ -11,13 +11,14 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: pmuscope list [--json] [--available] [PATTERN]\n\n"
+    fputs("usage: pmuscope list [--json[=FILE]] [--available] [PATTERN]\n\n"
           "List perf's generic hardware, cache and software events, the sysfs events of each PMU\n"
           "and the libpfm4 events of the PMUs libpfm4 detects, each with whether this machine can\n"
           "count it (by opening it on pmuscope itself) and why not.\n\n"
           "  PATTERN        show only names containing PATTERN (case-insensitive)\n"
           "  --available    show only events this machine can count\n"
-          "  --json         JSON on stdout: [{\"name\", \"kind\", \"description\", \"available\", \"reason\"}]\n"
+          "  --json[=FILE]  JSON, to FILE or instead of the text: [{\"name\", \"kind\", \"description\",\n"
+          "                 \"available\", \"reason\"}]\n"
           "  -h, --help     this help\n",
           out);
 }
@@ -26,6 +27,7 @@ struct lister {
     const char *pattern;
     bool available_only;
     pms_json *json;
+    FILE *text; /* NULL: JSON in place of the text */
     size_t shown, usable;
 };
 
@@ -70,14 +72,14 @@ static int visit(const char *name, const char *description, pms_event_source src
         pms_json_kv_bool(l->json, "available", r == PMS_OK);
         if (r != PMS_OK) pms_json_kv_string(l->json, "reason", reason);
         pms_json_object_end(l->json);
-        return 0;
     }
+    if (!l->text) return 0;
     if (r == PMS_OK) {
-        printf("  %-40s %-9s yes\n", name, kind);
+        fprintf(l->text, "  %-40s %-9s yes\n", name, kind);
     } else {
         /* The first clause is the reason; the rest (advice) is in --json and in the error of stat. */
         size_t cut = strcspn(reason, ";");
-        printf("  %-40s %-9s no: %.*s\n", name, kind, (int)cut, reason);
+        fprintf(l->text, "  %-40s %-9s no: %.*s\n", name, kind, (int)cut, reason);
     }
     return 0;
 }
@@ -85,18 +87,19 @@ static int visit(const char *name, const char *description, pms_event_source src
 int cmd_list(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'j'},
+        {"json", optional_argument, NULL, 'j'},
         {"available", no_argument, NULL, 'a'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    bool json = false;
+    const char *json = NULL;
     struct lister l = {0};
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (opt) {
-        case 'j': json = true; break;
+        case 'j': json = cli_format_target(optarg); break;
+        case CLI_OPT_LISTED: return CLI_OK;
         case 'a': l.available_only = true; break;
         case 'h': usage(stdout); return CLI_OK;
         default: return cli_usage_error("list", "unknown option");
@@ -105,19 +108,22 @@ int cmd_list(int argc, char **argv)
     if (optind < argc) l.pattern = argv[optind++];
     if (optind < argc) return cli_usage_error("list", "expected at most one PATTERN, found '%s'", argv[optind]);
     pms_json j;
-    if (json) {
-        pms_json_init(&j, stdout, true);
+    FILE *jf = json ? cli_open_output(json) : NULL;
+    if (json && !jf) return CLI_FAIL;
+    if (jf) {
+        pms_json_init(&j, jf, true);
         pms_json_array_begin(&j);
         l.json = &j;
-    } else {
-        printf("  %-40s %-9s %s\n", "event", "kind", "can this machine count it?");
     }
+    l.text = cli_is_main(json) ? NULL : stdout;
+    if (l.text) fprintf(l.text, "  %-40s %-9s %s\n", "event", "kind", "can this machine count it?");
     pms_event_foreach(visit, &l);
-    if (json) {
+    if (jf) {
         pms_json_array_end(&j);
         pms_json_finish(&j);
-    } else {
-        printf("\n%zu events listed, %zu countable here\n", l.shown, l.usable);
     }
-    return CLI_OK;
+    int rc = jf && (fflush(jf) != 0 || ferror(jf)) ? cli_error("cannot write %s", json) : CLI_OK;
+    cli_close_output(jf);
+    if (l.text) printf("\n%zu events listed, %zu countable here\n", l.shown, l.usable);
+    return rc;
 }

@@ -28,7 +28,7 @@ static void usage(FILE *out)
             "      --k N                k-means: number of phases (default 4)\n"
             "      --learning-rate R    k-means: step towards each signature (default 1/weight)\n"
             "Prediction:\n"
-            "      --predictor NAME     last, markov, ppm or run-length (default): the one reported\n"
+            "      --predictor NAME     last (default), markov, ppm or run-length: the one reported\n"
             "                           in events; all four are scored side by side\n"
             "      --history N          Markov history length (default 2)\n"
             "      --ppm-history N      longest PPM history (default 3)\n"

@@ -89,6 +89,22 @@ static int parse_olr(const char *arg, olr_opts *o)
 
 enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_SEED, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY };
 
+/* The kernel refuses frequencies above perf_event_max_sample_rate (EINVAL, which reads as a
+ * bad config); perf record lowers the rate to the limit and says so. So does pmuscope. */
+static void lower_to_max_sample_rate(record_opts *o)
+{
+    FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+    unsigned long long max = 0;
+    if (!f) return;
+    if (fscanf(f, "%llu", &max) != 1) max = 0;
+    fclose(f);
+    if (!o->freq || !max || o->freq <= max) return;
+    cli_warn("-F %llu Hz is above the maximum sample rate (perf_event_max_sample_rate: %llu Hz): sampling at "
+             "%llu Hz. The limit can be raised in /proc/sys/kernel/perf_event_max_sample_rate",
+             (unsigned long long)o->freq, max, max);
+    o->freq = max;
+}
+
 static int parse_options(int argc, char **argv, record_opts *o)
 {
     static const struct option longopts[] = {
@@ -105,7 +121,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
     uint64_t v, seed = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+e:c:F:o:m:p:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:h", longopts)) != -1) {
         switch (c) {
         case 'e': o->events = optarg; break;
         case OPT_READ: o->reads = optarg; break;
@@ -144,12 +160,14 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case OPT_OLR_OUTPUT: o->olr.path = optarg; break;
         case OPT_OLR_ONLY: o->olr.fit.segments_only = true; break;
         case 'h': usage(stdout); return -1;
+        case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("record", "unknown option");
         }
     }
     o->argv = argv + optind;
     if (o->period && o->freq) return cli_usage_error("record", "-c and -F exclude each other");
     if (!o->period && !o->freq) o->freq = DEFAULT_FREQ;
+    lower_to_max_sample_rate(o);
     if ((o->olr.path || o->olr.fit.segments_only) && !o->olr.enabled)
         return cli_usage_error("record", "--olr-output and --olr-only go with --olr");
     if (o->olr.enabled && !o->reads)

@@ -34,7 +34,7 @@ static void usage(FILE *out)
           "  -r, --repeat N         run the command N times; mean and +- stddev of the mean, as perf\n"
           "      --fallback         let task-clock stand in for events this machine cannot count\n"
           "                         (the output names the substitute as task-clock(for EVENT))\n"
-          "      --json             JSON on stdout unless -o\n"
+          "      --json[=FILE]      JSON, to FILE or instead of the text (on stdout unless -o)\n"
           "      --schedule=runs    more events than counters: run the command once per group of\n"
           "                         events that fits, with the anchor events in every run, and merge\n"
           "      --max-counters N   events per run besides the anchors (default: probed)\n"
@@ -78,6 +78,9 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
         pms_json_key(p->json, "counts");
         pms_stat_json_values(p->json, p->values, p->n, step);
         pms_json_object_end(p->json);
+    }
+    if (p->o->json) {
+        /* JSON only */
     } else if (p->o->wide) {
         if (!p->header_done) pms_stat_wide_header(p->out, p->values, p->n);
         pms_stat_wide_row(p->out, t, p->values, p->n);
@@ -88,6 +91,7 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
     }
     p->header_done = true;
     fflush(p->out);
+    if (p->json) fflush(p->json->out);
     return 0;
 }
 
@@ -117,6 +121,9 @@ static void print_totals(const stat_opts *o, FILE *out, pms_json *json, const pm
         pms_json_array_begin(json);
         for (size_t k = 0; k < s->nnotes; k++) pms_json_string(json, s->notes[k]);
         pms_json_array_end(json);
+    }
+    if (o->json) {
+        /* JSON only */
     } else if (o->interval_ms) {
         for (size_t k = 0; k < s->nnotes; k++) fprintf(out, "# %s\n", s->notes[k]);
     } else if (o->wide) {
@@ -146,15 +153,20 @@ static int run_stat(const stat_opts *o)
         goto done;
     }
     pms_json json;
-    if (o->json) {
-        pms_json_init(&json, out, true);
+    FILE *jf = o->json ? out : o->json_path ? cli_open_output(o->json_path) : NULL;
+    if (o->json_path && !jf) {
+        rc = CLI_FAIL;
+        goto done;
+    }
+    if (jf) {
+        pms_json_init(&json, jf, true);
         pms_json_object_begin(&json);
         if (o->interval_ms) {
             pms_json_key(&json, "intervals");
             pms_json_array_begin(&json);
         }
     }
-    struct printer p = {o, out, o->json ? &json : NULL, events, n, avg, false};
+    struct printer p = {o, out, jf ? &json : NULL, events, n, avg, false};
     pms_measure_result res = {0};
     unsigned done = 0;
     double user = 0, sys = 0;
@@ -170,7 +182,7 @@ static int run_stat(const stat_opts *o)
         sys += res.sys_s;
         if (!o->pid) exit_code = stat_exit_code(res.wait_status);
     }
-    if (o->json && o->interval_ms) pms_json_array_end(&json);
+    if (jf && o->interval_ms) pms_json_array_end(&json);
     if (done > 0 && pms_stat_average_runs(runs, done, n, avg)) {
         rc = cli_lib_error();
     } else if (done > 0) {
@@ -186,12 +198,13 @@ static int run_stat(const stat_opts *o)
                               .elapsed_stddev_s = elapsed_sem,
                               .has_rusage = !o->pid, .user_s = user / done, .sys_s = sys / done,
                               .notes = (const char *const *)notes.lines, .nnotes = notes.n};
-        print_totals(o, out, o->json ? &json : NULL, &s, avg, n);
+        print_totals(o, out, jf ? &json : NULL, &s, avg, n);
         if (rc == CLI_OK) rc = exit_code;
     }
-    if (o->json) {
+    if (jf) {
         pms_json_object_end(&json);
         pms_json_finish(&json);
+        if (jf != out) cli_close_output(jf);
     }
 done:
     if (out) stat_close_output(out);
@@ -220,7 +233,7 @@ int cmd_stat(int argc, char **argv)
         {"interval-print", required_argument, NULL, 'I'}, {"field-separator", required_argument, NULL, 'x'},
         {"output", required_argument, NULL, 'o'},       {"repeat", required_argument, NULL, 'r'},
         {"wide", no_argument, NULL, OPT_WIDE},          {"fallback", no_argument, NULL, OPT_FALLBACK},
-        {"json", no_argument, NULL, OPT_JSON},          {"schedule", required_argument, NULL, OPT_SCHEDULE},
+        {"json", optional_argument, NULL, OPT_JSON},          {"schedule", required_argument, NULL, OPT_SCHEDULE},
         {"max-counters", required_argument, NULL, OPT_MAX}, {"anchor", required_argument, NULL, OPT_ANCHOR},
         {"sizes", required_argument, NULL, OPT_SIZES},  {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -229,7 +242,7 @@ int cmd_stat(int argc, char **argv)
     int opt, rc = CLI_OK;
     uint64_t v;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+e:p:I:x:o:r:h", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:h", longopts)) != -1) {
         switch (opt) {
         case 'e':
             if (!append_events(&o.events_spec, optarg)) rc = cli_error("out of memory");
@@ -256,7 +269,13 @@ int cmd_stat(int argc, char **argv)
             break;
         case OPT_WIDE: o.wide = true; break;
         case OPT_FALLBACK: o.fallback = true; break;
-        case OPT_JSON: o.json = true; break;
+        case OPT_JSON:
+            o.json = optarg == NULL;
+            o.json_path = optarg;
+            break;
+        case CLI_OPT_LISTED:
+            free(o.events_spec);
+            return CLI_OK;
         case OPT_SCHEDULE:
             if (strcmp(optarg, "runs") != 0)
                 rc = cli_usage_error("stat", "--schedule: expected 'runs', found '%s'", optarg);
@@ -286,6 +305,8 @@ int cmd_stat(int argc, char **argv)
             rc = cli_usage_error("stat", "give either a command or -p PID, not both");
         else if ((o.json ? 1 : 0) + (o.wide ? 1 : 0) + (o.sep ? 1 : 0) > 1)
             rc = cli_usage_error("stat", "--json, --wide and -x choose different outputs: give one");
+        else if (o.schedule_runs && o.json_path)
+            rc = cli_usage_error("stat", "--schedule=runs writes one output: give --json -o FILE, not --json=FILE");
         else if (o.schedule_runs && (o.pid || o.interval_ms || o.repeat > 1))
             rc = cli_usage_error("stat", "--schedule=runs runs a command whole: it does not go with -p, -I or -r");
         else if (!o.schedule_runs && (o.sizes_spec || o.max_counters || o.anchor_spec))

@@ -22,7 +22,7 @@ static const demo_step steps[] = {
                {DEMO_TABLE, "hotspot.csv", NULL, 0},
                {DEMO_SVG, "hotspot.svg", "The measures against the sampling period (OD on a log scale).", 0}},
      .summary = "hotspot.csv",
-     .summary_cols = "period,samples,NRMSE_SR,SC,OD,tau_b"},
+     .summary_cols = "period_ns,period_events,samples,no_truth_share,NRMSE_SR,SC,OD,tau_b"},
     {.name = "record",
      .title = "record: sampling the phases workload",
      .about = "The phases workload (kernels A hash, B stream, C pointer chase, D float, in the order "

@@ -15,7 +15,8 @@ typedef struct stat_opts {
     unsigned interval_ms; /* -I */
     const char *sep;      /* -x */
     const char *output;   /* -o */
-    bool wide, json, fallback, schedule_runs;
+    bool wide, json, fallback, schedule_runs; /* json: JSON in place of the text */
+    const char *json_path;                    /* --json=FILE: JSON to FILE beside the text */
     unsigned repeat;       /* -r */
     unsigned max_counters; /* --max-counters, 0: probe */
     const char *anchor_spec;

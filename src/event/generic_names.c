@@ -36,6 +36,7 @@ static const pms_generic_event generic_events[] = {
     SW("major-faults", PAGE_FAULTS_MAJ, "major page faults (disk I/O)"),
     SW("alignment-faults", ALIGNMENT_FAULTS, "alignment faults"),
     SW("emulation-faults", EMULATION_FAULTS, "emulation faults"),
+    SW("cgroup-switches", CGROUP_SWITCHES, "context switches to a task in another cgroup"),
     SW("dummy", DUMMY, "placeholder that counts nothing"),
 };
 

@@ -32,14 +32,25 @@ static double nrmse_sr(const pms_hotspot_ip *ips, size_t m, uint64_t ns, uint64_
     return hi > lo ? sqrt(sum) / (hi - lo) : 0.0;
 }
 
-static int order_deviation(const pms_hotspot_ip *ips, size_t m, uint64_t ns, const uint64_t *block_counts,
+/* OD over the IPs that count (all, or those with r_i > 0): their share of the samples
+ * weighs each, and SOLevels are ranks among them. */
+static int order_deviation(const pms_hotspot_ip *ips, size_t all, int covered_only, const uint64_t *block_counts,
                            size_t nblocks, double *od)
 {
-    uint64_t *sampled = malloc(m * sizeof *sampled);
+    uint64_t *sampled = malloc(all * sizeof *sampled), ns = 0;
     if (!sampled)
-        return pms_fail(PMS_ENOMEM, "order deviation: out of memory for %zu IPs", m);
-    for (size_t i = 0; i < m; i++)
-        sampled[i] = ips[i].sampled;
+        return pms_fail(PMS_ENOMEM, "order deviation: out of memory for %zu IPs", all);
+    size_t m = 0;
+    for (size_t i = 0; i < all; i++)
+        if (!covered_only || ips[i].executed) {
+            sampled[m++] = ips[i].sampled;
+            ns += ips[i].sampled;
+        }
+    *od = NAN;
+    if (m == 0) {
+        free(sampled);
+        return PMS_OK;
+    }
     pms_level_table so, ro;
     int rc = pms_level_table_build(&so, sampled, m);
     free(sampled);
@@ -51,7 +62,9 @@ static int order_deviation(const pms_hotspot_ip *ips, size_t m, uint64_t ns, con
         return rc;
     }
     double sum = 0;
-    for (size_t i = 0; i < m && rc == PMS_OK; i++) {
+    for (size_t i = 0; i < all && rc == PMS_OK; i++) {
+        if (covered_only && !ips[i].executed)
+            continue;
         size_t rl = pms_level_of(&ro, ips[i].block_count);
         if (rl == 0) {
             rc = pms_fail(PMS_EINVAL, "order deviation: IP %zu lies in a block with count %llu, which is not among "
@@ -83,9 +96,17 @@ int pms_hotspot_measure(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const 
     out->ni = ni;
     out->nrmse_sr = nrmse_sr(ips, m, ns, ni);
     out->sc = (double)covered / (double)ni;
-    rc = order_deviation(ips, m, ns, block_counts, nblocks, &out->od);
+    rc = order_deviation(ips, m, 0, block_counts, nblocks, &out->od);
+    if (rc == PMS_OK)
+        rc = order_deviation(ips, m, 1, block_counts, nblocks, &out->od_covered);
     if (rc < 0)
         return rc;
+    out->m_covered = 0;
+    out->ns_uncovered = 0;
+    for (size_t i = 0; i < m; i++) {
+        out->m_covered += ips[i].executed > 0;
+        out->ns_uncovered += ips[i].executed ? 0 : ips[i].sampled;
+    }
     uint64_t *c = malloc(2 * m * sizeof *c);
     if (!c)
         return pms_fail(PMS_ENOMEM, "kendall tau: out of memory for %zu IPs", m);

@@ -39,6 +39,9 @@ static void json_measures(pms_json *j, const pms_hotspot_result *r)
     pms_json_kv_double(j, "nrmse_sr", r->measures.nrmse_sr);
     pms_json_kv_double(j, "sc", r->measures.sc);
     pms_json_kv_double(j, "od", r->measures.od);
+    pms_json_kv_double(j, "od_covered", r->measures.od_covered);
+    pms_json_kv_uint(j, "m_covered", r->measures.m_covered);
+    pms_json_kv_uint(j, "ns_no_truth", r->measures.ns_uncovered);
     pms_json_kv_double(j, "kendall_tau_b", r->measures.kendall_tau);
     pms_json_kv_uint(j, "top_n", r->top_n);
     pms_json_kv_double(j, "top_precision", r->top_precision);
@@ -117,6 +120,12 @@ static void unexecuted_note(FILE *out, const pms_hotspot_result *r)
 
 static const char *period_unit(int time_based) { return time_based ? "ns" : "events"; }
 
+/* Percent of the placed samples at instructions valgrind never ran (r_i = 0). */
+static double no_truth_share(const pms_hotspot_result *r)
+{
+    return r->measures.ns ? 100.0 * (double)r->measures.ns_uncovered / (double)r->measures.ns : 0.0;
+}
+
 /* What a stream's writes came to. */
 static int stream_status(FILE *out)
 {
@@ -162,7 +171,10 @@ int pms_hotspot_write_one(FILE *out, const pms_hotspot_truth *t, const pms_hotsp
     fputc('\n', out);
     fprintf(out, "NRMSE_SR     %.4f\n", r->measures.nrmse_sr);
     fprintf(out, "SC           %.4f\n", r->measures.sc);
-    fprintf(out, "OD           %.4f\n", r->measures.od);
+    fprintf(out, "OD           %.4f  (the paper's: over all m = %zu sampled instructions; %.1f%% of the samples "
+                 "are at instructions with no truth)\n", r->measures.od, r->measures.m, no_truth_share(r));
+    fprintf(out, "OD covered   %.4f  (over the %zu sampled instructions that valgrind ran)\n", r->measures.od_covered,
+            r->measures.m_covered);
     fprintf(out, "tau-b        %.4f  (Kendall, sampled against exact counts of the sampled IPs)\n",
             r->measures.kendall_tau);
     fprintf(out, "top-%-8zu precision %.3f  recall %.3f\n", r->top_n, r->top_precision, r->top_recall);
@@ -200,29 +212,34 @@ int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_ho
         fprintf(out, "event        %s: periods are in events\n", sw->event);
     fprintf(out, "periods      %s\n\n", sw->randomized ? "each plus a random value below 1/8 of it (as the paper)"
                                                        : "fixed (--no-randomize)");
-    fprintf(out, "%8s %9s %6s %10s %8s %10s %8s %8s %8s\n", "period", "samples", "m", "NRMSE_SR", "SC", "OD",
-            "tau-b", "top-P", "top-R");
+    if (sw->od_covered)
+        fprintf(out, "OD           over the sampled instructions that valgrind ran (--od covered)\n");
+    fprintf(out, "%9s %9s %6s %8s %10s %8s %10s %8s %8s %8s\n", sw->time_based ? "period/ns" : "period", "samples", "m",
+            "no-truth", "NRMSE_SR", "SC", sw->od_covered ? "OD-cov" : "OD", "tau-b", "top-P", "top-R");
     for (size_t i = 0; i < sw->nperiods; i++) {
         const pms_hotspot_result *r = &sw->points[i].result;
-        fprintf(out, "%8s %9llu %6zu %10.4f %8.4f %10.5f %8.3f %8.3f %8.3f\n",
+        fprintf(out, "%9s %9llu %6zu %7.1f%% %10.4f %8.4f %10.5f %8.3f %8.3f %8.3f\n",
                 period_name(sw->points[i].period, name, sizeof name), (unsigned long long)sw->points[i].samples,
-                r->measures.m, r->measures.nrmse_sr, r->measures.sc, r->measures.od, r->measures.kendall_tau,
-                r->top_precision, r->top_recall);
+                r->measures.m, no_truth_share(r), r->measures.nrmse_sr, r->measures.sc,
+                sw->od_covered ? r->measures.od_covered : r->measures.od, r->measures.kendall_tau, r->top_precision,
+                r->top_recall);
     }
+    fprintf(out, "(periods in %s of %s; no-truth: share of samples at instructions valgrind never ran)\n",
+            sw->time_based ? "nanoseconds" : "occurrences", sw->event);
     return stream_status(out);
 }
 
 int pms_hotspot_write_sweep_csv(FILE *out, const pms_hotspot_sweep *sw)
 {
-    static const char *const names[] = {"period", "samples", "m", "NRMSE_SR", "SC", "OD", "tau_b",
-                                        "top_precision", "top_recall"};
+    const char *const names[] = {sw->time_based ? "period_ns" : "period_events", "samples", "m", "no_truth_share",
+                                 "NRMSE_SR", "SC", "OD", "OD_covered", "tau_b", "top_precision", "top_recall"};
     enum { NCOLS = sizeof names / sizeof names[0] };
     double col[NCOLS][PMS_HOTSPOT_MAX_PERIODS];
     for (size_t i = 0; i < sw->nperiods; i++) {
         const pms_hotspot_result *r = &sw->points[i].result;
         double row[NCOLS] = {(double)sw->points[i].period, (double)sw->points[i].samples, (double)r->measures.m,
-                             r->measures.nrmse_sr, r->measures.sc, r->measures.od, r->measures.kendall_tau,
-                             r->top_precision, r->top_recall};
+                             no_truth_share(r) / 100, r->measures.nrmse_sr, r->measures.sc, r->measures.od,
+                             r->measures.od_covered, r->measures.kendall_tau, r->top_precision, r->top_recall};
         for (size_t k = 0; k < NCOLS; k++)
             col[k][i] = row[k];
     }
@@ -241,7 +258,7 @@ int pms_hotspot_write_sweep_svg(FILE *out, const pms_hotspot_sweep *sw)
         x[i] = (double)sw->points[i].period;
         y[0][i] = sw->points[i].result.measures.nrmse_sr;
         y[1][i] = sw->points[i].result.measures.sc;
-        y[2][i] = sw->points[i].result.measures.od;
+        y[2][i] = sw->od_covered ? sw->points[i].result.measures.od_covered : sw->points[i].result.measures.od;
     }
     char xlabel[160];
     snprintf(xlabel, sizeof xlabel, "sampling period (%s%s)", sw->event, sw->time_based ? ", nanoseconds" : "");

@@ -15,6 +15,9 @@ struct column {
     double *num;             /* numeric column */
     char **str;              /* string column */
     size_t bad_line, bad_field; /* first non-numeric cell of a string column read from a file */
+    uint64_t *cnt;           /* numeric column read from text: its cells as exact counts */
+    size_t cnt_bad_line, cnt_bad_field; /* else the first cell that is not a count */
+    pms_count_result cnt_bad;
 };
 
 struct pms_table {
@@ -51,6 +54,7 @@ void pms_table_free(pms_table *t)
     for (size_t j = 0; j < t->ncols; j++) {
         free(t->cols[j].name);
         free(t->cols[j].num);
+        free(t->cols[j].cnt);
         free_strings(t->cols[j].str, t->nrows);
     }
     free(t->cols);
@@ -186,6 +190,33 @@ void pms_table_adopt_lines(pms_table *t, size_t *lines)
 {
     free(t->lines);
     t->lines = lines;
+}
+
+void pms_table_adopt_counts(pms_table *t, size_t col, uint64_t *counts, size_t bad_line, size_t bad_field,
+                            pms_count_result bad)
+{
+    struct column *c = &t->cols[col];
+    c->cnt = counts;
+    c->cnt_bad_line = bad_line;
+    c->cnt_bad_field = bad_field;
+    c->cnt_bad = bad;
+}
+
+int pms_table_counts(const pms_table *t, size_t col, const uint64_t **values)
+{
+    const double *num;
+    int rc = pms_table_numeric(t, col, false, &num); /* text, empty, NaN and inf cells named there */
+    if (rc) return rc;
+    const struct column *c = &t->cols[col];
+    if (c->cnt) {
+        *values = c->cnt;
+        return PMS_OK;
+    }
+    if (c->cnt_bad_line) {
+        return pms_fail(PMS_EFORMAT, "%s:%zu:%zu: column '%s': %s", t->name, c->cnt_bad_line, c->cnt_bad_field,
+                        c->name, pms_count_result_text(c->cnt_bad));
+    }
+    return pms_fail(PMS_EINVAL, "%s: column '%s' was not read from text: no exact counts", t->name, c->name);
 }
 
 void pms_table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t field)

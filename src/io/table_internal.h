@@ -2,6 +2,7 @@
 #ifndef PMS_IO_TABLE_INTERNAL_H
 #define PMS_IO_TABLE_INTERNAL_H
 #include "pmuscope/table.h"
+#include "io/count_parse.h"
 
 /* Takes ownership of values (malloc'd, rows entries), also on failure. */
 int pms_table_adopt_numeric(pms_table *t, const char *name, double *values, size_t rows);
@@ -17,6 +18,11 @@ void pms_table_adopt_lines(pms_table *t, size_t *lines);
 /* Records where the first non-numeric cell of a string column was (line, 1-based
  * field), so that asking for it as a number names that cell. */
 void pms_table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t field);
+
+/* The exact counts of numeric column col (taken over, rows entries), or NULL with the first
+ * cell that is not one (line, 1-based field, what it is instead). */
+void pms_table_adopt_counts(pms_table *t, size_t col, uint64_t *counts, size_t bad_line, size_t bad_field,
+                            pms_count_result bad);
 
 /* Parses a whole cell as a number: optional blanks, a strtod number, optional
  * blanks. Empty cells, "NA" and "nan" give NaN with *missing set. Returns false

@@ -2,6 +2,7 @@
  * One pass splits the records and keeps every cell that parses as a number; a
  * second pass, only when some column turned out to hold text, copies the text. */
 #include "io/table_internal.h"
+#include "io/count_parse.h"
 #include "io/text_lines.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -133,6 +134,9 @@ static bool field_number(const struct field *f, double *v, bool *missing)
 struct column_build {
     double *num;  /* NULL once the column holds text */
     size_t bad_line, bad_field;
+    uint64_t *cnt; /* the cells as exact counts; NULL once one is not a count */
+    size_t cnt_bad_line, cnt_bad_field;
+    pms_count_result cnt_bad;
     char **str;
 };
 
@@ -146,6 +150,7 @@ static void build_free(struct build *b)
 {
     for (size_t j = 0; b->c && j < b->ncols; j++) {
         free(b->c[j].num);
+        free(b->c[j].cnt);
         if (b->c[j].str)
             for (size_t i = 0; i < b->rows; i++) free(b->c[j].str[i]);
         free(b->c[j].str);
@@ -165,6 +170,10 @@ static int build_grow(struct build *b, const char *name)
         double *v = realloc(b->c[j].num, cap * sizeof *v);
         if (!v) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
         b->c[j].num = v;
+        if (!b->c[j].cnt) continue;
+        uint64_t *u = realloc(b->c[j].cnt, cap * sizeof *u);
+        if (!u) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+        b->c[j].cnt = u;
     }
     b->cap = cap;
     return PMS_OK;
@@ -236,6 +245,16 @@ static int read_header(struct lexer *lx, const pms_table_options *opt, char ***n
     return PMS_OK;
 }
 
+/* The cell as an exact count (no trip through double). */
+static pms_count_result field_count(const struct field *f, uint64_t *v)
+{
+    if (!f->quoted) return pms_parse_count(f->p, f->len, v);
+    char *s = field_text(f);
+    pms_count_result r = s ? pms_parse_count(s, strlen(s), v) : PMS_COUNT_NOT_INTEGER;
+    free(s);
+    return r;
+}
+
 static bool field_is(const struct field *f, const char *name)
 {
     if (!f->quoted) return f->len == strlen(name) && memcmp(f->p, name, f->len) == 0;
@@ -278,6 +297,11 @@ static int scan_numbers(struct lexer *lx, struct build *b, char **names, size_t 
                 c->num = NULL;
                 c->bad_line = line;
                 c->bad_field = j + 1;
+            } else if (c->cnt && (c->cnt_bad = field_count(&lx->f[j], &c->cnt[b->rows])) != PMS_COUNT_OK) {
+                free(c->cnt);
+                c->cnt = NULL;
+                c->cnt_bad_line = line;
+                c->cnt_bad_field = j + 1;
             }
         }
         b->rows++;
@@ -352,7 +376,7 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
         goto done;
     }
     for (size_t j = 0; j < ncols; j++)
-        if (!(b.c[j].num = malloc(sizeof(double)))) {
+        if (!(b.c[j].num = malloc(sizeof(double))) || !(b.c[j].cnt = malloc(sizeof(uint64_t)))) {
             rc = pms_fail(PMS_ENOMEM, "%s: out of memory", name);
             goto done;
         }
@@ -369,13 +393,17 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
     pms_table_names_unique(t, true); /* check_header has made sure */
     for (size_t j = 0; j < ncols; j++) {
         struct column_build *c = &b.c[j];
-        if (c->num)
+        bool numeric = c->num != NULL;
+        if (numeric)
             rc = pms_table_adopt_numeric(t, names[j], c->num, b.rows);
         else
             rc = pms_table_adopt_string(t, names[j], c->str, b.rows);
         c->num = NULL;
         c->str = NULL;
         if (rc < 0) goto done;
+        if (numeric) pms_table_adopt_counts(t, j, c->cnt, c->cnt_bad_line, c->cnt_bad_field, c->cnt_bad);
+        else free(c->cnt);
+        c->cnt = NULL;
         if (c->bad_line) pms_table_note_non_numeric(t, j, c->bad_line, c->bad_field);
     }
     pms_table_names_unique(t, false);

@@ -5,19 +5,26 @@
 #include "pmuscope/table.h"
 #include "util/error.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Column values as counts; errors name the file, line and column. */
+/* Column values as exact counts (up to 2^64 - 1, never through double); errors name the
+ * file, line and column. */
 static int column_counts(const pms_table *t, size_t col, uint64_t *out, size_t stride)
 {
-    const double *v;
-    int rc = pms_table_numeric(t, col, false, &v);
+    const uint64_t *v;
+    int rc = pms_table_counts(t, col, &v);
     if (rc) return rc;
-    for (size_t i = 0; i < pms_table_rows(t); i++)
-        if ((rc = pms_olr_count_from_double(v[i], &out[i * stride])))
-            return pms_fail_context(rc, "%s:%zu: column %s", pms_table_name(t), pms_table_row_line(t, i),
-                                    pms_table_col_name(t, col));
+    for (size_t i = 0; i < pms_table_rows(t); i++) {
+        if (v[i] > INT64_MAX) /* the exact segment fit takes differences in int64_t */
+            return pms_fail(PMS_EFORMAT,
+                            "%s:%zu:%zu: column '%s': %llu is larger than 2^63 - 1, the largest count olr fits "
+                            "exactly",
+                            pms_table_name(t), pms_table_row_line(t, i), col + 1, pms_table_col_name(t, col),
+                            (unsigned long long)v[i]);
+        out[i * stride] = v[i];
+    }
     return PMS_OK;
 }
 

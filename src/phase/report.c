@@ -116,6 +116,19 @@ void pms_phase_print_table(const pms_phase_run *r, FILE *out)
     fprintf(out, "(* marks a wrong prediction; next: the next interval in base intervals)\n\n");
 }
 
+/* The baseline a predictor must beat: "the next interval is in the same phase as this
+ * one", scored on the known labels (intervals whose label and predecessor's are known). */
+static double truth_last_value_accuracy(const pms_phase_run *r)
+{
+    size_t right = 0, n = 0;
+    for (size_t i = 1; i < r->n; i++)
+        if (r->rows[i].truth >= 0 && r->rows[i - 1].truth >= 0) {
+            n++;
+            right += r->rows[i].truth == r->rows[i - 1].truth;
+        }
+    return n ? (double)right / (double)n : NAN;
+}
+
 static double truth_ari(const pms_phase_run *r, size_t *used)
 {
     int *a = malloc((r->n ? r->n : 1) * sizeof *a), *b = malloc((r->n ? r->n : 1) * sizeof *b);
@@ -161,7 +174,13 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
         print_num(out, 13, "%*.4g", s.metric_error[k]);
         fprintf(out, "%s\n", k == (int)r->cfg->predictor ? "  (reported in events)" : "");
     }
+    if (r->has_truth)
+        fprintf(out, "  %-12s %8.1f%%  (last value on the known schedule's labels: what prediction must beat)\n",
+                "baseline", 100 * truth_last_value_accuracy(r));
     fprintf(out, "  (metric error: mean |%s of the predicted phase so far - the interval's|)\n", r->metric_name);
+    if (strcmp(r->metric_name, "CPI"))
+        fprintf(out, "  (without a PMU, CoV and metric error are on %s: wall-clock ns per cpu-clock sample,\n"
+                     "   which measure the machine's load as much as the program)\n", r->metric_name);
 }
 
 int pms_phase_write_csv(const pms_phase_run *r, FILE *out)
@@ -219,6 +238,7 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     if (r->has_truth) {
         size_t m;
         pms_json_kv_double(&j, "adjusted_rand_index", truth_ari(r, &m));
+        pms_json_kv_double(&j, "baseline_last_value_accuracy", truth_last_value_accuracy(r));
     }
     pms_json_key(&j, "predictors");
     pms_json_object_begin(&j);

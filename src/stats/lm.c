@@ -7,7 +7,6 @@
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,69 +62,68 @@ static pms_lm *lm_alloc(size_t n, size_t p, bool intercept, const char *const *n
     return m;
 }
 
-/* Fills rows [first, first + count) of the augmented matrix [1 x y] (times
- * sqrt(w) for weighted least squares) into the column-major block a (leading
- * dimension lda) from row `at`, and adds their squares to the column sums of squares. */
-static void fill_block(double *a, size_t lda, size_t at, const double *x, size_t p, const double *y, const double *w,
-                       bool intercept, size_t first, size_t count, double *colss)
+/* Fills rows [first, first + count) of the augmented matrix [1 x y] into blk and
+ * adds their squares to the column sums of squares. */
+static void fill_block(gsl_matrix *blk, const double *x, size_t p, const double *y, const double *w, bool intercept,
+                       size_t first, size_t count, double *colss)
 {
-    size_t k0 = intercept ? 1 : 0, K = k0 + p + 1;
+    size_t k0 = intercept ? 1 : 0;
     for (size_t r = 0; r < count; r++) {
+        double *row = gsl_matrix_ptr(blk, r, 0);
         const double *xi = x + (first + r) * p;
-        double sw = w ? sqrt(w[first + r]) : 1.0;
-        double *row = a + at + r;
+        double sw = w ? sqrt(w[first + r]) : 1.0; /* weighted least squares: rows times sqrt(w) */
         if (intercept) row[0] = sw;
-        for (size_t j = 0; j < p; j++) row[(k0 + j) * lda] = sw * xi[j];
-        row[(K - 1) * lda] = sw * y[first + r];
-    }
-    for (size_t j = 0; j < K; j++) {
-        const double *col = a + j * lda + at;
-        double ss = 0;
-        for (size_t r = 0; r < count; r++) ss += col[r] * col[r];
-        colss[j] += ss;
+        for (size_t j = 0; j < p; j++) row[k0 + j] = sw * xi[j];
+        row[k0 + p] = sw * y[first + r];
+        for (size_t j = 0; j < k0 + p; j++) colss[j] += row[j] * row[j];
     }
 }
 
-enum { OLS_BLOCK = 32768 };
+enum { OLS_BLOCK = 2048 };
 
-/* OLS by Householder QR of the augmented matrix [X y] with LAPACK's blocked
- * dgeqrf, a block of rows at a time: the QR of [R; next rows] updates R (a
- * tall-skinny QR), the same orthogonal factorisation as one QR of the whole
- * matrix, in bounded memory. R = [R_xx r_xy; 0 r_yy]: coef = R_xx^-1 r_xy and
+/* OLS by Householder QR of the augmented matrix [X y], a block of rows at a
+ * time: GSL's QR of [R; next rows] updates R (a tall-skinny QR), the same
+ * orthogonal factorisation as one QR of the whole matrix, without a copy of it
+ * (the level-2 QR_decomp measured faster here than QR_UR_decomp on gslcblas). R = [R_xx r_xy; 0 r_yy]: coef = R_xx^-1 r_xy and
  * (X'X)^-1 = R_xx^-1 R_xx^-T. */
 static int fit_ols(const double *x, size_t n, size_t p, const double *y, const double *w, const char *const *names,
                    double tol, pms_lm *m)
 {
     size_t k = m->ncoef, K = k + 1, bsize = n < OLS_BLOCK ? n : OLS_BLOCK;
     if (bsize < K) bsize = K; /* n > k is checked by the caller, so n >= K */
-    size_t lda = bsize + K;
-    double *a = malloc(lda * K * sizeof *a), *tau = malloc(K * sizeof *tau), *colss = calloc(K, sizeof *colss);
-    gsl_matrix *r = gsl_matrix_calloc(K, K);
-    size_t lwork = 64 * K; /* dgeqrf's blocked panels: n x nb with nb <= 64 */
-    double *work = malloc(lwork * sizeof *work);
+    gsl_matrix *blk = gsl_matrix_alloc(bsize + K, K), *r = gsl_matrix_calloc(K, K);
+    double *colss = calloc(K, sizeof *colss);
     int rc = PMS_OK;
-    if (!a || !tau || !colss || !r || !work) {
+    if (!blk || !r || !colss) {
         rc = pms_fail(PMS_ENOMEM, "out of memory fitting %zu x %zu", n, k);
         goto done;
     }
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    /* each step factors [R; next rows] with the level-2 Householder QR */
+    gsl_vector *tau = gsl_vector_alloc(K);
+    int g = tau ? 0 : GSL_ENOMEM;
     size_t first = 0;
     bool have_r = false;
-    while (first < n) {
+    while (g == 0 && first < n) {
         size_t top = have_r ? K : 0, count = n - first < bsize ? n - first : bsize;
-        for (size_t c = 0; have_r && c < K; c++)
-            for (size_t b = 0; b < K; b++) a[c * lda + b] = b <= c ? gsl_matrix_get(r, b, c) : 0.0;
-        fill_block(a, lda, top, x, p, y, w, m->has_intercept, first, count, colss);
-        /* the _work form: no NaN scan of the block (pms_lm_fit has checked every value) */
-        lapack_int info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, (lapack_int)(top + count), (lapack_int)K, a,
-                                              (lapack_int)lda, tau, work, (lapack_int)lwork);
-        if (info != 0) {
-            rc = pms_fail(PMS_ENUMERIC, "QR decomposition failed (LAPACK dgeqrf info %d)", (int)info);
-            goto done;
+        gsl_matrix_view v = gsl_matrix_submatrix(blk, 0, 0, top + count, K);
+        if (have_r) {
+            gsl_matrix_view rt = gsl_matrix_submatrix(blk, 0, 0, K, K);
+            gsl_matrix_memcpy(&rt.matrix, r);
         }
-        for (size_t b = 0; b < K; b++)
-            for (size_t c = 0; c < K; c++) gsl_matrix_set(r, b, c, c >= b ? a[c * lda + b] : 0.0);
+        gsl_matrix_view rows = gsl_matrix_submatrix(blk, top, 0, count, K);
+        fill_block(&rows.matrix, x, p, y, w, m->has_intercept, first, count, colss);
+        g = gsl_linalg_QR_decomp(&v.matrix, tau);
+        for (size_t a = 0; a < K; a++)
+            for (size_t c = 0; c < K; c++) gsl_matrix_set(r, a, c, c >= a ? gsl_matrix_get(blk, a, c) : 0.0);
         have_r = true;
         first += count;
+    }
+    gsl_vector_free(tau);
+    gsl_set_error_handler(old);
+    if (g) {
+        rc = pms_fail(PMS_ENUMERIC, "QR decomposition failed: %s", gsl_strerror(g));
+        goto done;
     }
     /* R's dqrdc2 test: a column whose part orthogonal to the earlier ones is
      * at most tol times its norm is aliased */
@@ -136,21 +134,19 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
         }
     gsl_matrix_view rxx = gsl_matrix_submatrix(r, 0, 0, k, k);
     gsl_vector_view b = gsl_vector_view_array(m->coef, k);
-    for (size_t i = 0; i < k; i++) m->coef[i] = gsl_matrix_get(r, i, k);
+    for (size_t a = 0; a < k; a++) m->coef[a] = gsl_matrix_get(r, a, k);
     gsl_blas_dtrsv(CblasUpper, CblasNoTrans, CblasNonUnit, &rxx.matrix, &b.vector);
     gsl_linalg_tri_invert(CblasUpper, CblasNonUnit, &rxx.matrix);
-    for (size_t i = 0; i < k; i++)
-        for (size_t c = i; c < k; c++) {
+    for (size_t a = 0; a < k; a++)
+        for (size_t c = a; c < k; c++) {
             double s = 0;
-            for (size_t l = c; l < k; l++) s += gsl_matrix_get(r, i, l) * gsl_matrix_get(r, c, l);
-            m->cov_unscaled[i * k + c] = m->cov_unscaled[c * k + i] = s;
+            for (size_t l = c; l < k; l++) s += gsl_matrix_get(r, a, l) * gsl_matrix_get(r, c, l);
+            m->cov_unscaled[a * k + c] = m->cov_unscaled[c * k + a] = s;
         }
 done:
-    free(a);
-    free(work);
-    free(tau);
-    free(colss);
+    gsl_matrix_free(blk);
     gsl_matrix_free(r);
+    free(colss);
     return rc;
 }
 

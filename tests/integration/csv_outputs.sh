@@ -41,6 +41,6 @@ for g in $(seq 0 $((ngroups - 1))); do
 done
 
 # hotspot --csv writes a sweep's table: without --sweep it is a usage error
-rc=0; "$PMUSCOPE" hotspot --truth "$tmp" --csv x.csv x.data >/dev/null 2>"$tmp/err" || rc=$?
+rc=0; "$PMUSCOPE" hotspot --truth "$tmp" --csv=x.csv x.data >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q -- "--csv writes a sweep" "$tmp/err" || fail "hotspot --csv without --sweep: exit $rc"
 echo ok

@@ -57,6 +57,13 @@ for pair in hot_a:40000000 hot_b:25000000 hot_c:20000000 hot_d:10000000 hot_e:50
 done
 jq -e '.sc > 0 and .sc <= 1 and .nrmse_sr > 0 and .od > 0 and .m == (.ips | length)' "$tmp/out.json" >/dev/null ||
     fail "measures out of range: $(jq -c '{sc, nrmse_sr, od, m}' "$tmp/out.json")"
+# OD beside what it rests on: the samples with no truth and the covered IPs, recounted
+# from the IP list; the text names both ODs.
+jq -e '.ns_no_truth == ([.ips[] | select(.executed == 0) | .sampled] | add // 0) and
+       .m_covered == ([.ips[] | select(.executed > 0)] | length) and .od_covered >= 0' "$tmp/out.json" >/dev/null ||
+    fail "OD covered: $(jq -c '{od, od_covered, m_covered, ns_no_truth}' "$tmp/out.json")"
+grep -q "^OD covered " "$tmp/out.txt" && grep -q "of the samples are at instructions with no truth" "$tmp/out.txt" ||
+    fail "OD lines: $(grep ^OD "$tmp/out.txt")"
 
 # A recording of another program is refused, naming it: by its command line, and, with
 # --allow-other-run, by its samples in another binary.

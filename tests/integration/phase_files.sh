@@ -12,7 +12,7 @@ F=$PMS_FIXTURES/bbv
 $P phase --pc "$F/two.pc" --transition 1 --csv="$tmp/two.csv" "$F/two.bb" >"$tmp/two.txt"
 awk -F, 'NR > 1 { p[$1] = $6 } END { for (i = 2; i <= 7; i++) if (p[i] != p[1]) exit 1; exit p[9] == p[1] }' "$tmp/two.csv"
 grep -q "^summary of .*two.bb (exp-bbv, 10 vectors" "$tmp/two.txt"
-grep -Eq "^  run-length +[0-9.]+% +[0-9.]+% +- +\(reported in events\)" "$tmp/two.txt"
+grep -Eq "^  last +[0-9.]+% +[0-9.]+% +- +\(reported in events\)" "$tmp/two.txt"
 $P phase --pc "$F/two.pc" --truth functions -q "$F/two.bb" | grep -q "adjusted Rand index"
 $P phase --pc "$F/two.pc" --truth functions --csv="$tmp/fn.csv" -q "$F/two.bb" >/dev/null
 [ "$(awk -F, 'NR == 3 { print $NF }' "$tmp/fn.csv")" = first ]

@@ -48,6 +48,13 @@ awk -F, 'NR > 1 && $4 != 80000000 { bad++ } NR > 1 { samples += $5; expected += 
   END { printf "%d samples in %d intervals, %d expected from their task-clock time\n", samples, NR - 1, expected
         exit !(bad <= 1 && samples >= 0.95 * expected && samples <= 1.05 * expected) }' "$tmp/live.csv"
 grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-clock\)"' "$tmp/live.json"
+# The baseline beside the predictors: last value on the known labels, recounted here
+# from the CSV's truth column ("-" where an interval has no label).
+want=$(awk -F, 'NR > 2 && $15 != "-" && prev != "-" { n++; same += ($15 == prev) } NR > 1 { prev = $15 }
+  END { printf "%.6f", n ? same / n : -1 }' "$tmp/live.csv")
+got=$(jq '.summary.baseline_last_value_accuracy' "$tmp/live.json")
+awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; exit !(a >= 0 && d < 1e-6 && d > -1e-6) }' ||
+  { echo "baseline $got, recounted $want"; exit 1; }
 
 # Dynamic intervals change the task-clock period: longer intervals on average, some of
 # them at the maximum of 8 base intervals.

@@ -143,5 +143,12 @@ $PMUSCOPE record --randomize=mask:99 -c 1000 -- true 2>"$dir/mask.err"; rc=$?
 $PMUSCOPE record -e cpu-clock -o "$dir/none.data" -- /no/such/program 2>"$dir/none.err"; rc=$?
 [ $rc -eq 1 ] && grep -q "cannot run '/no/such/program'" "$dir/none.err" && [ ! -e "$dir/none.data" ] \
     || fail "a command that cannot run: exit $rc"
+# -F above perf_event_max_sample_rate: lowered to the limit with a warning, as perf record does.
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+$PMUSCOPE record -e cpu-clock -F $((max * 2)) -o "$dir/fast.data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>"$dir/fast.err" \
+    || fail "-F $((max * 2)): $(cat "$dir/fast.err")"
+grep -q "sampling at $max Hz" "$dir/fast.err" || fail "-F above the limit: no warning naming $max Hz"
+perf evlist -v -i "$dir/fast.data" 2>/dev/null | grep -q "sample_freq }: $max," \
+    || fail "-F above the limit: perf evlist does not show sample_freq $max"
 $PMUSCOPE record --help | grep -q -- '--randomize=mask:BITS' || fail "--help"
 echo "all record checks passed"

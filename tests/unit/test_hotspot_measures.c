@@ -56,6 +56,24 @@ static void test_rolevel_counts_unsampled_blocks(void **state)
     assert_true(isnan(m.kendall_tau));
 }
 
+/* OD beside the paper's: over the covered IPs alone. Example plus 2 samples at an IP
+ * valgrind never ran (r = 0, block count 0, the last of the 5 distinct block counts):
+ *   all (NS 12): SOLevel 1 2 2 3, ROLevel 1 2 3 5:
+ *     OD = sqrt(3/12 * 1^2 + 2/12 * 2^2) / 4 = sqrt(11/12) / 4
+ *   covered (NS 10): the example's OD, sqrt(.3) / 3; m_covered 3, 2 samples with no truth. */
+static void test_od_over_covered_ips(void **state)
+{
+    (void)state;
+    const pms_hotspot_ip ips[] = {{4, 50, 50}, {3, 30, 30}, {3, 20, 20}, {2, 0, 0}};
+    const uint64_t blocks[] = {30, 50, 10, 30, 20, 0};
+    pms_hotspot_measures m;
+    assert_int_equal(pms_hotspot_measure(ips, 4, 200, blocks, 6, &m), 0);
+    assert_close(m.od, sqrt(11.0 / 12) / 4, 1e-12);
+    assert_close(m.od_covered, sqrt(0.3) / 3, 1e-12);
+    assert_int_equal(m.m_covered, 3);
+    assert_int_equal(m.ns_uncovered, 2);
+}
+
 static void test_order_levels_share_ties(void **state)
 {
     (void)state;
@@ -108,6 +126,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example_by_hand),
         cmocka_unit_test(test_perfect_sample),
+        cmocka_unit_test(test_od_over_covered_ips),
         cmocka_unit_test(test_rolevel_counts_unsampled_blocks),
         cmocka_unit_test(test_order_levels_share_ties),
         cmocka_unit_test(test_kendall_matches_r_with_ties),

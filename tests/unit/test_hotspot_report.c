@@ -32,12 +32,14 @@ static void test_sweep_csv(void **state)
     assert_int_equal(pms_table_parse(buf, len, "csv", NULL, &t), PMS_OK);
     size_t col;
     const double *v;
-    assert_int_equal(pms_table_require(t, "period", &col), PMS_OK);
+    assert_int_equal(pms_table_require(t, "period_ns", &col), PMS_OK); /* the column names the unit */
     assert_int_equal(pms_table_numeric(t, col, false, &v), PMS_OK);
     assert_true(v[0] == 65536 && v[1] == 1048576);
     assert_int_equal(pms_table_require(t, "OD", &col), PMS_OK);
     assert_int_equal(pms_table_numeric(t, col, false, &v), PMS_OK);
     assert_true(v[0] == 0.125 && v[1] == 2);
+    assert_int_equal(pms_table_require(t, "OD_covered", &col), PMS_OK);
+    assert_int_equal(pms_table_require(t, "no_truth_share", &col), PMS_OK);
     pms_table_free(t);
     free(buf);
 }

@@ -209,6 +209,10 @@ static void test_unexecuted_ip(void **state)
     assert_int_equal(r.rows[5].fact.block_count, 0);
     double d = 6.0 - (double)(distinct + 1);
     assert_close(r.measures.od, sqrt(3.0 / 103 * d * d) / 6, 1e-12);
+    /* over the covered IPs alone the five loops are in the true order: 0 */
+    assert_close(r.measures.od_covered, 0.0, 1e-12);
+    assert_int_equal(r.measures.m_covered, 5);
+    assert_int_equal(r.measures.ns_uncovered, 3);
     pms_hotspot_result_free(&r);
 }
 

@@ -42,6 +42,7 @@ static pms_phase_engine *engine(double multiplier, unsigned maximum)
     cfg.classifier.transition_threshold = 1;
     cfg.dynamic.multiplier = multiplier;
     cfg.dynamic.maximum = maximum;
+    cfg.predictor = PMS_PREDICT_RUN_LENGTH; /* test_summary checks its predictions in the events */
     pms_phase_engine *e;
     assert_int_equal(pms_phase_engine_create(&e, &cfg, 1000), 0);
     return e;

@@ -16,8 +16,8 @@ grep -Eq '"source": ".*phases \(live: samples of (cycles|branches), intervals of
     fail "not the PMU defaults: $(grep '"source"' out/default.json)"
 
 run() {
-    pmuscope phase -q -e cycles:u -c 19997 --interval-event instructions:u -I 20000000 --truth out/trace \
-        --csv out/phase$1.csv --json -o out/phase$1.json -- phases --units 1000 --repeat 2 --trace out/trace \
+    pmuscope phase -q -e cycles:u -c 19997 --interval-event instructions:u --interval-size 20000000 --truth out/trace \
+        --csv=out/phase$1.csv --json -o out/phase$1.json -- phases --units 1000 --repeat 2 --trace out/trace \
         > /dev/null 2> out/err$1 || fail "phase: $(cat out/err$1)"
 }
 run 1

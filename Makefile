@@ -28,10 +28,9 @@ arm64: deps
 	scripts/arm64-build.sh $(ARM64)
 
 # Every test, twice: the normal build, then AddressSanitizer + UBSan; then the fuzzers briefly.
-# Live tests sample real runs on a shared machine, so a failed test gets one more try
-# (CTEST_RETRY=1 to turn that off); a failure that repeats fails the run.
-CTEST_RETRY ?= 2
-CTEST = ctest --output-on-failure -j $(JOBS) --repeat until-pass:$(CTEST_RETRY)
+# No retries: live tests assert on the CPU time their target received or on exact counts,
+# so they hold however busy the machine is (README: "Testing under load").
+CTEST = ctest --output-on-failure -j $(JOBS)
 test: build arm64 $(ASAN)/CMakeCache.txt
 	cd $(BUILD) && PMS_ARM64_BUILD=$(abspath $(ARM64)) $(CTEST)
 	cmake --build $(ASAN) -j $(JOBS)

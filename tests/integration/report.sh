@@ -6,6 +6,8 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 data=$tmp/perf.data
+fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$PMS_SOURCE_DIR/tests/lib/processes.sh"
 
 perf record -q -e cpu-clock -c 100000 -o "$data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1
 
@@ -94,10 +96,10 @@ grep -q "offset" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 # perf record killed with SIGKILL leaves a header without data size or features.
 perf record -q -e cpu-clock -o "$tmp/killed.data" -- "$PMS_WORKLOADS/hotspots" --scale 30 >/dev/null 2>&1 &
 perf_pid=$!
-sleep 1
-child=$(pgrep -P $perf_pid)
+child=$(child_of $perf_pid hotspots)
+wait_cpu_ms "$child" 200
 kill -9 $perf_pid
-[ -z "$child" ] || kill -9 $child
+kill -9 "$child"
 wait $perf_pid 2>/dev/null
 "$PMUSCOPE" report -i "$tmp/killed.data" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
 grep -q "offset 48: .*killed before it finished" "$tmp/err" || { cat "$tmp/err"; exit 1; }

@@ -7,11 +7,12 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$PMS_SOURCE_DIR/tests/lib/processes.sh"
 
 # -p: until the process ends
 "$PMS_WORKLOADS/phases" --repeat 8 > /dev/null &
 target=$!; pids+=("$target")
-sleep 0.1
+wait_exec "$target" phases
 "$PMUSCOPE" stat -p "$target" -x, -o "$tmp/attach.csv" -e task-clock,page-faults
 wait "$target" || true
 grep -q "page-faults" "$tmp/attach.csv" || fail "no counts from -p"
@@ -21,7 +22,7 @@ awk -v t="$tc" 'BEGIN { exit !(t > 200) }' || fail "-p counted only $tc ms of a 
 # -p: until Ctrl-C (SIGINT to pmuscope), the target keeps running
 sleep 30 & sleeper=$!; pids+=("$sleeper")
 "$PMUSCOPE" stat -p "$sleeper" -e task-clock,context-switches -o "$tmp/int.txt" & stat=$!; pids+=("$stat")
-sleep 0.3
+wait_perf_open "$stat"
 kill -INT "$stat"
 wait "$stat" || fail "stat -p interrupted by Ctrl-C should exit 0"
 grep -q "Performance counter stats for process id '$sleeper'" "$tmp/int.txt" || fail "no report after Ctrl-C"
@@ -29,7 +30,7 @@ kill -0 "$sleeper" || fail "the attached process should survive"
 
 # Ctrl-C on a launched command: forwarded to it, the counts printed, exit 128+2
 "$PMUSCOPE" stat -e task-clock -o "$tmp/intr.txt" -- sleep 20 & stat=$!; pids+=("$stat")
-sleep 0.3
+child_of "$stat" sleep >/dev/null
 kill -INT "$stat"
 set +e; wait "$stat"; rc=$?; set -e
 [ "$rc" -eq 130 ] || fail "exit code $rc after Ctrl-C (expected 130, the command died of SIGINT)"
@@ -39,14 +40,8 @@ grep -q "msec task-clock" "$tmp/intr.txt" || fail "no counts after Ctrl-C"
 "$PMUSCOPE" stat -x, -o "$tmp/killed.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --repeat 50 \
     > /dev/null 2> "$tmp/killed.err" &
 stat=$!; pids+=("$stat")
-child=""
-for _ in $(seq 50); do
-    child=$(ps -o pid= --ppid "$stat" | tr -d ' ' | head -1 || true)
-    [ -n "$child" ] && break
-    sleep 0.02
-done
-[ -n "$child" ] || fail "could not find the workload's pid"
-sleep 0.3
+child=$(child_of "$stat" phases)
+wait_cpu_ms "$child" 100
 kill -KILL "$child"
 set +e; wait "$stat"; rc=$?; set -e
 [ "$rc" -eq 137 ] || fail "exit code $rc for a target killed by SIGKILL (expected 137)"

@@ -8,6 +8,14 @@
  * caller's stop flag is set, and leaves a valid file (it is also made valid every second
  * while recording, so a crash of the caller loses at most the last second).
  *
+ * No recording loses a file that was there: the file is written beside the output as
+ * OUTPUT.tmp-XXXXXX and renamed to OUTPUT at the first sync that finds it holding a
+ * sample (from then on a crash of the caller leaves OUTPUT readable) or at the end. A
+ * non-empty OUTPUT that was there is kept as OUTPUT.old, as perf record does; a
+ * recording that fails before its first sample leaves OUTPUT untouched and no temporary
+ * file (one killed before its first sync leaves the temporary file). An OUTPUT that
+ * exists and is not a regular file (a device) is written in place.
+ *
  * A tap sees every record as it is drained, before it is written, and may leave it out
  * of the file: the online line-segment fitter (pmuscope/olr_live.h) is one. */
 #ifndef PMUSCOPE_RECORD_H
@@ -57,15 +65,19 @@ typedef struct pms_record_result {
     uint64_t samples;                  /* samples written to the file */
     pms_sampler_stats stats;           /* records, lost samples, throttling, period changes */
     bool exited;                       /* the launched command ended on its own ... */
-    int wait_status;                   /* ... with this waitpid status */
+    int wait_status;                   /* ... with this waitpid status (also filled when stopped) */
     bool stopped;                      /* the stop flag ended it (a launched command got SIGTERM) */
+    int exit_code;                     /* the launched command's exit status, or 128 + N when signal N
+                                        * ended it (the SIGTERM of a stop included), as perf record
+                                        * returns it; 0 when attached to a pid */
     double seconds;                    /* from the start of the target to the end (CLOCK_MONOTONIC) */
 } pms_record_result;
 
 /* Records until the launched command exits, every attached thread has exited, *stop is
  * set or an error. out is filled in every case where the file was made. If the command
- * cannot be started (PMS_ECHILD), no file is left. On another error the file holds what
- * was recorded until then. */
+ * cannot be started (PMS_ECHILD), no new file is left and the output is as it was. On
+ * another error the output holds what was recorded until then if that was a sample or
+ * more, else it is as it was. */
 int pms_record_run(pms_record_result *out, const pms_record_config *cfg);
 
 #pragma GCC visibility pop

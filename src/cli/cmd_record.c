@@ -49,8 +49,13 @@ static void usage(FILE *out)
           "      --olr-only         keep the segments instead of the samples\n"
           "  -h, --help             this help\n\n"
           "Ctrl-C, SIGTERM or the end of the target still leave a complete file (it is made valid\n"
-          "every second while recording). Exit status 0, 1 if an event cannot be opened or the\n"
-          "command cannot be run (the message says why), 2 for a usage error.\n",
+          "every second while recording). The file is written beside FILE as FILE.tmp-XXXXXX and\n"
+          "renamed to FILE at the first second that it holds a sample, or at the end; a FILE that\n"
+          "was there is kept as FILE.old, as perf record does, and a recording that fails before\n"
+          "its first sample leaves FILE as it was.\n\n"
+          "Exit status, as perf record: the command's (128+N if signal N ended it, so 143 when\n"
+          "pmuscope stopped by Ctrl-C or SIGTERM ends it with SIGTERM); 0 with -p; 1 if an event\n"
+          "cannot be opened or the command cannot be run (the message says why), 2 for a usage error.\n",
           out);
 }
 
@@ -304,6 +309,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
         }
         print_olr_summary(o, olr, csv_path, r.seconds);
     }
+    if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
     pms_olr_live_destroy(olr);
     if (csv && csv != stdout && !recorded) { /* the recording failed: no segments either */
         fclose(csv);

@@ -1,5 +1,6 @@
 /* Recording into perf.data as a library call (see pmuscope/record.h). */
 #include "pmuscope/record.h"
+#include "collect/record_output.h"
 #include "pmuscope/error.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
@@ -12,6 +13,7 @@
 typedef struct session {
     const pms_record_config *cfg;
     pms_perfdata_writer *w;
+    record_output file;
     pms_record_result *out;
 } session;
 
@@ -55,6 +57,8 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
         }
         if (now_s() - last_sync >= 1.0) {
             int rc = pms_perfdata_writer_sync(s->w);
+            /* valid and holding a sample: in place, so that a crash of the caller leaves it there */
+            if (!rc && s->out->samples) rc = record_output_publish(&s->file);
             if (rc) return rc;
             last_sync = now_s();
         }
@@ -106,18 +110,36 @@ static int record(session *s, pms_sampler *sm, pms_child *child, double started)
         waitpid(child->pid, &s->out->wait_status, 0);
     }
     s->out->seconds = now_s() - started;
+    if (child) s->out->exit_code = WIFEXITED(s->out->wait_status) ? WEXITSTATUS(s->out->wait_status)
+                                   : WIFSIGNALED(s->out->wait_status) ? 128 + WTERMSIG(s->out->wait_status)
+                                                                     : 1;
     return rc;
 }
 
-/* Undoes a setup that failed before the target ran: no file is left. */
-static int abandon(int rc, const pms_record_config *cfg, pms_child *child, pms_perfdata_writer *w, pms_sampler *sm)
+/* Undoes a setup that failed before the target ran: no new file is left, the output is
+ * as it was. */
+static int abandon(int rc, pms_child *child, session *s, pms_sampler *sm)
 {
     if (child) pms_child_abort(child);
-    if (w) {
-        pms_perfdata_writer_close(w);
-        remove(cfg->output);
+    if (s) {
+        pms_perfdata_writer_close(s->w);
+        record_output_end(&s->file);
     }
     if (sm) pms_sampler_close(sm);
+    return rc;
+}
+
+/* Closes the file; it replaces the output unless the recording failed before its first
+ * sample. */
+static int finish_file(session *s, int rc)
+{
+    int closed = pms_perfdata_writer_close(s->w);
+    if (!rc) rc = closed;
+    if (!rc || s->out->samples) {
+        int published = record_output_publish(&s->file);
+        if (!rc) rc = published;
+    }
+    record_output_end(&s->file);
     return rc;
 }
 
@@ -135,20 +157,22 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     pms_child *c = launched ? &child : NULL;
     pms_sampler *sm = NULL;
     int rc = open_sampler(&sm, cfg, launched ? child.pid : cfg->pid, launched);
-    if (rc) return abandon(rc, cfg, c, NULL, NULL);
+    if (rc) return abandon(rc, c, NULL, NULL);
     size_t nattrs = 0;
     const pms_perfdata_attr *attrs = pms_sampler_attrs(sm, &nattrs);
     session s = {.cfg = cfg, .out = out};
-    rc = pms_perfdata_writer_open(&s.w, cfg->output, attrs, nattrs, cfg->cmdline_argc, (char **)cfg->cmdline_argv);
-    if (rc) return abandon(rc, cfg, c, NULL, sm);
+    if ((rc = record_output_begin(&s.file, cfg->output))) return abandon(rc, c, NULL, sm);
+    rc = pms_perfdata_writer_open(&s.w, record_output_file(&s.file), attrs, nattrs, cfg->cmdline_argc,
+                                  (char **)cfg->cmdline_argv);
+    if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
-        return abandon(rc, cfg, c, s.w, sm);
+        return abandon(rc, c, &s, sm);
     double started = now_s();
     if (launched && (rc = pms_child_release(&child, cfg->argv[0]))) /* the command could not run */
-        return abandon(rc, cfg, NULL, s.w, sm);
+        return abandon(rc, NULL, &s, sm);
     rc = record(&s, sm, c, started);
     pms_sampler_get_stats(sm, &out->stats);
-    int closed = pms_perfdata_writer_close(s.w);
+    rc = finish_file(&s, rc);
     pms_sampler_close(sm);
-    return rc ? rc : closed;
+    return rc;
 }

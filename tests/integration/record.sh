@@ -31,7 +31,9 @@ rec=$!
 child=$(child_of $rec hotspots)
 wait_cpu_ms "$child" 400   # 400 samples at 1 kHz of its CPU time
 kill -INT $rec
-wait $rec || fail "record exited $? after SIGINT"
+# pmuscope ends the command with SIGTERM and returns its status, as perf record does: 143.
+rc=0; wait $rec || rc=$?
+[ $rc -eq 143 ] || fail "record exited $rc after SIGINT, not 143 (the command's SIGTERM)"
 cat "$dir/int.err"
 n=$(summary_samples "$dir/int.err")
 [ "$n" -gt 200 ] || fail "too few samples after SIGINT: $n"
@@ -44,7 +46,8 @@ rec=$!
 child=$(child_of $rec hotspots)
 wait_cpu_ms "$child" 400
 kill -KILL "$child"
-wait $rec || fail "record exited $? after its target was killed"
+rc=0; wait $rec || rc=$?
+[ $rc -eq 137 ] || fail "record exited $rc after its target was killed, not 137"
 cat "$dir/kill.err"
 grep -q "killed by signal 9" "$dir/kill.err" || fail "no word that the command was killed"
 n=$(summary_samples "$dir/kill.err")
@@ -66,6 +69,35 @@ kill -KILL "$child" 2>/dev/null || true
 n=$(script_samples "$dir/k9.data")
 echo "$n samples readable"
 [ "$n" -gt 200 ] || fail "only $n samples readable after pmuscope was killed"
+# The temporary file became k9.data at the first sync that held a sample: none is left.
+! ls "$dir"/k9.data.tmp-* >/dev/null 2>&1 || fail "a temporary file is left beside k9.data"
+
+echo "== the exit status is the command's, as perf record returns it"
+set +e
+for cmd in 'exit 3' 'kill -TERM $$' 'kill -KILL $$' 'exit 0'; do
+    $PMUSCOPE record -e cpu-clock -o "$dir/st.data" -- sh -c "$cmd" >/dev/null 2>&1; rc=$?
+    perf record -q -e cpu-clock -o "$dir/st-perf.data" -- sh -c "$cmd" >/dev/null 2>&1; perf_rc=$?
+    echo "sh -c '$cmd': pmuscope $rc, perf record $perf_rc"
+    [ $rc -eq $perf_rc ] || fail "sh -c '$cmd': pmuscope record exits $rc, perf record $perf_rc"
+done
+set -e
+[ $rc -eq 0 ] || fail "exit 0 gave $rc"
+
+echo "== an existing output is kept: untouched by a failed record, FILE.old after a new one"
+cp "$dir/a.data" "$dir/keep.data"
+rc=0; $PMUSCOPE record -e cpu-clock -o "$dir/keep.data" -- /no/such/program 2>/dev/null || rc=$?
+[ $rc -eq 1 ] || fail "a command that cannot run: exit $rc"
+cmp -s "$dir/a.data" "$dir/keep.data" || fail "a failed record changed or removed keep.data"
+[ ! -e "$dir/keep.data.old" ] || fail "a failed record made keep.data.old"
+! ls "$dir"/keep.data.tmp-* >/dev/null 2>&1 || fail "a failed record left a temporary file"
+$PMUSCOPE record -e cpu-clock -F 1000 -o "$dir/keep.data" -- "$hot" >/dev/null 2>"$dir/keep.err"
+cmp -s "$dir/a.data" "$dir/keep.data.old" || fail "the previous keep.data is not keep.data.old"
+[ "$(script_samples "$dir/keep.data")" -eq "$(summary_samples "$dir/keep.err")" ] || fail "the new keep.data"
+! ls "$dir"/keep.data.tmp-* >/dev/null 2>&1 || fail "a temporary file is left beside keep.data"
+# An empty output is replaced without a .old, as perf record does.
+: >"$dir/empty.data"
+$PMUSCOPE record -e cpu-clock -o "$dir/empty.data" -- sh -c 'exit 0' >/dev/null 2>&1 || fail "into an empty file"
+[ -s "$dir/empty.data" ] && [ ! -e "$dir/empty.data.old" ] || fail "an empty output was kept as .old"
 
 echo "== attach to a running process with -p, until it ends"
 "$hot" --scale 8 &
@@ -142,6 +174,7 @@ $PMUSCOPE record --randomize=mask:99 -c 1000 -- true 2>"$dir/mask.err"; rc=$?
 [ $rc -eq 2 ] && grep -q "from 1 to 32" "$dir/mask.err" || fail "mask:99 accepted"
 $PMUSCOPE record -e cpu-clock -o "$dir/none.data" -- /no/such/program 2>"$dir/none.err"; rc=$?
 [ $rc -eq 1 ] && grep -q "cannot run '/no/such/program'" "$dir/none.err" && [ ! -e "$dir/none.data" ] \
+    && ! ls "$dir"/none.data* >/dev/null 2>&1 \
     || fail "a command that cannot run: exit $rc"
 # -F above perf_event_max_sample_rate: lowered to the limit with a warning, as perf record does.
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)

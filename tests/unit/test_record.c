@@ -92,6 +92,7 @@ static void test_record_command(void **state)
     assert_true(r.exited);
     assert_false(r.stopped);
     assert_true(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0);
+    assert_int_equal(r.exit_code, 0);
     assert_int_equal(seen.starts, 1);
     assert_int_equal(seen.nattrs, 1);
     assert_true(seen.rounds >= 1);
@@ -122,6 +123,7 @@ static void test_record_tap_drops_and_stop(void **state)
     assert_true(r.stopped);
     assert_false(r.exited);
     assert_true(WIFSIGNALED(r.wait_status) && WTERMSIG(r.wait_status) == SIGTERM);
+    assert_int_equal(r.exit_code, 128 + SIGTERM); /* as perf record returns it */
     assert_true(seen.samples >= 20);
     assert_int_equal(r.samples, 0);
     assert_int_equal(samples_in(out), 0);
@@ -145,6 +147,20 @@ static void test_record_bad_command(void **state)
     assert_int_equal(pms_record_run(&r, &cfg), PMS_ECHILD);
     assert_non_null(strstr(pms_strerror(), "/nonexistent/program"));
     assert_int_equal(access(out, F_OK), -1);
+    /* an output that was there is left as it was, and no temporary file beside it */
+    FILE *f = fopen(out, "w");
+    assert_non_null(f);
+    fputs("kept", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(pms_record_run(&r, &cfg), PMS_ECHILD);
+    char kept[8] = {0};
+    f = fopen(out, "r");
+    assert_non_null(f);
+    assert_int_equal(fread(kept, 1, sizeof kept - 1, f), 4);
+    fclose(f);
+    assert_string_equal(kept, "kept");
+    assert_int_equal(pms_test_system("! ls '%s'.* >/dev/null 2>&1", out), 0);
+    remove(out);
     /* neither a command nor a pid */
     cfg.argv = NULL;
     assert_int_equal(pms_record_run(&r, &cfg), PMS_EINVAL);

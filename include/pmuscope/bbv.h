@@ -23,6 +23,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* Offset at which valgrind loads a position-independent executable. */
 #define PMS_VALGRIND_PIE_BASE 0x108000u
@@ -81,6 +82,7 @@ const char *pms_bbv_dominant_function(const pms_bbv *b, size_t first, size_t cou
 int pms_simpoint_load(pms_bbv **out, const char *path);
 int pms_simpoint_write(const pms_bbv *b, FILE *out, const char *name);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

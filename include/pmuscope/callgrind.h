@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* One executed instruction. */
 typedef struct pms_cg_instr {
@@ -56,6 +57,7 @@ const char *pms_callgrind_command(const pms_callgrind *cg);
 /* Number of parts (dumps) read. */
 unsigned pms_callgrind_parts(const pms_callgrind *cg);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_chart pms_chart;
 
@@ -38,6 +39,7 @@ int pms_chart_add_timeline(pms_chart *c, const int *labels, size_t n);
 /* Writes the charts stacked vertically as one SVG document of the given width. */
 int pms_chart_write_svg(pms_chart *const *charts, size_t ncharts, double width, FILE *out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef enum pms_count_state {
     PMS_COUNT_COUNTED,       /* ran for some time: value is meaningful */
@@ -93,6 +94,7 @@ int pms_measure_command(pms_counter *c, char *const argv[], const pms_measure_op
 int pms_measure_pid(pms_counter *c, pid_t pid, const pms_measure_opts *o, pms_count *totals,
                     pms_measure_result *res);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

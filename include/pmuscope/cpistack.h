@@ -23,6 +23,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* How the intervals are split into training and test intervals. */
 typedef enum pms_cpistack_validation {
@@ -103,6 +104,7 @@ int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **st
  * must have the same events. */
 int pms_cpistack_bar_chart(const pms_cpistack *const *s, const char *const *labels, size_t n, pms_chart **out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef enum pms_status {
     PMS_OK = 0,
@@ -31,6 +32,7 @@ const char *pms_strerror(void);
 /* Short name of a status code: "invalid argument", "format error", ... */
 const char *pms_status_name(int status);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

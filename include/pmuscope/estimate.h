@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* ---- the data: a runs table ------------------------------------------------ */
 
@@ -248,6 +249,7 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
                        const char *const *names, const pms_mracm_options *opt, pms_mracm_fit *out);
 void pms_mracm_fit_free(pms_mracm_fit *f);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 enum { PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_METHODS };
 
@@ -71,6 +72,7 @@ int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_esti
 /* An SVG chart of the error % of every run by each method (as the paper's Figs. 1-2 per TEST). */
 int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 #define PMS_EVENT_NAME_MAX 128
 
@@ -76,6 +77,7 @@ typedef int (*pms_event_visit_fn)(const char *name, const char *description, pms
                                   void *ctx);
 int pms_event_foreach(pms_event_visit_fn fn, void *ctx);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* One sampled IP. */
 typedef struct pms_hotspot_ip {
@@ -192,6 +193,7 @@ typedef struct pms_hotspot_recording {
 int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata);
 void pms_hotspot_recording_free(pms_hotspot_recording *r);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 #define PMS_HOTSPOT_MAX_PERIODS 64
 
@@ -44,6 +45,7 @@ int pms_hotspot_write_sweep_csv(FILE *out, const pms_hotspot_sweep *sw);
 /* NRMSE_SR, SC and OD against the period, one SVG chart each. */
 int pms_hotspot_write_sweep_svg(FILE *out, const pms_hotspot_sweep *sw);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_html {
     FILE *out;
@@ -40,6 +41,7 @@ int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows);
 /* Closes the document; returns PMS_EIO if anything failed to write. */
 int pms_html_end(pms_html *h);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
+
 typedef struct pms_json {
     FILE *out;
     int depth;
@@ -36,4 +41,8 @@ void pms_json_kv_double(pms_json *j, const char *key, double v);
 void pms_json_kv_int(pms_json *j, const char *key, int64_t v);
 void pms_json_kv_uint(pms_json *j, const char *key, uint64_t v);
 void pms_json_kv_bool(pms_json *j, const char *key, bool v);
+#pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
 #endif

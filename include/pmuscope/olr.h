@@ -40,6 +40,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef enum pms_olr_method { PMS_OLR_WM = 0, PMS_OLR_OPT = 1 } pms_olr_method;
 
@@ -160,6 +161,7 @@ size_t pms_olr_segment_decode(const pms_olr_segment *s, int skip_first, uint64_t
 const char *pms_olr_method_name(pms_olr_method m);
 int pms_olr_method_parse(const char *name, pms_olr_method *out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

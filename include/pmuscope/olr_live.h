@@ -19,6 +19,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_olr_live_options {
     pms_olr_method method;
@@ -51,6 +52,7 @@ int pms_olr_live_get_stats(pms_olr_live_stats *out, const pms_olr_live *l);
 int pms_olr_live_get_summary(pms_olr_summary *out, const char **name, const pms_olr_live *l, size_t i);
 void pms_olr_live_destroy(pms_olr_live *l);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_olr_series {
     size_t n, cap, k;      /* samples, room, counters */
@@ -83,6 +84,7 @@ int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 int pms_olr_write_json(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

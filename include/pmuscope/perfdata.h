@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* One event of a file: its attribute, the name it was given, and the sample ids
  * (one per opened fd) by which samples point back to it. */
@@ -160,6 +161,7 @@ int pms_perfdata_writer_close(pms_perfdata_writer *w);
 /* Bytes of records written so far. */
 uint64_t pms_perfdata_writer_data_size(const pms_perfdata_writer *w);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 int pms_perfstat_read(const char *path, pms_table **out);
 int pms_perfstat_parse(const char *data, size_t len, const char *name, pms_table **out);
@@ -84,6 +85,7 @@ pms_event_role pms_event_role_of(const char *name);
  * (naming them) when several match and by_hand does not choose. */
 int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by_hand, size_t *col);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 #define PMS_PHASE_TRANSITION 0
 #define PMS_PHASE_MAX_SIGNATURE 1024
@@ -310,6 +311,7 @@ const pms_phase_engine *pms_phase_monitor_engine(const pms_phase_monitor *m);
 /* Records lost by the kernel (the buffer was full) and intervals without any sample. */
 void pms_phase_monitor_losses(const pms_phase_monitor *m, uint64_t *lost, uint64_t *empty_intervals);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

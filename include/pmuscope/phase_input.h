@@ -13,6 +13,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef enum pms_phase_format {
     PMS_PHASE_FORMAT_AUTO,
@@ -54,6 +55,7 @@ int pms_phase_input_function_truth(const pms_phase_input *in, pms_phase_run *run
 /* The signatures as SimPoint .bb vectors (parts per million of each interval). */
 int pms_phase_write_bb(const pms_phase_run *r, FILE *out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_phase_row {
     pms_phase_event ev;  /* ev.signature points at sig */
@@ -43,6 +44,7 @@ int pms_phase_write_csv(const pms_phase_run *r, FILE *out);
 void pms_phase_write_json(const pms_phase_run *r, FILE *out);
 int pms_phase_write_svg(const pms_phase_run *r, FILE *out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

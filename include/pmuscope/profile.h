@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_profile pms_profile;
 
@@ -77,6 +78,7 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
 /* Wilson score interval for a binomial proportion k/n at the given confidence level. */
 int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

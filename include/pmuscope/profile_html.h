@@ -13,6 +13,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_profile_html {
     pms_html html;
@@ -29,6 +30,7 @@ int pms_profile_html_event(pms_profile_html *h, const char *event, uint64_t samp
 /* Ends the page; PMS_EIO if anything failed to write (the stream stays open). */
 int pms_profile_html_end(pms_profile_html *h);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

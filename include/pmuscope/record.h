@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* Callbacks on the drained stream; any may be NULL. A non-zero return stops the recording
  * with that status (the file is still closed valid). */
@@ -67,6 +68,7 @@ typedef struct pms_record_result {
  * was recorded until then. */
 int pms_record_run(pms_record_result *out, const pms_record_config *cfg);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef enum pms_randomize_kind {
     PMS_RANDOMIZE_NONE,
@@ -114,6 +115,7 @@ int pms_sampler_target_gone(const pms_sampler *s);
 void pms_sampler_get_stats(const pms_sampler *s, pms_sampler_stats *out);
 void pms_sampler_close(pms_sampler *s);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

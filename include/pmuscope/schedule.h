@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_schedule pms_schedule;
 
@@ -35,6 +36,7 @@ void pms_schedule_reset(pms_schedule *s);
 int pms_schedule_probe_capacity(const pms_event *anchors, size_t na, const pms_event *events, size_t ne,
                                 unsigned *capacity);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

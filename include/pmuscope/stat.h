@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* One event's result, in the unit perf prints (msec for task-clock and cpu-clock). */
 typedef struct pms_stat_value {
@@ -44,6 +45,7 @@ double pms_stat_running_pct(const pms_stat_value *v);
 bool pms_stat_metric(const pms_stat_value *v, size_t n, size_t i, double elapsed_s, double *metric,
                      const char **unit);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

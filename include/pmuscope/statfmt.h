@@ -12,6 +12,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_stat_summary {
     const char *target;      /* "'./prog arg'" or "process id '123'" */
@@ -46,6 +47,7 @@ void pms_stat_wide_row(FILE *out, double t, const pms_stat_value *v, size_t n);
 void pms_stat_runs_header(FILE *out, const pms_stat_value *v, size_t n);
 void pms_stat_runs_row(FILE *out, long size, const pms_stat_value *v, size_t n);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* ---- Linear models ---------------------------------------------------- */
 
@@ -173,6 +174,7 @@ int pms_split(size_t n, double train_fraction, uint64_t seed, size_t *train, siz
 /* Copies the chosen rows of a row-major n x p array into dst (count x p). */
 void pms_rows_gather(const double *src, size_t p, const size_t *rows, size_t count, double *dst);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 #define PMS_BINARY_KERNEL "[kernel.kallsyms]"
 #define PMS_BINARY_UNKNOWN "[unknown]"
@@ -70,6 +71,7 @@ int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_of
 int pms_symbols_offset_to_address(pms_symbols *s, const char *binary, uint64_t file_offset, uint64_t *address);
 int pms_symbols_address_to_offset(pms_symbols *s, const char *binary, uint64_t address, uint64_t *file_offset);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

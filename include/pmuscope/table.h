@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_table pms_table;
 
@@ -95,6 +96,7 @@ int pms_table_write(const pms_table *t, FILE *out, char sep);
 /* A CSV cell, quoted when it holds the separator, a quote or a newline. */
 void pms_csv_cell(FILE *out, const char *s, const char *sep);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

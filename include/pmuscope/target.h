@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 typedef struct pms_child {
     pid_t pid;
@@ -32,6 +33,7 @@ int pms_child_wait(pms_child *c, int *status, volatile int *interrupted);
 /* Lists the thread ids of process pid from /proc/pid/task into a malloc'ed array. */
 int pms_process_threads(pid_t pid, pid_t **tids, size_t *count);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 /* The ground truth of a run: exact instruction and basic block counts from valgrind,
  * keyed by (object, file offset). */
-#include "hotspot/build_id.h"
+#include "symbol/build_id.h"
 #include "hotspot/truth_run.h"
 #include "io/text_lines.h"
 #include "pmuscope/bbv.h"

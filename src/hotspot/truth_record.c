@@ -1,5 +1,5 @@
 /* Running a command under valgrind to get its exact counts (the truth directory). */
-#include "hotspot/build_id.h"
+#include "symbol/build_id.h"
 #include "hotspot/truth_run.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"

@@ -2,7 +2,7 @@
  * binary's build-id and path, its arguments) and how many instructions it executed. */
 #ifndef PMS_HOTSPOT_TRUTH_RUN_H
 #define PMS_HOTSPOT_TRUTH_RUN_H
-#include "hotspot/build_id.h"
+#include "symbol/build_id.h"
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>

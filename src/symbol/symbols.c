@@ -1,7 +1,7 @@
 /* The address map of a recording: executable mappings per process from MMAP/MMAP2
  * records, parents from FORK records, and ELF symbols through symbol/elf_file.c. */
 #include "pmuscope/symbols.h"
-#include "hotspot/build_id.h"
+#include "symbol/build_id.h"
 #include "symbol/elf_file.h"
 #include "util/error.h"
 #include "util/grow.h"

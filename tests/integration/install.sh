@@ -28,6 +28,11 @@ for cmd in $(sed -n 's/^PMS_COMMAND(\([a-z0-9_]*\),.*/\1/p' "$PMS_SOURCE_DIR/src
 done
 [ "$n" -ge 9 ] || fail "only $n subcommand man pages"
 
+# the shared library beside the static one; pkg-config links the shared one
+[ -f "$tmp/inst/lib/libpmuscope.a" ] || fail "no libpmuscope.a installed"
+[ -L "$tmp/inst/lib/libpmuscope.so" ] && [ -f "$tmp/inst/lib/libpmuscope.so.0" ] || fail "no libpmuscope.so installed"
+export LD_LIBRARY_PATH=$tmp/inst/lib
+
 # pkg-config, relocated to this prefix
 export PKG_CONFIG_PATH=$tmp/inst/lib/pkgconfig
 [ "$(pkg-config --modversion pmuscope)" = "$version" ] || fail "pkg-config version differs from pmuscope --version"
@@ -38,6 +43,7 @@ if grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt"; then extra=(
 cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/phase_monitor" \
     "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c" $(pkg-config --cflags --libs pmuscope) \
     || fail "the example does not build with pkg-config --cflags --libs pmuscope"
+ldd "$tmp/phase_monitor" | grep -q "$tmp/inst/lib/libpmuscope.so" || fail "the example is not linked with the installed libpmuscope.so"
 "$tmp/phase_monitor" --self | grep -q '^[0-9]* phase changes' || fail "the example built from the install does not run"
 # the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
 [ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"

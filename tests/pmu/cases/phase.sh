@@ -10,14 +10,14 @@
 # Rand index is high and, in the guest, two runs label the intervals (almost) alike.
 . ./lib.sh
 need_pmu
-pmuscope phase -q --json -o out/default.json -- phases --units 100 --repeat 1 > /dev/null 2> out/err ||
+pmuscope phase -q --json=out/default.json -- phases --units 100 --repeat 1 > /dev/null 2> out/err ||
     fail "phase at its defaults: $(cat out/err)"
 grep -Eq '"source": ".*phases \(live: samples of (cycles|branches), intervals of instructions\)"' out/default.json ||
     fail "not the PMU defaults: $(grep '"source"' out/default.json)"
 
 run() {
     pmuscope phase -q -e cycles:u -c 19997 --interval-event instructions:u --interval-size 20000000 --truth out/trace \
-        --csv=out/phase$1.csv --json -o out/phase$1.json -- phases --units 1000 --repeat 2 --trace out/trace \
+        --csv=out/phase$1.csv --json=out/phase$1.json -- phases --units 1000 --repeat 2 --trace out/trace \
         > /dev/null 2> out/err$1 || fail "phase: $(cat out/err$1)"
 }
 run 1

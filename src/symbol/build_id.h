@@ -1,7 +1,7 @@
 /* Internal: the GNU build-id of an ELF file, the identity by which a truth directory
  * refuses a binary that was rebuilt or replaced after valgrind ran it. */
-#ifndef PMS_HOTSPOT_BUILD_ID_H
-#define PMS_HOTSPOT_BUILD_ID_H
+#ifndef PMS_SYMBOL_BUILD_ID_H
+#define PMS_SYMBOL_BUILD_ID_H
 #include <stddef.h>
 
 #define PMS_BUILD_ID_HEX 82 /* room for the hex of a 40-byte id */

@@ -1,5 +1,5 @@
 /* ELF build-id through elfutils (libelf + libdwelf). */
-#include "hotspot/build_id.h"
+#include "symbol/build_id.h"
 #include "util/error.h"
 #include <elfutils/libdwelf.h>
 #include <errno.h>

@@ -42,6 +42,7 @@ int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_outputs_begin();
     if (argc < 2) {
         print_usage(stderr);
         return CLI_USAGE;

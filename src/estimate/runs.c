@@ -69,6 +69,37 @@ static int reject_mixed_column(const pms_table *t, size_t col)
     return PMS_OK;
 }
 
+struct labelled_row {
+    const char *label;
+    size_t run;
+};
+
+/* By label, equal labels in file order. */
+static int by_label(const void *a, const void *b)
+{
+    const struct labelled_row *x = a, *y = b;
+    int c = strcmp(x->label, y->label);
+    return c ? c : (x->run > y->run) - (x->run < y->run);
+}
+
+/* A label names one run: --train/--test pick runs by label, so a repeated one
+ * would select the same run twice or fall back to row numbers unnoticed. */
+static int reject_repeated_label(const pms_runs *r)
+{
+    struct labelled_row *sorted = malloc((r->n_runs ? r->n_runs : 1) * sizeof *sorted);
+    if (!sorted) return pms_fail(PMS_ENOMEM, "%s: out of memory for the labels of %zu runs", r->source, r->n_runs);
+    for (size_t j = 0; j < r->n_runs; j++) sorted[j] = (struct labelled_row){r->labels[j], j};
+    qsort(sorted, r->n_runs, sizeof *sorted, by_label);
+    size_t first = 0, second = SIZE_MAX; /* the repeat whose second row comes earliest */
+    for (size_t k = 1; k < r->n_runs; k++)
+        if (strcmp(sorted[k - 1].label, sorted[k].label) == 0 && sorted[k].run < second)
+            first = sorted[k - 1].run, second = sorted[k].run;
+    free(sorted);
+    if (second == SIZE_MAX) return PMS_OK;
+    return pms_fail(PMS_EFORMAT, "%s: lines %zu and %zu: run label '%s' repeats: each run needs its own label",
+                    r->source, r->lines[first], r->lines[second], r->labels[first]);
+}
+
 int pms_runs_finish(const pms_runs *r)
 {
     bool named = r->cycles_name != NULL;
@@ -80,7 +111,7 @@ int pms_runs_finish(const pms_runs *r)
         if (!(r->cycles[j] > 0))
             return pms_fail(PMS_EINVAL, "%s: line %zu: run %s: %s is %g: measured cycles must be positive",
                             r->source, r->lines[j], r->labels[j], r->cycles_name, r->cycles[j]);
-    return PMS_OK;
+    return reject_repeated_label(r);
 }
 
 int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_col, const size_t *cols, size_t k,

@@ -8,8 +8,9 @@
 pms_runs *pms_runs_alloc(size_t n_runs, size_t n_counters, const char *source);
 /* True if name is one of the NULL-terminated list (which may be NULL). */
 bool pms_runs_name_in(const char *name, const char *const *list);
-/* Checks a filled runs table: fails on a name left NULL (out of memory), and
- * names the line of a run whose cycles are not positive. */
+/* Checks a filled runs table: fails on a name left NULL (out of memory), names
+ * the line of a run whose cycles are not positive, and names both lines of a
+ * run label that repeats. */
 int pms_runs_finish(const pms_runs *r);
 /* Runs from a table with one row per run: labels from label_col, cycles from
  * cycles_col, counters from the k columns cols; missing values fail with

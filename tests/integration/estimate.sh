@@ -85,6 +85,13 @@ for t in zero miss; do
 done
 grep -q "zero.csv: line 4: run TEST3: cycles is 0" "$tmp/zero.err" || fail "zero cycles message: $(cat "$tmp/zero.err")"
 grep -q "miss.csv:5:.*instructions" "$tmp/miss.err" || fail "missing value message: $(cat "$tmp/miss.err")"
+# a repeated run label: --train 1-9 would silently mean row numbers, so the table is refused
+sed 's/^TEST10,/TEST5,/' "$runs" > "$tmp/dup.csv"
+set +e
+"$PMUSCOPE" estimate "$tmp/dup.csv" --train 1-9 --test 50 > /dev/null 2>"$tmp/dup.err"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "repeated run label must exit 1"
+grep -q "dup.csv: lines 6 and 11: run label 'TEST5' repeats" "$tmp/dup.err" || fail "repeated label message: $(cat "$tmp/dup.err")"
 
 # ARM cBench: the per-program totals of the real interval file are the fixture's
 arm=$PMS_SHARED/datasets/armpm-cbench/cbench-merged-intervals.tsv

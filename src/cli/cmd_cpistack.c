@@ -321,7 +321,7 @@ static int write_csv(FILE *f, const struct group_run *g)
                          : c == 5 + ne ? "observed_CPI" : "true_CPI";
         if (pms_table_add_numeric(t, name, v + c * g->n, g->n) < 0) rc = cli_lib_error();
     }
-    if (rc == CLI_OK && pms_table_write(t, f, ',') < 0) rc = cli_lib_error();
+    if (rc == CLI_OK && pms_table_write(t, f, ',') < 0) rc = cli_output_error(f);
     pms_table_free(t);
     free(v);
     return rc;

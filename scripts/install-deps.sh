@@ -10,7 +10,7 @@ packages=(
   linux-perf valgrind
   r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
   zstd xz-utils
-  jq
+  jq libxml2-utils python3
   chromium help2man
   gcc-aarch64-linux-gnu qemu-system-arm cpio
 )

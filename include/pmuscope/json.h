@@ -1,6 +1,7 @@
 /* pmuscope: a small streaming JSON writer for --json output.
  * Commas, nesting and string escaping are handled here; numbers that are not
- * finite are written as null (JSON has no NaN). */
+ * finite are written as null (JSON has no NaN); strings are always valid UTF-8:
+ * control characters become \u00XX and invalid UTF-8 bytes \ufffd. */
 #ifndef PMUSCOPE_JSON_H
 #define PMUSCOPE_JSON_H
 #include <stdbool.h>

@@ -1,5 +1,6 @@
 /* pmuscope cpistack: CPI stacks from interval counts by regression (seed 001). */
 #include "cli/cli.h"
+#include "cli/methods.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/cpistack.h"
 #include "pmuscope/error.h"
@@ -60,6 +61,7 @@ static void usage(FILE *out)
           "  -o, --output FILE      the text (or what --json/--csv put in its place) to FILE\n"
           "  -h, --help             this help\n",
           out);
+    cli_print_method(out, "cpistack");
 }
 
 enum { HELP_SHOWN = -1 }; /* parse_options: --help was printed, exit 0 */

@@ -1,6 +1,7 @@
 /* pmuscope estimate: estimate the cycles of runs from their event counts with
- * LP, MRA and MRACM (seed 004) and compare them on runs not used for fitting. */
+ * LP, MRA and MRACM (Hattori's paper, see methods.c) and compare them on runs not used for fitting. */
 #include "cli/cli.h"
+#include "cli/methods.h"
 #include "pmuscope/estimate_report.h"
 #include "pmuscope/error.h"
 
@@ -16,9 +17,10 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: pmuscope estimate RUNS [--train LIST] [--test LIST] [--method lp,mra,mracm] [options]\n"
             "\n"
-            "Estimate the CPU cycles of runs from their event counts (seed 004): fit LP, MRA\n"
-            "and MRACM models on the --train runs and print the error %% = (estimate - measured)\n"
-            "/ measured x 100 of each on the --test runs, as the paper's TABLE X, then each model.\n"
+            "Estimate the CPU cycles of runs from their event counts as Hattori's paper (below):\n"
+            "fit LP, MRA and MRACM models on the --train runs and print the error %% = (estimate -\n"
+            "measured) / measured x 100 of each on the --test runs, as the paper's TABLE X, then\n"
+            "each model.\n"
             "\n"
             "RUNS is a runs table (CSV/TSV, one row per run: label first, then a cycles column\n"
             "and counter columns; `pmuscope stat --schedule=runs` writes one), or with\n"
@@ -73,6 +75,7 @@ static void usage(FILE *out)
             "  --json[=FILE]       JSON, to FILE or instead of the text\n"
             "  -o, --output FILE   the text (or what --json/--csv put in its place) to FILE\n"
             "  -h, --help          show this help\n");
+    cli_print_method(out, "estimate");
 }
 
 typedef struct est_options {

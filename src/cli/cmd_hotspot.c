@@ -2,6 +2,7 @@
  *   pmuscope hotspot --truth DIR perf.data          the measures of one recording
  *   pmuscope hotspot --sweep 64K,...,16M -- CMD     valgrind once, one recording per period */
 #include "cli/cli.h"
+#include "cli/methods.h"
 #include "pmuscope/hotspot_report.h"
 #include "pmuscope/error.h"
 #include "pmuscope/event.h"
@@ -62,6 +63,7 @@ static void usage(FILE *out)
             "  --json[=FILE]      JSON, to FILE or instead of the text\n"
             "  -o, --output FILE  write the output to FILE\n"
             "  -h, --help         this help\n");
+    cli_print_method(out, "hotspot");
 }
 
 static int parse_periods(const char *list, uint64_t *periods, size_t *n)

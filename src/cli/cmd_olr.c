@@ -1,6 +1,7 @@
 /* pmuscope olr: fit a sample stream with line segments (seed 000's online linear
  * regression, or the optimal bounded-error PLA) and report how well it keeps it. */
 #include "cli/cli.h"
+#include "cli/methods.h"
 #include "pmuscope/error.h"
 #include "pmuscope/olr_series.h"
 
@@ -41,6 +42,7 @@ static void usage(FILE *out)
           "      --json[=FILE]     the summary as JSON, to FILE or instead of the text\n"
           "  -h, --help            this help\n",
           out);
+    cli_print_method(out, "olr");
 }
 
 enum { OPT_METHOD = 256, OPT_EPS, OPT_COUNTERS, OPT_X, OPT_CSV, OPT_TID, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,

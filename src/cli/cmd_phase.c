@@ -2,6 +2,7 @@
  * Online Phase Predictor and Classifier", MSc thesis, Uppsala University), on a live
  * program or replayed from perf.data, exp-bbv and SimPoint files. */
 #include "cli/cli.h"
+#include "cli/methods.h"
 #include "pmuscope/phase_input.h"
 #include "pmuscope/phase_report.h"
 
@@ -62,6 +63,7 @@ static void usage(FILE *out)
             "      --write-bb FILE      the signatures as SimPoint .bb vectors\n"
             "  -o, --output FILE        the text (or what --json/--csv put in its place) to FILE\n"
             "  -h, --help\n");
+    cli_print_method(out, "phase");
 }
 
 enum {

@@ -1,6 +1,7 @@
 /* pmuscope demo: the HTML page, built from the files the steps wrote. */
 #include "cli/cli.h"
 #include "cli/demo.h"
+#include "cli/methods.h"
 #include "pmuscope/error.h"
 #include "pmuscope/html.h"
 #include "pmuscope/table.h"
@@ -128,6 +129,11 @@ int demo_write_page(const demo_run *run, const char *path)
         char cmd[2048], msg[700];
         pms_html_section(&h, s->title);
         pms_html_paragraph(&h, s->about);
+        const cli_method *m = cli_method_of(s->name); /* the method's first step cites its paper */
+        if (m) {
+            snprintf(msg, sizeof msg, "Method: %s. Paper: %s.", m->name, m->citation);
+            pms_html_paragraph(&h, msg);
+        }
         command_line(s, cmd, sizeof cmd);
         pms_html_pre(&h, cmd);
         if (s->status != 0) {

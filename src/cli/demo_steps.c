@@ -8,7 +8,7 @@
 
 static const demo_step steps[] = {
     {.name = "hotspot",
-     .title = "hotspot: how good are sampled hotspots? (seed 002)",
+     .title = "hotspot: how good are sampled hotspots?",
      .about = "A short sweep: valgrind counts every instruction and branch of the hotspots workload in one "
               "callgrind run, then the workload is sampled once per period, each plus a random value below "
               "1/8 of it, and the sampled hotspots are scored against the exact counts: NRMSE_SR (error of "
@@ -43,7 +43,7 @@ static const demo_step steps[] = {
      .summary_cols = "binary,function,samples,share,ci_low,ci_high",
      .summary_rows = 6},
     {.name = "olr",
-     .title = "olr: the sample stream as line segments (seed 000, wm)",
+     .title = "olr: the sample stream as line segments, by online linear regression (wm)",
      .about = "The counters read at every sample (y) against the sampling event's cumulative count (x), "
               "replaced online by line segments with the paper's method: a new line when a residual "
               "exceeds 3 sigma.",
@@ -63,7 +63,7 @@ static const demo_step steps[] = {
                {DEMO_SVG, "olr-opt.svg", "Samples and the opt lines, one chart per counter.", 0}},
      .summary = "olr-opt.txt"},
     {.name = "phase",
-     .title = "phase: online phase classification and prediction (seed 003)",
+     .title = "phase: online phase classification and prediction",
      .about = "The phases workload run under the phase monitor: every interval's sampled IPs are hashed "
               "into a signature, classified into a phase and the next phase is predicted; the workload "
               "writes its true schedule (--trace) so the adjusted Rand index can score the phases. "
@@ -79,7 +79,7 @@ static const demo_step steps[] = {
                {DEMO_TABLE, "phase.csv", "The first intervals.", 12}},
      .summary = "phase.txt"},
     {.name = "cpistack",
-     .title = "cpistack: CPI stacks of ARM Cortex-A15 programs (seed 001)",
+     .title = "cpistack: CPI stacks of ARM Cortex-A15 programs by linear regression",
      .about = "CPI per 500 ms interval fitted against miss events per instruction (non-negative least "
               "squares, 4:1 train/test split, first 2 intervals skipped) for the four cBench programs of "
               "the bundled excerpt; stack = base (intercept) + coefficient x mean event rate.",
@@ -98,7 +98,7 @@ static const demo_step steps[] = {
      .out = "cpistack-qsort1.txt",
      .shown = {{DEMO_TEXT, "cpistack-qsort1.txt", NULL, 0}}},
     {.name = "estimate",
-     .title = "estimate: cycles from event counts, LP, MRA and MRACM (seed 004)",
+     .title = "estimate: cycles from event counts, LP, MRA and MRACM",
      .about = "The three models fitted on the totals of 25 cBench programs at 2 GHz and used to estimate the "
               "cycles of the other 5; the table is the paper's TABLE X: error % = (estimate - measured) "
               "/ measured x 100 per test run.",

@@ -1,5 +1,6 @@
 /* pmuscope: the command dispatcher. Each subcommand lives in cmd_<name>.c. */
 #include "cli/cli.h"
+#include "cli/methods.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,21 +24,26 @@ static void print_usage(FILE *out)
                  "Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nSee 'pmuscope <command> --help' for the options of one command.\n");
+    fprintf(out, "\nSee 'pmuscope <command> --help' for the options of one command,\n"
+                 "and 'pmuscope help methods' for the five methods and their papers.\n");
 }
 
 int cmd_help(int argc, char **argv)
 {
-    if (argc > 1) {
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-            if (strcmp(argv[1], commands[i].name) == 0 && strcmp(argv[1], "help") != 0) {
-                char *args[] = {argv[1], "--help", NULL};
-                return commands[i].run(2, args);
-            }
-        return cli_usage_error(NULL, "'%s' is not a pmuscope command", argv[1]);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_usage(stdout);
+        return CLI_OK;
     }
-    print_usage(stdout);
-    return CLI_OK;
+    if (strcmp(argv[1], "methods") == 0) {
+        cli_print_methods(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0 && strcmp(argv[1], "help") != 0) {
+            char *args[] = {argv[1], "--help", NULL};
+            return commands[i].run(2, args);
+        }
+    return cli_usage_error(NULL, "'%s' is not a pmuscope command", argv[1]);
 }
 
 int main(int argc, char **argv)

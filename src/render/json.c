@@ -1,4 +1,5 @@
 #include "pmuscope/json.h"
+#include "util/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -53,10 +54,21 @@ void pms_json_object_end(pms_json *j) { close(j, '}'); }
 void pms_json_array_begin(pms_json *j) { open(j, '['); }
 void pms_json_array_end(pms_json *j) { close(j, ']'); }
 
+/* Every JSON string is valid UTF-8 whatever the bytes of the name: control
+ * characters become \u00XX (or \n, \r, \t), and each byte that does not belong
+ * to a well-formed UTF-8 sequence becomes \ufffd, the replacement character
+ * U+FFFD (the same choice as the SVG/HTML writers, render/markup.c). */
 static void write_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        size_t len = pms_utf8_sequence_len(p);
+        if (len == 0) {
+            fputs("\\ufffd", out);
+            p++;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;
@@ -65,8 +77,9 @@ static void write_string(FILE *out, const char *s)
         case '\t': fputs("\\t", out); break;
         default:
             if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-            else fputc(*p, out);
+            else fwrite(p, 1, len, out);
         }
+        p += len;
     }
     fputc('"', out);
 }

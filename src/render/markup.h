@@ -3,7 +3,8 @@
 #define PMS_REPORT_MARKUP_H
 #include <stdio.h>
 
-/* Writes s with <, >, & and " escaped, for XML/HTML text and attribute values. */
+/* Writes s with <, >, & and " escaped, for XML/HTML text and attribute values;
+ * invalid UTF-8 and control characters become U+FFFD (see markup.c). */
 void pms_markup_escape(FILE *out, const char *s);
 
 #endif

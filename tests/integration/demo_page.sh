@@ -39,6 +39,15 @@ if grep -q "no hardware PMU" err.txt; then
     grep -q "This machine has no hardware PMU" "$page" || fail "the page does not say that there is no PMU"
 fi
 
+# Methods are named by what they do, and each method's first section cites its paper, as
+# its --help does (tests/integration/help_methods.sh checks the citations).
+! grep -Ein 'seed 0[0-9]{2}' "$page" out.txt || fail "the demo names a method by a seed number"
+for step in $steps; do
+    case $step in hotspot|olr|phase|cpistack|estimate) ;; *) continue ;; esac
+    title=$("$PMUSCOPE" "$step" --help | sed -n '/^Paper: /,$p' | tr '\n' ' ' | tr -s ' ' | sed 's/^[^"]*"\([^"]*\)".*/\1/')
+    [ -n "$title" ] && grep -qF "Paper: " "$page" && grep -qF "$title" "$page" || fail "the page does not cite $step's paper"
+done
+
 # Self-contained: nothing that could be fetched, and the CSP forbids it anyway.
 if grep -Eio '(src|href|xlink:href)=|url\(|@import|<script|<link|<iframe|<object|<embed' "$page" | head -3 | grep .; then
     fail "the page references something outside itself"

@@ -68,6 +68,16 @@ static int report_interval(pms_counter *c, const pms_measure_opts *o, double t, 
     return o->on_interval ? o->on_interval(t, delta, n, o->ctx) : 0;
 }
 
+/* Whether any counter moved since the last interval (reads the counters into now). */
+static bool counts_moved(pms_counter *c, const pms_count *prev, pms_count *now)
+{
+    size_t n = pms_counter_count(c);
+    if (pms_counter_read(c, now) != PMS_OK) return true; /* report_interval reports the error */
+    for (size_t i = 0; i < n; i++)
+        if (now[i].raw != prev[i].raw) return true;
+    return false;
+}
+
 static int measure_loop(pms_counter *c, struct target *tg, double start, const pms_measure_opts *o,
                         pms_count *totals, pms_measure_result *res)
 {
@@ -125,8 +135,10 @@ static int measure_loop(pms_counter *c, struct target *tg, double start, const p
         res->target_ended = res->stop_signal == 0;
     }
     if (r >= 0) r = PMS_OK;
-    /* The last, partial interval (as perf stat -I prints it), then the totals. */
-    if (r == PMS_OK && o->interval_ms && !stopped_by_callback && end - last_tick > 1e-3) {
+    /* The last, partial interval (as perf stat -I prints it), then the totals. A short one
+     * is left out only when nothing moved in it, so the intervals always add up to the totals. */
+    if (r == PMS_OK && o->interval_ms && !stopped_by_callback &&
+        (end - last_tick > 1e-3 || counts_moved(c, prev, now))) {
         r = report_interval(c, o, end - start, prev, now, delta);
         if (r > 0) r = PMS_OK;
     }

@@ -1,8 +1,9 @@
 /* Phase classifiers (seed 003, 3.2).
  *
  * Distance based: an LRU cache of signatures with their phase ids. A signature within
- * the similarity threshold of its closest entry takes that entry's id and replaces its
- * signature; otherwise it evicts the least recently used entry. A new entry has the
+ * the similarity threshold of its closest entry takes that entry's id and joins its
+ * centroid (the running mean of the signatures it matched); otherwise it evicts the least
+ * recently used entry. A new entry has the
  * transition phase id until it has been seen transition_threshold times (Lau et al.).
  *
  * Sequential k-means: the distance classifier runs until K phases have ids in the
@@ -145,8 +146,10 @@ static int classify_distance(pms_classifier *c, const double *sig, double *dista
     }
     c->clock++;
     if (best && bestd <= limit) {
-        memcpy(best->sig, sig, n * sizeof *sig);
         best->count++;
+        /* A running mean of every signature the entry matched: replacing it by the last one
+         * let a phase drift away through its boundary intervals (one phase split in two). */
+        for (size_t i = 0; i < n; i++) best->sig[i] += (sig[i] - best->sig[i]) / best->count;
         best->used = c->clock;
         if (best->id == PMS_PHASE_TRANSITION && best->count >= c->cfg.transition_threshold)
             best->id = ++c->next_id;

@@ -33,9 +33,10 @@ static void test_distance_threshold(void **state)
     assert_close(d, 2.0, 1e-12);
     assert_int_equal(pms_classifier_classify(c, A2, &d), 1);
     assert_close(d, 0.1, 1e-12);
-    /* The entry now holds A2: AB is 0.9 from it and 1.0 from B. */
+    /* The entry now holds the mean of A and A2, {0.975, 0.025, 0, 0}: AB is 0.95 from it
+     * and 1.0 from B. */
     assert_int_equal(pms_classifier_classify(c, AB, &d), 3);
-    assert_close(d, 0.9, 1e-12);
+    assert_close(d, 0.95, 1e-12);
     assert_int_equal(pms_classifier_nphases(c), 3);
     pms_classifier_destroy(c);
 

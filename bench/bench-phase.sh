@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Phase monitoring (seed 003): the overhead of `pmuscope phase` live on the phases
+# Phase monitoring (Sembrant's thesis): the overhead of `pmuscope phase` live on the phases
 # workload against the same workload unmonitored, and against `perf record` sampling the
 # same event at the same period (the peer), run in turn, median of RUNS runs each: wall
 # time, and the workload's own CPU time (its task-clock, counted by perf stat around it),

@@ -1,4 +1,4 @@
-/* Cost of phase classification and prediction per interval (seed 003): signature
+/* Cost of phase classification and prediction per interval (Sembrant's thesis): signature
  * hashing, the classifier and all four predictors, on synthetic intervals of 4 phases
  * with S samples each. Prints the median of 7 runs and its ratio to the peer, the
  * default interval it runs once per (10 ms of task-clock without a PMU): the share of

@@ -1,4 +1,4 @@
-/* pmuscope: CPI stacks by linear regression (seed 001, Choudhary and Singh).
+/* pmuscope: CPI stacks by linear regression (Choudhary and Singh).
  *
  * From a wide interval table: CPI = cycles / instructions per interval; the
  * regressors are miss events, per instruction (default) or per interval as the

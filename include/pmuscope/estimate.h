@@ -1,4 +1,4 @@
-/* pmuscope: estimating the CPU cycles of a run from its event counts (seed 004,
+/* pmuscope: estimating the CPU cycles of a run from its event counts (Hattori's paper,
  * Hattori & Takeuchi): linear programming (LP), multiple regression (MRA) and
  * multiple regression considering multicollinearity (MRACM).
  *
@@ -107,7 +107,7 @@ double pms_estimate_error_pct(double estimate, double measured);
 /* ---- LP --------------------------------------------------------------------- */
 
 /* minimise sum_j eps_j  s.t.  eps_j = c_j - (x_I + sum_i x_i E_ij) >= 0,
- * x_I >= 0, x_i >= 0 (seed 004, B.1), solved with GLPK's simplex. */
+ * x_I >= 0, x_i >= 0 (Hattori's paper, B.1), solved with GLPK's simplex. */
 typedef struct pms_lp_fit {
     pms_cycle_model model; /* counters with x_i > 0 are "used" */
     double objective;      /* sum of eps_j */

@@ -1,4 +1,4 @@
-/* pmuscope: how well sampled hotspots match the real ones (seed 002, Wu & Mencer).
+/* pmuscope: how well sampled hotspots match the real ones (Wu & Mencer's hotspot paper).
  *
  * S = {(IP_i, c_i)}: the sampled IP histogram, m distinct IPs, NS = sum c_i samples.
  * R = {(IP_i, r_i)}: the exact execution count of the instruction at each sampled IP.

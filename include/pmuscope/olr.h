@@ -1,4 +1,4 @@
-/* pmuscope: online linear regression of sample streams (seed 000, Wu & Mencer),
+/* pmuscope: online linear regression of sample streams (Wu & Mencer's OLR paper),
  * and an optimal bounded-error variant.
  *
  * A stream of samples (x, y[0..k-1]) -- x the cumulative count of the sampling

@@ -1,4 +1,4 @@
-/* pmuscope: online phase classification and prediction (seed 003).
+/* pmuscope: online phase classification and prediction (Sembrant's thesis).
  *
  * An execution interval is summarised by a signature: its sampled instruction
  * addresses (or exact basic blocks) hashed by random projection into N counters
@@ -272,7 +272,7 @@ typedef struct pms_phase_monitor_config {
                                     branch event), "cpu-clock" without */
     uint64_t sample_period;      /* 0: PMS_PHASE_PMU_PERIOD branches, or PMS_PHASE_SOFTWARE_PERIOD
                                     ns of a software event (4 ms) */
-    int randomize;               /* exponentially distributed sample periods (seed 003, 3.1.3) */
+    int randomize;               /* exponentially distributed sample periods (Sembrant, 3.1.3) */
     uint64_t random_seed;        /* 0: from the clock */
     const char *interval_event;  /* NULL: "instructions" with a PMU, "task-clock" without */
     uint64_t interval_size;      /* 0: PMS_PHASE_PMU_INTERVAL instructions, or for a software

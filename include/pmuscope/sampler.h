@@ -28,8 +28,8 @@ extern "C" {
 
 typedef enum pms_randomize_kind {
     PMS_RANDOMIZE_NONE,
-    PMS_RANDOMIZE_MASK, /* next period = base + uniform value below 2^bits (pfmon; seed 002) */
-    PMS_RANDOMIZE_EXP,  /* next period exponentially distributed with mean base (seed 003) */
+    PMS_RANDOMIZE_MASK, /* next period = base + uniform value below 2^bits (pfmon; Wu & Mencer) */
+    PMS_RANDOMIZE_EXP,  /* next period exponentially distributed with mean base (Sembrant) */
 } pms_randomize_kind;
 
 typedef struct pms_randomize {

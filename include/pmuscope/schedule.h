@@ -1,5 +1,5 @@
 /* pmuscope: measuring more events than the PMU counts at once, over several runs
- * (seed 004): the events are split into runs that fit the counters, the anchor events
+ * (Hattori's paper): the events are split into runs that fit the counters, the anchor events
  * (cycles and instructions, or task-clock without a PMU) are measured in every run,
  * and the runs are merged into one table with the anchors' variation between runs. */
 #ifndef PMUSCOPE_SCHEDULE_H

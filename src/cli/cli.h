@@ -23,7 +23,7 @@ int cli_lib_error(void);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parses an unsigned count with an optional K/M/G suffix (powers of 1024 for
- * periods such as 64K, as seed 002 writes them). Returns false on bad input. */
+ * periods such as 64K, as Wu & Mencer write them). Returns false on bad input. */
 bool cli_parse_count(const char *s, uint64_t *out);
 /* Parses a double; returns false on bad input or trailing junk. */
 bool cli_parse_double(const char *s, double *out);

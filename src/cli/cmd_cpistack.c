@@ -1,4 +1,4 @@
-/* pmuscope cpistack: CPI stacks from interval counts by regression (seed 001). */
+/* pmuscope cpistack: CPI stacks from interval counts by regression (Choudhary and Singh). */
 #include "cli/cli.h"
 #include "cli/methods.h"
 #include "pmuscope/chart.h"

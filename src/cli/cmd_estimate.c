@@ -1,5 +1,5 @@
 /* pmuscope estimate: estimate the cycles of runs from their event counts with
- * LP, MRA and MRACM (Hattori's paper, see methods.c) and compare them on runs not used for fitting. */
+ * LP, MRA and MRACM (Hattori's paper) and compare them on runs not used for fitting. */
 #include "cli/cli.h"
 #include "cli/methods.h"
 #include "pmuscope/estimate_report.h"

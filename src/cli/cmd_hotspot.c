@@ -1,4 +1,4 @@
-/* pmuscope hotspot: how well sampled hotspots match the exact counts (seed 002).
+/* pmuscope hotspot: how well sampled hotspots match the exact counts (Wu & Mencer).
  *   pmuscope hotspot --truth DIR perf.data          the measures of one recording
  *   pmuscope hotspot --sweep 64K,...,16M -- CMD     valgrind once, one recording per period */
 #include "cli/cli.h"

@@ -1,4 +1,4 @@
-/* pmuscope olr: fit a sample stream with line segments (seed 000's online linear
+/* pmuscope olr: fit a sample stream with line segments (Wu & Mencer's online linear
  * regression, or the optimal bounded-error PLA) and report how well it keeps it. */
 #include "cli/cli.h"
 #include "cli/methods.h"

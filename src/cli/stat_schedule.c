@@ -1,5 +1,5 @@
 /* pmuscope stat --schedule=runs [--sizes LIST]: more events than counters, over several
- * runs with anchor events in each, merged into one table (seed 004). */
+ * runs with anchor events in each, merged into one table (Hattori's paper). */
 #include "cli/cli.h"
 #include "cli/stat_cli.h"
 

@@ -1,4 +1,4 @@
-/* Randomised sampling periods: pfmon's mask randomisation and seed 003's exponential
+/* Randomised sampling periods: pfmon's mask randomisation and Sembrant's exponential
  * periods. The arithmetic is a pure function of a uniform draw; GSL supplies the draws. */
 #include "pmuscope/sampler.h"
 

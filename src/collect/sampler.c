@@ -5,7 +5,7 @@
  * drain, every fd that sampled gets one new period. The ioctl restarts the count, so
  * the events between a sample and our change (our wake-up delay) are not represented,
  * and a period shorter than that delay fires again with the old period first: the cost
- * of not patching the kernel as seed 003 did. */
+ * of not patching the kernel as Sembrant's thesis did. */
 #include "pmuscope/sampler.h"
 
 #include "collect/ring.h"

@@ -1,4 +1,4 @@
-/* CPI stacks by regression (seed 001): choose the intervals and regressors,
+/* CPI stacks by regression (Choudhary and Singh): choose the intervals and regressors,
  * split, fit, test, and read the stack off the coefficients. */
 #include "pmuscope/cpistack.h"
 #include "pmuscope/perfstat.h"

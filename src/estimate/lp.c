@@ -1,4 +1,4 @@
-/* LP cycle model (seed 004, B.1): minimise the sum of one-sided residuals with
+/* LP cycle model (Hattori's paper, B.1): minimise the sum of one-sided residuals with
  * non-negative coefficients, built and solved with GLPK. */
 #include "estimate/model.h"
 #include "util/error.h"

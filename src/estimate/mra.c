@@ -1,4 +1,4 @@
-/* MRA cycle model (seed 004, B.2): ordinary least squares through the stats
+/* MRA cycle model (Hattori's paper, B.2): ordinary least squares through the stats
  * module, on every counter or after backward elimination by p value or AIC. */
 #include "estimate/model.h"
 #include "util/error.h"

@@ -1,4 +1,4 @@
-/* Sampled hotspots against the truth: S, R and B for the measures of seed 002. */
+/* Sampled hotspots against the truth: S, R and B for the measures of Wu & Mencer. */
 #include "pmuscope/hotspot.h"
 #include "util/error.h"
 #include <stdlib.h>

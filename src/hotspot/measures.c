@@ -1,4 +1,4 @@
-/* NRMSE_SR, SC and OD exactly as seed 002 (section 3.2) defines them. */
+/* NRMSE_SR, SC and OD exactly as Wu & Mencer's hotspot paper (section 3.2) defines them. */
 #include "hotspot/order_level.h"
 #include "pmuscope/hotspot.h"
 #include "util/error.h"

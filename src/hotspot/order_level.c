@@ -1,4 +1,4 @@
-/* Order levels (seed 002, section 3.2): equal counts share a level, level 1 is the
+/* Order levels (Wu & Mencer, section 3.2): equal counts share a level, level 1 is the
  * largest count. A level is found by binary search in the distinct values sorted
  * in decreasing order. */
 #include "hotspot/order_level.h"

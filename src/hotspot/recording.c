@@ -1,4 +1,4 @@
-/* The sampled side of seed 002: S from a perf.data, with every IP placed in its file
+/* The sampled side (Wu & Mencer): S from a perf.data, with every IP placed in its file
  * (binary, file offset) through the recording's MMAP records (pms_profile, pms_symbols). */
 #include "pmuscope/event.h"
 #include "pmuscope/hotspot.h"

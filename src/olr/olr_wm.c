@@ -1,4 +1,4 @@
-/* wm: the online linear regression of seed 000 (Wu & Mencer), section 3.
+/* wm: the online linear regression of Wu & Mencer's paper, section 3.
  * Coordinates are the scaled values x/x1, y/y1; the running sums are taken
  * relative to the line's first point (ox, oy), which leaves equations 3, 4 and 8
  * unchanged in exact arithmetic (least squares is translation invariant) and keeps

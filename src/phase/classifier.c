@@ -1,4 +1,4 @@
-/* Phase classifiers (seed 003, 3.2).
+/* Phase classifiers (Sembrant's thesis, 3.2).
  *
  * Distance based: an LRU cache of signatures with their phase ids. A signature within
  * the similarity threshold of its closest entry takes that entry's id and joins its

@@ -133,7 +133,7 @@ oom:
     return pms_fail(PMS_ENOMEM, "out of memory for the phase history");
 }
 
-/* Dynamic intervals (seed 003, 3.1.4): grow while the phase repeats, start a phase that
+/* Dynamic intervals (Sembrant's thesis, 3.1.4): grow while the phase repeats, start a phase that
  * comes back at the size it had last time, otherwise go back to the base size. */
 static unsigned next_multiple(pms_phase_engine *e, int phase, int previous)
 {

@@ -1,5 +1,5 @@
 /* Phase quality metrics: adjusted Rand index (Hubert and Arabie), run lengths and the
- * intra-phase coefficient of variation (seed 003, 4.2). */
+ * intra-phase coefficient of variation (Sembrant's thesis, 4.2). */
 #include "pmuscope/phase.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Phase predictors (seed 003, 3.3): last value, Markov-N, partial pattern match
+/* Phase predictors (Sembrant's thesis, 3.3): last value, Markov-N, partial pattern match
  * (Markov N down to 1) and run length, each falling back to last value when its table
  * has no confident entry. */
 #include "pmuscope/phase.h"

@@ -1,4 +1,4 @@
-/* Signatures: addresses hashed by random projection, L1-normalised (seed 003, 3.1.2).
+/* Signatures: addresses hashed by random projection, L1-normalised (Sembrant's thesis, 3.1.2).
  * The projection is a random 64 x log2(N) matrix over GF(2): index bit j is the parity
  * of the address masked by row j, so nearby addresses spread over all counters and the
  * same seed always gives the same mapping. */

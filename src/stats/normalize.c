@@ -1,4 +1,4 @@
-/* Column normalisation: min-max (as seed 001) and z-score. */
+/* Column normalisation: min-max (as Choudhary and Singh) and z-score. */
 #include "pmuscope/stats.h"
 #include "stats/design.h"
 #include "util/error.h"

@@ -46,7 +46,7 @@ for m in $methods; do
 done
 [ -d "${PMS_SHARED:-}/seeds" ] || echo "note: $PMS_SHARED/seeds not found: citations not checked against the papers"
 
-# No help text names a method "seed 00N".
+# No help text names a method by a seed number.
 for c in $commands; do "$PMUSCOPE" "$c" --help; done > "$tmp/all.help" 2>&1
 cat "$tmp/help.txt" "$tmp/methods.txt" >> "$tmp/all.help"
 ! grep -Ein 'seed 0[0-9]{2}' "$tmp/all.help" || fail "a --help names a seed file"

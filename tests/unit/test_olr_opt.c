@@ -117,7 +117,7 @@ static void make_series(int kind, size_t n, uint64_t *x, uint64_t *y)
         rate = below(UINT64_C(1) << 40);
     }
     for (size_t i = 0; i < n; i++) {
-        xv += period + below(period / 8 + 1); /* a randomised period, as seed 002 samples */
+        xv += period + below(period / 8 + 1); /* a randomised period, as Wu & Mencer sampled */
         switch (kind) {
         case RAMPS: if (below(50) == 0) rate = below(5000); yv += rate; break;
         case STEPS: yv += below(40) == 0 ? below(100000) : 0; break;

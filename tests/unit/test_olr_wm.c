@@ -1,4 +1,4 @@
-/* olr, method wm: hand-computed examples of seed 000's procedure (section 3.5).
+/* olr, method wm: hand-computed examples of Wu & Mencer's procedure (section 3.5).
  *
  * Example A: x = 1..10 (x1 = 1), y = 100 200 302 403 600 900 1200 1500 1799 2100
  * (y1 = 100, scaled y = 1 2 3.02 4.03 6 9 12 15 17.99 21). Worked in exact fractions:

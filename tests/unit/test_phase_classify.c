@@ -1,4 +1,4 @@
-/* Phase classifiers on hand-built signatures with known answers (seed 003, 3.2). */
+/* Phase classifiers on hand-built signatures with known answers (Sembrant's thesis, 3.2). */
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/phase.h"

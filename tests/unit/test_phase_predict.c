@@ -1,4 +1,4 @@
-/* Phase predictors on hand-built phase sequences with known answers (seed 003, 3.3). */
+/* Phase predictors on hand-built phase sequences with known answers (Sembrant's thesis, 3.3). */
 #include "test_support.h"
 #include "pmuscope/phase.h"
 

@@ -122,9 +122,10 @@ void pms_lp_fit_free(pms_lp_fit *f);
 
 /* Writes the same model in CPLEX LP format (what glpsol --lp reads). Columns are
  * named x_I, x_<counter> (characters other than letters, digits and '_' become
- * '_'; x<i> when names collide) and eps_<j> (j = 1..m); rows run_<j>. */
+ * '_'; x<i> when names collide) and eps_<j> (j = 1..m); rows run_<j>. The model goes
+ * into out (flushed); PMS_EIO when a write to out failed. */
 int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
-                 const char *const *names, const char *path);
+                 const char *const *names, FILE *out);
 
 /* ---- MRA -------------------------------------------------------------------- */
 

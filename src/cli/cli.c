@@ -95,20 +95,6 @@ char **cli_split_list(const char *s, size_t *n)
     return out;
 }
 
-FILE *cli_open_output(const char *path)
-{
-    if (!path || strcmp(path, "-") == 0) return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f) cli_error("cannot write %s: %s", path, strerror(errno));
-    return f;
-}
-
-void cli_close_output(FILE *f)
-{
-    if (f && f != stdout) fclose(f);
-    else if (f) fflush(f);
-}
-
 bool cli_show_progress(void) { return isatty(STDERR_FILENO); }
 
 void cli_progress(const char *what, uint64_t done, uint64_t total)

@@ -33,9 +33,22 @@ bool cli_parse_double(const char *s, double *out);
  * NULL when out of memory. */
 char **cli_split_list(const char *s, size_t *n);
 
+/* Makes stdout a checked output (call first in main): its first failed write keeps its reason. */
+void cli_outputs_begin(void);
 /* Opens FILE for writing ("-" means stdout). Prints the error and returns NULL on failure. */
 FILE *cli_open_output(const char *path);
-void cli_close_output(FILE *f);
+/* Flushes and closes an output of cli_open_output (stdout is flushed, not closed). A failed
+ * write prints "cannot write FILE: reason", returns CLI_FAIL and marks the run failed, so
+ * that cli_exit_status turns a success into 1 even where the caller ignores the result. */
+int cli_close_output(FILE *f);
+/* The message for a library writer into the output f that failed: f's own write error
+ * ("cannot write FILE: reason", said once) where f failed, else the library's message. */
+int cli_output_error(FILE *f);
+/* Checks that the stream f (stdout or stderr, named name) took everything written to it. */
+int cli_check_stream(FILE *f, const char *name);
+/* The exit status for a command that returned rc: stdout is flushed and checked, and a
+ * success becomes CLI_FAIL if any output failed. */
+int cli_exit_status(int rc);
 
 /* getopt_long, and --list-options as the only argument: prints the option table, one
  * "-e --event required" line per option (- where there is no short or long name), and

@@ -288,8 +288,8 @@ static int write_svg(const struct opts *o, const struct group_run *g)
         if (!f)
             rc = CLI_FAIL;
         else if (pms_chart_write_svg(charts, nc, 900, f) < 0)
-            rc = cli_lib_error();
-        if (f) cli_close_output(f);
+            rc = cli_output_error(f);
+        if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
     }
     for (size_t i = 0; i < nc; i++) pms_chart_free(charts[i]);
     return rc;
@@ -323,7 +323,7 @@ static int write_csv(FILE *f, const struct group_run *g)
                          : c == 5 + ne ? "observed_CPI" : "true_CPI";
         if (pms_table_add_numeric(t, name, v + c * g->n, g->n) < 0) rc = cli_lib_error();
     }
-    if (rc == CLI_OK && pms_table_write(t, f, ',') < 0) rc = cli_lib_error();
+    if (rc == CLI_OK && pms_table_write(t, f, ',') < 0) rc = cli_output_error(f);
     pms_table_free(t);
     free(v);
     return rc;
@@ -359,7 +359,7 @@ static int write_text(FILE *out, const struct opts *o, const struct group_run *g
             if (o->by) fprintf(out, "%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
             rc = pms_cpistack_write_text(g->stacks[k], out);
         }
-        if (rc < 0) return cli_lib_error();
+        if (rc < 0) return cli_output_error(out);
     }
     return CLI_OK;
 }
@@ -370,9 +370,7 @@ static int write_one(const char *path, int what, const struct opts *o, const str
     FILE *out = cli_open_output(path);
     if (!out) return CLI_FAIL;
     int rc = what == 'j' ? write_json(out, g) : what == 'c' ? write_csv(out, g) : write_text(out, o, g);
-    int bad = fflush(out) != 0 || ferror(out);
-    cli_close_output(out);
-    if (rc == CLI_OK && bad) rc = cli_error("cannot write %s", path && strcmp(path, "-") ? path : "the report to stdout");
+    if (cli_close_output(out) != CLI_OK) return CLI_FAIL;
     return rc;
 }
 

@@ -236,9 +236,17 @@ static int write_runs(const pms_runs *runs, const char *path)
 {
     FILE *f = cli_open_output(path);
     if (!f) return CLI_FAIL;
-    int rc = pms_runs_write_csv(runs, f) < 0 ? cli_lib_error() : 0;
-    if (f != stdout && ferror(f)) rc = cli_error("cannot write %s", path);
-    cli_close_output(f);
+    int written = pms_runs_write_csv(runs, f);
+    if (cli_close_output(f) != CLI_OK) return CLI_FAIL; /* a failed write is said once, with its reason */
+    return written < 0 ? cli_lib_error() : 0;
+}
+
+static int write_lp(const pms_estimate_data *d, const char *path)
+{
+    FILE *f = cli_open_output(path);
+    if (!f) return CLI_FAIL;
+    int rc = pms_lp_write(d->cycles, d->events, d->n_train, d->n_counters, d->names, f) < 0 ? cli_output_error(f) : 0;
+    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
     return rc;
 }
 
@@ -260,10 +268,9 @@ static int write_output(int (*writer)(FILE *, const pms_estimate_data *, const p
 {
     FILE *f = cli_open_output(path);
     if (!f) return CLI_FAIL;
-    int rc = writer(f, d, res) < 0 ? cli_error("%s: %s", path ? path : "stdout", pms_strerror()) : 0;
-    if (rc == 0 && (fflush(f) != 0 || ferror(f))) rc = cli_error("cannot write %s", path ? path : "stdout");
-    cli_close_output(f);
-    return rc;
+    int written = writer(f, d, res);
+    if (cli_close_output(f) != CLI_OK) return CLI_FAIL;
+    return written < 0 ? cli_error("%s: %s", path ? path : "stdout", pms_strerror()) : 0;
 }
 
 
@@ -289,8 +296,7 @@ int cmd_estimate(int argc, char **argv)
     rc = load_runs(&o, argv[optind], &runs);
     if (rc == 0 && o.write_runs) rc = write_runs(runs, o.write_runs);
     if (rc == 0) rc = prepare(&o, runs, &d);
-    if (rc == 0 && o.write_lp && pms_lp_write(d.cycles, d.events, d.n_train, d.n_counters, d.names, o.write_lp) < 0)
-        rc = cli_lib_error();
+    if (rc == 0 && o.write_lp) rc = write_lp(&d, o.write_lp);
     if (rc == 0) {
         size_t fitted = pms_estimate_run(&d, &o.fit, res);
         rc = write_output(cli_is_main(o.json) ? write_json : cli_is_main(o.csv) ? pms_estimate_write_csv : write_text, &d,

@@ -196,8 +196,8 @@ static int write_file(const char *path, int (*write)(FILE *, const pms_hotspot_s
     FILE *f = cli_open_output(path);
     if (!f)
         return CLI_FAIL;
-    int rc = write(f, sw) ? cli_lib_error() : CLI_OK;
-    cli_close_output(f);
+    int rc = write(f, sw) ? cli_output_error(f) : CLI_OK;
+    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
     return rc;
 }
 
@@ -294,11 +294,11 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     if (rc == CLI_OK) {
         if (cli_is_main(o->csv) ? pms_hotspot_write_sweep_csv(out, &sw)
                                 : pms_hotspot_write_sweep(out, &sw, truth, cli_is_main(o->json)))
-            rc = cli_lib_error();
+            rc = cli_output_error(out);
         if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
             FILE *f = cli_open_output(o->json);
-            rc = !f ? CLI_FAIL : pms_hotspot_write_sweep(f, &sw, truth, 1) ? cli_lib_error() : CLI_OK;
-            cli_close_output(f);
+            rc = !f ? CLI_FAIL : pms_hotspot_write_sweep(f, &sw, truth, 1) ? cli_output_error(f) : CLI_OK;
+            if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
         }
         if (rc == CLI_OK && o->svg)
             rc = write_file(o->svg, pms_hotspot_write_sweep_svg, &sw);
@@ -329,11 +329,11 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
         rc = cli_lib_error();
     else if (rc == CLI_OK) {
         if (pms_hotspot_write_one(out, truth, &rec, &r, o->rows, cli_is_main(o->json)))
-            rc = cli_lib_error();
+            rc = cli_output_error(out);
         if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
             FILE *f = cli_open_output(o->json);
-            rc = !f ? CLI_FAIL : pms_hotspot_write_one(f, truth, &rec, &r, o->rows, 1) ? cli_lib_error() : CLI_OK;
-            cli_close_output(f);
+            rc = !f ? CLI_FAIL : pms_hotspot_write_one(f, truth, &rec, &r, o->rows, 1) ? cli_output_error(f) : CLI_OK;
+            if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
         }
         pms_hotspot_result_free(&r);
     }
@@ -419,6 +419,6 @@ int cmd_hotspot(int argc, char **argv)
     if (!out)
         return CLI_FAIL;
     int rc = o.sweep ? sweep(&o, argv + optind, rest, out) : one_recording(&o, argv[optind], out);
-    cli_close_output(out);
+    if (cli_close_output(out) != CLI_OK) rc = CLI_FAIL;
     return rc;
 }

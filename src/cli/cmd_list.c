@@ -122,8 +122,7 @@ int cmd_list(int argc, char **argv)
         pms_json_array_end(&j);
         pms_json_finish(&j);
     }
-    int rc = jf && (fflush(jf) != 0 || ferror(jf)) ? cli_error("cannot write %s", json) : CLI_OK;
-    cli_close_output(jf);
+    int rc = jf ? cli_close_output(jf) : CLI_OK;
     if (l.text) printf("\n%zu events listed, %zu countable here\n", l.shown, l.usable);
     return rc;
 }

@@ -82,10 +82,8 @@ static int write_file(const char *path, int (*fn)(FILE *, const pms_olr_series *
     FILE *out = cli_open_output(path);
     if (!out) return CLI_FAIL;
     int rc = fn(out, s, f);
-    int bad = fflush(out) != 0 || ferror(out);
-    cli_close_output(out);
-    if (rc) return cli_error("%s: %s", path, pms_strerror());
-    return bad ? cli_error("cannot write %s", path) : CLI_OK;
+    if (cli_close_output(out) != CLI_OK) return CLI_FAIL;
+    return rc ? cli_error("%s: %s", path, pms_strerror()) : CLI_OK;
 }
 
 static int write_series(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)

@@ -307,12 +307,12 @@ int cmd_phase(int argc, char **argv)
         else {
             if (cli_is_main(json)) pms_phase_write_json(&run, out);
             else if (cli_is_main(csv_path)) {
-                if (pms_phase_write_csv(&run, out)) rc = cli_lib_error();
+                if (pms_phase_write_csv(&run, out)) rc = cli_output_error(out);
             } else {
                 if (!quiet) pms_phase_print_table(&run, out);
                 pms_phase_print_summary(&run, out);
             }
-            cli_close_output(out);
+            if (cli_close_output(out) != CLI_OK) rc = CLI_FAIL;
         }
         const struct {
             const char *path;
@@ -323,8 +323,8 @@ int cmd_phase(int argc, char **argv)
             if (!files[i].path || cli_is_main(files[i].path)) continue;
             FILE *f = cli_open_output(files[i].path);
             if (!f) rc = CLI_FAIL;
-            else if (files[i].write(&run, f)) rc = cli_lib_error();
-            cli_close_output(f);
+            else if (files[i].write(&run, f)) rc = cli_output_error(f);
+            if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
         }
     }
     pms_phase_input_close(&in);

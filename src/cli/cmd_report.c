@@ -260,7 +260,7 @@ static int emit(const struct sinks *out, const struct options *o, pms_perfdata_r
     pms_profile_html page;
     FILE *html = NULL;
     if (o->html) {
-        if (!(html = fopen(o->html, "w"))) return cli_error("cannot write %s: %m", o->html);
+        if (!(html = cli_open_output(o->html))) return CLI_FAIL;
         pms_profile_html_begin(&page, html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP, pms_profile_lost(p));
     }
     int found = 0, rc = CLI_OK;
@@ -277,12 +277,12 @@ static int emit(const struct sinks *out, const struct options *o, pms_perfdata_r
         if (out->csv) print_csv(out->csv, o, &t);
         if (out->text) print_text(out->text, o, &t, pms_profile_lost(p));
         if (html && pms_profile_html_event(&page, name, t.samples, t.rows, t.nrows, shown_rows(o, &t)))
-            rc = cli_lib_error();
+            rc = cli_output_error(html);
         free(t.rows);
     }
     if (html) {
-        int ended = pms_profile_html_end(&page);
-        if ((fclose(html) || ended) && rc == CLI_OK) rc = cli_error("cannot write %s", o->html);
+        if (pms_profile_html_end(&page) && rc == CLI_OK) rc = cli_output_error(html);
+        if (cli_close_output(html) != CLI_OK) rc = CLI_FAIL;
     }
     if (rc != CLI_OK) return rc;
     if (out->json) {

@@ -48,20 +48,21 @@ int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_outputs_begin();
     if (argc < 2) {
         print_usage(stderr);
         return CLI_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_usage(stdout);
-        return CLI_OK;
+        return cli_exit_status(CLI_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("pmuscope %s\n", PMS_VERSION);
-        return CLI_OK;
+        return cli_exit_status(CLI_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return cli_exit_status(commands[i].run(argc - 1, argv + 1));
     return cli_usage_error(NULL, "'%s' is not a pmuscope command", argv[1]);
 }

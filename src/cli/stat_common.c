@@ -124,7 +124,7 @@ FILE *stat_open_output(const stat_opts *o, bool machine_format)
 void stat_close_output(FILE *f)
 {
     if (f == stderr)
-        fflush(f);
+        cli_check_stream(f, "standard error");
     else
         cli_close_output(f);
 }

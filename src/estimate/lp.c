@@ -3,11 +3,13 @@
 #include "estimate/model.h"
 #include "util/error.h"
 
+#include <errno.h>
 #include <glpk.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* GLPK aborts the process on a name it does not accept, so names are reduced to
  * [A-Za-z0-9_] and kept short. */
@@ -79,7 +81,7 @@ static glp_prob *lp_build(const double *cycles, const double *events, size_t m, 
 }
 
 int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
-                 const char *const *names, const char *path)
+                 const char *const *names, FILE *out)
 {
     int rc = pms_estimate_check(cycles, events, m, n, names, 1);
     if (rc < 0) return rc;
@@ -89,10 +91,35 @@ int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
         glp_term_out(term);
         return pms_fail(PMS_ENOMEM, "LP: out of memory building the model");
     }
-    int wr = glp_write_lp(P, NULL, path);
+    /* GLPK writes only to a named file and does not notice a write that failed (a full
+     * disk): the model goes to a private temporary file and is copied into out, whose
+     * writes the caller can check. */
+    const char *dir = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/pmuscope-lp-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmp);
+    int wr = fd < 0 ? -1 : glp_write_lp(P, NULL, tmp);
     glp_delete_prob(P);
     glp_term_out(term);
-    if (wr != 0) return pms_fail(PMS_EIO, "%s: cannot write the LP model", path);
+    FILE *model = fd < 0 ? NULL : fdopen(fd, "r");
+    if (fd >= 0) unlink(tmp); /* the open descriptor keeps it readable */
+    if (!model) {
+        if (fd >= 0) close(fd);
+        return pms_fail_errno(PMS_EIO, errno, "cannot make a temporary file for the LP model");
+    }
+    if (wr != 0) {
+        fclose(model);
+        return pms_fail(PMS_EIO, "GLPK could not write the LP model");
+    }
+    char buf[8192];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, model)) > 0 && fwrite(buf, 1, got, out) == got) {}
+    int read_failed = ferror(model);
+    fclose(model);
+    if (read_failed) return pms_fail(PMS_EIO, "cannot read back the LP model");
+    errno = 0;
+    if (fflush(out) != 0 || ferror(out))
+        return errno ? pms_fail_errno(PMS_EIO, errno, "cannot write the LP model") : pms_fail(PMS_EIO, "cannot write the LP model");
     return PMS_OK;
 }
 

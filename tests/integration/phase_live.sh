@@ -43,7 +43,12 @@ ari_at_least 0.75 -e cpu-clock --interval-event task-clock --threshold 50 -- --s
 # task-clock time of all intervals. (Not per interval: on a busy machine how the samples
 # split between neighbouring intervals varies, 4 in one and 38 in the next was seen.)
 head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth"
-[ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ACD]$')" -gt 40 ]
+# Nearly every interval has a truth label (the count of intervals follows the workload's CPU
+# time, 36 to 50 here depending on the machine's load, so it is not asserted itself).
+rows=$(($(wc -l <"$tmp/live.csv") - 1))
+labelled=$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ACD]$' || true)
+echo "$labelled of $rows intervals labelled A, C or D"
+[ "$rows" -ge 20 ] && [ "$labelled" -ge $((rows * 9 / 10)) ]
 awk -F, 'NR > 1 && $4 != 80000000 { bad++ } NR > 1 { samples += $5; expected += $4 / 4000000 }
   END { printf "%d samples in %d intervals, %d expected from their task-clock time\n", samples, NR - 1, expected
         exit !(bad <= 1 && samples >= 0.95 * expected && samples <= 1.05 * expected) }' "$tmp/live.csv"

@@ -473,16 +473,23 @@ static int count_by_event(const pms_sample *s, void *ctx)
     return 0;
 }
 
-static void test_header_attr_record(void **state)
+/* A writer on a new temporary file with one event whose samples carry no read group. */
+static const char *open_plain_writer(pms_perfdata_writer **w, pms_perfdata_attr a[2])
 {
-    (void)state;
-    pms_perfdata_attr a[2];
     make_attrs(a);
     a[0].attr.read_format = 0;
     a[0].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
     const char *path = pms_test_write_temp(".data", "", 0);
+    assert_int_equal(pms_perfdata_writer_open(w, path, a, 1, 0, NULL), PMS_OK);
+    return path;
+}
+
+static void test_header_attr_record(void **state)
+{
+    (void)state;
+    pms_perfdata_attr a[2];
     pms_perfdata_writer *w;
-    assert_int_equal(pms_perfdata_writer_open(&w, path, a, 1, 0, NULL), PMS_OK);
+    const char *path = open_plain_writer(&w, a);
     struct {
         struct perf_event_header h;
         struct perf_event_attr attr;
@@ -534,12 +541,8 @@ static void test_auxtrace_payload_skipped(void **state)
 {
     (void)state;
     pms_perfdata_attr a[2];
-    make_attrs(a);
-    a[0].attr.read_format = 0;
-    a[0].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
-    const char *path = pms_test_write_temp(".data", "", 0);
     pms_perfdata_writer *w;
-    assert_int_equal(pms_perfdata_writer_open(&w, path, a, 1, 0, NULL), PMS_OK);
+    const char *path = open_plain_writer(&w, a);
     unsigned char rec[256];
     for (int i = 0; i < 30; i++) {
         if (i == 10) add_auxtrace(w, 3);

@@ -38,7 +38,9 @@ awk -v a="$(mean 0 nrmse_sr)" -v b="$(mean 2 nrmse_sr)" 'BEGIN{exit !(b > a)}' |
 awk -v a="$(mean 0 sc)" -v b="$(mean 2 sc)" 'BEGIN{exit !(b < a)}' || fail "SC does not fall"
 awk -v a="$(mean 0 kendall_tau_b)" -v b="$(mean 2 kendall_tau_b)" 'BEGIN{exit !(b < a)}' || fail "tau does not fall"
 awk -v a="$(mean 0 od)" -v b="$(mean 1 od)" 'BEGIN{exit !(b > a)}' || fail "OD does not rise from 64K to 256K"
-jq -s -e '[.[].periods[].od] | all(. > 0)' "$tmp"/run*.json >/dev/null || fail "OD not positive"
+# OD is 0 when every sampled IP sits at its block's own level: with a dozen samples at 16M on a
+# fast machine one IP in the hottest block can be all there is (seen in CI), so 0 is a valid answer.
+jq -s -e '[.[].periods[].od] | all(type == "number" and . >= 0)' "$tmp"/run*.json >/dev/null || fail "OD not a number >= 0"
 
 # The paper's trend on many close blocks: 4 full sweeps, one truth.
 spread=("$PMS_WORKLOADS/hotspots" --spread)

@@ -30,7 +30,7 @@ static int parse_sizes(const char *spec, long **sizes, size_t *count)
             if (end == q || errno || hi < lo || hi - lo > 100000) goto bad;
         }
         for (long s = lo; s <= hi; s++) {
-            if (pms_grow(&list, &cap, n + 1, sizeof *list)) {
+            if (pms__grow(&list, &cap, n + 1, sizeof *list)) {
                 free(list);
                 return cli_error("out of memory");
             }

@@ -20,7 +20,7 @@ static int try_group(const pms_event *anchors, size_t na, const pms_event *event
 {
     size_t n = na + k;
     pms_event *g = malloc(n * sizeof *g);
-    if (!g) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!g) return pms__fail(PMS_ENOMEM, "out of memory");
     memcpy(g, anchors, na * sizeof *g);
     memcpy(g + na, events, k * sizeof *g);
     for (size_t i = 0; i < n; i++) g[i].group = 0;
@@ -31,7 +31,7 @@ static int try_group(const pms_event *anchors, size_t na, const pms_event *event
     pms_count *counts = calloc(n, sizeof *counts);
     if (!counts) {
         pms_counter_destroy(c);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     r = pms_counter_attach(c, getpid());
     if (r == PMS_OK) {
@@ -63,7 +63,7 @@ int pms_schedule_probe_capacity(const pms_event *anchors, size_t na, const pms_e
         if (!fits) {
             *capacity = (unsigned)(k - 1);
             if (k == 1)
-                return pms_fail(PMS_ENOTSUP, "%s does not fit on the counters beside the %zu anchor events",
+                return pms__fail(PMS_ENOTSUP, "%s does not fit on the counters beside the %zu anchor events",
                                 events[0].name, na);
             return PMS_OK;
         }

@@ -28,9 +28,9 @@ struct pms_counter {
 int pms_counter_create(const pms_event *events, size_t n, unsigned flags, pms_counter **out)
 {
     *out = NULL;
-    if (n == 0) return pms_fail(PMS_EINVAL, "no events to count");
+    if (n == 0) return pms__fail(PMS_EINVAL, "no events to count");
     pms_counter *c = calloc(1, sizeof *c);
-    if (!c) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!c) return pms__fail(PMS_ENOMEM, "out of memory");
     c->n = n;
     c->flags = flags;
     c->events = malloc(n * sizeof *c->events);
@@ -38,7 +38,7 @@ int pms_counter_create(const pms_event *events, size_t n, unsigned flags, pms_co
     c->buf = malloc((3 + 2 * n) * sizeof *c->buf);
     if (!c->events || !c->unsupported || !c->buf) {
         pms_counter_destroy(c);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     memcpy(c->events, events, n * sizeof *events);
     *out = c;
@@ -83,7 +83,7 @@ static int alloc_threads(pms_counter *c, size_t nthreads)
     c->fds = malloc(nthreads * c->n * sizeof *c->fds);
     c->ids = calloc(nthreads * c->n, sizeof *c->ids);
     c->leader = calloc(nthreads * c->n, sizeof *c->leader);
-    if (!c->fds || !c->ids || !c->leader) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!c->fds || !c->ids || !c->leader) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t k = 0; k < nthreads * c->n; k++) c->fds[k] = -1;
     c->nthreads = nthreads;
     return PMS_OK;
@@ -108,7 +108,7 @@ static int open_thread(pms_counter *c, size_t t, pid_t tid, bool on_exec)
         if (fd < 0) {
             if ((c->flags & PMS_COUNTER_SKIP_UNSUPPORTED) && (fd == PMS_ENOTSUP || fd == PMS_EINVAL)) {
                 c->unsupported[i] = strdup(pms_strerror());
-                if (!c->unsupported[i]) return pms_fail(PMS_ENOMEM, "out of memory");
+                if (!c->unsupported[i]) return pms__fail(PMS_ENOMEM, "out of memory");
                 continue;
             }
             return fd;
@@ -118,7 +118,7 @@ static int open_thread(pms_counter *c, size_t t, pid_t tid, bool on_exec)
         c->leader[k] = leads;
         if (leads) leader_fd = fd;
         if (ioctl(fd, PERF_EVENT_IOC_ID, &c->ids[k]) < 0)
-            return pms_fail_errno(PMS_EIO, errno, "%s: cannot get the event id", c->events[i].name);
+            return pms__fail_errno(PMS_EIO, errno, "%s: cannot get the event id", c->events[i].name);
     }
     return PMS_OK;
 }
@@ -160,10 +160,10 @@ int pms_counter_attach(pms_counter *c, pid_t pid)
         }
     }
     free(tids);
-    if (r == PMS_OK && opened == 0) r = pms_fail(PMS_ENOENT, "no process with pid %d", (int)pid);
+    if (r == PMS_OK && opened == 0) r = pms__fail(PMS_ENOENT, "no process with pid %d", (int)pid);
     for (size_t k = 0; r == PMS_OK && k < c->nthreads * c->n; k++)
         if (c->leader[k] && ioctl(c->fds[k], PERF_EVENT_IOC_ENABLE, 0) < 0)
-            r = pms_fail_errno(PMS_EIO, errno, "cannot enable the counters of process %d", (int)pid);
+            r = pms__fail_errno(PMS_EIO, errno, "cannot enable the counters of process %d", (int)pid);
     if (r) close_all(c);
     return r;
 }
@@ -174,10 +174,10 @@ static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
     size_t words = 3 + 2 * c->n;
     ssize_t got = read(c->fds[t * c->n + lead], c->buf, words * sizeof *c->buf);
     if (got == 0) return PMS_OK; /* nothing to read from a thread that is gone */
-    if (got < 0) return pms_fail_errno(PMS_EIO, errno, "%s: cannot read the counter group", c->events[lead].name);
+    if (got < 0) return pms__fail_errno(PMS_EIO, errno, "%s: cannot read the counter group", c->events[lead].name);
     uint64_t nr = c->buf[0];
     if ((size_t)got < 3 * sizeof *c->buf || nr > c->n || (size_t)got < (3 + 2 * nr) * sizeof *c->buf)
-        return pms_fail(PMS_EIO, "%s: short group read (%zd bytes)", c->events[lead].name, got);
+        return pms__fail(PMS_EIO, "%s: short group read (%zd bytes)", c->events[lead].name, got);
     for (uint64_t m = 0; m < nr; m++) {
         uint64_t value = c->buf[3 + 2 * m], id = c->buf[4 + 2 * m];
         for (size_t i = lead; i < c->n && c->events[i].group == c->events[lead].group; i++)
@@ -193,7 +193,7 @@ static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
 
 int pms_counter_read(pms_counter *c, pms_count *out)
 {
-    if (!c->fds) return pms_fail(PMS_EINVAL, "the counters are not open");
+    if (!c->fds) return pms__fail(PMS_EINVAL, "the counters are not open");
     memset(out, 0, c->n * sizeof *out);
     for (size_t t = 0; t < c->nthreads; t++)
         for (size_t i = 0; i < c->n; i++)

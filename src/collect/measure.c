@@ -85,7 +85,7 @@ static int measure_loop(pms_counter *c, struct target *tg, double start, const p
     pms_count *prev = calloc(n, sizeof *prev), *now = calloc(n, sizeof *now), *delta = calloc(n, sizeof *delta);
     if (!prev || !now || !delta) {
         free(prev), free(now), free(delta);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     double step = o->interval_ms / 1000.0, next = start + step, last_tick = start;
     bool forwarded = false, stopped_by_callback = false;
@@ -101,7 +101,7 @@ static int measure_loop(pms_counter *c, struct target *tg, double start, const p
         struct pollfd pfd = {.fd = tg->pidfd, .events = POLLIN};
         int ready = poll(&pfd, tg->pidfd >= 0 ? 1 : 0, timeout);
         if (ready < 0 && errno != EINTR) {
-            r = pms_fail_errno(PMS_EIO, errno, "waiting for process %d", (int)tg->pid);
+            r = pms__fail_errno(PMS_EIO, errno, "waiting for process %d", (int)tg->pid);
             break;
         }
         if (o->stop && *o->stop && !forwarded) {
@@ -175,7 +175,7 @@ int pms_measure_pid(pms_counter *c, pid_t pid, const pms_measure_opts *o, pms_co
                     pms_measure_result *res)
 {
     memset(res, 0, sizeof *res);
-    if (pid <= 0) return pms_fail(PMS_EINVAL, "invalid pid %d", (int)pid);
+    if (pid <= 0) return pms__fail(PMS_EINVAL, "invalid pid %d", (int)pid);
     int r = pms_counter_attach(c, pid);
     if (r) return r;
     struct target tg = {pid, open_pidfd(pid), false};

@@ -14,7 +14,7 @@
 int pms_randomize_parse(const char *spec, pms_randomize *out)
 {
     memset(out, 0, sizeof *out);
-    if (!spec) return pms_fail(PMS_EINVAL, "--randomize: expected mask:BITS or exp");
+    if (!spec) return pms__fail(PMS_EINVAL, "--randomize: expected mask:BITS or exp");
     if (strcmp(spec, "exp") == 0) {
         out->kind = PMS_RANDOMIZE_EXP;
         return PMS_OK;
@@ -27,9 +27,9 @@ int pms_randomize_parse(const char *spec, pms_randomize *out)
             out->bits = (unsigned)bits;
             return PMS_OK;
         }
-        return pms_fail(PMS_EINVAL, "--randomize=%s: expected a number of bits from 1 to 32 after 'mask:'", spec);
+        return pms__fail(PMS_EINVAL, "--randomize=%s: expected a number of bits from 1 to 32 after 'mask:'", spec);
     }
-    return pms_fail(PMS_EINVAL, "--randomize=%s: expected mask:BITS or exp", spec);
+    return pms__fail(PMS_EINVAL, "--randomize=%s: expected mask:BITS or exp", spec);
 }
 
 uint64_t pms_randomize_period(const pms_randomize *r, uint64_t base, double u)
@@ -65,7 +65,7 @@ int pms_period_gen_create(pms_period_gen **out, const pms_randomize *r, uint64_t
     pms_period_gen *g = calloc(1, sizeof *g);
     if (!g || !(g->rng = gsl_rng_alloc(gsl_rng_mt19937))) {
         free(g);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     g->r = *r;
     g->base = base;

@@ -58,7 +58,7 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
         if (now_s() - last_sync >= 1.0) {
             int rc = pms_perfdata_writer_sync(s->w);
             /* valid and holding a sample: in place, so that a crash of the caller leaves it there */
-            if (!rc && s->out->samples) rc = record_output_publish(&s->file);
+            if (!rc && s->out->samples) rc = pms__record_output_publish(&s->file);
             if (rc) return rc;
             last_sync = now_s();
         }
@@ -123,7 +123,7 @@ static int abandon(int rc, pms_child *child, session *s, pms_sampler *sm)
     if (child) pms_child_abort(child);
     if (s) {
         pms_perfdata_writer_close(s->w);
-        record_output_end(&s->file);
+        pms__record_output_end(&s->file);
     }
     if (sm) pms_sampler_close(sm);
     return rc;
@@ -136,10 +136,10 @@ static int finish_file(session *s, int rc)
     int closed = pms_perfdata_writer_close(s->w);
     if (!rc) rc = closed;
     if (!rc || s->out->samples) {
-        int published = record_output_publish(&s->file);
+        int published = pms__record_output_publish(&s->file);
         if (!rc) rc = published;
     }
-    record_output_end(&s->file);
+    pms__record_output_end(&s->file);
     return rc;
 }
 
@@ -148,7 +148,7 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     *out = (pms_record_result){0};
     bool launched = cfg->argv && cfg->argv[0];
     if (!cfg->nevents || !cfg->output || launched == (cfg->pid > 0))
-        return pms_fail(PMS_EINVAL, "record: give sampling events, an output path and either a command or a pid");
+        return pms__fail(PMS_EINVAL, "record: give sampling events, an output path and either a command or a pid");
     pms_child child = {.pid = -1, .release_fd = -1, .error_fd = -1};
     if (launched) {
         int rc = pms_child_spawn(&child, cfg->argv);
@@ -161,8 +161,8 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     size_t nattrs = 0;
     const pms_perfdata_attr *attrs = pms_sampler_attrs(sm, &nattrs);
     session s = {.cfg = cfg, .out = out};
-    if ((rc = record_output_begin(&s.file, cfg->output))) return abandon(rc, c, NULL, sm);
-    rc = pms_perfdata_writer_open(&s.w, record_output_file(&s.file), attrs, nattrs, cfg->cmdline_argc,
+    if ((rc = pms__record_output_begin(&s.file, cfg->output))) return abandon(rc, c, NULL, sm);
+    rc = pms_perfdata_writer_open(&s.w, pms__record_output_file(&s.file), attrs, nattrs, cfg->cmdline_argc,
                                   (char **)cfg->cmdline_argv);
     if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))

@@ -8,48 +8,48 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int record_output_begin(record_output *o, const char *path)
+int pms__record_output_begin(record_output *o, const char *path)
 {
     *o = (record_output){.path = path};
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return PMS_OK; /* a device: written in place */
     if (asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
         o->tmp = NULL;
-        return pms_fail(PMS_ENOMEM, "record: out of memory");
+        return pms__fail(PMS_ENOMEM, "record: out of memory");
     }
     int fd = mkstemp(o->tmp); /* mode 0600, as perf record creates its files */
     if (fd < 0) {
         int err = errno;
         free(o->tmp);
         o->tmp = NULL;
-        return pms_fail_errno(pms_status_from_errno(err), err, "cannot create a temporary file beside %s", path);
+        return pms__fail_errno(pms__status_from_errno(err), err, "cannot create a temporary file beside %s", path);
     }
     close(fd);
     return PMS_OK;
 }
 
-const char *record_output_file(const record_output *o) { return o->tmp ? o->tmp : o->path; }
+const char *pms__record_output_file(const record_output *o) { return o->tmp ? o->tmp : o->path; }
 
-int record_output_publish(record_output *o)
+int pms__record_output_publish(record_output *o)
 {
     if (!o->tmp || o->published) return PMS_OK;
     struct stat st;
     if (stat(o->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         char *old = NULL;
-        if (asprintf(&old, "%s.old", o->path) < 0) return pms_fail(PMS_ENOMEM, "record: out of memory");
+        if (asprintf(&old, "%s.old", o->path) < 0) return pms__fail(PMS_ENOMEM, "record: out of memory");
         int moved = rename(o->path, old);
         int err = errno;
-        int rc = moved ? pms_fail_errno(pms_status_from_errno(err), err, "cannot keep %s as %s", o->path, old) : PMS_OK;
+        int rc = moved ? pms__fail_errno(pms__status_from_errno(err), err, "cannot keep %s as %s", o->path, old) : PMS_OK;
         free(old);
         if (rc) return rc;
     }
     if (rename(o->tmp, o->path) != 0)
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot rename %s to %s", o->tmp, o->path);
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot rename %s to %s", o->tmp, o->path);
     o->published = true;
     return PMS_OK;
 }
 
-void record_output_end(record_output *o)
+void pms__record_output_end(record_output *o)
 {
     if (o->tmp && !o->published) remove(o->tmp);
     free(o->tmp);

@@ -17,12 +17,12 @@ typedef struct record_output {
 } record_output;
 
 /* Chooses (and creates) the file to write; 0 or a status with a message. */
-int record_output_begin(record_output *o, const char *path);
+int pms__record_output_begin(record_output *o, const char *path);
 /* The path the writer opens: the temporary file, or the output itself. */
-const char *record_output_file(const record_output *o);
+const char *pms__record_output_file(const record_output *o);
 /* Moves a non-empty existing output to FILE.old and the temporary file to FILE; once. */
-int record_output_publish(record_output *o);
+int pms__record_output_publish(record_output *o);
 /* Removes the temporary file unless published, and frees. */
-void record_output_end(record_output *o);
+void pms__record_output_end(record_output *o);
 
 #endif

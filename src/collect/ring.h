@@ -19,8 +19,8 @@ typedef struct pms_ring {
 } pms_ring;
 
 /* Maps data_pages (a power of 2) data pages of fd. */
-int pms_ring_map(pms_ring *r, int fd, size_t data_pages);
-void pms_ring_unmap(pms_ring *r);
+int pms__ring_map(pms_ring *r, int fd, size_t data_pages);
+void pms__ring_unmap(pms_ring *r);
 
 /* Called for every record; h points at the whole record, contiguous (read-only: the
  * kernel maps the data pages so). A non-zero return stops the drain (the record
@@ -30,6 +30,6 @@ typedef int (*pms_ring_record_fn)(const struct perf_event_header *h, void *ctx);
 /* Hands every record between data_tail and data_head to fn, then releases the space;
  * *count grows by the number of records read. Returns 0, fn's non-zero value, or
  * PMS_EFORMAT for a record whose size does not fit (the rest is then skipped). */
-int pms_ring_drain(pms_ring *r, pms_ring_record_fn fn, void *ctx, uint64_t *count);
+int pms__ring_drain(pms_ring *r, pms_ring_record_fn fn, void *ctx, uint64_t *count);
 
 #endif

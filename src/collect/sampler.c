@@ -131,7 +131,7 @@ static int set_fd_period(pms_sampler *s, sampling_fd *f, uint64_t period)
     clockid_t clock = s->have_clock ? s->clock : CLOCK_MONOTONIC;
     uint64_t t0 = now_ns(clock);
     if (ioctl(f->fd, PERF_EVENT_IOC_PERIOD, &period) < 0)
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "%s: cannot change the sampling period to %llu",
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "%s: cannot change the sampling period to %llu",
                               e->cfg.event.name, (unsigned long long)period);
     s->stats.period_update_ns += now_ns(clock) - t0;
     if (e->correct_period) {
@@ -239,19 +239,19 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 
 static int check_config(const pms_sampler_config *cfg)
 {
-    if (!cfg || !cfg->events || cfg->nevents == 0) return pms_fail(PMS_EINVAL, "no sampling event given");
+    if (!cfg || !cfg->events || cfg->nevents == 0) return pms__fail(PMS_EINVAL, "no sampling event given");
     for (size_t i = 0; i < cfg->nevents; i++) {
         const pms_sampling_event *e = &cfg->events[i];
         if (!e->period && !e->freq)
-            return pms_fail(PMS_EINVAL, "%s: no sampling period or frequency given", e->event.name);
+            return pms__fail(PMS_EINVAL, "%s: no sampling period or frequency given", e->event.name);
         if (e->randomize.kind != PMS_RANDOMIZE_NONE && !e->period)
-            return pms_fail(PMS_EINVAL, "%s: period randomisation needs a fixed period (-c), not a frequency",
+            return pms__fail(PMS_EINVAL, "%s: period randomisation needs a fixed period (-c), not a frequency",
                             e->event.name);
-        if (e->nread && !e->read) return pms_fail(PMS_EINVAL, "%s: read counters missing", e->event.name);
+        if (e->nread && !e->read) return pms__fail(PMS_EINVAL, "%s: read counters missing", e->event.name);
     }
     size_t pages = cfg->mmap_pages ? cfg->mmap_pages : 128;
     if (pages & (pages - 1))
-        return pms_fail(PMS_EINVAL, "ring buffer: %zu pages is not a power of 2", pages);
+        return pms__fail(PMS_EINVAL, "ring buffer: %zu pages is not a power of 2", pages);
     return PMS_OK;
 }
 
@@ -264,7 +264,7 @@ static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
     s->ev = calloc(s->nevents, sizeof *s->ev);
     s->reads = calloc(s->nreads ? s->nreads : 1, sizeof *s->reads);
     s->attrs = calloc(s->fds_per_unit, sizeof *s->attrs);
-    if (!s->ev || !s->reads || !s->attrs) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!s->ev || !s->reads || !s->attrs) return pms__fail(PMS_ENOMEM, "out of memory");
     if (cfg->use_clockid) {
         s->have_clock = 1;
         s->clock = cfg->clockid;
@@ -298,13 +298,13 @@ static int online_cpus(int **cpus, size_t *n)
     const char *path = "/sys/devices/system/cpu/online";
     char buf[4096];
     FILE *f = fopen(path, "r");
-    if (!f) return pms_fail_errno(PMS_EIO, errno, "cannot read %s", path);
+    if (!f) return pms__fail_errno(PMS_EIO, errno, "cannot read %s", path);
     size_t len = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[len] = 0;
     int ncpu = get_nprocs_conf();
     *cpus = calloc((size_t)ncpu, sizeof **cpus);
-    if (!*cpus) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!*cpus) return pms__fail(PMS_ENOMEM, "out of memory");
     *n = 0;
     for (char *p = buf; *p && *p != '\n';) {
         char *end;
@@ -314,7 +314,7 @@ static int online_cpus(int **cpus, size_t *n)
         for (long c = lo; c <= hi && c < ncpu && *n < (size_t)ncpu; c++) (*cpus)[(*n)++] = (int)c;
         p = *end == ',' ? end + 1 : end;
     }
-    if (*n == 0) return pms_fail(PMS_EFORMAT, "%s: expected a list of CPUs such as 0-3, got '%s'", path, buf);
+    if (*n == 0) return pms__fail(PMS_EFORMAT, "%s: expected a list of CPUs such as 0-3, got '%s'", path, buf);
     return PMS_OK;
 }
 
@@ -326,14 +326,14 @@ static int list_units(const pms_sampler_config *cfg, pid_t pid, pid_t **tids, in
         int rc = pms_process_threads(pid, tids, n);
         if (rc) return rc;
         *cpus = calloc(*n ? *n : 1, sizeof **cpus);
-        if (!*cpus) return pms_fail(PMS_ENOMEM, "out of memory");
+        if (!*cpus) return pms__fail(PMS_ENOMEM, "out of memory");
         for (size_t i = 0; i < *n; i++) (*cpus)[i] = -1;
         return PMS_OK;
     }
     int rc = online_cpus(cpus, n);
     if (rc) return rc;
     *tids = calloc(*n, sizeof **tids);
-    if (!*tids) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!*tids) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t c = 0; c < *n; c++) (*tids)[c] = pid;
     return PMS_OK;
 }
@@ -376,16 +376,16 @@ static int open_unit(pms_sampler *s, const pms_sampler_config *cfg, size_t u, pi
 static int map_unit(pms_sampler *s, size_t u, size_t pages)
 {
     int *fds = s->fds + u * s->fds_per_unit;
-    int rc = pms_ring_map(&s->rings[u], fds[0], pages);
-    if (rc) return pms_fail_context(rc, "%s", s->ev[0].cfg.event.name);
+    int rc = pms__ring_map(&s->rings[u], fds[0], pages);
+    if (rc) return pms__fail_context(rc, "%s", s->ev[0].cfg.event.name);
     for (size_t i = 1; i < s->nevents; i++)
         if (ioctl(fds[i], PERF_EVENT_IOC_SET_OUTPUT, fds[0]) < 0)
-            return pms_fail_errno(PMS_EIO, errno, "%s: cannot redirect its samples into the buffer of %s",
+            return pms__fail_errno(PMS_EIO, errno, "%s: cannot redirect its samples into the buffer of %s",
                                   s->ev[i].cfg.event.name, s->ev[0].cfg.event.name);
     for (size_t k = 0; k < s->fds_per_unit; k++) {
         uint64_t id;
         if (ioctl(fds[k], PERF_EVENT_IOC_ID, &id) < 0)
-            return pms_fail_errno(PMS_EIO, errno, "cannot read the id of an event");
+            return pms__fail_errno(PMS_EIO, errno, "cannot read the id of an event");
         s->ids[k * s->nunits + u] = id;
         if (k < s->nevents) {
             sampling_fd *f = &s->sfds[u * s->nevents + k];
@@ -408,7 +408,7 @@ static int alloc_units(pms_sampler *s, size_t n)
     s->ids = calloc(n * s->fds_per_unit, sizeof *s->ids);
     s->resample = calloc(n * s->nevents, sizeof *s->resample);
     s->nalloc = n;
-    if (!s->fds || !s->rings || !s->pfds || !s->sfds || !s->ids || !s->resample) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!s->fds || !s->rings || !s->pfds || !s->sfds || !s->ids || !s->resample) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; i < n * s->fds_per_unit; i++) s->fds[i] = -1;
     return PMS_OK;
 }
@@ -444,7 +444,7 @@ static int open_all(pms_sampler *s, const pms_sampler_config *cfg, pid_t pid)
     }
     s->nunits = opened;
     for (size_t u = 0; !rc && u < s->nunits; u++) rc = map_unit(s, u, pages);
-    if (!rc && s->nunits == 0) rc = pms_fail(PMS_ENOENT, "process %d has no thread left to sample", (int)pid);
+    if (!rc && s->nunits == 0) rc = pms__fail(PMS_ENOENT, "process %d has no thread left to sample", (int)pid);
     free(tids);
     free(cpus);
     return rc;
@@ -473,7 +473,7 @@ int pms_sampler_open(pms_sampler **out, const pms_sampler_config *cfg, pid_t pid
     pms_sampler *s = calloc(1, sizeof *s);
     if (!s || !(s->patched = malloc(65536))) {
         free(s);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     rc = setup_events(s, cfg);
     if (!rc) rc = open_all(s, cfg, pid);
@@ -497,7 +497,7 @@ static int ioctl_leaders(pms_sampler *s, unsigned long request, const char *what
     for (size_t u = 0; u < s->nunits; u++)
         for (size_t i = 0; i < s->nevents; i++)
             if (ioctl(s->fds[u * s->fds_per_unit + i], request, 0) < 0)
-                return pms_fail_errno(PMS_EIO, errno, "%s: cannot %s sampling", s->ev[i].cfg.event.name, what);
+                return pms__fail_errno(PMS_EIO, errno, "%s: cannot %s sampling", s->ev[i].cfg.event.name, what);
     return PMS_OK;
 }
 
@@ -507,12 +507,12 @@ int pms_sampler_disable(pms_sampler *s) { return ioctl_leaders(s, PERF_EVENT_IOC
 int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx)
 {
     if (timeout_ms != 0 && poll(s->pfds, s->nunits, timeout_ms) < 0 && errno != EINTR)
-        return pms_fail_errno(PMS_EIO, errno, "waiting for samples");
+        return pms__fail_errno(PMS_EIO, errno, "waiting for samples");
     s->fn = fn;
     s->ctx = ctx;
     uint64_t count = 0;
     int rc = 0;
-    for (size_t u = 0; !rc && u < s->nunits; u++) rc = pms_ring_drain(&s->rings[u], on_record, s, &count);
+    for (size_t u = 0; !rc && u < s->nunits; u++) rc = pms__ring_drain(&s->rings[u], on_record, s, &count);
     int rrc = randomize_marked(s);
     if (rc) return rc;
     if (rrc) return rrc;
@@ -521,8 +521,8 @@ int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx
 
 int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period)
 {
-    if (i >= s->nevents) return pms_fail(PMS_EINVAL, "no sampling event %zu (there are %zu)", i, s->nevents);
-    if (period == 0) return pms_fail(PMS_EINVAL, "%s: a sampling period must be at least 1", s->ev[i].cfg.event.name);
+    if (i >= s->nevents) return pms__fail(PMS_EINVAL, "no sampling event %zu (there are %zu)", i, s->nevents);
+    if (period == 0) return pms__fail(PMS_EINVAL, "%s: a sampling period must be at least 1", s->ev[i].cfg.event.name);
     event_state *e = &s->ev[i];
     e->base = period;
     if (e->gen) pms_period_gen_set_base(e->gen, period);
@@ -548,7 +548,7 @@ void pms_sampler_get_stats(const pms_sampler *s, pms_sampler_stats *out) { *out 
 void pms_sampler_close(pms_sampler *s)
 {
     if (!s) return;
-    for (size_t u = 0; s->rings && u < s->nunits; u++) pms_ring_unmap(&s->rings[u]);
+    for (size_t u = 0; s->rings && u < s->nunits; u++) pms__ring_unmap(&s->rings[u]);
     if (s->fds)
         for (size_t u = 0; u < s->nalloc; u++) close_unit(s, u);
     for (size_t i = 0; s->ev && i < s->nevents; i++) pms_period_gen_destroy(s->ev[i].gen);

@@ -19,10 +19,10 @@ int pms_schedule_create(const pms_event *anchors, size_t na, const pms_event *ev
                         pms_schedule **out)
 {
     *out = NULL;
-    if (ne == 0) return pms_fail(PMS_EINVAL, "no events to schedule");
-    if (per_run == 0) return pms_fail(PMS_EINVAL, "a run must hold at least one event besides the anchors");
+    if (ne == 0) return pms__fail(PMS_EINVAL, "no events to schedule");
+    if (per_run == 0) return pms__fail(PMS_EINVAL, "a run must hold at least one event besides the anchors");
     pms_schedule *s = calloc(1, sizeof *s);
-    if (!s) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!s) return pms__fail(PMS_ENOMEM, "out of memory");
     s->na = na;
     s->ne = ne;
     s->per_run = per_run < ne ? per_run : ne;
@@ -34,7 +34,7 @@ int pms_schedule_create(const pms_event *anchors, size_t na, const pms_event *ev
     s->recorded = calloc(s->nruns, sizeof *s->recorded);
     if (!s->anchors || !s->events || !s->run_events || !s->values || !s->recorded) {
         pms_schedule_destroy(s);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     memcpy(s->anchors, anchors, na * sizeof *anchors);
     memcpy(s->events, events, ne * sizeof *events);
@@ -74,7 +74,7 @@ const pms_event *pms_schedule_run_events(const pms_schedule *s, size_t r, size_t
 
 int pms_schedule_record(pms_schedule *s, size_t r, const pms_count *totals)
 {
-    if (r >= s->nruns) return pms_fail(PMS_EINVAL, "run %zu of a schedule of %zu runs", r + 1, s->nruns);
+    if (r >= s->nruns) return pms__fail(PMS_EINVAL, "run %zu of a schedule of %zu runs", r + 1, s->nruns);
     size_t n, stride = s->na + s->per_run;
     const pms_event *evs = pms_schedule_run_events(s, r, &n);
     for (size_t i = 0; i < n; i++) pms_stat_value_set(&s->values[r * stride + i], &evs[i], &totals[i]);
@@ -86,11 +86,11 @@ int pms_schedule_merge(const pms_schedule *s, pms_stat_value *out, double *ancho
 {
     size_t stride = s->na + s->per_run;
     for (size_t r = 0; r < s->nruns; r++)
-        if (!s->recorded[r]) return pms_fail(PMS_EINVAL, "run %zu of %zu was not measured", r + 1, s->nruns);
+        if (!s->recorded[r]) return pms__fail(PMS_EINVAL, "run %zu of %zu was not measured", r + 1, s->nruns);
     if (s->na) {
         /* The anchors occupy the first na slots of every run: average them as repeated runs. */
         pms_stat_value *avg = malloc(stride * sizeof *avg);
-        if (!avg) return pms_fail(PMS_ENOMEM, "out of memory");
+        if (!avg) return pms__fail(PMS_ENOMEM, "out of memory");
         if (pms_stat_average_runs(s->values, s->nruns, stride, avg)) {
             free(avg);
             return PMS_ENOMEM;

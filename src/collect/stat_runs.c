@@ -24,7 +24,7 @@ void pms_stat_mean_sem(const double *x, size_t n, double *mean, double *sem)
 int pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out)
 {
     double *x = malloc((nruns ? nruns : 1) * sizeof *x);
-    if (!x) return pms_fail(PMS_ENOMEM, "out of memory averaging %zu runs", nruns);
+    if (!x) return pms__fail(PMS_ENOMEM, "out of memory averaging %zu runs", nruns);
     for (size_t i = 0; i < n; i++) {
         out[i] = runs[i];
         double enabled = 0, running = 0;

@@ -60,7 +60,7 @@ int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, vo
 {
     size_t nattrs;
     synth *y = calloc(1, sizeof *y);
-    if (!y) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!y) return pms__fail(PMS_ENOMEM, "out of memory");
     *y = (synth){.attr = pms_sampler_attrs(s, &nattrs), .fn = fn, .ctx = ctx};
 
     pid_t *tids = NULL;
@@ -72,7 +72,7 @@ int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, vo
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
     FILE *f = rc ? NULL : fopen(path, "r");
-    if (!rc && !f) rc = pms_fail_errno(pms_status_from_errno(errno), errno, "cannot read %s", path);
+    if (!rc && !f) rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot read %s", path);
     char line[PATH_MAX + 128];
     while (!rc && f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;

@@ -16,18 +16,18 @@
 int pms_child_spawn(pms_child *c, char *const argv[])
 {
     int release[2], error[2];
-    if (!argv || !argv[0]) return pms_fail(PMS_EINVAL, "no command given to run");
-    if (pipe2(release, O_CLOEXEC) < 0) return pms_fail_errno(PMS_EIO, errno, "pipe");
+    if (!argv || !argv[0]) return pms__fail(PMS_EINVAL, "no command given to run");
+    if (pipe2(release, O_CLOEXEC) < 0) return pms__fail_errno(PMS_EIO, errno, "pipe");
     if (pipe2(error, O_CLOEXEC) < 0) {
         close(release[0]);
         close(release[1]);
-        return pms_fail_errno(PMS_EIO, errno, "pipe");
+        return pms__fail_errno(PMS_EIO, errno, "pipe");
     }
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
         close(release[0]); close(release[1]); close(error[0]); close(error[1]);
-        return pms_fail_errno(PMS_EIO, e, "fork");
+        return pms__fail_errno(PMS_EIO, e, "fork");
     }
     if (pid == 0) {
         /* Child: wait for the go byte (or EOF when the parent gives up), then exec. */
@@ -65,7 +65,7 @@ int pms_child_release(pms_child *c, const char *name)
     if (n == (ssize_t)sizeof e) {
         waitpid(c->pid, NULL, 0);
         c->pid = -1;
-        return pms_fail_errno(PMS_ECHILD, e, "cannot run '%s'", name ? name : "command");
+        return pms__fail_errno(PMS_ECHILD, e, "cannot run '%s'", name ? name : "command");
     }
     return PMS_OK;
 }
@@ -90,11 +90,11 @@ int pms_child_wait(pms_child *c, int *status, volatile int *interrupted)
         if (r < 0 && errno == EINTR) {
             if (interrupted && *interrupted) {
                 errno = EINTR;
-                return pms_fail(PMS_EIO, "interrupted while waiting for the command");
+                return pms__fail(PMS_EIO, "interrupted while waiting for the command");
             }
             continue;
         }
-        return pms_fail_errno(PMS_ECHILD, errno, "waiting for process %d", (int)c->pid);
+        return pms__fail_errno(PMS_ECHILD, errno, "waiting for process %d", (int)c->pid);
     }
 }
 
@@ -105,8 +105,8 @@ int pms_process_threads(pid_t pid, pid_t **tids, size_t *count)
     DIR *d = opendir(path);
     if (!d) {
         int e = errno;
-        if (e == ENOENT) return pms_fail(PMS_ENOENT, "no process with pid %d", (int)pid);
-        return pms_fail_errno(pms_status_from_errno(e), e, "cannot list the threads of process %d", (int)pid);
+        if (e == ENOENT) return pms__fail(PMS_ENOENT, "no process with pid %d", (int)pid);
+        return pms__fail_errno(pms__status_from_errno(e), e, "cannot list the threads of process %d", (int)pid);
     }
     size_t n = 0, cap = 0;
     pid_t *list = NULL;
@@ -115,10 +115,10 @@ int pms_process_threads(pid_t pid, pid_t **tids, size_t *count)
         char *end;
         long t = strtol(de->d_name, &end, 10);
         if (*end || t <= 0) continue;
-        if (pms_grow(&list, &cap, n + 1, sizeof *list)) {
+        if (pms__grow(&list, &cap, n + 1, sizeof *list)) {
             free(list);
             closedir(d);
-            return pms_fail(PMS_ENOMEM, "out of memory");
+            return pms__fail(PMS_ENOMEM, "out of memory");
         }
         list[n++] = (pid_t)t;
     }

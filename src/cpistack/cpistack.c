@@ -47,7 +47,7 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
             /* a miss event with a cell that is not a number (<not counted>): never dropped silently */
             const double *v;
             int rc = pms_table_numeric(t, j, true, &v);
-            return pms_fail_context(rc < 0 ? rc : PMS_EFORMAT,
+            return pms__fail_context(rc < 0 ? rc : PMS_EFORMAT,
                                     "miss event '%s' would be a regressor but holds a cell that is not a count "
                                     "(leave it out by naming the regressors with --events)",
                                     pms_table_col_name(t, j));
@@ -55,7 +55,7 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
         cols[(*n)++] = j;
     }
     if (*n == 0)
-        return pms_fail(PMS_ENOENT, "%s: no miss events found by name (*-misses, *_REFILL, BRANCH_MISPRED, ...); "
+        return pms__fail(PMS_ENOENT, "%s: no miss events found by name (*-misses, *_REFILL, BRANCH_MISPRED, ...); "
                                     "name the regressors with --events",
                         pms_table_name(t));
     return PMS_OK;
@@ -74,11 +74,11 @@ static int check_cell(const pms_table *t, size_t row, size_t col, double v)
         found = negative;
     }
     if (line)
-        return pms_fail(PMS_EFORMAT,
+        return pms__fail(PMS_EFORMAT,
                         "%s:%zu: column '%s': expected a count (0 or more), found %s%s", pms_table_name(t), line,
                         pms_table_col_name(t, col), found,
                         isnan(v) ? " (drop such intervals with --drop-missing)" : "");
-    return pms_fail(PMS_EFORMAT,
+    return pms__fail(PMS_EFORMAT,
                     "%s: interval %zu: event '%s': expected a count (0 or more), found %s%s",
                     pms_table_name(t), row + 1, pms_table_col_name(t, col),
                     isnan(v) ? "no count (<not counted> or missing)" : found,
@@ -95,7 +95,7 @@ static int select_rows(const pms_table *t, const pms_cpistack_options *o, size_t
     if (o->range_last > 0 && o->range_last < last) last = o->range_last;
     if (first >= last) {
         free(*rows);
-        return pms_fail(PMS_EINVAL, "%s: no intervals left: %zu selected, skip %zu, range %zu:%zu", pms_table_name(t), *n,
+        return pms__fail(PMS_EINVAL, "%s: no intervals left: %zu selected, skip %zu, range %zu:%zu", pms_table_name(t), *n,
                         o->skip, o->range_first, o->range_last);
     }
     memmove(*rows, *rows + first, (last - first) * sizeof **rows);
@@ -111,7 +111,7 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     if (rc < 0) return rc;
     size_t p = s->nevents;
     const double *c, *in, **col = malloc((p ? p : 1) * sizeof *col);
-    if (!col) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!col) return pms__fail(PMS_ENOMEM, "out of memory");
     /* pms_table_find_event has checked that these columns are numeric */
     pms_table_numeric(t, cyc, true, &c);
     pms_table_numeric(t, ins, true, &in);
@@ -125,7 +125,7 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     s->cpi = malloc(nsel * sizeof *s->cpi);
     s->instructions = malloc(nsel * sizeof *s->instructions);
     s->x = malloc(nsel * (p ? p : 1) * sizeof *s->x);
-    if (!s->rows || !s->cpi || !s->instructions || !s->x) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (!s->rows || !s->cpi || !s->instructions || !s->x) rc = pms__fail(PMS_ENOMEM, "out of memory");
     size_t n = 0;
     for (size_t k = 0; k < nsel && rc == PMS_OK; k++) {
         size_t r = sel[k];
@@ -153,7 +153,7 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     free(col);
     s->nrows = n;
     if (rc == PMS_OK && n == 0)
-        rc = pms_fail(PMS_EINVAL,
+        rc = pms__fail(PMS_EINVAL,
                       "%s: no intervals left to fit: of %zu selected, %zu have no instructions and %zu a missing count",
                       pms_table_name(t), nsel, s->ndropped, s->nmissing);
     return rc;
@@ -183,8 +183,8 @@ static int split(const pms_table *t, const pms_cpistack_options *o, pms_cpistack
         }
         return PMS_OK;
     }
-    if (o->validation != PMS_CPISTACK_RUNS) return pms_fail(PMS_EINVAL, "unknown validation %d", (int)o->validation);
-    if (!o->run_column) return pms_fail(PMS_EINVAL, "run-wise validation needs the column that names the run");
+    if (o->validation != PMS_CPISTACK_RUNS) return pms__fail(PMS_EINVAL, "unknown validation %d", (int)o->validation);
+    if (!o->run_column) return pms__fail(PMS_EINVAL, "run-wise validation needs the column that names the run");
     size_t col;
     const double *num = NULL;
     int rc = pms_table_require(t, o->run_column, &col);
@@ -195,7 +195,7 @@ static int split(const pms_table *t, const pms_cpistack_options *o, pms_cpistack
         else s->test[s->ntest++] = i;
     }
     if (s->ntest == 0)
-        return pms_fail(PMS_EINVAL, "%s: every interval is of one run (%s): run-wise validation needs two or more",
+        return pms__fail(PMS_EINVAL, "%s: every interval is of one run (%s): run-wise validation needs two or more",
                         pms_table_name(t), o->run_column);
     return PMS_OK;
 }
@@ -207,7 +207,7 @@ static int normalize_on_train(pms_cpistack *s)
     size_t p = s->nevents;
     double *xtr = malloc(s->ntrain * (p ? p : 1) * sizeof *xtr), *min = malloc((p ? p : 1) * sizeof *min);
     double *max = malloc((p ? p : 1) * sizeof *max);
-    int rc = xtr && min && max ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = xtr && min && max ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) {
         pms_rows_gather(s->x, p, s->train, s->ntrain, xtr);
         rc = pms_normalize_minmax(xtr, s->ntrain, p, (const char *const *)s->events, min, max);
@@ -216,7 +216,7 @@ static int normalize_on_train(pms_cpistack *s)
         for (size_t j = 0; j < p; j++) max[j] -= min[j]; /* the range, the scale of pms_normalize_apply */
         pms_normalize_apply(s->x, s->nrows, p, min, max);
     }
-    if (rc < 0) pms_fail_context(rc, "normalising over the %zu training intervals", s->ntrain);
+    if (rc < 0) pms__fail_context(rc, "normalising over the %zu training intervals", s->ntrain);
     free(xtr);
     free(min);
     free(max);
@@ -265,7 +265,7 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
     double *xte = malloc((s->ntest ? s->ntest : 1) * (p ? p : 1) * sizeof *xte);
     double *yte = malloc((s->ntest ? s->ntest : 1) * sizeof *yte), *pred = malloc((s->ntest ? s->ntest : 1) * sizeof *pred);
     double *wtr = malloc(s->ntrain * sizeof *wtr);
-    int rc = xtr && ytr && xte && yte && pred && wtr ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = xtr && ytr && xte && yte && pred && wtr ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) {
         pms_rows_gather(s->x, p, s->train, s->ntrain, xtr);
         pms_rows_gather(s->cpi, 1, s->train, s->ntrain, ytr);
@@ -274,17 +274,17 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
         pms_rows_gather(s->instructions, 1, s->train, s->ntrain, wtr);
         pms_lm_options lo = {.method = o->method, .weights = o->weighted ? wtr : NULL};
         rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
-        if (rc < 0) rc = pms_fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
+        if (rc < 0) rc = pms__fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
     }
     if (rc == PMS_OK) {
         /* the training rows are in time order (every split keeps it): residuals as a series */
         s->durbin_watson = pms_durbin_watson(s->model->residuals, s->ntrain);
         if (o->newey_west) {
             if (o->weighted || o->method != PMS_LM_OLS)
-                rc = pms_fail(PMS_EINVAL, "Newey-West standard errors are for an unweighted least-squares fit");
+                rc = pms__fail(PMS_EINVAL, "Newey-West standard errors are for an unweighted least-squares fit");
             s->hac_lag = pms_newey_west_lag(s->ntrain);
             s->hac_se = rc == PMS_OK ? malloc(s->model->ncoef * sizeof *s->hac_se) : NULL;
-            if (rc == PMS_OK && !s->hac_se) rc = pms_fail(PMS_ENOMEM, "out of memory");
+            if (rc == PMS_OK && !s->hac_se) rc = pms__fail(PMS_ENOMEM, "out of memory");
             if (rc == PMS_OK) rc = pms_lm_newey_west(s->model, xtr, s->hac_lag, s->hac_se);
         }
     }
@@ -334,7 +334,7 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
     if (o.train_fraction == 0) o.train_fraction = 0.8;
     pms_cpistack *s = calloc(1, sizeof *s);
     size_t *ev = malloc((pms_table_cols(t) + o.nevents + 1) * sizeof *ev);
-    int rc = s && ev ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = s && ev ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) rc = choose_events(t, &o, ev, &s->nevents);
     if (rc == PMS_OK) {
         s->events = calloc(s->nevents, sizeof *s->events);
@@ -350,7 +350,7 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
         s->component = malloc(p * sizeof *s->component);
         s->stack = malloc(n * (p + 1) * sizeof *s->stack);
         if (!s->train || !s->test || !s->cor || !s->vif || !s->component || !s->stack)
-            rc = pms_fail(PMS_ENOMEM, "out of memory");
+            rc = pms__fail(PMS_ENOMEM, "out of memory");
     }
     if (rc == PMS_OK) rc = split(t, &o, s);
     if (rc == PMS_OK && o.normalize) rc = normalize_on_train(s);

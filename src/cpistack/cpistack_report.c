@@ -65,7 +65,7 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
             "observed CPI", s->observed_cpi);
     fprintf(out, "  %-*s %10.4f  (total cycles / total instructions of the training intervals; %.4f over all)\n", w,
             "true CPI", s->true_cpi, s->program_cpi);
-    if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
+    if (ferror(out)) return pms__fail(PMS_EIO, "error writing the CPI stack");
     return PMS_OK;
 }
 
@@ -84,7 +84,7 @@ int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first,
     fprintf(out, " %8.4f", s->base);
     for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.4f", s->component[j]);
     fprintf(out, " %9.4f %9.4f %9.4f\n", s->model_cpi, s->observed_cpi, s->true_cpi);
-    if (ferror(out)) return pms_fail(PMS_EIO, "error writing the CPI stack");
+    if (ferror(out)) return pms__fail(PMS_EIO, "error writing the CPI stack");
     return PMS_OK;
 }
 
@@ -189,7 +189,7 @@ int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **st
     double *xs = malloc((n ? n : 1) * sizeof *xs), *fit = malloc((n ? n : 1) * sizeof *fit);
     *stacks = pms_chart_new(t1, "interval", "CPI");
     *cpi = pms_chart_new(t2, "interval", "CPI");
-    int rc = names && cat && cats && xs && fit && *stacks && *cpi ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = names && cat && cats && xs && fit && *stacks && *cpi ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; rc == PMS_OK && i < n; i++) {
         snprintf(cat[i], sizeof cat[i], "%zu", i + 1);
         cats[i] = cat[i];
@@ -215,15 +215,15 @@ int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **st
 
 int pms_cpistack_bar_chart(const pms_cpistack *const *s, const char *const *labels, size_t n, pms_chart **out)
 {
-    if (n == 0) return pms_fail(PMS_EINVAL, "no CPI stacks to draw");
+    if (n == 0) return pms__fail(PMS_EINVAL, "no CPI stacks to draw");
     size_t p = s[0]->nevents;
     double *v = malloc(n * (p + 1) * sizeof *v);
     const char **names = stack_names(s[0]);
     pms_chart *c = pms_chart_new("CPI stack", NULL, "CPI");
-    int rc = v && names && c ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = v && names && c ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t g = 0; rc == PMS_OK && g < n; g++) {
         if (s[g]->nevents != p) {
-            rc = pms_fail(PMS_EINVAL, "CPI stacks with different events cannot share a chart");
+            rc = pms__fail(PMS_EINVAL, "CPI stacks with different events cannot share a chart");
             break;
         }
         v[g * (p + 1)] = s[g]->base;

@@ -14,13 +14,13 @@ static int choose_runs(const pms_runs *r, const pms_estimate_spec *s, pms_estima
         if ((rc = pms_runs_select(r, s->train, s->by_index, &d->train, &d->n_train)) < 0) return rc;
     } else {
         d->train = malloc((r->n_runs ? r->n_runs : 1) * sizeof *d->train);
-        if (!d->train) return pms_fail(PMS_ENOMEM, "out of memory");
+        if (!d->train) return pms__fail(PMS_ENOMEM, "out of memory");
         for (size_t j = 0; j < r->n_runs; j++) {
             bool in_test = false;
             for (size_t t = 0; t < d->n_test; t++) in_test |= d->test[t] == j;
             if (!in_test) d->train[d->n_train++] = j;
         }
-        if (d->n_train == 0) return pms_fail(PMS_EINVAL, "every run is a --test run: none is left to fit on");
+        if (d->n_train == 0) return pms__fail(PMS_EINVAL, "every run is a --test run: none is left to fit on");
     }
     for (size_t a = 0; a < d->n_train; a++)
         for (size_t t = 0; t < d->n_test; t++) d->n_overlap += d->train[a] == d->test[t];
@@ -31,7 +31,7 @@ static int choose_counters(const pms_runs *r, const char *const *want, pms_estim
 {
     d->names = malloc((r->n_counters + 1) * sizeof *d->names);
     d->counter_col = malloc((r->n_counters + 1) * sizeof *d->counter_col);
-    if (!d->names || !d->counter_col) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!d->names || !d->counter_col) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->n_counters; i++) {
         bool take = !want;
         for (size_t k = 0; want && want[k]; k++) take |= strcmp(want[k], r->counters[i]) == 0;
@@ -40,7 +40,7 @@ static int choose_counters(const pms_runs *r, const char *const *want, pms_estim
     for (size_t k = 0; want && want[k]; k++) {
         bool found = false;
         for (size_t i = 0; i < d->n_counters; i++) found |= strcmp(d->names[i], want[k]) == 0;
-        if (!found) return pms_fail(PMS_EINVAL, "--counters: %s has no counter column '%s'", r->source, want[k]);
+        if (!found) return pms__fail(PMS_EINVAL, "--counters: %s has no counter column '%s'", r->source, want[k]);
     }
     return PMS_OK;
 }
@@ -54,7 +54,7 @@ int pms_estimate_prepare(const pms_runs *r, const pms_estimate_spec *spec, pms_e
     if (rc != PMS_OK) return rc;
     d->cycles = malloc((d->n_train ? d->n_train : 1) * sizeof *d->cycles);
     d->events = malloc((d->n_train * d->n_counters + 1) * sizeof *d->events);
-    if (!d->cycles || !d->events) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!d->cycles || !d->events) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t a = 0; a < d->n_train; a++) {
         size_t j = d->train[a];
         d->cycles[a] = r->cycles[j];

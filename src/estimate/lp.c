@@ -83,13 +83,13 @@ static glp_prob *lp_build(const double *cycles, const double *events, size_t m, 
 int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
                  const char *const *names, FILE *out)
 {
-    int rc = pms_estimate_check(cycles, events, m, n, names, 1);
+    int rc = pms__estimate_check(cycles, events, m, n, names, 1);
     if (rc < 0) return rc;
     int term = glp_term_out(GLP_OFF); /* GLPK prints progress unless told not to */
     glp_prob *P = lp_build(cycles, events, m, n, names);
     if (!P) {
         glp_term_out(term);
-        return pms_fail(PMS_ENOMEM, "LP: out of memory building the model");
+        return pms__fail(PMS_ENOMEM, "LP: out of memory building the model");
     }
     /* GLPK writes only to a named file and does not notice a write that failed (a full
      * disk): the model goes to a private temporary file and is copied into out, whose
@@ -105,21 +105,21 @@ int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
     if (fd >= 0) unlink(tmp); /* the open descriptor keeps it readable */
     if (!model) {
         if (fd >= 0) close(fd);
-        return pms_fail_errno(PMS_EIO, errno, "cannot make a temporary file for the LP model");
+        return pms__fail_errno(PMS_EIO, errno, "cannot make a temporary file for the LP model");
     }
     if (wr != 0) {
         fclose(model);
-        return pms_fail(PMS_EIO, "GLPK could not write the LP model");
+        return pms__fail(PMS_EIO, "GLPK could not write the LP model");
     }
     char buf[8192];
     size_t got;
     while ((got = fread(buf, 1, sizeof buf, model)) > 0 && fwrite(buf, 1, got, out) == got) {}
     int read_failed = ferror(model);
     fclose(model);
-    if (read_failed) return pms_fail(PMS_EIO, "cannot read back the LP model");
+    if (read_failed) return pms__fail(PMS_EIO, "cannot read back the LP model");
     errno = 0;
     if (fflush(out) != 0 || ferror(out))
-        return errno ? pms_fail_errno(PMS_EIO, errno, "cannot write the LP model") : pms_fail(PMS_EIO, "cannot write the LP model");
+        return errno ? pms__fail_errno(PMS_EIO, errno, "cannot write the LP model") : pms__fail(PMS_EIO, "cannot write the LP model");
     return PMS_OK;
 }
 
@@ -148,27 +148,27 @@ static int lp_solve(glp_prob *P)
 int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t n, pms_lp_fit *out)
 {
     memset(out, 0, sizeof *out);
-    int rc = pms_estimate_check(cycles, events, m, n, NULL, 1);
+    int rc = pms__estimate_check(cycles, events, m, n, NULL, 1);
     if (rc < 0) return rc;
     int term = glp_term_out(GLP_OFF);
     glp_prob *P = lp_build(cycles, events, m, n, NULL);
     if (!P) {
         glp_term_out(term);
-        return pms_fail(PMS_ENOMEM, "LP: out of memory building the model");
+        return pms__fail(PMS_ENOMEM, "LP: out of memory building the model");
     }
     if (lp_solve(P) != 0) {
         glp_delete_prob(P);
         glp_term_out(term);
-        return pms_fail(PMS_ENUMERIC, "LP: GLPK found no optimal solution for %zu runs and %zu counters", m, n);
+        return pms__fail(PMS_ENUMERIC, "LP: GLPK found no optimal solution for %zu runs and %zu counters", m, n);
     }
-    rc = pms_cycle_model_alloc(&out->model, n);
+    rc = pms__cycle_model_alloc(&out->model, n);
     out->eps = calloc(m ? m : 1, sizeof *out->eps);
     out->tight = calloc(m ? m : 1, sizeof *out->tight);
     if (rc < 0 || !out->eps || !out->tight) {
         glp_delete_prob(P);
         glp_term_out(term);
         pms_lp_fit_free(out);
-        return pms_fail(PMS_ENOMEM, "LP: out of memory");
+        return pms__fail(PMS_ENOMEM, "LP: out of memory");
     }
     out->n_runs = m;
     /* the simplex answers within its feasibility tolerance (1e-7, relative after

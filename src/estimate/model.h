@@ -7,19 +7,19 @@
 /* Fails (PMS_EINVAL) on fewer than min_runs runs, no counters, cycles that are
  * not finite and positive, or event values that are not finite, naming the run
  * (1-based) and counter (by name when names is not NULL). */
-int pms_estimate_check(const double *cycles, const double *events, size_t m, size_t n,
+int pms__estimate_check(const double *cycles, const double *events, size_t m, size_t n,
                        const char *const *names, size_t min_runs);
 
 /* Allocates coef and used for n counters, all zero. */
-int pms_cycle_model_alloc(pms_cycle_model *model, size_t n);
+int pms__cycle_model_alloc(pms_cycle_model *model, size_t n);
 
 /* The m x k matrix of columns cols[0..k-1] of the m x n events (malloc'd), and
  * the matching names (array of pointers into names, malloc'd); NULL when out of memory. */
-double *pms_estimate_columns(const double *events, size_t m, size_t n, const size_t *cols, size_t k);
-const char **pms_estimate_names(const char *const *names, const size_t *cols, size_t k);
+double *pms__estimate_columns(const double *events, size_t m, size_t n, const size_t *cols, size_t k);
+const char **pms__estimate_names(const char *const *names, const size_t *cols, size_t k);
 
 /* Fills model (allocated for n counters) from an OLS fit on the columns cols[0..k-1]. */
-int pms_cycle_model_from_lm(pms_cycle_model *model, size_t n, const struct pms_lm *lm, const size_t *cols,
+int pms__cycle_model_from_lm(pms_cycle_model *model, size_t n, const struct pms_lm *lm, const size_t *cols,
                             size_t k);
 
 #endif

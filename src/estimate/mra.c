@@ -20,10 +20,10 @@ void pms_mra_fit_free(pms_mra_fit *f)
 static int fit_columns(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
                        const size_t *cols, size_t k, pms_lm **lm)
 {
-    double *x = pms_estimate_columns(events, m, n, cols, k);
-    const char **nm = pms_estimate_names(names, cols, k);
+    double *x = pms__estimate_columns(events, m, n, cols, k);
+    const char **nm = pms__estimate_names(names, cols, k);
     int rc = (x && nm) ? pms_lm_fit(x, m, k, cycles, names ? nm : NULL, NULL, lm)
-                       : pms_fail(PMS_ENOMEM, "MRA: out of memory");
+                       : pms__fail(PMS_ENOMEM, "MRA: out of memory");
     free(x);
     free(nm);
     return rc;
@@ -61,7 +61,7 @@ static int step_aic(const double *cycles, const double *events, size_t m, size_t
     *worst = -1;
     double best = aic_now - 1e-7;
     size_t *sub = malloc(k * sizeof *sub);
-    if (!sub) return pms_fail(PMS_ENOMEM, "MRA: out of memory");
+    if (!sub) return pms__fail(PMS_ENOMEM, "MRA: out of memory");
     for (size_t at = 0; at < k; at++) {
         size_t s = 0;
         for (size_t c = 0; c < k; c++)
@@ -84,10 +84,10 @@ int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_
                      const pms_mra_options *opt, pms_mra_fit *out)
 {
     memset(out, 0, sizeof *out);
-    int rc = pms_estimate_check(cycles, events, m, n, names, 1);
+    int rc = pms__estimate_check(cycles, events, m, n, names, 1);
     if (rc < 0) return rc;
     if (m < n + 2)
-        return pms_fail(PMS_EINVAL,
+        return pms__fail(PMS_EINVAL,
                         "MRA: %zu runs for %zu counters: least squares with an intercept needs at least %zu runs "
                         "(counters + 2); choose fewer counters or use LP",
                         m, n, n + 2);
@@ -97,7 +97,7 @@ int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_
     size_t *cols = malloc(n * sizeof *cols), *aliased = malloc(n * sizeof *aliased);
     out->dropped = malloc(n * sizeof *out->dropped);
     if (!cols || !aliased || !out->dropped) {
-        rc = pms_fail(PMS_ENOMEM, "MRA: out of memory");
+        rc = pms__fail(PMS_ENOMEM, "MRA: out of memory");
         goto done;
     }
     size_t na = 0, k = 0;
@@ -113,7 +113,7 @@ int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_
     }
     out->n_aliased = out->n_dropped;
     if (k == 0) {
-        rc = pms_fail(PMS_ENUMERIC, "MRA: every counter is constant over the %zu runs: nothing to regress cycles on", m);
+        rc = pms__fail(PMS_ENUMERIC, "MRA: every counter is constant over the %zu runs: nothing to regress cycles on", m);
         goto done;
     }
     rc = fit_columns(cycles, events, m, n, names, cols, k, &out->lm);
@@ -131,7 +131,7 @@ int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_
     }
     if (rc == PMS_OK) {
         out->aic = lm_aic(out->lm);
-        rc = pms_cycle_model_from_lm(&out->model, n, out->lm, cols, k);
+        rc = pms__cycle_model_from_lm(&out->model, n, out->lm, cols, k);
     }
 done:
     free(cols);

@@ -36,7 +36,7 @@ static bool column_constant(const double *events, size_t m, size_t n, size_t i)
 static int correlations(const double *cycles, const double *events, size_t m, size_t n, double *r)
 {
     double *xy = malloc(m * 2 * sizeof *xy), rr[4];
-    if (!xy) return pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    if (!xy) return pms__fail(PMS_ENOMEM, "MRACM: out of memory");
     int rc = PMS_OK;
     for (size_t i = 0; i < n && rc == PMS_OK; i++) {
         r[i] = NAN;
@@ -62,7 +62,7 @@ static int pair_error(const double *cycles, const double *events, size_t n, pms_
     const size_t cols[2] = {p->high, p->low};
     double *x = malloc(nfit * 2 * sizeof *x), *y = malloc(nfit * sizeof *y);
     pms_lm *lm = NULL;
-    int rc = (x && y) ? PMS_OK : pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    int rc = (x && y) ? PMS_OK : pms__fail(PMS_ENOMEM, "MRACM: out of memory");
     for (size_t r = 0; rc == PMS_OK && r < nfit; r++) {
         y[r] = cycles[fit_rows[r]];
         x[2 * r] = events[fit_rows[r] * n + cols[0]];
@@ -90,7 +90,7 @@ static int pair_loo(const double *cycles, const double *events, size_t m, size_t
     p->loo_error_pct = NAN;
     if (m < 5) return PMS_OK;
     size_t *rows = malloc(m * sizeof *rows);
-    if (!rows) return pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    if (!rows) return pms__fail(PMS_ENOMEM, "MRACM: out of memory");
     pms_mracm_pair q = *p;
     double sum = 0;
     int rc = PMS_OK;
@@ -117,11 +117,11 @@ static int selection_rows(size_t m, const pms_mracm_options *opt, size_t *fit, s
         *nfit = *neval = m;
         return PMS_OK;
     }
-    if (v >= 1) return pms_fail(PMS_EINVAL, "MRACM: validation fraction %g: expected a value in (0, 1)", v);
+    if (v >= 1) return pms__fail(PMS_EINVAL, "MRACM: validation fraction %g: expected a value in (0, 1)", v);
     int rc = pms_split(m, 1.0 - v, opt->seed, fit, nfit, eval, neval);
     if (rc < 0) return rc;
     if (*nfit < 4 || *neval < 1)
-        return pms_fail(PMS_EINVAL,
+        return pms__fail(PMS_EINVAL,
                         "MRACM: a %g validation split of %zu runs leaves %zu to fit and %zu to validate: "
                         "need at least 4 and 1",
                         v, m, *nfit, *neval);
@@ -216,8 +216,8 @@ static int judge_pair(const double *cycles, const double *events, size_t m, size
                       pms_mracm_pair *p)
 {
     size_t cols[2] = {h, l};
-    double *x = pms_estimate_columns(events, m, n, cols, 2), vif[2];
-    if (!x) return pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    double *x = pms__estimate_columns(events, m, n, cols, 2), vif[2];
+    if (!x) return pms__fail(PMS_ENOMEM, "MRACM: out of memory");
     p->high = h, p->low = l;
     /* an exactly collinear pair has no VIF: it counts as infinite */
     p->vif = pms_vif(x, m, 2, NULL, vif) == PMS_OK ? vif[0] : INFINITY;
@@ -251,7 +251,7 @@ static int partial_pick(const double *cycles, const double *events, size_t m, si
 {
     out->instructions = pms__mracm_instructions(names, n, opt ? opt->instructions : NULL);
     if (opt && opt->instructions && out->instructions == PMS_MRACM_NONE)
-        return pms_fail(PMS_EINVAL, "MRACM: no counter named '%s' (the instructions counter)", opt->instructions);
+        return pms__fail(PMS_EINVAL, "MRACM: no counter named '%s' (the instructions counter)", opt->instructions);
     if (out->instructions == PMS_MRACM_NONE) return PMS_OK;
     int rc = pms__mracm_partial(cycles, events, m, n, out->instructions, out->partial);
     size_t other = rc == PMS_OK ? pms__mracm_partial_best(out->partial, n) : PMS_MRACM_NONE;
@@ -276,13 +276,13 @@ static int fit_chosen(const double *cycles, const double *events, size_t m, size
                       pms_mracm_fit *out)
 {
     size_t cols[2] = {out->pairs[out->best].high, out->pairs[out->best].low};
-    double *x = pms_estimate_columns(events, m, n, cols, 2);
-    const char **nm = pms_estimate_names(names, cols, 2);
+    double *x = pms__estimate_columns(events, m, n, cols, 2);
+    const char **nm = pms__estimate_names(names, cols, 2);
     int rc = (x && nm) ? pms_lm_fit(x, m, 2, cycles, names ? nm : NULL, NULL, &out->lm)
-                       : pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+                       : pms__fail(PMS_ENOMEM, "MRACM: out of memory");
     free(x);
     free(nm);
-    if (rc == PMS_OK) rc = pms_cycle_model_from_lm(&out->model, n, out->lm, cols, 2);
+    if (rc == PMS_OK) rc = pms__cycle_model_from_lm(&out->model, n, out->lm, cols, 2);
     return rc;
 }
 
@@ -294,8 +294,8 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
     memset(out, 0, sizeof *out);
     out->low = out->instructions = PMS_MRACM_NONE;
     for (size_t c = 0; c < PMS_MRACM_CRITERIA; c++) out->pick[c] = PMS_MRACM_NONE;
-    int rc = pms_estimate_check(cycles, events, m, n, names, 4);
-    if (rc < 0) return pms_fail_context(rc, "MRACM: a pair and an intercept need 4 runs or more");
+    int rc = pms__estimate_check(cycles, events, m, n, names, 4);
+    if (rc < 0) return pms__fail_context(rc, "MRACM: a pair and an intercept need 4 runs or more");
     double high = opt && opt->high > 0 ? opt->high : PMS_MRACM_HIGH;
     double low = opt && opt->low > 0 ? opt->low : PMS_MRACM_LOW;
     double alpha = opt && opt->alpha > 0 ? opt->alpha : 0.05;
@@ -303,11 +303,11 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
     out->procedure = opt ? opt->procedure : PMS_MRACM_PAPER;
     out->criterion = opt ? opt->criterion : PMS_MRACM_BY_FIT;
     if (out->procedure != PMS_MRACM_PAPER && out->procedure != PMS_MRACM_THRESHOLDS)
-        return pms_fail(PMS_EINVAL, "MRACM: unknown procedure %d", (int)out->procedure);
+        return pms__fail(PMS_EINVAL, "MRACM: unknown procedure %d", (int)out->procedure);
     if ((unsigned)out->criterion >= PMS_MRACM_CRITERIA)
-        return pms_fail(PMS_EINVAL, "MRACM: unknown criterion %d", (int)out->criterion);
+        return pms__fail(PMS_EINVAL, "MRACM: unknown criterion %d", (int)out->criterion);
     if (out->procedure == PMS_MRACM_THRESHOLDS && low > high)
-        return pms_fail(PMS_EINVAL, "MRACM: low threshold %g is above the high threshold %g", low, high);
+        return pms__fail(PMS_EINVAL, "MRACM: low threshold %g is above the high threshold %g", low, high);
 
     size_t *fit = malloc(m * sizeof *fit), *eval = malloc(m * sizeof *eval), nfit = 0, neval = 0;
     bool *is_high = malloc(n * sizeof *is_high), *is_low = malloc(n * sizeof *is_low), found = false;
@@ -315,7 +315,7 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
     out->partial = malloc(n * sizeof *out->partial);
     out->selected = calloc(n, sizeof *out->selected);
     if (!fit || !eval || !is_high || !is_low || !out->correlation || !out->partial || !out->selected) {
-        rc = pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+        rc = pms__fail(PMS_ENOMEM, "MRACM: out of memory");
         goto done;
     }
     for (size_t i = 0; i < n; i++) out->partial[i] = NAN;
@@ -323,7 +323,7 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
     bool flat = true;
     for (size_t j = 1; j < m; j++) flat &= cycles[j] == cycles[0];
     if (flat) {
-        rc = pms_fail(PMS_EINVAL, "MRACM: cycles are %g in all %zu fitting runs: no correlation with them exists", cycles[0],
+        rc = pms__fail(PMS_EINVAL, "MRACM: cycles are %g in all %zu fitting runs: no correlation with them exists", cycles[0],
                       m);
         goto done;
     }
@@ -333,7 +333,7 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
     for (size_t i = 0; found && i < n; i++) nhigh += is_high[i], nlow += is_low[i];
     /* room for every candidate and the partial pick */
     out->pairs = rc == PMS_OK ? calloc(nhigh * nlow + 1, sizeof *out->pairs) : NULL;
-    if (rc == PMS_OK && !out->pairs) rc = pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    if (rc == PMS_OK && !out->pairs) rc = pms__fail(PMS_ENOMEM, "MRACM: out of memory");
     for (size_t h = 0; found && h < n && rc == PMS_OK; h++)
         for (size_t l = 0; is_high[h] && l < n && rc == PMS_OK; l++) {
             if (!is_low[l]) continue;

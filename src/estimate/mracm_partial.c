@@ -23,7 +23,7 @@ int pms__mracm_partial(const double *cycles, const double *events, size_t m, siz
                        double *partial)
 {
     double *x = malloc(m * 3 * sizeof *x), r[9];
-    if (!x) return pms_fail(PMS_ENOMEM, "MRACM: out of memory");
+    if (!x) return pms__fail(PMS_ENOMEM, "MRACM: out of memory");
     for (size_t i = 0; i < n; i++) {
         partial[i] = NAN;
         if (i == inst) continue;

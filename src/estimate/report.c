@@ -366,7 +366,7 @@ int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_esti
         n++;
     }
     pms_table *t = pms_table_new("TABLE X");
-    if (!t) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!t) return pms__fail(PMS_ENOMEM, "out of memory");
     int rc = pms_table_add_string(t, "method", method, n);
     if (rc == PMS_OK) rc = pms_table_add_numeric(t, "counters", counters, n);
     if (rc == PMS_OK) rc = pms_table_add_numeric(t, "fit_abs_error_pct", fit, n);

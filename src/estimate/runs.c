@@ -27,7 +27,7 @@ void pms_runs_destroy(pms_runs *r)
     free(r);
 }
 
-pms_runs *pms_runs_alloc(size_t n_runs, size_t n_counters, const char *source)
+pms_runs *pms__runs_alloc(size_t n_runs, size_t n_counters, const char *source)
 {
     pms_runs *r = calloc(1, sizeof *r);
     if (!r) return NULL;
@@ -46,7 +46,7 @@ pms_runs *pms_runs_alloc(size_t n_runs, size_t n_counters, const char *source)
     return r;
 }
 
-bool pms_runs_name_in(const char *name, const char *const *list)
+bool pms__runs_name_in(const char *name, const char *const *list)
 {
     for (size_t k = 0; list && list[k]; k++)
         if (strcmp(name, list[k]) == 0) return true;
@@ -61,7 +61,7 @@ static int reject_mixed_column(const pms_table *t, size_t col)
         const char *s = pms_table_string(t, row, col);
         double v;
         bool missing;
-        if (s && pms_parse_cell_number(s, strlen(s), &v, &missing) && !missing) {
+        if (s && pms__parse_cell_number(s, strlen(s), &v, &missing) && !missing) {
             const double *values;
             return pms_table_numeric(t, col, false, &values);
         }
@@ -87,7 +87,7 @@ static int by_label(const void *a, const void *b)
 static int reject_repeated_label(const pms_runs *r)
 {
     struct labelled_row *sorted = malloc((r->n_runs ? r->n_runs : 1) * sizeof *sorted);
-    if (!sorted) return pms_fail(PMS_ENOMEM, "%s: out of memory for the labels of %zu runs", r->source, r->n_runs);
+    if (!sorted) return pms__fail(PMS_ENOMEM, "%s: out of memory for the labels of %zu runs", r->source, r->n_runs);
     for (size_t j = 0; j < r->n_runs; j++) sorted[j] = (struct labelled_row){r->labels[j], j};
     qsort(sorted, r->n_runs, sizeof *sorted, by_label);
     size_t first = 0, second = SIZE_MAX; /* the repeat whose second row comes earliest */
@@ -96,35 +96,35 @@ static int reject_repeated_label(const pms_runs *r)
             first = sorted[k - 1].run, second = sorted[k].run;
     free(sorted);
     if (second == SIZE_MAX) return PMS_OK;
-    return pms_fail(PMS_EFORMAT, "%s: lines %zu and %zu: run label '%s' repeats: each run needs its own label",
+    return pms__fail(PMS_EFORMAT, "%s: lines %zu and %zu: run label '%s' repeats: each run needs its own label",
                     r->source, r->lines[first], r->lines[second], r->labels[first]);
 }
 
-int pms_runs_finish(const pms_runs *r)
+int pms__runs_finish(const pms_runs *r)
 {
     bool named = r->cycles_name != NULL;
     for (size_t j = 0; j < r->n_runs; j++) named &= r->labels[j] != NULL;
     for (size_t i = 0; i < r->n_counters; i++) named &= r->counters[i] != NULL;
-    if (!named) return pms_fail(PMS_ENOMEM, "%s: out of memory for the names of %zu runs", r->source, r->n_runs);
+    if (!named) return pms__fail(PMS_ENOMEM, "%s: out of memory for the names of %zu runs", r->source, r->n_runs);
     /* cycles must be positive: the error % divides by them */
     for (size_t j = 0; j < r->n_runs; j++)
         if (!(r->cycles[j] > 0))
-            return pms_fail(PMS_EINVAL, "%s: line %zu: run %s: %s is %g: measured cycles must be positive",
+            return pms__fail(PMS_EINVAL, "%s: line %zu: run %s: %s is %g: measured cycles must be positive",
                             r->source, r->lines[j], r->labels[j], r->cycles_name, r->cycles[j]);
     return reject_repeated_label(r);
 }
 
-int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_col, const size_t *cols, size_t k,
+int pms__runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_col, const size_t *cols, size_t k,
                           pms_runs **out)
 {
     *out = NULL;
     size_t rows = pms_table_rows(t);
-    if (rows == 0) return pms_fail(PMS_EFORMAT, "%s: no runs: the table has a header and no rows", pms_table_name(t));
+    if (rows == 0) return pms__fail(PMS_EFORMAT, "%s: no runs: the table has a header and no rows", pms_table_name(t));
     if (k == 0)
-        return pms_fail(PMS_EFORMAT, "%s: no counter columns besides %s", pms_table_name(t),
+        return pms__fail(PMS_EFORMAT, "%s: no counter columns besides %s", pms_table_name(t),
                         pms_table_col_name(t, cycles_col));
-    pms_runs *r = pms_runs_alloc(rows, k, pms_table_name(t));
-    if (!r) return pms_fail(PMS_ENOMEM, "%s: out of memory for %zu runs", pms_table_name(t), rows);
+    pms_runs *r = pms__runs_alloc(rows, k, pms_table_name(t));
+    if (!r) return pms__fail(PMS_ENOMEM, "%s: out of memory for %zu runs", pms_table_name(t), rows);
     const double *v;
     int rc = pms_table_numeric(t, cycles_col, false, &v);
     r->cycles_name = strdup(pms_table_col_name(t, cycles_col));
@@ -140,7 +140,7 @@ int pms_runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_co
         r->labels[j] = strdup(buf);
         r->lines[j] = pms_table_row_line(t, j);
     }
-    if (rc == PMS_OK) rc = pms_runs_finish(r);
+    if (rc == PMS_OK) rc = pms__runs_finish(r);
     if (rc < 0) {
         pms_runs_destroy(r);
         return rc;
@@ -155,19 +155,19 @@ int pms_runs_from_table(const pms_table *t, const char *cycles_col, const char *
     const char *path = pms_table_name(t);
     size_t ncol = pms_table_cols(t), cyc = 0, k = 0;
     if (ncol < 3)
-        return pms_fail(PMS_EFORMAT, "%s: expected a run label, a cycles column and counter columns, found %zu column%s",
+        return pms__fail(PMS_EFORMAT, "%s: expected a run label, a cycles column and counter columns, found %zu column%s",
                         path, ncol, ncol == 1 ? "" : "s");
     size_t *cols = malloc(ncol * sizeof *cols);
-    int rc = cols ? pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc) : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = cols ? pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc) : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t c = 1; rc == PMS_OK && c < ncol; c++) {
         const char *name = pms_table_col_name(t, c);
-        if (c == cyc || strcmp(name, "size") == 0 || pms_runs_name_in(name, ignore)) continue;
+        if (c == cyc || strcmp(name, "size") == 0 || pms__runs_name_in(name, ignore)) continue;
         if (pms_table_col_type(t, c) == PMS_COLUMN_STRING)
             rc = reject_mixed_column(t, c);
         else if (pms_event_role_of(name) != PMS_EVENT_NOT_EVENT)
             cols[k++] = c;
     }
-    if (rc == PMS_OK) rc = pms_runs_from_columns(t, 0, cyc, cols, k, out);
+    if (rc == PMS_OK) rc = pms__runs_from_columns(t, 0, cyc, cols, k, out);
     free(cols);
     return rc;
 }
@@ -227,13 +227,13 @@ int pms_runs_select(const pms_runs *r, const char *spec, bool by_index, size_t *
     *n_idx = 0;
     bool by_label = !by_index && pms_runs_numbered(r);
     bool *chosen = calloc(r->n_runs ? r->n_runs : 1, sizeof *chosen);
-    if (!chosen) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!chosen) return pms__fail(PMS_ENOMEM, "out of memory");
     const char *s = spec;
     int rc = PMS_OK;
     while (rc == PMS_OK && *s) {
         unsigned long lo, hi;
         if (!parse_range(&s, &lo, &hi) || (*s && *s != ',')) {
-            rc = pms_fail(PMS_EINVAL, "run list '%s': expected numbers and ranges like 1-10,50", spec);
+            rc = pms__fail(PMS_EINVAL, "run list '%s': expected numbers and ranges like 1-10,50", spec);
             break;
         }
         if (*s == ',') s++;
@@ -244,8 +244,8 @@ int pms_runs_select(const pms_runs *r, const char *spec, bool by_index, size_t *
                 if (by_label ? (label_number(r->labels[j], &num) && num == v) : j + 1 == v) hit = j;
             }
             if (hit == SIZE_MAX)
-                rc = by_label ? pms_fail(PMS_EINVAL, "run list '%s': no run is numbered %lu in %s", spec, v, r->source)
-                              : pms_fail(PMS_EINVAL, "run list '%s': %s has %zu runs, there is no run %lu", spec,
+                rc = by_label ? pms__fail(PMS_EINVAL, "run list '%s': no run is numbered %lu in %s", spec, v, r->source)
+                              : pms__fail(PMS_EINVAL, "run list '%s': %s has %zu runs, there is no run %lu", spec,
                                          r->source, r->n_runs, v);
             else
                 chosen[hit] = true;
@@ -253,8 +253,8 @@ int pms_runs_select(const pms_runs *r, const char *spec, bool by_index, size_t *
     }
     size_t count = 0;
     for (size_t j = 0; j < r->n_runs; j++) count += chosen[j];
-    if (rc == PMS_OK && count == 0) rc = pms_fail(PMS_EINVAL, "run list '%s': selects no run", spec);
-    if (rc == PMS_OK && !(*idx = malloc(count * sizeof **idx))) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK && count == 0) rc = pms__fail(PMS_EINVAL, "run list '%s': selects no run", spec);
+    if (rc == PMS_OK && !(*idx = malloc(count * sizeof **idx))) rc = pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t j = 0; rc == PMS_OK && j < r->n_runs; j++)
         if (chosen[j]) (*idx)[(*n_idx)++] = j;
     free(chosen);
@@ -264,10 +264,10 @@ int pms_runs_select(const pms_runs *r, const char *spec, bool by_index, size_t *
 int pms_runs_write_csv(const pms_runs *r, FILE *out)
 {
     pms_table *t = pms_table_new(r->source);
-    if (!t) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!t) return pms__fail(PMS_ENOMEM, "out of memory");
     double *col = malloc((r->n_runs ? r->n_runs : 1) * sizeof *col);
     int rc = col ? pms_table_add_string(t, "run", (const char *const *)r->labels, r->n_runs)
-                 : pms_fail(PMS_ENOMEM, "out of memory");
+                 : pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) rc = pms_table_add_numeric(t, r->cycles_name, r->cycles, r->n_runs);
     for (size_t i = 0; rc == PMS_OK && i < r->n_counters; i++) {
         for (size_t j = 0; j < r->n_runs; j++) col[j] = r->events[j * r->n_counters + i];

@@ -18,7 +18,7 @@ static int armpm_layout(const pms_table *t, size_t group[3])
     for (size_t c = 0; c < pms_table_cols(t); c++)
         if (strstr(pms_table_col_name(t, c), "Frequency")) f = (long)c;
     if (b < 0 || r < 0 || f < 0)
-        return pms_fail(PMS_EINVAL,
+        return pms__fail(PMS_EINVAL,
                         "%s: not the ARM cBench merged layout (columns Benchmark, Run(#) and a Frequency "
                         "column): name the columns that identify a run (--group-by)",
                         pms_table_name(t));
@@ -51,22 +51,22 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
                     pms_runs **out)
 {
     size_t rows = pms_table_rows(t);
-    if (rows == 0) return pms_fail(PMS_EFORMAT, "%s: no intervals: the table has a header and no rows", pms_table_name(t));
+    if (rows == 0) return pms__fail(PMS_EFORMAT, "%s: no intervals: the table has a header and no rows", pms_table_name(t));
     const double **val = calloc(k, sizeof *val);
     size_t *run_of = malloc(rows * sizeof *run_of), nruns = 0;
     char **labels = calloc(rows, sizeof *labels);
-    int rc = (val && run_of && labels) ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = (val && run_of && labels) ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; rc == PMS_OK && i < k; i++) rc = pms_table_numeric(t, cols[i], false, &val[i]);
     char buf[512];
     for (size_t row = 0; rc == PMS_OK && row < rows; row++) {
         row_label(t, row, group, ng, buf, sizeof buf);
         size_t j = 0;
         while (j < nruns && strcmp(labels[j], buf) != 0) j++;
-        if (j == nruns && !(labels[nruns++] = strdup(buf))) rc = pms_fail(PMS_ENOMEM, "out of memory");
+        if (j == nruns && !(labels[nruns++] = strdup(buf))) rc = pms__fail(PMS_ENOMEM, "out of memory");
         run_of[row] = j;
     }
-    pms_runs *r = rc == PMS_OK ? pms_runs_alloc(nruns, k - 1, pms_table_name(t)) : NULL;
-    if (rc == PMS_OK && !r) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    pms_runs *r = rc == PMS_OK ? pms__runs_alloc(nruns, k - 1, pms_table_name(t)) : NULL;
+    if (rc == PMS_OK && !r) rc = pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t row = rows; rc == PMS_OK && row-- > 0;) {
         size_t j = run_of[row];
         r->lines[j] = pms_table_row_line(t, row); /* ends as the run's first line */
@@ -82,7 +82,7 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
             r->counters[o++] = name;
     }
     for (size_t j = 0; rc == PMS_OK && j < nruns; j++) r->labels[j] = labels[j], labels[j] = NULL;
-    if (rc == PMS_OK) rc = pms_runs_finish(r);
+    if (rc == PMS_OK) rc = pms__runs_finish(r);
     for (size_t j = 0; labels && j < nruns; j++) free(labels[j]);
     free(labels);
     free(run_of);
@@ -101,7 +101,7 @@ int pms_runs_sum_table(const pms_table *t, const char *const *group_names, const
     *out = NULL;
     size_t ncol = pms_table_cols(t), ng = 0, k = 0, cyc = 0, cycles_at = SIZE_MAX;
     size_t *group = malloc((ncol + 3) * sizeof *group), *cols = malloc((ncol + 1) * sizeof *cols);
-    int rc = group && cols ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = group && cols ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     bool armpm = !group_names;
     if (rc == PMS_OK && armpm) rc = armpm_layout(t, group), ng = 3;
     for (size_t g = 0; rc == PMS_OK && !armpm && group_names[g]; g++) rc = pms_table_require(t, group_names[g], &group[ng++]);
@@ -109,13 +109,13 @@ int pms_runs_sum_table(const pms_table *t, const char *const *group_names, const
     for (size_t c = 0; rc == PMS_OK && c < ncol; c++) {
         const char *name = pms_table_col_name(t, c);
         bool summed = c == cyc || (pms_table_col_type(t, c) == PMS_COLUMN_NUMERIC && !is_group(c, group, ng) &&
-                                   !pms_runs_name_in(name, ignore) && pms_event_role_of(name) != PMS_EVENT_NOT_EVENT &&
+                                   !pms__runs_name_in(name, ignore) && pms_event_role_of(name) != PMS_EVENT_NOT_EVENT &&
                                    !(armpm && (strchr(name, '(') || strcmp(name, "Timestamp") == 0)));
         if (c == cyc) cycles_at = k;
         if (summed) cols[k++] = c;
     }
     if (rc == PMS_OK && k < 2)
-        rc = pms_fail(PMS_EFORMAT, "%s: no counter columns to sum besides the cycles", pms_table_name(t));
+        rc = pms__fail(PMS_EFORMAT, "%s: no counter columns to sum besides the cycles", pms_table_name(t));
     if (rc == PMS_OK) rc = sum_rows(t, group, ng, cols, k, cycles_at, out);
     free(group);
     free(cols);

@@ -19,12 +19,12 @@ static int windows_read(const char *path, windows *w)
     int rc = pms_table_read(path, NULL, &w->t);
     if (rc < 0) return rc;
     if (pms_table_cols(w->t) < 3 || pms_table_col_type(w->t, 0) != PMS_COLUMN_STRING)
-        return pms_fail(PMS_EFORMAT, "%s: expected columns Name, Start(ns), End(ns)", path);
+        return pms__fail(PMS_EFORMAT, "%s: expected columns Name, Start(ns), End(ns)", path);
     rc = pms_table_numeric(w->t, 1, false, &w->start);
     if (rc == PMS_OK) rc = pms_table_numeric(w->t, 2, false, &w->end);
     for (size_t j = 0; rc == PMS_OK && j < pms_table_rows(w->t); j++)
         if (!(w->end[j] > w->start[j]))
-            rc = pms_fail(PMS_EFORMAT, "%s: line %zu: the window of %s ends before it starts", path,
+            rc = pms__fail(PMS_EFORMAT, "%s: line %zu: the window of %s ends before it starts", path,
                           pms_table_row_line(w->t, j), pms_table_string(w->t, j, 0));
     return rc;
 }
@@ -42,12 +42,12 @@ static int sum_file(const char *ipath, const char *wpath, const char *cycles_col
     if (rc == PMS_OK) rc = pms_table_numeric(t, tcol, false, &ts);
     if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc);
     size_t *cols = malloc((ncol ? ncol : 1) * sizeof *cols);
-    if (rc == PMS_OK && !cols) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK && !cols) rc = pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t c = 0; rc == PMS_OK && c < ncol; c++)
         if (c != cyc && pms_event_role_of(pms_table_col_name(t, c)) != PMS_EVENT_NOT_EVENT) cols[k++] = c;
     size_t nprog = w.t ? pms_table_rows(w.t) : 0;
     pms_runs *r = NULL;
-    if (rc == PMS_OK && !(r = pms_runs_alloc(nprog, k, ipath))) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK && !(r = pms__runs_alloc(nprog, k, ipath))) rc = pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) r->cycles_name = strdup(pms_table_col_name(t, cyc));
     for (size_t i = 0; rc == PMS_OK && i < k; i++) r->counters[i] = strdup(pms_table_col_name(t, cols[i]));
     for (size_t j = 0; rc == PMS_OK && j < nprog; j++) {
@@ -56,8 +56,8 @@ static int sum_file(const char *ipath, const char *wpath, const char *cycles_col
     }
     size_t *hits = calloc(nprog ? nprog : 1, sizeof *hits);
     const double *cv = NULL, **ev = calloc(k ? k : 1, sizeof *ev);
-    if (rc == PMS_OK && !hits) rc = pms_fail(PMS_ENOMEM, "out of memory");
-    if (rc == PMS_OK && !ev) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK && !hits) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK && !ev) rc = pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == PMS_OK) rc = pms_table_numeric(t, cyc, false, &cv);
     for (size_t i = 0; rc == PMS_OK && i < k; i++) rc = pms_table_numeric(t, cols[i], false, &ev[i]);
     for (size_t row = 0; rc == PMS_OK && row < pms_table_rows(t); row++) {
@@ -71,9 +71,9 @@ static int sum_file(const char *ipath, const char *wpath, const char *cycles_col
     }
     for (size_t j = 0; rc == PMS_OK && j < nprog; j++)
         if (hits[j] == 0)
-            rc = pms_fail(PMS_EFORMAT, "%s: line %zu: no interval of %s falls in the window of %s (shorter than an interval?)",
+            rc = pms__fail(PMS_EFORMAT, "%s: line %zu: no interval of %s falls in the window of %s (shorter than an interval?)",
                           wpath, r->lines[j], ipath, r->labels[j]);
-    if (rc == PMS_OK) rc = pms_runs_finish(r);
+    if (rc == PMS_OK) rc = pms__runs_finish(r);
     free(hits);
     free(cols);
     free(ev);
@@ -81,7 +81,7 @@ static int sum_file(const char *ipath, const char *wpath, const char *cycles_col
     pms_table_free(w.t);
     if (rc < 0) {
         pms_runs_destroy(r);
-        return pms_fail_context(rc, "%s with %s", ipath, wpath);
+        return pms__fail_context(rc, "%s with %s", ipath, wpath);
     }
     *out = r;
     return PMS_OK;
@@ -92,20 +92,20 @@ static int merge_runs(pms_runs **a, const pms_runs *b)
 {
     const pms_runs *x = *a;
     size_t extra = 0, *take = malloc((b->n_counters ? b->n_counters : 1) * sizeof *take);
-    if (!take) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!take) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; i < b->n_counters; i++) {
         bool have = strcmp(b->counters[i], x->cycles_name) == 0; /* the anchor measured in both */
         for (size_t q = 0; q < x->n_counters && !have; q++) have = strcmp(x->counters[q], b->counters[i]) == 0;
         if (!have) take[extra++] = i;
     }
     size_t n = x->n_counters + extra;
-    pms_runs *m = pms_runs_alloc(x->n_runs, n, x->source);
-    int rc = m ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    pms_runs *m = pms__runs_alloc(x->n_runs, n, x->source);
+    int rc = m ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t j = 0; rc == PMS_OK && j < x->n_runs; j++) {
         size_t o = 0;
         while (o < b->n_runs && strcmp(b->labels[o], x->labels[j]) != 0) o++;
         if (o == b->n_runs) {
-            rc = pms_fail(PMS_EFORMAT, "program %s of %s has no window among the programs of %s", x->labels[j],
+            rc = pms__fail(PMS_EFORMAT, "program %s of %s has no window among the programs of %s", x->labels[j],
                           x->source, b->source);
             break;
         }
@@ -118,7 +118,7 @@ static int merge_runs(pms_runs **a, const pms_runs *b)
     for (size_t i = 0; rc == PMS_OK && i < n; i++)
         m->counters[i] = strdup(i < x->n_counters ? x->counters[i] : b->counters[take[i - x->n_counters]]);
     if (rc == PMS_OK) m->cycles_name = strdup(x->cycles_name);
-    if (rc == PMS_OK) rc = pms_runs_finish(m);
+    if (rc == PMS_OK) rc = pms__runs_finish(m);
     free(take);
     if (rc < 0) {
         pms_runs_destroy(m);
@@ -133,7 +133,7 @@ int pms_runs_sum_windows(const char *const *interval_paths, const char *const *w
                          const char *cycles_col, pms_runs **out)
 {
     *out = NULL;
-    if (nfiles == 0) return pms_fail(PMS_EINVAL, "no interval files given");
+    if (nfiles == 0) return pms__fail(PMS_EINVAL, "no interval files given");
     pms_runs *acc = NULL;
     int rc = sum_file(interval_paths[0], window_paths[0], cycles_col, &acc);
     for (size_t f = 1; rc == PMS_OK && f < nfiles; f++) {

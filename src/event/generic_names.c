@@ -58,7 +58,7 @@ static uint64_t cache_config(unsigned cache, unsigned op, unsigned result)
     return (uint64_t)cache | ((uint64_t)op << 8) | ((uint64_t)result << 16);
 }
 
-bool pms_generic_lookup(const char *name, uint32_t *type, uint64_t *config)
+bool pms__generic_lookup(const char *name, uint32_t *type, uint64_t *config)
 {
     for (size_t i = 0; i < sizeof generic_events / sizeof generic_events[0]; i++)
         if (strcasecmp(name, generic_events[i].name) == 0) {
@@ -87,7 +87,7 @@ bool pms_generic_lookup(const char *name, uint32_t *type, uint64_t *config)
     return false;
 }
 
-int pms_generic_foreach(pms_event_visit_fn fn, void *ctx)
+int pms__generic_foreach(pms_event_visit_fn fn, void *ctx)
 {
     int r;
     for (size_t i = 0; i < sizeof generic_events / sizeof generic_events[0]; i++)

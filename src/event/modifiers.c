@@ -4,12 +4,12 @@
 
 #include <string.h>
 
-bool pms_modifiers_valid(const char *s)
+bool pms__modifiers_valid(const char *s)
 {
     return *s && strspn(s, "ukhp") == strlen(s);
 }
 
-int pms_modifiers_apply(const char *mods, const char *what, struct perf_event_attr *attr)
+int pms__modifiers_apply(const char *mods, const char *what, struct perf_event_attr *attr)
 {
     bool u = false, k = false, h = false;
     unsigned precise = 0;
@@ -20,10 +20,10 @@ int pms_modifiers_apply(const char *mods, const char *what, struct perf_event_at
         case 'h': h = true; break;
         case 'p':
             if (++precise > 3)
-                return pms_fail(PMS_EINVAL, "%s: too many 'p' modifiers (at most :ppp)", what);
+                return pms__fail(PMS_EINVAL, "%s: too many 'p' modifiers (at most :ppp)", what);
             break;
         default:
-            return pms_fail(PMS_EINVAL, "%s: unknown modifier '%c' in ':%s' (expected u, k, h or p)", what, *p,
+            return pms__fail(PMS_EINVAL, "%s: unknown modifier '%c' in ':%s' (expected u, k, h or p)", what, *p,
                             mods);
         }
     }

@@ -32,11 +32,11 @@ static int explain_permission(const char *name, const struct perf_event_attr *at
     /* The most permissive setting this request needs (see perf_event_open(2)). */
     int needed = (pid == -1 && cpu >= 0) ? 0 : (!attr->exclude_kernel ? 1 : 2);
     if (paranoid <= needed && pid > 0)
-        return pms_fail(PMS_EPERM,
+        return pms__fail(PMS_EPERM,
                         "%s: permission denied (%s) to count process %d: it belongs to another user or ptrace "
                         "is restricted (kernel.yama.ptrace_scope); run as root or as the process's owner",
                         name, err == EACCES ? "EACCES" : "EPERM", (int)pid);
-    return pms_fail(PMS_EPERM,
+    return pms__fail(PMS_EPERM,
                     "%s: permission denied (%s): perf_event_paranoid is %d; run as root (or with CAP_PERFMON) "
                     "or set kernel.perf_event_paranoid=%d (sysctl -w kernel.perf_event_paranoid=%d)%s",
                     name, err == EACCES ? "EACCES" : "EPERM", paranoid, needed, needed,
@@ -48,45 +48,45 @@ static int explain(const char *name, const struct perf_event_attr *attr, pid_t p
     switch (err) {
     case ENOENT:
         if (!needs_hardware_pmu(attr))
-            return pms_fail(PMS_ENOTSUP, "%s: not supported by this kernel (ENOENT)", name);
-        if (!pms_sysfs_has_core_pmu())
-            return pms_fail(PMS_ENOTSUP,
+            return pms__fail(PMS_ENOTSUP, "%s: not supported by this kernel (ENOENT)", name);
+        if (!pms__sysfs_has_core_pmu())
+            return pms__fail(PMS_ENOTSUP,
                             "%s: not supported on this machine: no hardware PMU is exposed (ENOENT), as in many "
                             "virtual machines; software events such as task-clock and cpu-clock work (--fallback "
                             "substitutes one)",
                             name);
-        return pms_fail(PMS_ENOTSUP, "%s: not supported by this machine's PMU (ENOENT): it has no such event", name);
+        return pms__fail(PMS_ENOTSUP, "%s: not supported by this machine's PMU (ENOENT): it has no such event", name);
     case EOPNOTSUPP:
-        return pms_fail(PMS_ENOTSUP,
+        return pms__fail(PMS_ENOTSUP,
                         "%s: not supported (EOPNOTSUPP): the PMU cannot %s", name,
                         attr->precise_ip ? "give this precise (:p) level" :
                         attr->sample_period ? "sample this event (no overflow interrupt)" :
                                               "count with these exclusion settings");
     case ENODEV:
-        return pms_fail(PMS_ENOTSUP, "%s: not supported on this CPU (ENODEV)", name);
+        return pms__fail(PMS_ENOTSUP, "%s: not supported on this CPU (ENODEV)", name);
     case EACCES:
     case EPERM:
         return explain_permission(name, attr, pid, cpu, err);
     case ESRCH:
-        return pms_fail(PMS_ENOENT, "%s: no process with pid %d (ESRCH)", name, (int)pid);
+        return pms__fail(PMS_ENOENT, "%s: no process with pid %d (ESRCH)", name, (int)pid);
     case EINVAL: {
         char pmu[128];
-        if (pid != -1 && pms_sysfs_pmu_is_system_wide(attr->type, pmu, sizeof pmu))
-            return pms_fail(PMS_ENOTSUP,
+        if (pid != -1 && pms__sysfs_pmu_is_system_wide(attr->type, pmu, sizeof pmu))
+            return pms__fail(PMS_ENOTSUP,
                             "%s: the %s PMU counts per CPU for the whole system, not per process (EINVAL); "
                             "pmuscope counts processes", name, pmu);
-        return pms_fail(PMS_EINVAL,
+        return pms__fail(PMS_EINVAL,
                         "%s: the kernel rejected the event (EINVAL): type %u config 0x%llx%s", name, attr->type,
                         (unsigned long long)attr->config,
                         attr->precise_ip ? " (the precise level :p may be too high for this PMU)" :
                                            " is not valid for this PMU");
     }
     case EMFILE:
-        return pms_fail(PMS_EIO, "%s: too many open files (EMFILE); raise the limit with ulimit -n", name);
+        return pms__fail(PMS_EIO, "%s: too many open files (EMFILE); raise the limit with ulimit -n", name);
     case EBUSY:
-        return pms_fail(PMS_EIO, "%s: the counters are held exclusively by another user (EBUSY)", name);
+        return pms__fail(PMS_EIO, "%s: the counters are held exclusively by another user (EBUSY)", name);
     default:
-        return pms_fail_errno(pms_status_from_errno(err), err, "%s: perf_event_open failed", name);
+        return pms__fail_errno(pms__status_from_errno(err), err, "%s: perf_event_open failed", name);
     }
 }
 

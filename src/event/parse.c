@@ -60,10 +60,10 @@ static int suggest_visit(const char *name, const char *desc, pms_event_source sr
 static int unknown_event(const char *spec, const char *base, const char *pfm_message)
 {
     struct suggestion s = {base, "", 3};
-    pms_generic_foreach(suggest_visit, &s);
+    pms__generic_foreach(suggest_visit, &s);
     char hint[PMS_EVENT_NAME_MAX + 32] = "";
     if (s.best[0]) snprintf(hint, sizeof hint, "; did you mean '%s'?", s.best);
-    return pms_fail(PMS_ENOENT,
+    return pms__fail(PMS_ENOENT,
                     "unknown event '%s': not a perf generic name, raw rNNNN, pmu/term=value/ or libpfm4 event "
                     "(%s)%s; 'pmuscope list' shows the events",
                     spec, pfm_message, hint);
@@ -72,18 +72,18 @@ static int unknown_event(const char *spec, const char *base, const char *pfm_mes
 /* A libpfm4 name: its own ':' syntax is tried first, then with a trailing perf modifier group. */
 static int parse_pfm(const char *spec, pms_event *out)
 {
-    int r = pms_pfm_encode(spec, &out->attr);
+    int r = pms__pfm_encode(spec, &out->attr);
     if (r == PMS_OK) return PMS_OK;
     char first_message[512];
     snprintf(first_message, sizeof first_message, "%s", pms_strerror());
     const char *colon = strrchr(spec, ':');
-    if (colon && colon > spec && colon[-1] != ':' && pms_modifiers_valid(colon + 1)) {
+    if (colon && colon > spec && colon[-1] != ':' && pms__modifiers_valid(colon + 1)) {
         char base[PMS_EVENT_NAME_MAX];
         snprintf(base, sizeof base, "%.*s", (int)(colon - spec), spec);
-        int r2 = pms_pfm_encode(base, &out->attr);
-        if (r2 == PMS_OK) return pms_modifiers_apply(colon + 1, spec, &out->attr);
+        int r2 = pms__pfm_encode(base, &out->attr);
+        if (r2 == PMS_OK) return pms__modifiers_apply(colon + 1, spec, &out->attr);
     }
-    if (r != PMS_ENOENT) return pms_fail(r, "%s: %s", spec, first_message);
+    if (r != PMS_ENOENT) return pms__fail(r, "%s: %s", spec, first_message);
     char base[PMS_EVENT_NAME_MAX];
     snprintf(base, sizeof base, "%.*s", (int)strcspn(spec, ":"), spec);
     return unknown_event(spec, base, first_message);
@@ -96,9 +96,9 @@ int pms_event_parse(const char *spec, pms_event *out)
     while (isspace((unsigned char)*spec)) spec++;
     size_t len = strlen(spec);
     while (len && isspace((unsigned char)spec[len - 1])) len--;
-    if (len == 0) return pms_fail(PMS_EINVAL, "empty event name");
+    if (len == 0) return pms__fail(PMS_EINVAL, "empty event name");
     if (len >= sizeof out->name)
-        return pms_fail(PMS_EINVAL, "event name too long (%zu characters, at most %d): '%.40s...'", len,
+        return pms__fail(PMS_EINVAL, "event name too long (%zu characters, at most %d): '%.40s...'", len,
                         PMS_EVENT_NAME_MAX - 1, spec);
     memcpy(out->name, spec, len);
     out->name[len] = '\0';
@@ -106,7 +106,7 @@ int pms_event_parse(const char *spec, pms_event *out)
 
     const char *last_slash = strrchr(name, '/');
     if (last_slash && strchr(name, '/') == last_slash)
-        return pms_fail(PMS_EINVAL, "'%s': expected pmu/term=value,.../ (no closing '/')", name);
+        return pms__fail(PMS_EINVAL, "'%s': expected pmu/term=value,.../ (no closing '/')", name);
     if (last_slash) {
         char body[PMS_EVENT_NAME_MAX];
         size_t blen = (size_t)(last_slash - name) + 1;
@@ -115,14 +115,14 @@ int pms_event_parse(const char *spec, pms_event *out)
         /* Modifiers follow the closing '/' directly (perf's cpu/cycles/u) or after a ':'. */
         const char *tail = last_slash + 1;
         if (*tail == ':') tail++;
-        if (tail[-1] == ':' && !*tail) return pms_fail(PMS_EINVAL, "'%s': expected modifiers after ':'", name);
-        if (*tail && !pms_modifiers_valid(tail))
-            return pms_fail(PMS_EINVAL, "'%s': unexpected '%s' after the closing '/' (expected modifiers u, k, h, p)",
+        if (tail[-1] == ':' && !*tail) return pms__fail(PMS_EINVAL, "'%s': expected modifiers after ':'", name);
+        if (*tail && !pms__modifiers_valid(tail))
+            return pms__fail(PMS_EINVAL, "'%s': unexpected '%s' after the closing '/' (expected modifiers u, k, h, p)",
                             name, last_slash + 1);
         out->source = PMS_EVSRC_SYSFS;
-        int r = pms_sysfs_parse(body, &out->attr);
+        int r = pms__sysfs_parse(body, &out->attr);
         if (r) return r;
-        return *tail ? pms_modifiers_apply(tail, name, &out->attr) : PMS_OK;
+        return *tail ? pms__modifiers_apply(tail, name, &out->attr) : PMS_OK;
     }
 
     char base[PMS_EVENT_NAME_MAX];
@@ -132,7 +132,7 @@ int pms_event_parse(const char *spec, pms_event *out)
     const char *mods = name[blen] ? name + blen + 1 : NULL;
     uint64_t config;
     uint32_t type;
-    if (pms_generic_lookup(base, &type, &config)) {
+    if (pms__generic_lookup(base, &type, &config)) {
         out->source = PMS_EVSRC_GENERIC;
         out->attr.type = type;
         out->attr.config = config;
@@ -144,18 +144,18 @@ int pms_event_parse(const char *spec, pms_event *out)
         out->source = PMS_EVSRC_PFM;
         return parse_pfm(name, out);
     }
-    if (mods && !*mods) return pms_fail(PMS_EINVAL, "'%s': expected modifiers after ':'", name);
-    return mods ? pms_modifiers_apply(mods, name, &out->attr) : PMS_OK;
+    if (mods && !*mods) return pms__fail(PMS_EINVAL, "'%s': expected modifiers after ':'", name);
+    return mods ? pms__modifiers_apply(mods, name, &out->attr) : PMS_OK;
 }
 
 /* Appends ":mods" of a {..}:mods group to a member and applies them. */
 static int apply_group_modifiers(pms_event *ev, const char *mods)
 {
     size_t n = strlen(ev->name);
-    if (n + 1 + strlen(mods) >= sizeof ev->name) return pms_fail(PMS_EINVAL, "'%s:%s': name too long", ev->name, mods);
+    if (n + 1 + strlen(mods) >= sizeof ev->name) return pms__fail(PMS_EINVAL, "'%s:%s': name too long", ev->name, mods);
     char full[PMS_EVENT_NAME_MAX + 32];
     snprintf(full, sizeof full, "%s:%s", ev->name, mods);
-    int r = pms_modifiers_apply(mods, full, &ev->attr);
+    int r = pms__modifiers_apply(mods, full, &ev->attr);
     if (r == PMS_OK) memcpy(ev->name, full, sizeof ev->name);
     return r;
 }
@@ -168,14 +168,14 @@ static int next_token(const char *spec, size_t len, size_t *i, char *token, size
     for (; j < len && (in_terms || (spec[j] != ',' && spec[j] != '}')); j++) {
         if (spec[j] == '/') in_terms = !in_terms;
         if (spec[j] == '{')
-            return pms_fail(PMS_EINVAL, "'%s': offset %zu: unexpected '{' inside an event name", spec, j);
+            return pms__fail(PMS_EINVAL, "'%s': offset %zu: unexpected '{' inside an event name", spec, j);
     }
     size_t tlen = j - start;
-    if (tlen >= size) return pms_fail(PMS_EINVAL, "'%.40s...': offset %zu: event name too long", spec, start);
+    if (tlen >= size) return pms__fail(PMS_EINVAL, "'%.40s...': offset %zu: event name too long", spec, start);
     memcpy(token, spec + start, tlen);
     token[tlen] = '\0';
     if (strspn(token, " \t") == tlen)
-        return pms_fail(PMS_EINVAL, "'%s': offset %zu: expected an event name", spec, start);
+        return pms__fail(PMS_EINVAL, "'%s': offset %zu: expected an event name", spec, start);
     *i = j;
     return PMS_OK;
 }
@@ -189,7 +189,7 @@ static int close_group(const char *spec, size_t len, size_t *i, pms_event *event
         while (j < len && spec[j] != ',') j++;
         char mods[16];
         if (j - mstart == 0 || j - mstart >= sizeof mods)
-            return pms_fail(PMS_EINVAL, "'%s': offset %zu: expected group modifiers after '}:'", spec, mstart);
+            return pms__fail(PMS_EINVAL, "'%s': offset %zu: expected group modifiers after '}:'", spec, mstart);
         memcpy(mods, spec + mstart, j - mstart);
         mods[j - mstart] = '\0';
         for (size_t k = first; k < n; k++) {
@@ -198,7 +198,7 @@ static int close_group(const char *spec, size_t len, size_t *i, pms_event *event
         }
     }
     while (isspace((unsigned char)spec[j])) j++;
-    if (j < len && spec[j] != ',') return pms_fail(PMS_EINVAL, "'%s': offset %zu: expected ',' after '}'", spec, j);
+    if (j < len && spec[j] != ',') return pms__fail(PMS_EINVAL, "'%s': offset %zu: expected ',' after '}'", spec, j);
     *i = j;
     return PMS_OK;
 }
@@ -212,14 +212,14 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
     int next_group = 0, group = -1, r = PMS_OK;
     size_t group_first = 0, i = 0, len = strlen(spec);
     if (len == 0) {
-        r = pms_fail(PMS_EINVAL, "empty event list");
+        r = pms__fail(PMS_EINVAL, "empty event list");
         goto fail;
     }
     while (i < len) {
         while (isspace((unsigned char)spec[i])) i++;
         if (spec[i] == '{') {
             if (group >= 0) {
-                r = pms_fail(PMS_EINVAL, "'%s': offset %zu: groups cannot be nested", spec, i);
+                r = pms__fail(PMS_EINVAL, "'%s': offset %zu: groups cannot be nested", spec, i);
                 goto fail;
             }
             group = next_group++;
@@ -229,8 +229,8 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
         }
         char token[PMS_EVENT_NAME_MAX * 2];
         if ((r = next_token(spec, len, &i, token, sizeof token)) != PMS_OK) goto fail;
-        if (pms_grow(&list, &cap, n + 1, sizeof *list)) {
-            r = pms_fail(PMS_ENOMEM, "out of memory");
+        if (pms__grow(&list, &cap, n + 1, sizeof *list)) {
+            r = pms__fail(PMS_ENOMEM, "out of memory");
             goto fail;
         }
         if ((r = pms_event_parse(token, &list[n])) != PMS_OK) goto fail;
@@ -238,7 +238,7 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
         n++;
         if (i < len && spec[i] == '}') {
             if (group < 0) {
-                r = pms_fail(PMS_EINVAL, "'%s': offset %zu: '}' without '{'", spec, i);
+                r = pms__fail(PMS_EINVAL, "'%s': offset %zu: '}' without '{'", spec, i);
                 goto fail;
             }
             if ((r = close_group(spec, len, &i, list, group_first, n)) != PMS_OK) goto fail;
@@ -247,13 +247,13 @@ int pms_event_list_parse(const char *spec, pms_event **events, size_t *count)
         if (i < len && spec[i] == ',') {
             i++;
             if (i >= len) {
-                r = pms_fail(PMS_EINVAL, "'%s': offset %zu: expected an event name after ','", spec, i);
+                r = pms__fail(PMS_EINVAL, "'%s': offset %zu: expected an event name after ','", spec, i);
                 goto fail;
             }
         }
     }
     if (group >= 0) {
-        r = pms_fail(PMS_EINVAL, "'%s': missing '}' to close the group", spec);
+        r = pms__fail(PMS_EINVAL, "'%s': missing '}' to close the group", spec);
         goto fail;
     }
     *events = list;

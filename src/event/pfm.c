@@ -18,11 +18,11 @@ static int pfm_ready(void)
 {
     pthread_once(&pfm_once, pfm_init);
     if (pfm_init_status != PFM_SUCCESS)
-        return pms_fail(PMS_ENOTSUP, "libpfm4 could not be initialised: %s", pfm_strerror(pfm_init_status));
+        return pms__fail(PMS_ENOTSUP, "libpfm4 could not be initialised: %s", pfm_strerror(pfm_init_status));
     return PMS_OK;
 }
 
-int pms_pfm_encode(const char *name, struct perf_event_attr *attr)
+int pms__pfm_encode(const char *name, struct perf_event_attr *attr)
 {
     int r = pfm_ready();
     if (r) return r;
@@ -34,7 +34,7 @@ int pms_pfm_encode(const char *name, struct perf_event_attr *attr)
     arg.size = sizeof arg;
     int ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
     if (ret != PFM_SUCCESS)
-        return pms_fail(ret == PFM_ERR_NOTFOUND ? PMS_ENOENT : PMS_EINVAL, "libpfm4: '%s': %s", name,
+        return pms__fail(ret == PFM_ERR_NOTFOUND ? PMS_ENOENT : PMS_EINVAL, "libpfm4: '%s': %s", name,
                         pfm_strerror(ret));
     /* Keep only what names the event; sampling fields are the caller's. */
     attr->type = a.type;
@@ -48,7 +48,7 @@ int pms_pfm_encode(const char *name, struct perf_event_attr *attr)
     return PMS_OK;
 }
 
-int pms_pfm_foreach(pms_event_visit_fn fn, void *ctx)
+int pms__pfm_foreach(pms_event_visit_fn fn, void *ctx)
 {
     if (pfm_ready()) return 0;
     pfm_pmu_t pmu;

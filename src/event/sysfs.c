@@ -13,7 +13,7 @@
 
 #define DEVICES "bus/event_source/devices"
 
-const char *pms_sysfs_root(void)
+const char *pms__sysfs_root(void)
 {
     const char *r = getenv("PMS_SYSFS_ROOT");
     return r && *r ? r : "/sys";
@@ -46,33 +46,33 @@ static int place_bits(const char *fmtpath, const char *format, const char *term,
     char field[16];
     const char *colon = strchr(format, ':');
     if (!colon || (size_t)(colon - format) >= sizeof field)
-        return pms_fail(PMS_EFORMAT, "%s: expected 'configN:LO-HI', found '%s'", fmtpath, format);
+        return pms__fail(PMS_EFORMAT, "%s: expected 'configN:LO-HI', found '%s'", fmtpath, format);
     memcpy(field, format, (size_t)(colon - format));
     field[colon - format] = '\0';
     __u64 *dst = config_field(attr, field);
-    if (!dst) return pms_fail(PMS_EFORMAT, "%s: unknown field '%s' (expected config, config1 or config2)", fmtpath, field);
+    if (!dst) return pms__fail(PMS_EFORMAT, "%s: unknown field '%s' (expected config, config1 or config2)", fmtpath, field);
     uint64_t rest = value;
     const char *p = colon + 1;
     while (*p) {
         char *end;
         unsigned long lo = strtoul(p, &end, 10), hi = lo;
-        if (end == p) return pms_fail(PMS_EFORMAT, "%s: expected a bit number in '%s'", fmtpath, format);
+        if (end == p) return pms__fail(PMS_EFORMAT, "%s: expected a bit number in '%s'", fmtpath, format);
         if (*end == '-') {
             p = end + 1;
             hi = strtoul(p, &end, 10);
-            if (end == p) return pms_fail(PMS_EFORMAT, "%s: expected a bit number in '%s'", fmtpath, format);
+            if (end == p) return pms__fail(PMS_EFORMAT, "%s: expected a bit number in '%s'", fmtpath, format);
         }
-        if (hi < lo || hi > 63) return pms_fail(PMS_EFORMAT, "%s: bad bit range in '%s'", fmtpath, format);
+        if (hi < lo || hi > 63) return pms__fail(PMS_EFORMAT, "%s: bad bit range in '%s'", fmtpath, format);
         unsigned width = (unsigned)(hi - lo + 1);
         uint64_t mask = width == 64 ? UINT64_MAX : ((1ULL << width) - 1);
         *dst = (*dst & ~(mask << lo)) | ((rest & mask) << lo);
         rest = width == 64 ? 0 : rest >> width;
         p = end;
         if (*p == ',') p++;
-        else if (*p) return pms_fail(PMS_EFORMAT, "%s: unexpected '%c' in '%s'", fmtpath, *p, format);
+        else if (*p) return pms__fail(PMS_EFORMAT, "%s: unexpected '%c' in '%s'", fmtpath, *p, format);
     }
     if (rest)
-        return pms_fail(PMS_EINVAL, "%s=0x%llx does not fit in the bits of '%s' (%s)", term,
+        return pms__fail(PMS_EINVAL, "%s=0x%llx does not fit in the bits of '%s' (%s)", term,
                         (unsigned long long)value, format, fmtpath);
     return PMS_OK;
 }
@@ -87,7 +87,7 @@ static int apply_term(const char *pmudir, const char *pmu, const char *term, str
     char name[64];
     const char *eq = strchr(term, '=');
     size_t nlen = eq ? (size_t)(eq - term) : strlen(term);
-    if (nlen == 0 || nlen >= sizeof name) return pms_fail(PMS_EINVAL, "%s/: bad term '%s'", pmu, term);
+    if (nlen == 0 || nlen >= sizeof name) return pms__fail(PMS_EINVAL, "%s/: bad term '%s'", pmu, term);
     memcpy(name, term, nlen);
     name[nlen] = '\0';
     uint64_t value = 1; /* a bare flag term such as "edge" means 1 */
@@ -96,7 +96,7 @@ static int apply_term(const char *pmudir, const char *pmu, const char *term, str
         errno = 0;
         value = strtoull(eq + 1, &end, 0);
         if (errno || end == eq + 1 || *end)
-            return pms_fail(PMS_EINVAL, "%s/: term '%s': expected a number after '='", pmu, term);
+            return pms__fail(PMS_EINVAL, "%s/: term '%s': expected a number after '='", pmu, term);
     }
     __u64 *direct = config_field(attr, name);
     if (direct) {
@@ -123,7 +123,7 @@ static int apply_term(const char *pmudir, const char *pmu, const char *term, str
         }
         closedir(d);
     }
-    return pms_fail(PMS_EINVAL, "%s/: unknown term '%s' (format terms of %s: %s; or config, config1, config2%s)",
+    return pms__fail(PMS_EINVAL, "%s/: unknown term '%s' (format terms of %s: %s; or config, config1, config2%s)",
                     pmu, name, pmu, *known ? known : "none", allow_alias ? ", or an event name from events/" : "");
 }
 
@@ -131,7 +131,7 @@ static int apply_terms(const char *pmudir, const char *pmu, const char *terms, s
                        bool allow_alias)
 {
     char buf[512];
-    if (strlen(terms) >= sizeof buf) return pms_fail(PMS_EINVAL, "%s/: term list too long", pmu);
+    if (strlen(terms) >= sizeof buf) return pms__fail(PMS_EINVAL, "%s/: term list too long", pmu);
     strcpy(buf, terms);
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -145,7 +145,7 @@ static int apply_terms(const char *pmudir, const char *pmu, const char *terms, s
 static void list_pmus(char *out, size_t size)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/" DEVICES, pms_sysfs_root());
+    snprintf(path, sizeof path, "%s/" DEVICES, pms__sysfs_root());
     out[0] = '\0';
     DIR *d = opendir(path);
     if (!d) return;
@@ -158,45 +158,45 @@ static void list_pmus(char *out, size_t size)
     closedir(d);
 }
 
-int pms_sysfs_parse(const char *spec, struct perf_event_attr *attr)
+int pms__sysfs_parse(const char *spec, struct perf_event_attr *attr)
 {
     const char *slash = strchr(spec, '/');
     size_t len = strlen(spec);
     if (!slash || slash == spec || len < 2 || spec[len - 1] != '/' || slash == spec + len - 1)
-        return pms_fail(PMS_EINVAL, "'%s': expected pmu/term=value,.../", spec);
+        return pms__fail(PMS_EINVAL, "'%s': expected pmu/term=value,.../", spec);
     char pmu[64], terms[512];
     size_t plen = (size_t)(slash - spec), tlen = len - plen - 2;
-    if (plen >= sizeof pmu || tlen >= sizeof terms) return pms_fail(PMS_EINVAL, "'%s': name too long", spec);
+    if (plen >= sizeof pmu || tlen >= sizeof terms) return pms__fail(PMS_EINVAL, "'%s': name too long", spec);
     memcpy(pmu, spec, plen);
     pmu[plen] = '\0';
     memcpy(terms, slash + 1, tlen);
     terms[tlen] = '\0';
-    if (strchr(terms, '/')) return pms_fail(PMS_EINVAL, "'%s': expected a single pmu/terms/ form", spec);
+    if (strchr(terms, '/')) return pms__fail(PMS_EINVAL, "'%s': expected a single pmu/terms/ form", spec);
 
     char pmudir[1024], path[1100], buf[64];
-    snprintf(pmudir, sizeof pmudir, "%s/" DEVICES "/%s", pms_sysfs_root(), pmu);
+    snprintf(pmudir, sizeof pmudir, "%s/" DEVICES "/%s", pms__sysfs_root(), pmu);
     snprintf(path, sizeof path, "%s/type", pmudir);
     if (!read_line(path, buf, sizeof buf)) {
         char known[512];
         list_pmus(known, sizeof known);
-        return pms_fail(PMS_ENOENT, "%s: no PMU named '%s' on this machine (%s/" DEVICES " has: %s)", spec, pmu,
-                        pms_sysfs_root(), *known ? known : "nothing");
+        return pms__fail(PMS_ENOENT, "%s: no PMU named '%s' on this machine (%s/" DEVICES " has: %s)", spec, pmu,
+                        pms__sysfs_root(), *known ? known : "nothing");
     }
     char *end;
     unsigned long type = strtoul(buf, &end, 10);
-    if (end == buf || *end) return pms_fail(PMS_EFORMAT, "%s: expected a PMU type number, found '%s'", path, buf);
+    if (end == buf || *end) return pms__fail(PMS_EFORMAT, "%s: expected a PMU type number, found '%s'", path, buf);
     attr->type = (uint32_t)type;
     int r = apply_terms(pmudir, pmu, terms, attr, true);
-    return r ? pms_fail_context(r, "%s", spec) : PMS_OK;
+    return r ? pms__fail_context(r, "%s", spec) : PMS_OK;
 }
 
-bool pms_sysfs_has_core_pmu(void)
+bool pms__sysfs_has_core_pmu(void)
 {
     static const char *const core[] = {"cpu", "cpu_core", "cpu_atom", "armv8_pmuv3", "armv8_pmuv3_0",
                                        "armv8_cortex_a53", "armv8_cortex_a72", "armv8_neoverse_n1"};
     char path[1024];
     for (size_t i = 0; i < sizeof core / sizeof core[0]; i++) {
-        snprintf(path, sizeof path, "%s/" DEVICES "/%s/type", pms_sysfs_root(), core[i]);
+        snprintf(path, sizeof path, "%s/" DEVICES "/%s/type", pms__sysfs_root(), core[i]);
         FILE *f = fopen(path, "r");
         if (f) {
             fclose(f);
@@ -206,10 +206,10 @@ bool pms_sysfs_has_core_pmu(void)
     return false;
 }
 
-int pms_sysfs_foreach(pms_event_visit_fn fn, void *ctx)
+int pms__sysfs_foreach(pms_event_visit_fn fn, void *ctx)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/" DEVICES, pms_sysfs_root());
+    snprintf(path, sizeof path, "%s/" DEVICES, pms__sysfs_root());
     DIR *d = opendir(path);
     if (!d) return 0;
     int r = 0;
@@ -237,10 +237,10 @@ int pms_sysfs_foreach(pms_event_visit_fn fn, void *ctx)
     return r;
 }
 
-bool pms_sysfs_pmu_is_system_wide(uint32_t type, char *pmu, size_t size)
+bool pms__sysfs_pmu_is_system_wide(uint32_t type, char *pmu, size_t size)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/" DEVICES, pms_sysfs_root());
+    snprintf(path, sizeof path, "%s/" DEVICES, pms__sysfs_root());
     DIR *d = opendir(path);
     if (!d) return false;
     bool found = false;

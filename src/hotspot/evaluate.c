@@ -53,7 +53,7 @@ static int place_samples(const pms_hotspot_truth *t, const pms_hotspot_sample *s
         long o = pms_hotspot_truth_find_object(t, s[i].path, NULL);
         if (o >= 0 && s[i].build_id && s[i].build_id[0] &&
             strcmp(s[i].build_id, pms_hotspot_truth_object_build_id(t, (size_t)o)) != 0)
-            return pms_fail(PMS_EINVAL, "the recording sampled %s with build-id %s, but the truth was recorded on "
+            return pms__fail(PMS_EINVAL, "the recording sampled %s with build-id %s, but the truth was recorded on "
                             "build-id %s: a truth from a different binary", s[i].path, s[i].build_id,
                             pms_hotspot_truth_object_build_id(t, (size_t)o));
         if (o < 0 && s[i].build_id)
@@ -66,13 +66,13 @@ static int place_samples(const pms_hotspot_truth *t, const pms_hotspot_sample *s
         r->rows[r->nrows++] = (pms_hotspot_row){(size_t)o, s[i].offset, s[i].count, {0, 0, 0, ""}};
     }
     if (total == 0)
-        return pms_fail(PMS_EINVAL, "no sample to compare with the truth");
+        return pms__fail(PMS_EINVAL, "no sample to compare with the truth");
     if ((double)r->outside_samples > OUTSIDE_LIMIT * (double)total) {
         size_t worst = 0;
         for (size_t i = 1; i < nunknown; i++)
             if (unknown[i].count > unknown[worst].count)
                 worst = i;
-        return pms_fail(PMS_EINVAL, "%llu of %llu samples fall in files that valgrind never ran (%llu in %s): "
+        return pms__fail(PMS_EINVAL, "%llu of %llu samples fall in files that valgrind never ran (%llu in %s): "
                         "the truth (of \"%s\") is from a different binary or command",
                         (unsigned long long)r->outside_samples, (unsigned long long)total,
                         (unsigned long long)(nunknown ? unknown[worst].count : 0),
@@ -104,7 +104,7 @@ static int top_n(const pms_hotspot_truth *t, pms_hotspot_result *r)
     if (!sampled || !executed) {
         free(sampled);
         free(executed);
-        return pms_fail(PMS_ENOMEM, "out of memory for %zu instructions", cap);
+        return pms__fail(PMS_ENOMEM, "out of memory for %zu instructions", cap);
     }
     for (size_t i = 0; i < ni; i++, k++) {
         pms_hotspot_row key = {0};
@@ -133,7 +133,7 @@ static int measure(const pms_hotspot_truth *t, pms_hotspot_result *r)
     if (!ips || !all) {
         free(ips);
         free(all);
-        return pms_fail(PMS_ENOMEM, "out of memory for %zu IPs", r->nrows);
+        return pms__fail(PMS_ENOMEM, "out of memory for %zu IPs", r->nrows);
     }
     memcpy(all, blocks, nb * sizeof *all);
     for (size_t i = 0; i < r->nrows; i++) {
@@ -153,10 +153,10 @@ int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *s
     out->top_n = top;
     out->rows = malloc((n ? n : 1) * sizeof *out->rows);
     if (!out->rows)
-        return pms_fail(PMS_ENOMEM, "out of memory for %zu samples", n);
+        return pms__fail(PMS_ENOMEM, "out of memory for %zu samples", n);
     int rc = place_samples(t, samples, n, out);
     if (rc == PMS_OK && out->nrows == 0)
-        rc = pms_fail(PMS_EINVAL, "no sample falls in a file that valgrind ran");
+        rc = pms__fail(PMS_EINVAL, "no sample falls in a file that valgrind ran");
     if (rc == PMS_OK) {
         merge_rows(out);
         for (size_t i = 0; i < out->nrows; i++) {

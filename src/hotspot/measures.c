@@ -8,14 +8,14 @@
 static int check_input(const pms_hotspot_ip *ips, size_t m, uint64_t ni, size_t nblocks)
 {
     if (m == 0)
-        return pms_fail(PMS_EINVAL, "hotspot measures: no sampled IP (m = 0)");
+        return pms__fail(PMS_EINVAL, "hotspot measures: no sampled IP (m = 0)");
     if (ni == 0)
-        return pms_fail(PMS_EINVAL, "hotspot measures: the number of executed instructions NI is 0");
+        return pms__fail(PMS_EINVAL, "hotspot measures: the number of executed instructions NI is 0");
     if (nblocks == 0)
-        return pms_fail(PMS_EINVAL, "hotspot measures: no basic block counts");
+        return pms__fail(PMS_EINVAL, "hotspot measures: no basic block counts");
     for (size_t i = 0; i < m; i++)
         if (ips[i].sampled == 0)
-            return pms_fail(PMS_EINVAL, "hotspot measures: IP %zu has a sampled count of 0", i);
+            return pms__fail(PMS_EINVAL, "hotspot measures: IP %zu has a sampled count of 0", i);
     return PMS_OK;
 }
 
@@ -39,7 +39,7 @@ static int order_deviation(const pms_hotspot_ip *ips, size_t all, int covered_on
 {
     uint64_t *sampled = malloc(all * sizeof *sampled), ns = 0;
     if (!sampled)
-        return pms_fail(PMS_ENOMEM, "order deviation: out of memory for %zu IPs", all);
+        return pms__fail(PMS_ENOMEM, "order deviation: out of memory for %zu IPs", all);
     size_t m = 0;
     for (size_t i = 0; i < all; i++)
         if (!covered_only || ips[i].executed) {
@@ -52,30 +52,30 @@ static int order_deviation(const pms_hotspot_ip *ips, size_t all, int covered_on
         return PMS_OK;
     }
     pms_level_table so, ro;
-    int rc = pms_level_table_build(&so, sampled, m);
+    int rc = pms__level_table_build(&so, sampled, m);
     free(sampled);
     if (rc < 0)
         return rc;
-    rc = pms_level_table_build(&ro, block_counts, nblocks);
+    rc = pms__level_table_build(&ro, block_counts, nblocks);
     if (rc < 0) {
-        pms_level_table_free(&so);
+        pms__level_table_free(&so);
         return rc;
     }
     double sum = 0;
     for (size_t i = 0; i < all && rc == PMS_OK; i++) {
         if (covered_only && !ips[i].executed)
             continue;
-        size_t rl = pms_level_of(&ro, ips[i].block_count);
+        size_t rl = pms__level_of(&ro, ips[i].block_count);
         if (rl == 0) {
-            rc = pms_fail(PMS_EINVAL, "order deviation: IP %zu lies in a block with count %llu, which is not among "
+            rc = pms__fail(PMS_EINVAL, "order deviation: IP %zu lies in a block with count %llu, which is not among "
                           "the %zu basic block counts", i, (unsigned long long)ips[i].block_count, nblocks);
             break;
         }
-        double d = (double)pms_level_of(&so, ips[i].sampled) - (double)rl;
+        double d = (double)pms__level_of(&so, ips[i].sampled) - (double)rl;
         sum += (double)ips[i].sampled / (double)ns * d * d;
     }
-    pms_level_table_free(&so);
-    pms_level_table_free(&ro);
+    pms__level_table_free(&so);
+    pms__level_table_free(&ro);
     *od = sqrt(sum) / (double)m;
     return rc;
 }
@@ -109,7 +109,7 @@ int pms_hotspot_measure(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const 
     }
     uint64_t *c = malloc(2 * m * sizeof *c);
     if (!c)
-        return pms_fail(PMS_ENOMEM, "kendall tau: out of memory for %zu IPs", m);
+        return pms__fail(PMS_ENOMEM, "kendall tau: out of memory for %zu IPs", m);
     for (size_t i = 0; i < m; i++) {
         c[i] = ips[i].sampled;
         c[m + i] = ips[i].executed;

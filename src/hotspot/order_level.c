@@ -12,12 +12,12 @@ static int cmp_desc(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-int pms_level_table_build(pms_level_table *t, const uint64_t *counts, size_t n)
+int pms__level_table_build(pms_level_table *t, const uint64_t *counts, size_t n)
 {
     t->values = malloc((n ? n : 1) * sizeof *t->values);
     t->n = 0;
     if (!t->values)
-        return pms_fail(PMS_ENOMEM, "order levels: out of memory for %zu counts", n);
+        return pms__fail(PMS_ENOMEM, "order levels: out of memory for %zu counts", n);
     memcpy(t->values, counts, n * sizeof *counts);
     qsort(t->values, n, sizeof *t->values, cmp_desc);
     for (size_t i = 0; i < n; i++)
@@ -26,7 +26,7 @@ int pms_level_table_build(pms_level_table *t, const uint64_t *counts, size_t n)
     return PMS_OK;
 }
 
-size_t pms_level_of(const pms_level_table *t, uint64_t count)
+size_t pms__level_of(const pms_level_table *t, uint64_t count)
 {
     size_t lo = 0, hi = t->n;
     while (lo < hi) {
@@ -39,7 +39,7 @@ size_t pms_level_of(const pms_level_table *t, uint64_t count)
     return lo < t->n && t->values[lo] == count ? lo + 1 : 0;
 }
 
-void pms_level_table_free(pms_level_table *t)
+void pms__level_table_free(pms_level_table *t)
 {
     free(t->values);
     t->values = NULL;
@@ -49,11 +49,11 @@ void pms_level_table_free(pms_level_table *t)
 int pms_hotspot_order_levels(const uint64_t *counts, size_t n, size_t *levels)
 {
     pms_level_table t;
-    int rc = pms_level_table_build(&t, counts, n);
+    int rc = pms__level_table_build(&t, counts, n);
     if (rc < 0)
         return rc;
     for (size_t i = 0; i < n; i++)
-        levels[i] = pms_level_of(&t, counts[i]);
-    pms_level_table_free(&t);
+        levels[i] = pms__level_of(&t, counts[i]);
+    pms__level_table_free(&t);
     return PMS_OK;
 }

@@ -8,9 +8,9 @@ typedef struct pms_level_table {
     size_t n;
 } pms_level_table;
 
-int pms_level_table_build(pms_level_table *t, const uint64_t *counts, size_t n);
+int pms__level_table_build(pms_level_table *t, const uint64_t *counts, size_t n);
 /* The order level of count (1 = largest), or 0 if count is not in the table. */
-size_t pms_level_of(const pms_level_table *t, uint64_t count);
-void pms_level_table_free(pms_level_table *t);
+size_t pms__level_of(const pms_level_table *t, uint64_t count);
+void pms__level_table_free(pms_level_table *t);
 
 #endif

@@ -31,9 +31,9 @@ struct pms_profile {
 int pms_profile_create(pms_profile **out, pms_symbols *symbols)
 {
     pms_profile *p = calloc(1, sizeof *p);
-    if (!p) return pms_fail(PMS_ENOMEM, "out of memory for the profile");
+    if (!p) return pms__fail(PMS_ENOMEM, "out of memory for the profile");
     p->symbols = symbols;
-    pms_keymap_init(&p->index);
+    pms__keymap_init(&p->index);
     *out = p;
     return PMS_OK;
 }
@@ -41,22 +41,22 @@ int pms_profile_create(pms_profile **out, pms_symbols *symbols)
 void pms_profile_destroy(pms_profile *p)
 {
     if (!p) return;
-    pms_keymap_free(&p->index);
+    pms__keymap_free(&p->index);
     free(p->entries);
     free(p);
 }
 
 int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
 {
-    if (event >= MAX_EVENTS) return pms_fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
+    if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
     int kernel = (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
                  (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_GUEST_KERNEL;
     uint64_t key = (uint64_t)event << 33 | (uint64_t)kernel << 32 | s->pid;
-    uint64_t *slot = pms_keymap_upsert(&p->index, key, s->ip, UINT64_MAX);
-    if (!slot) return pms_fail(PMS_ENOMEM, "out of memory for the profile");
+    uint64_t *slot = pms__keymap_upsert(&p->index, key, s->ip, UINT64_MAX);
+    if (!slot) return pms__fail(PMS_ENOMEM, "out of memory for the profile");
     if (*slot == UINT64_MAX) {
-        if (pms_grow(&p->entries, &p->cap, p->n + 1, sizeof *p->entries))
-            return pms_fail(PMS_ENOMEM, "out of memory for the profile");
+        if (pms__grow(&p->entries, &p->cap, p->n + 1, sizeof *p->entries))
+            return pms__fail(PMS_ENOMEM, "out of memory for the profile");
         p->entries[p->n] = (struct entry){key, s->ip, 0, 0, s->time};
         *slot = p->n++;
     }
@@ -141,8 +141,8 @@ static void wilson(double ph, double n, double z, double *low, double *high)
 int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high)
 {
     if (!(confidence > 0 && confidence < 1))
-        return pms_fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
-    if (k > n) return pms_fail(PMS_EINVAL, "%llu successes out of %llu", (unsigned long long)k, (unsigned long long)n);
+        return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
+    if (k > n) return pms__fail(PMS_EINVAL, "%llu successes out of %llu", (unsigned long long)k, (unsigned long long)n);
     if (n == 0) {
         *low = 0;
         *high = 1;
@@ -171,7 +171,7 @@ static int fill_shares(const pms_profile *p, size_t event, pms_profile_weight we
     if (weight == PMS_WEIGHT_PERIOD) {
         total = (double)p->total_period[event];
         if (total == 0 && p->totals[event])
-            return pms_fail(PMS_EINVAL, "the samples of this event carry no period: weigh them by samples");
+            return pms__fail(PMS_EINVAL, "the samples of this event carry no period: weigh them by samples");
         n_eff = total > 0 ? total * total / p->total_period_sq[event] : 0;
     } else {
         total = n_eff = (double)p->totals[event];
@@ -198,11 +198,11 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
     *rows = NULL;
     *nrows = 0;
     if (!(confidence > 0 && confidence < 1))
-        return pms_fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
-    if (event >= MAX_EVENTS) return pms_fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
+        return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
+    if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
     int rc = PMS_OK;
     pms_keymap merged;
-    pms_keymap_init(&merged);
+    pms__keymap_init(&merged);
     pms_profile_row *out = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < p->n && !rc; i++) {
@@ -216,14 +216,14 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
         uint64_t a = (uint64_t)(uintptr_t)si.binary, b = si.file_offset;
         if (key == PMS_PROFILE_BY_SYMBOL) b = si.symbol ? si.file_offset - si.symbol_offset : UINT64_MAX;
         if (key == PMS_PROFILE_BY_DSO) b = 0;
-        uint64_t *slot = pms_keymap_upsert(&merged, a, b, UINT64_MAX);
+        uint64_t *slot = pms__keymap_upsert(&merged, a, b, UINT64_MAX);
         if (!slot) {
-            rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
+            rc = pms__fail(PMS_ENOMEM, "out of memory for the profile table");
             break;
         }
         if (*slot == UINT64_MAX) {
-            if (pms_grow(&out, &cap, n + 1, sizeof *out)) {
-                rc = pms_fail(PMS_ENOMEM, "out of memory for the profile table");
+            if (pms__grow(&out, &cap, n + 1, sizeof *out)) {
+                rc = pms__fail(PMS_ENOMEM, "out of memory for the profile table");
                 break;
             }
             pms_profile_row row = {si.binary, key == PMS_PROFILE_BY_DSO ? NULL : si.symbol, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -240,7 +240,7 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
         out[*slot].samples += e->samples;
         out[*slot].period += e->period;
     }
-    pms_keymap_free(&merged);
+    pms__keymap_free(&merged);
     if (rc) {
         free(out);
         return rc;

@@ -101,7 +101,7 @@ static int chart(pms_profile_html *h, const char *event, const pms_profile_row *
     for (size_t i = 0; names && i < n; i++) free(names[i]);
     free(names);
     free(v);
-    return rc == PMS_ENOMEM ? pms_fail(PMS_ENOMEM, "out of memory for the page's chart") : rc;
+    return rc == PMS_ENOMEM ? pms__fail(PMS_ENOMEM, "out of memory for the page's chart") : rc;
 }
 
 int pms_profile_html_event(pms_profile_html *h, const char *event, uint64_t samples, const pms_profile_row *rows,

@@ -16,7 +16,7 @@ static int take_rows(pms_hotspot_recording *out, const pms_profile_row *rows, si
 {
     out->samples = calloc(n ? n : 1, sizeof *out->samples);
     if (!out->samples)
-        return pms_fail(PMS_ENOMEM, "out of memory for %zu sampled IPs", n);
+        return pms__fail(PMS_ENOMEM, "out of memory for %zu sampled IPs", n);
     for (size_t i = 0; i < n; i++) {
         if (rows[i].binary[0] != '/') { /* [kernel], [unknown], [vdso] */
             out->unplaced += rows[i].samples;
@@ -24,7 +24,7 @@ static int take_rows(pms_hotspot_recording *out, const pms_profile_row *rows, si
         }
         char *path = strdup(rows[i].binary);
         if (!path)
-            return pms_fail(PMS_ENOMEM, "out of memory");
+            return pms__fail(PMS_ENOMEM, "out of memory");
         out->samples[out->n++] = (pms_hotspot_sample){path, NULL, rows[i].file_offset, rows[i].samples};
     }
     return PMS_OK;
@@ -37,10 +37,10 @@ static int copy_cmdline(pms_hotspot_recording *out, const pms_perfdata_reader *r
     if (!n)
         return PMS_OK;
     if (!(out->cmdline = calloc(n + 1, sizeof *out->cmdline)))
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     for (; out->ncmdline < n; out->ncmdline++)
         if (!(out->cmdline[out->ncmdline] = strdup(cmd[out->ncmdline])))
-            return pms_fail(PMS_ENOMEM, "out of memory");
+            return pms__fail(PMS_ENOMEM, "out of memory");
     return PMS_OK;
 }
 
@@ -54,14 +54,14 @@ int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
     size_t nrows = 0;
     int rc = pms_perfdata_open(&r, perfdata);
     if (rc == PMS_OK && pms_perfdata_nattrs(r) == 0)
-        rc = pms_fail(PMS_EFORMAT, "%s: the file describes no event", perfdata);
+        rc = pms__fail(PMS_EFORMAT, "%s: the file describes no event", perfdata);
     if (rc == PMS_OK) {
         const pms_perfdata_attr *a = pms_perfdata_get_attr(r, 0);
         snprintf(out->event, sizeof out->event, "%s", a->name && a->name[0] ? a->name : "?");
         out->period = a->attr.freq ? 0 : a->attr.sample_period;
         out->time_based = pms_event_counts_time(a->attr.type, a->attr.config);
         if (!(a->attr.sample_type & PERF_SAMPLE_IP))
-            rc = pms_fail(PMS_EINVAL, "%s: event %s was recorded without IPs (PERF_SAMPLE_IP)", perfdata, out->event);
+            rc = pms__fail(PMS_EINVAL, "%s: event %s was recorded without IPs (PERF_SAMPLE_IP)", perfdata, out->event);
     }
     if (rc == PMS_OK)
         rc = copy_cmdline(out, r);

@@ -129,7 +129,7 @@ static double no_truth_share(const pms_hotspot_result *r)
 /* What a stream's writes came to. */
 static int stream_status(FILE *out)
 {
-    if (fflush(out) || ferror(out)) return pms_fail_errno(PMS_EIO, errno, "cannot write the hotspot report");
+    if (fflush(out) || ferror(out)) return pms__fail_errno(PMS_EIO, errno, "cannot write the hotspot report");
     return PMS_OK;
 }
 
@@ -244,7 +244,7 @@ int pms_hotspot_write_sweep_csv(FILE *out, const pms_hotspot_sweep *sw)
             col[k][i] = row[k];
     }
     pms_table *t = pms_table_new("the sweep table");
-    int rc = t ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = t ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t k = 0; k < NCOLS && rc == PMS_OK; k++) rc = pms_table_add_numeric(t, names[k], col[k], sw->nperiods);
     if (rc == PMS_OK) rc = pms_table_write(t, out, ',');
     pms_table_free(t);
@@ -270,7 +270,7 @@ int pms_hotspot_write_sweep_svg(FILE *out, const pms_hotspot_sweep *sw)
     for (int k = 0; k < 3 && rc == PMS_OK; k++) {
         charts[k] = pms_chart_new(titles[k], xlabel, labels[k]);
         rc = charts[k] ? pms_chart_add_line(charts[k], labels[k], x, y[k], sw->nperiods, NULL)
-                       : pms_fail(PMS_ENOMEM, "out of memory");
+                       : pms__fail(PMS_ENOMEM, "out of memory");
         if (rc == PMS_OK) pms_chart_set_log(charts[k], 1, k == 2);
     }
     if (rc == PMS_OK) rc = pms_chart_write_svg(charts, 3, 720, out);

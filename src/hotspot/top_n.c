@@ -16,7 +16,7 @@ static int threshold(const uint64_t *v, size_t n, size_t top, uint64_t *out)
 {
     uint64_t *s = malloc((n ? n : 1) * sizeof *s);
     if (!s)
-        return pms_fail(PMS_ENOMEM, "top-N: out of memory for %zu counts", n);
+        return pms__fail(PMS_ENOMEM, "top-N: out of memory for %zu counts", n);
     memcpy(s, v, n * sizeof *v);
     qsort(s, n, sizeof *s, cmp_desc);
     size_t positive = 0;
@@ -31,7 +31,7 @@ int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t 
                       double *precision, double *recall)
 {
     if (top == 0)
-        return pms_fail(PMS_EINVAL, "top-N: N must be at least 1");
+        return pms__fail(PMS_EINVAL, "top-N: N must be at least 1");
     uint64_t ts, te;
     int rc = threshold(sampled, n, top, &ts);
     if (rc == PMS_OK)
@@ -39,7 +39,7 @@ int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t 
     if (rc < 0)
         return rc;
     if (ts == 0 || te == 0)
-        return pms_fail(PMS_EINVAL, "top-N: no %s count is positive", ts == 0 ? "sampled" : "executed");
+        return pms__fail(PMS_EINVAL, "top-N: no %s count is positive", ts == 0 ? "sampled" : "executed");
     size_t ns = 0, ne = 0, both = 0;
     for (size_t i = 0; i < n; i++) {
         int in_s = sampled[i] >= ts, in_e = executed[i] >= te;

@@ -71,39 +71,39 @@ static int load_manifest(pms_hotspot_truth *t, const char *dir)
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/objects", dir);
     pms_lines r;
-    int rc = pms_lines_open(&r, path, 0);
+    int rc = pms__lines_open(&r, path, 0);
     if (rc)
-        return pms_fail_context(rc, "%s is not a truth directory", dir);
+        return pms__fail_context(rc, "%s is not a truth directory", dir);
     char *line;
     size_t len;
-    while (rc == PMS_OK && (rc = pms_lines_next(&r, &line, &len)) == 1) {
+    while (rc == PMS_OK && (rc = pms__lines_next(&r, &line, &len)) == 1) {
         rc = PMS_OK;
         size_t lineno = r.line;
         if (line[0] == '#' || line[0] == '\0')
             continue;
         char *space = strchr(line, ' ');
         if (!space || space - line >= PMS_BUILD_ID_HEX || space[1] != '/') {
-            rc = pms_fail(PMS_EFORMAT, "%s: line %zu: expected \"BUILD-ID /path\"", path, lineno);
+            rc = pms__fail(PMS_EFORMAT, "%s: line %zu: expected \"BUILD-ID /path\"", path, lineno);
             break;
         }
         *space = '\0';
-        if (pms_grow(&t->objects, &t->objects_cap, t->nobjects + 1, sizeof *t->objects) ||
+        if (pms__grow(&t->objects, &t->objects_cap, t->nobjects + 1, sizeof *t->objects) ||
             !(t->objects[t->nobjects].path = strdup(space + 1))) {
-            rc = pms_fail(PMS_ENOMEM, "%s: out of memory", path);
+            rc = pms__fail(PMS_ENOMEM, "%s: out of memory", path);
             break;
         }
         truth_object *o = &t->objects[t->nobjects++];
         snprintf(o->build_id, sizeof o->build_id, "%s", strcmp(line, "-") == 0 ? "" : line);
         char now[PMS_BUILD_ID_HEX];
-        rc = pms_elf_build_id(o->path, now);
+        rc = pms__elf_build_id(o->path, now);
         if (rc == PMS_OK && strcmp(now, o->build_id) != 0)
-            rc = pms_fail(PMS_EINVAL, "%s has been rebuilt since the truth in %s was recorded (build-id %s, was %s): "
+            rc = pms__fail(PMS_EINVAL, "%s has been rebuilt since the truth in %s was recorded (build-id %s, was %s): "
                           "record the truth again", o->path, dir, now[0] ? now : "none",
                           o->build_id[0] ? o->build_id : "none");
     }
-    pms_lines_close(&r);
+    pms__lines_close(&r);
     if (rc == PMS_OK && t->nobjects == 0)
-        rc = pms_fail(PMS_EFORMAT, "%s: lists no object", path);
+        rc = pms__fail(PMS_EFORMAT, "%s: lists no object", path);
     return rc;
 }
 
@@ -129,7 +129,7 @@ static int load_instructions(pms_hotspot_truth *t, const char *dir)
     long *obj = calloc(pms_callgrind_nobjects(t->profile) + 1, sizeof *obj);
     if (!t->instrs || !obj) {
         free(obj);
-        return pms_fail(PMS_ENOMEM, "%s: out of memory for %zu instructions", path, n);
+        return pms__fail(PMS_ENOMEM, "%s: out of memory for %zu instructions", path, n);
     }
     for (size_t i = 0; i < pms_callgrind_nobjects(t->profile); i++)
         obj[i] = object_by_path(t, pms_callgrind_object(t->profile, i));
@@ -173,7 +173,7 @@ static int cut_at_count_changes(pms_hotspot_truth *t)
 {
     truth_block *cut = malloc((t->nblocks + t->ninstrs) * sizeof *cut);
     if (!cut)
-        return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks + t->ninstrs);
+        return pms__fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks + t->ninstrs);
     size_t n = 0, b = 0;
     for (size_t i = 0; i < t->ninstrs; i++) {
         const truth_instr *in = &t->instrs[i];
@@ -213,7 +213,7 @@ static int load_blocks(pms_hotspot_truth *t)
     t->blocks = malloc((ntargets + nsources + 1) * sizeof *t->blocks);
     if (!obj || !t->blocks) {
         free(obj);
-        return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", ntargets + nsources);
+        return pms__fail(PMS_ENOMEM, "out of memory for %zu blocks", ntargets + nsources);
     }
     for (size_t i = 0; i < ncg; i++)
         obj[i] = object_by_path(t, pms_callgrind_object(t->profile, i));
@@ -243,7 +243,7 @@ static int load_blocks(pms_hotspot_truth *t)
         return rc;
     t->block_counts = malloc((t->nblocks + 1) * sizeof *t->block_counts);
     if (!t->block_counts)
-        return pms_fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks);
+        return pms__fail(PMS_ENOMEM, "out of memory for %zu blocks", t->nblocks);
     for (size_t i = 0; i < t->nblocks; i++)
         t->block_counts[i] = t->blocks[i].count;
     return PMS_OK;
@@ -254,7 +254,7 @@ int pms_hotspot_truth_load(pms_hotspot_truth **out, const char *dir)
     *out = NULL;
     pms_hotspot_truth *t = calloc(1, sizeof *t);
     if (!t)
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     int rc = pms_symbols_create(&t->symbols);
     if (rc == PMS_OK)
         rc = load_manifest(t, dir);
@@ -266,7 +266,7 @@ int pms_hotspot_truth_load(pms_hotspot_truth **out, const char *dir)
     if (rc == PMS_OK)
         rc = pms__truth_run_read(&t->run, dir, &found);
     if (rc == PMS_OK && found && t->run.instructions != t->ni)
-        rc = pms_fail(PMS_EFORMAT, "%s/run: %llu instructions, but callgrind.out counts %llu: the files are from "
+        rc = pms__fail(PMS_EFORMAT, "%s/run: %llu instructions, but callgrind.out counts %llu: the files are from "
                       "different runs", dir, (unsigned long long)t->run.instructions, (unsigned long long)t->ni);
     if (rc < 0) {
         pms_hotspot_truth_free(t);
@@ -305,7 +305,7 @@ char *const *pms_hotspot_truth_argv(const pms_hotspot_truth *t, size_t *argc)
 int pms_hotspot_truth_check_command(const pms_hotspot_truth *t, char *const cmdline[], size_t n)
 {
     if (!t->run.argc)
-        return pms_fail(PMS_ENOENT, "the truth does not say which command it is of (recorded by an older pmuscope)");
+        return pms__fail(PMS_ENOENT, "the truth does not say which command it is of (recorded by an older pmuscope)");
     return pms__truth_run_compare(&t->run, cmdline, n);
 }
 const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i) { return t->objects[i].path; }

@@ -22,7 +22,7 @@ static int run_valgrind(const char *const *tool_args, size_t ntool, char *const 
         n++;
     char **cmd = calloc(1 + ntool + n + 1, sizeof *cmd);
     if (!cmd)
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     cmd[0] = "valgrind";
     for (size_t i = 0; i < ntool; i++)
         cmd[1 + i] = (char *)tool_args[i];
@@ -37,12 +37,12 @@ static int run_valgrind(const char *const *tool_args, size_t ntool, char *const 
         rc = pms_child_wait(&c, &status, NULL);
     free(cmd);
     if (rc < 0)
-        return pms_fail_context(rc, "running %s under valgrind", argv[0]);
+        return pms__fail_context(rc, "running %s under valgrind", argv[0]);
     if (WIFSIGNALED(status))
-        return pms_fail(PMS_ECHILD, "%s under valgrind was killed by signal %d (see %s)", argv[0], WTERMSIG(status),
+        return pms__fail(PMS_ECHILD, "%s under valgrind was killed by signal %d (see %s)", argv[0], WTERMSIG(status),
                         log);
     if (WEXITSTATUS(status) != 0)
-        return pms_fail(PMS_ECHILD, "%s under valgrind exited with status %d (see %s)", argv[0], WEXITSTATUS(status),
+        return pms__fail(PMS_ECHILD, "%s under valgrind exited with status %d (see %s)", argv[0], WEXITSTATUS(status),
                         log);
     return PMS_OK;
 }
@@ -60,29 +60,29 @@ static int write_manifest(const char *dir, const char *profile, char *const argv
     FILE *f = fopen(path, "w");
     if (!f) {
         pms_callgrind_free(cg);
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot create %s", path);
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
     }
     fprintf(f, "# pmuscope hotspot truth: build-id and path of each object that ran\n");
     for (size_t i = 0; i < pms_callgrind_nobjects(cg); i++) {
         const char *ob = pms_callgrind_object(cg, i);
         char id[PMS_BUILD_ID_HEX];
-        if (ob[0] != '/' || pms_elf_build_id(ob, id) < 0)
+        if (ob[0] != '/' || pms__elf_build_id(ob, id) < 0)
             continue; /* "???" and anonymous code: nothing to map */
         fprintf(f, "%s %s\n", id[0] ? id : "-", ob);
     }
     uint64_t instructions = pms_callgrind_total(cg);
     pms_callgrind_free(cg);
     if (fclose(f) != 0)
-        return pms_fail_errno(PMS_EIO, errno, "cannot write %s", path);
+        return pms__fail_errno(PMS_EIO, errno, "cannot write %s", path);
     return pms__truth_run_write(dir, argv, instructions);
 }
 
 int pms_hotspot_truth_record(const char *dir, char *const argv[])
 {
     if (!argv || !argv[0])
-        return pms_fail(PMS_EINVAL, "no command to run under valgrind");
+        return pms__fail(PMS_EINVAL, "no command to run under valgrind");
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot create truth directory %s", dir);
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create truth directory %s", dir);
     char out[PATH_MAX + 32], log[PATH_MAX + 32];
     snprintf(out, sizeof out, "--callgrind-out-file=%s/callgrind.out", dir);
     snprintf(log, sizeof log, "--log-file=%s/callgrind.log", dir);

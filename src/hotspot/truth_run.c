@@ -48,13 +48,13 @@ int pms__truth_run_write(const char *dir, char *const argv[], uint64_t instructi
 {
     char binary[PATH_MAX], id[PMS_BUILD_ID_HEX] = "";
     if (pms__find_program(argv[0], binary) < 0)
-        return pms_fail(PMS_ENOENT, "cannot find the program %s that valgrind ran", argv[0]);
-    int rc = pms_elf_build_id(binary, id);
+        return pms__fail(PMS_ENOENT, "cannot find the program %s that valgrind ran", argv[0]);
+    int rc = pms__elf_build_id(binary, id);
     if (rc < 0) return rc;
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/run", dir);
     FILE *f = fopen(path, "w");
-    if (!f) return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot create %s", path);
+    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
     fprintf(f, "# pmuscope hotspot truth: the command valgrind ran\n");
     fprintf(f, "binary %s %s\ninstructions %" PRIu64 "\n", id[0] ? id : "-", binary, instructions);
     for (size_t i = 0; argv[i]; i++) {
@@ -62,7 +62,7 @@ int pms__truth_run_write(const char *dir, char *const argv[], uint64_t instructi
         write_escaped(f, argv[i]);
         fputc('\n', f);
     }
-    if (fclose(f) != 0) return pms_fail_errno(PMS_EIO, errno, "cannot write %s", path);
+    if (fclose(f) != 0) return pms__fail_errno(PMS_EIO, errno, "cannot write %s", path);
     return PMS_OK;
 }
 
@@ -81,7 +81,7 @@ static int add_arg(pms_truth_run *r, const char *s)
 static int run_line(pms_truth_run *r, char *line, const char *path, size_t lineno)
 {
     if (!strncmp(line, "arg ", 4))
-        return add_arg(r, line + 4) ? pms_fail(PMS_ENOMEM, "%s: out of memory", path) : PMS_OK;
+        return add_arg(r, line + 4) ? pms__fail(PMS_ENOMEM, "%s: out of memory", path) : PMS_OK;
     char *space;
     if (!strncmp(line, "binary ", 7) && (space = strchr(line + 7, ' ')) && space[1] == '/' &&
         space - (line + 7) < PMS_BUILD_ID_HEX) {
@@ -96,7 +96,7 @@ static int run_line(pms_truth_run *r, char *line, const char *path, size_t linen
         r->instructions = strtoull(line + 13, &end, 10);
         if (!errno && end > line + 13 && !*end) return PMS_OK;
     }
-    return pms_fail(PMS_EFORMAT, "%s: line %zu: expected \"binary BUILD-ID /path\", \"instructions N\" or \"arg WORD\"",
+    return pms__fail(PMS_EFORMAT, "%s: line %zu: expected \"binary BUILD-ID /path\", \"instructions N\" or \"arg WORD\"",
                     path, lineno);
 }
 
@@ -108,15 +108,15 @@ int pms__truth_run_read(pms_truth_run *r, const char *dir, int *found)
     *found = access(path, F_OK) == 0 || errno != ENOENT;
     if (!*found) return PMS_OK; /* a truth recorded before runs were kept */
     pms_lines in;
-    int rc = pms_lines_open(&in, path, 0);
+    int rc = pms__lines_open(&in, path, 0);
     if (rc) return rc;
     char *line;
     size_t len;
-    while (rc == PMS_OK && (rc = pms_lines_next(&in, &line, &len)) == 1)
+    while (rc == PMS_OK && (rc = pms__lines_next(&in, &line, &len)) == 1)
         rc = line[0] != '#' && line[0] ? run_line(r, line, path, in.line) : PMS_OK;
-    pms_lines_close(&in);
+    pms__lines_close(&in);
     if (rc == PMS_OK && (!r->argc || !r->binary[0]))
-        rc = pms_fail(PMS_EFORMAT, "%s: lacks the binary or the command's arguments", path);
+        rc = pms__fail(PMS_EFORMAT, "%s: lacks the binary or the command's arguments", path);
     if (rc) pms__truth_run_free(r);
     return rc;
 }
@@ -138,7 +138,7 @@ static int same_program(const pms_truth_run *r, const char *argv0)
         const char *a = strrchr(argv0, '/'), *b = strrchr(r->binary, '/');
         return !strcmp(a ? a + 1 : argv0, b ? b + 1 : r->binary);
     }
-    if (r->build_id[0] && pms_elf_build_id(binary, id) == PMS_OK && id[0]) return !strcmp(id, r->build_id);
+    if (r->build_id[0] && pms__elf_build_id(binary, id) == PMS_OK && id[0]) return !strcmp(id, r->build_id);
     return !strcmp(binary, r->binary);
 }
 
@@ -153,7 +153,7 @@ static void join(char *out, size_t cap, char *const words[], size_t n)
 
 int pms__truth_run_compare(const pms_truth_run *r, char *const cmdline[], size_t n)
 {
-    if (!n) return pms_fail(PMS_ENOENT, "the recording holds no command line to compare with the truth's command");
+    if (!n) return pms__fail(PMS_ENOENT, "the recording holds no command line to compare with the truth's command");
     size_t start = n;
     for (size_t i = 0; i < n && start == n; i++)
         if (!strcmp(cmdline[i], "--")) start = i + 1;
@@ -166,7 +166,7 @@ int pms__truth_run_compare(const pms_truth_run *r, char *const cmdline[], size_t
     char ran[512], truth[512];
     join(ran, sizeof ran, cmdline + start, m);
     join(truth, sizeof truth, r->argv, r->argc);
-    return pms_fail(PMS_EINVAL, "the recording ran \"%s\" but the truth is of \"%s\" (%s, build-id %s): exact counts "
+    return pms__fail(PMS_EINVAL, "the recording ran \"%s\" but the truth is of \"%s\" (%s, build-id %s): exact counts "
                     "describe one command with its arguments", ran, truth, r->binary,
                     r->build_id[0] ? r->build_id : "none");
 }

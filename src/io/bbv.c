@@ -12,7 +12,7 @@
 int pms_bbv_create(pms_bbv **out)
 {
     *out = calloc(1, sizeof **out);
-    return *out ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    return *out ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
 }
 
 void pms_bbv_free(pms_bbv *b)
@@ -51,8 +51,8 @@ static const char *skip_blanks(const char *s, const char *end)
 /* Makes the entries from index first to the end one interval. */
 static int finish_interval(pms_bbv *b, size_t first, size_t line)
 {
-    if (pms_grow(&b->intervals, &b->intervals_cap, b->nintervals + 1, sizeof *b->intervals))
-        return pms_fail(PMS_ENOMEM, "out of memory for basic block vectors");
+    if (pms__grow(&b->intervals, &b->intervals_cap, b->nintervals + 1, sizeof *b->intervals))
+        return pms__fail(PMS_ENOMEM, "out of memory for basic block vectors");
     pms_bbv_slot *iv = &b->intervals[b->nintervals++];
     iv->first = first;
     iv->n = b->nentries - first;
@@ -68,8 +68,8 @@ static int finish_interval(pms_bbv *b, size_t first, size_t line)
 
 int pms_bbv_add_interval(pms_bbv *b, const pms_bbv_entry *entries, size_t n)
 {
-    if (pms_grow(&b->entries, &b->entries_cap, b->nentries + n, sizeof *b->entries))
-        return pms_fail(PMS_ENOMEM, "out of memory for basic block vectors");
+    if (pms__grow(&b->entries, &b->entries_cap, b->nentries + n, sizeof *b->entries))
+        return pms__fail(PMS_ENOMEM, "out of memory for basic block vectors");
     size_t first = b->nentries;
     if (n) memcpy(b->entries + first, entries, n * sizeof *entries);
     b->nentries += n;
@@ -87,18 +87,18 @@ static int parse_t_line(pms_bbv *b, const char *name, size_t line, const char *s
         if (s == end) break;
         pms_bbv_entry e;
         if (*s != ':')
-            return pms_fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected ':block:count'", name, line,
+            return pms__fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected ':block:count'", name, line,
                             (size_t)(s - start) + 1);
         s++;
         if (parse_u64(&s, end, 10, &e.block) || s == end || *s != ':')
-            return pms_fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected a block number followed by ':'",
+            return pms__fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected a block number followed by ':'",
                             name, line, (size_t)(s - start) + 1);
         s++;
         if (parse_u64(&s, end, 10, &e.count))
-            return pms_fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected an instruction count after block %llu",
+            return pms__fail(PMS_EFORMAT, "%s: line %zu: column %zu: expected an instruction count after block %llu",
                             name, line, (size_t)(s - start) + 1, (unsigned long long)e.block);
-        if (pms_grow(&b->entries, &b->entries_cap, b->nentries + 1, sizeof *b->entries))
-            return pms_fail(PMS_ENOMEM, "out of memory for basic block vectors");
+        if (pms__grow(&b->entries, &b->entries_cap, b->nentries + 1, sizeof *b->entries))
+            return pms__fail(PMS_ENOMEM, "out of memory for basic block vectors");
         b->entries[b->nentries++] = e;
     }
     return finish_interval(b, first, line);
@@ -114,7 +114,7 @@ static int for_each_line(pms_bbv *b, const char *name, const char *text, size_t 
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         if (memchr(p, '\0', (size_t)(e - p)))
-            return pms_fail(PMS_EFORMAT, "%s: line %zu: unexpected NUL byte: not a text file", name, line);
+            return pms__fail(PMS_EFORMAT, "%s: line %zu: unexpected NUL byte: not a text file", name, line);
         int rc = fn(b, name, line, p, e);
         if (rc) return rc;
         p = nl ? nl + 1 : end;
@@ -137,7 +137,7 @@ static int bb_line(pms_bbv *b, const char *name, size_t line, const char *s, con
         return PMS_OK;
     }
     if (*s != 'T')
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected a 'T:' vector line or a '#' comment, found '%c'",
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: expected a 'T:' vector line or a '#' comment, found '%c'",
                         name, line, isprint((unsigned char)*s) ? *s : '?');
     return parse_t_line(b, name, line, s, end);
 }
@@ -156,11 +156,11 @@ int pms_bbv_parse(pms_bbv **out, const char *name, const char *text, size_t len)
     return PMS_OK;
 }
 
-int pms_bbv_read_file(pms_bbv **out, const char *path)
+int pms__bbv_read_file(pms_bbv **out, const char *path)
 {
     char *text;
     size_t len;
-    int rc = pms_read_text(path, PMS_LINES_COMPLETE, &text, &len); /* fixed-shape lines */
+    int rc = pms__read_text(path, PMS_LINES_COMPLETE, &text, &len); /* fixed-shape lines */
     if (rc) return rc;
     rc = pms_bbv_parse(out, path, text, len);
     free(text);
@@ -174,19 +174,19 @@ static int pc_line(pms_bbv *b, const char *name, size_t line, const char *s, con
     if (s == end || *s == '#') return PMS_OK;
     pms_bbv_block blk = {0};
     if (end - s < 2 || s[0] != 'F' || s[1] != ':')
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected an 'F:block:address:function' line", name, line);
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: expected an 'F:block:address:function' line", name, line);
     s += 2;
     if (parse_u64(&s, end, 10, &blk.block) || s == end || *s != ':')
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected a block number followed by ':'", name, line);
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: expected a block number followed by ':'", name, line);
     s++;
     if (parse_u64(&s, end, 16, &blk.address) || s == end || *s != ':')
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected a hexadecimal address followed by ':'", name, line);
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: expected a hexadecimal address followed by ':'", name, line);
     s++;
     while (end > s && (end[-1] == '\r' || end[-1] == ' ')) end--;
     size_t nlen = (size_t)(end - s);
-    if (pms_grow(&b->names, &b->names_cap, b->names_len + nlen + 1, 1) ||
-        pms_grow(&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof *b->blocks))
-        return pms_fail(PMS_ENOMEM, "out of memory for the PC file");
+    if (pms__grow(&b->names, &b->names_cap, b->names_len + nlen + 1, 1) ||
+        pms__grow(&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof *b->blocks))
+        return pms__fail(PMS_ENOMEM, "out of memory for the PC file");
     memcpy(b->names + b->names_len, s, nlen);
     b->names[b->names_len + nlen] = '\0';
     blk.function = (const char *)(uintptr_t)b->names_len; /* an offset until the names stop moving */
@@ -203,7 +203,7 @@ static int by_block(const void *a, const void *b)
 
 int pms_bbv_parse_pc(pms_bbv *b, const char *name, const char *text, size_t len)
 {
-    if (b->nblocks) return pms_fail(PMS_EINVAL, "%s: a PC file was already loaded", name);
+    if (b->nblocks) return pms__fail(PMS_EINVAL, "%s: a PC file was already loaded", name);
     int rc = for_each_line(b, name, text, len, pc_line);
     if (rc) {
         b->nblocks = b->names_len = 0; /* no half-read PC file */
@@ -216,7 +216,7 @@ int pms_bbv_parse_pc(pms_bbv *b, const char *name, const char *text, size_t len)
         if (b->blocks[i].block == b->blocks[i - 1].block) {
             uint64_t dup = b->blocks[i].block;
             b->nblocks = b->names_len = 0;
-            return pms_fail(PMS_EFORMAT, "%s: block %llu is listed twice", name,
+            return pms__fail(PMS_EFORMAT, "%s: block %llu is listed twice", name,
                             (unsigned long long)dup);
         }
     for (size_t i = 0; i < b->nblocks; i++) b->blocks[i].instructions = 0;
@@ -230,12 +230,12 @@ int pms_bbv_parse_pc(pms_bbv *b, const char *name, const char *text, size_t len)
 int pms_bbv_load(pms_bbv **out, const char *bb_path, const char *pc_path)
 {
     pms_bbv *b;
-    int rc = pms_bbv_read_file(&b, bb_path);
+    int rc = pms__bbv_read_file(&b, bb_path);
     if (rc) return rc;
     if (pc_path) {
         char *text;
         size_t len;
-        rc = pms_read_text(pc_path, PMS_LINES_COMPLETE, &text, &len);
+        rc = pms__read_text(pc_path, PMS_LINES_COMPLETE, &text, &len);
         if (!rc) {
             rc = pms_bbv_parse_pc(b, pc_path, text, len);
             free(text);
@@ -254,7 +254,7 @@ size_t pms_bbv_nintervals(const pms_bbv *b) { return b->nintervals; }
 int pms_bbv_get_interval(const pms_bbv *b, size_t i, pms_bbv_interval *out)
 {
     if (i >= b->nintervals)
-        return pms_fail(PMS_EINVAL, "interval %zu out of range (%zu intervals)", i, b->nintervals);
+        return pms__fail(PMS_EINVAL, "interval %zu out of range (%zu intervals)", i, b->nintervals);
     const pms_bbv_slot *s = &b->intervals[i];
     out->entries = s->n ? b->entries + s->first : NULL; /* entries is NULL when every vector is empty */
     out->nentries = s->n;
@@ -296,7 +296,7 @@ const char *pms_bbv_dominant_function(const pms_bbv *b, size_t first, size_t cou
             size_t k = 0;
             while (k < n && strcmp(t[k].name, blk->function)) k++;
             if (k == n) {
-                if (pms_grow(&t, &cap, n + 1, sizeof *t)) {
+                if (pms__grow(&t, &cap, n + 1, sizeof *t)) {
                     free(t);
                     return NULL;
                 }

@@ -23,6 +23,6 @@ struct pms_bbv {
 };
 
 /* Reads a file of T: lines and # comments (exp-bbv's BB file, SimPoint's .bb). */
-int pms_bbv_read_file(pms_bbv **out, const char *path);
+int pms__bbv_read_file(pms_bbv **out, const char *path);
 
 #endif

@@ -51,7 +51,7 @@ typedef struct parser {
 
 static int bad(const parser *p, const char *fmt, const char *what)
 {
-    return pms_fail(PMS_EFORMAT, "%s: line %zu: %s%s", p->name, p->line, fmt, what ? what : "");
+    return pms__fail(PMS_EFORMAT, "%s: line %zu: %s%s", p->name, p->line, fmt, what ? what : "");
 }
 
 static void names_free(name_table *t)
@@ -64,7 +64,7 @@ static void names_free(name_table *t)
 
 static int32_t names_add(name_table *t, const char *name)
 {
-    if (pms_grow(&t->names, &t->cap, t->n + 1, sizeof *t->names))
+    if (pms__grow(&t->names, &t->cap, t->n + 1, sizeof *t->names))
         return -1;
     if (!(t->names[t->n] = strdup(name)))
         return -1;
@@ -74,7 +74,7 @@ static int32_t names_add(name_table *t, const char *name)
 static int names_bind(name_table *t, size_t id, int32_t index)
 {
     size_t old = t->nids;
-    if (pms_grow(&t->by_id, &t->nids, id + 1, sizeof *t->by_id))
+    if (pms__grow(&t->by_id, &t->nids, id + 1, sizeof *t->by_id))
         return -1;
     for (size_t i = old; i < t->nids; i++)
         t->by_id[i] = -1;
@@ -94,7 +94,7 @@ static int resolve_name(parser *p, name_table *t, const char *spec, const char *
         const char *name = end + 1;
         if (*name == '\0') {
             if (id >= t->nids || t->by_id[id] < 0)
-                return pms_fail(PMS_EFORMAT, "%s: line %zu: %s(%lu) refers to an id that was never defined",
+                return pms__fail(PMS_EFORMAT, "%s: line %zu: %s(%lu) refers to an id that was never defined",
                                 p->name, p->line, spec, id);
             *out = t->by_id[id];
             return PMS_OK;
@@ -103,13 +103,13 @@ static int resolve_name(parser *p, name_table *t, const char *spec, const char *
             return bad(p, "expected a space between the name id and the name after ", spec);
         int32_t index = names_add(t, name + 1);
         if (index < 0 || names_bind(t, id, index) < 0)
-            return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory for names", p->name, p->line);
+            return pms__fail(PMS_ENOMEM, "%s: line %zu: out of memory for names", p->name, p->line);
         *out = index;
         return PMS_OK;
     }
     int32_t index = names_add(t, value);
     if (index < 0)
-        return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory for names", p->name, p->line);
+        return pms__fail(PMS_ENOMEM, "%s: line %zu: out of memory for names", p->name, p->line);
     *out = index;
     return PMS_OK;
 }
@@ -139,11 +139,11 @@ static int add_instr(parser *p, uint64_t addr, uint64_t count)
     if (p->object < 0) {
         int32_t unknown = names_add(&cg->objects, "???");
         if (unknown < 0)
-            return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+            return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
         p->object = unknown;
     }
-    if (pms_grow(&cg->instrs, &cg->cap, cg->n + 1, sizeof *cg->instrs))
-        return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory for %zu instructions", p->name, p->line, cg->n + 1);
+    if (pms__grow(&cg->instrs, &cg->cap, cg->n + 1, sizeof *cg->instrs))
+        return pms__fail(PMS_ENOMEM, "%s: line %zu: out of memory for %zu instructions", p->name, p->line, cg->n + 1);
     cg->instrs[cg->n++] = (pms_cg_instr){(uint32_t)p->object, p->function < 0 ? 0 : (uint32_t)p->function, addr,
                                          count};
     if (cg->total > UINT64_MAX - count)
@@ -189,8 +189,8 @@ static int add_branch(parser *p, pms_cg_branch **list, size_t *n, size_t *cap, i
 {
     if (object < 0)
         return PMS_OK; /* before any ob=: no object to place it in */
-    if (pms_grow(list, cap, *n + 1, sizeof **list))
-        return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory for branches", p->name, p->line);
+    if (pms__grow(list, cap, *n + 1, sizeof **list))
+        return pms__fail(PMS_ENOMEM, "%s: line %zu: out of memory for branches", p->name, p->line);
     (*list)[(*n)++] = (pms_cg_branch){(uint32_t)object, addr};
     return PMS_OK;
 }
@@ -321,7 +321,7 @@ static int header_line(parser *p, const char *key, size_t klen, const char *v)
     if (KEY("cmd")) {
         free(p->cg->command);
         p->cg->command = strdup(v);
-        return p->cg->command ? PMS_OK : pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+        return p->cg->command ? PMS_OK : pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
     }
     if (KEY("summary") || KEY("totals")) { /* one of each per part: add them up */
         bool totals = KEY("totals");
@@ -363,7 +363,7 @@ static int spec_line(parser *p, const char *spec, size_t slen, const char *v)
         p->jump_line = p->line;
         return branch_target(p, v, p->object);
     }
-    return pms_fail(PMS_EFORMAT, "%s: line %zu: unknown specification \"%.*s=\"", p->name, p->line, (int)slen, spec);
+    return pms__fail(PMS_EFORMAT, "%s: line %zu: unknown specification \"%.*s=\"", p->name, p->line, (int)slen, spec);
 #undef SPEC
 }
 
@@ -377,10 +377,10 @@ static int body_or_header(parser *p, char *s)
     if (is_cost_start(s[0]))
         return cost_line(p, s);
     if (p->call_line)
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected the cost line of the call at line %zu", p->name,
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: expected the cost line of the call at line %zu", p->name,
                         p->line, p->call_line);
     if (p->jump_line)
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: expected the source position of the jump at line %zu", p->name,
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: expected the source position of the jump at line %zu", p->name,
                         p->line, p->jump_line);
     size_t k = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_");
     if (k > 0 && s[k] == '=')
@@ -435,18 +435,18 @@ static void unique_branches(pms_cg_branch *b, size_t *n)
 static int finish(parser *p)
 {
     if (p->call_line)
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: the file ends before the cost line of the call at line %zu",
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: the file ends before the cost line of the call at line %zu",
                         p->name, p->line, p->call_line);
     if (p->nevents == 0)
-        return pms_fail(PMS_EFORMAT, "%s: no \"events:\" header: not a callgrind profile", p->name);
+        return pms__fail(PMS_EFORMAT, "%s: no \"events:\" header: not a callgrind profile", p->name);
     uint64_t expected = p->have_totals ? p->totals : p->summary;
     if ((p->have_totals || p->have_summary) && expected != p->cg->total)
-        return pms_fail(PMS_EFORMAT,
+        return pms__fail(PMS_EFORMAT,
                         "%s: the cost lines add up to %" PRIu64 " instructions but the %s says %" PRIu64
                         " (truncated or edited file?)",
                         p->name, p->cg->total, p->have_totals ? "totals" : "summary", expected);
     if (p->cg->n == 0)
-        return pms_fail(PMS_EFORMAT, "%s: no executed instruction in the profile", p->name);
+        return pms__fail(PMS_EFORMAT, "%s: no executed instruction in the profile", p->name);
     merge_instrs(p->cg);
     unique_branches(p->cg->targets, &p->cg->ntargets);
     unique_branches(p->cg->sources, &p->cg->nsources);
@@ -458,18 +458,18 @@ int pms_callgrind_read_stream(pms_callgrind **out, FILE *in, const char *name)
     *out = NULL;
     pms_callgrind *cg = calloc(1, sizeof *cg);
     if (!cg)
-        return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+        return pms__fail(PMS_ENOMEM, "%s: out of memory", name);
     parser p = {.cg = cg, .name = name, .instr_pos = -1, .ir_event = -1, .object = -1, .function = -1,
                 .call_object = -1};
     pms_lines r;
-    int rc = pms_lines_from_stream(&r, in, name, 0);
+    int rc = pms__lines_from_stream(&r, in, name, 0);
     char *line;
     size_t len;
-    while (rc == PMS_OK && (rc = pms_lines_next(&r, &line, &len)) == 1) {
+    while (rc == PMS_OK && (rc = pms__lines_next(&r, &line, &len)) == 1) {
         p.line = r.line;
         rc = body_or_header(&p, line);
     }
-    pms_lines_close(&r);
+    pms__lines_close(&r);
     if (rc == PMS_OK)
         rc = finish(&p);
     names_free(&p.files);
@@ -488,7 +488,7 @@ int pms_callgrind_read(pms_callgrind **out, const char *path)
     FILE *f = fopen(path, "r");
     if (!f) {
         *out = NULL;
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open callgrind profile %s", path);
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open callgrind profile %s", path);
     }
     int rc = pms_callgrind_read_stream(out, f, path);
     fclose(f);

@@ -3,7 +3,7 @@
 
 static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-pms_count_result pms_parse_count(const char *s, size_t len, uint64_t *out)
+pms_count_result pms__parse_count(const char *s, size_t len, uint64_t *out)
 {
     size_t i = 0;
     while (len && blank(s[len - 1])) len--;
@@ -22,7 +22,7 @@ pms_count_result pms_parse_count(const char *s, size_t len, uint64_t *out)
     return PMS_COUNT_OK;
 }
 
-const char *pms_count_result_text(pms_count_result r)
+const char *pms__count_result_text(pms_count_result r)
 {
     switch (r) {
     case PMS_COUNT_OK: return "a count";

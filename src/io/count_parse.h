@@ -14,8 +14,8 @@ typedef enum pms_count_result {
 } pms_count_result;
 
 /* S[0..LEN) without surrounding blanks must be decimal digits, optionally led by '+'. */
-pms_count_result pms_parse_count(const char *s, size_t len, uint64_t *out);
+pms_count_result pms__parse_count(const char *s, size_t len, uint64_t *out);
 /* What was wrong, for a message: "a negative number", "larger than 2^64 - 1", ... */
-const char *pms_count_result_text(pms_count_result r);
+const char *pms__count_result_text(pms_count_result r);
 
 #endif

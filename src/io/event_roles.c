@@ -69,7 +69,7 @@ int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by
         int rc = pms_table_require(t, by_hand, col);
         if (rc < 0) return rc;
         if (pms_table_col_type(t, *col) != PMS_COLUMN_NUMERIC)
-            return pms_fail(PMS_EFORMAT, "%s: column '%s' holds text, expected %s counts", pms_table_name(t), by_hand,
+            return pms__fail(PMS_EFORMAT, "%s: column '%s' holds text, expected %s counts", pms_table_name(t), by_hand,
                             role_name(role));
         return PMS_OK;
     }
@@ -91,11 +91,11 @@ int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by
             int w = snprintf(cols + used, sizeof cols - used, "%s%s", used ? ", " : "", pms_table_col_name(t, j));
             if (w > 0 && (size_t)w < sizeof cols - used) used += (size_t)w;
         }
-        return pms_fail(PMS_ENOENT, "%s: no %s column found by name (columns: %s); name it with %s", pms_table_name(t),
+        return pms__fail(PMS_ENOENT, "%s: no %s column found by name (columns: %s); name it with %s", pms_table_name(t),
                         role_name(role), cols, opt);
     }
     if (found > 1)
-        return pms_fail(PMS_EINVAL, "%s: several columns look like %s (%s); choose one with %s", pms_table_name(t),
+        return pms__fail(PMS_EINVAL, "%s: several columns look like %s (%s); choose one with %s", pms_table_name(t),
                         role_name(role), list, opt);
     *col = first;
     return PMS_OK;

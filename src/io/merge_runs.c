@@ -27,7 +27,7 @@ static int match_rows(const pms_table *first, const pms_table *t, pms_merge_key 
     const double *t0, *t1;
     if (rc == PMS_OK) rc = pms_table_numeric(first, c0, false, &t0);
     if (rc == PMS_OK) rc = pms_table_numeric(t, c, false, &t1);
-    if (rc < 0) return pms_fail_context(rc, "merging by time");
+    if (rc < 0) return pms__fail_context(rc, "merging by time");
     size_t j = 0;
     for (size_t i = 0; i < n0; i++) {
         /* times increase in both: walk forward to the nearest */
@@ -47,7 +47,7 @@ static int append_columns(pms_table *out, const pms_table *t, size_t run, const 
     if (!v || !s) {
         free(v);
         free(s);
-        return pms_fail(PMS_ENOMEM, "out of memory merging runs");
+        return pms__fail(PMS_ENOMEM, "out of memory merging runs");
     }
     int rc = PMS_OK;
     for (size_t j = 0; j < pms_table_cols(t) && rc == PMS_OK; j++) {
@@ -76,13 +76,13 @@ static int append_columns(pms_table *out, const pms_table *t, size_t run, const 
 
 int pms_table_merge_runs(const pms_table *const *tables, size_t ntables, pms_merge_key key, double tol, pms_table **out)
 {
-    if (ntables == 0) return pms_fail(PMS_EINVAL, "no tables to merge");
+    if (ntables == 0) return pms__fail(PMS_EINVAL, "no tables to merge");
     const pms_table *first = tables[0];
     size_t n0 = pms_table_rows(first);
     size_t *match = malloc((n0 ? n0 : 1) * ntables * sizeof *match), *kept = malloc((n0 ? n0 : 1) * sizeof *kept);
     size_t *col_rows = malloc((n0 ? n0 : 1) * sizeof *col_rows);
     pms_table *m = pms_table_new(pms_table_name(first));
-    int rc = match && kept && col_rows && m ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    int rc = match && kept && col_rows && m ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory merging runs");
     for (size_t r = 0; r < ntables && rc == PMS_OK; r++) rc = match_rows(first, tables[r], key, tol, match + r * n0);
     size_t nk = 0;
     for (size_t i = 0; i < n0 && rc == PMS_OK; i++) {
@@ -91,7 +91,7 @@ int pms_table_merge_runs(const pms_table *const *tables, size_t ntables, pms_mer
         if (all) kept[nk++] = i;
     }
     if (rc == PMS_OK && nk == 0)
-        rc = pms_fail(PMS_EFORMAT, "%s: no interval is present in all %zu runs (merged by %s)", pms_table_name(first),
+        rc = pms__fail(PMS_EFORMAT, "%s: no interval is present in all %zu runs (merged by %s)", pms_table_name(first),
                       ntables, key == PMS_MERGE_BY_TIME ? "time" : "interval");
     for (size_t r = 0; r < ntables && rc == PMS_OK; r++) {
         for (size_t i = 0; i < nk; i++) col_rows[i] = match[r * n0 + kept[i]];
@@ -120,13 +120,13 @@ static size_t group_rows(const pms_table *t, size_t col, const char *value, size
 int pms_table_merge_runs_grouped(const pms_table *const *tables, size_t ntables, const char *group_col,
                                  pms_table **out)
 {
-    if (ntables == 0) return pms_fail(PMS_EINVAL, "no tables to merge");
+    if (ntables == 0) return pms__fail(PMS_EINVAL, "no tables to merge");
     size_t *gcol = calloc(ntables, sizeof *gcol), maxrows = 0;
-    int rc = gcol ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    int rc = gcol ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory merging runs");
     for (size_t r = 0; r < ntables && rc == PMS_OK; r++) {
         if ((rc = pms_table_require(tables[r], group_col, &gcol[r])) < 0) break;
         if (pms_table_col_type(tables[r], gcol[r]) != PMS_COLUMN_STRING)
-            rc = pms_fail(PMS_EFORMAT, "%s: column '%s' holds numbers, expected group names", pms_table_name(tables[r]),
+            rc = pms__fail(PMS_EFORMAT, "%s: column '%s' holds numbers, expected group names", pms_table_name(tables[r]),
                           group_col);
         if (pms_table_rows(tables[r]) > maxrows) maxrows = pms_table_rows(tables[r]);
     }
@@ -135,7 +135,7 @@ int pms_table_merge_runs_grouped(const pms_table *const *tables, size_t ntables,
     size_t *pos = malloc((maxrows ? maxrows : 1) * ntables * sizeof *pos);
     size_t *rows = malloc((maxrows ? maxrows : 1) * ntables * sizeof *rows);
     const char **labels = calloc(maxrows ? maxrows : 1, sizeof *labels);
-    if (rc == PMS_OK && (!pos || !rows || !labels)) rc = pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    if (rc == PMS_OK && (!pos || !rows || !labels)) rc = pms__fail(PMS_ENOMEM, "out of memory merging runs");
     if (rc == PMS_OK) rc = pms_table_distinct(tables[0], gcol[0], &groups, &ngroups);
     for (size_t g = 0; g < ngroups && rc == PMS_OK; g++) {
         if (!groups[g][0]) continue; /* intervals outside every group */
@@ -143,7 +143,7 @@ int pms_table_merge_runs_grouped(const pms_table *const *tables, size_t ntables,
         for (size_t r = 0; r < ntables; r++) {
             size_t c = group_rows(tables[r], gcol[r], groups[g], pos + r * maxrows);
             if (c == 0) {
-                rc = pms_fail(PMS_EFORMAT, "%s: no interval of %s '%s', which %s has", pms_table_name(tables[r]),
+                rc = pms__fail(PMS_EFORMAT, "%s: no interval of %s '%s', which %s has", pms_table_name(tables[r]),
                               group_col, groups[g], pms_table_name(tables[0]));
                 break;
             }
@@ -155,9 +155,9 @@ int pms_table_merge_runs_grouped(const pms_table *const *tables, size_t ntables,
         }
     }
     pms_table *m = rc == PMS_OK ? pms_table_new(pms_table_name(tables[0])) : NULL;
-    if (rc == PMS_OK && !m) rc = pms_fail(PMS_ENOMEM, "out of memory merging runs");
+    if (rc == PMS_OK && !m) rc = pms__fail(PMS_ENOMEM, "out of memory merging runs");
     if (rc == PMS_OK && total == 0)
-        rc = pms_fail(PMS_EFORMAT, "%s: no interval belongs to a %s", pms_table_name(tables[0]), group_col);
+        rc = pms__fail(PMS_EFORMAT, "%s: no interval belongs to a %s", pms_table_name(tables[0]), group_col);
     if (rc == PMS_OK) rc = pms_table_add_string(m, group_col, labels, total);
     for (size_t r = 0; r < ntables && rc == PMS_OK; r++) rc = append_columns(m, tables[r], r, rows + r * maxrows, total);
     for (size_t g = 0; g < ngroups; g++) free(groups[g]);

@@ -22,7 +22,7 @@ struct bytes {
 static void append(struct bytes *b, const void *data, size_t n)
 {
     if (b->oom) return;
-    if (b->len > SIZE_MAX - n || pms_grow(&b->p, &b->cap, b->len + n, 1)) {
+    if (b->len > SIZE_MAX - n || pms__grow(&b->p, &b->cap, b->len + n, 1)) {
         b->oom = 1;
         return;
     }
@@ -74,19 +74,19 @@ static int add(pms_feature *f, size_t *n, unsigned bit, struct bytes *b)
     if (b->oom) {
         free(b->p);
         *b = (struct bytes){0};
-        return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory building the header");
+        return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory building the header");
     }
     f[(*n)++] = (pms_feature){bit, b->p, b->len};
     *b = (struct bytes){0};
     return 0;
 }
 
-int pms_features_build(pms_feature **out, size_t *count, const pms_perfdata_attr *attrs, size_t nattrs, int argc,
+int pms__features_build(pms_feature **out, size_t *count, const pms_perfdata_attr *attrs, size_t nattrs, int argc,
                        char *const argv[])
 {
     enum { MAX_FEATURES = 8 };
     pms_feature *f = calloc(MAX_FEATURES, sizeof *f);
-    if (!f) return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory");
+    if (!f) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
     size_t n = 0;
     struct utsname u;
     if (uname(&u) != 0) memset(&u, 0, sizeof u);
@@ -115,7 +115,7 @@ int pms_features_build(pms_feature **out, size_t *count, const pms_perfdata_attr
     rc = rc ? rc : add(f, &n, PMS_FEAT_EVENT_DESC, &b);
     free(b.p);
     if (rc) {
-        pms_features_free(f, n);
+        pms__features_free(f, n);
         return rc;
     }
     *out = f;
@@ -123,7 +123,7 @@ int pms_features_build(pms_feature **out, size_t *count, const pms_perfdata_attr
     return PMS_OK;
 }
 
-void pms_features_free(pms_feature *f, size_t count)
+void pms__features_free(pms_feature *f, size_t count)
 {
     if (!f) return;
     for (size_t i = 0; i < count; i++) free(f[i].data);

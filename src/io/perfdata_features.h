@@ -14,8 +14,8 @@ typedef struct pms_feature {
 /* Builds the sections perf reads to describe a recording: hostname, os release, version,
  * arch, cpu counts, total memory, command line and the event descriptions (names and
  * ids). *out is sorted by bit. */
-int pms_features_build(pms_feature **out, size_t *count, const pms_perfdata_attr *attrs, size_t nattrs, int argc,
+int pms__features_build(pms_feature **out, size_t *count, const pms_perfdata_attr *attrs, size_t nattrs, int argc,
                        char *const argv[]);
-void pms_features_free(pms_feature *f, size_t count);
+void pms__features_free(pms_feature *f, size_t count);
 
 #endif

@@ -55,14 +55,14 @@ _Static_assert(sizeof(struct pms_file_header) == PMS_PERFDATA_HEADER_SIZE, "perf
 /* Strings in feature sections: u32 length (padded to 64, with the NUL), then the bytes. */
 #define PMS_FEAT_STRING_ALIGN 64u
 
-static inline uint64_t pms_get_u64(const unsigned char *p)
+static inline uint64_t pms__get_u64(const unsigned char *p)
 {
     uint64_t v;
     memcpy(&v, p, sizeof v);
     return v;
 }
 
-static inline uint32_t pms_get_u32(const unsigned char *p)
+static inline uint32_t pms__get_u32(const unsigned char *p)
 {
     uint32_t v;
     memcpy(&v, p, sizeof v);
@@ -77,12 +77,12 @@ typedef struct pms_sample_id {
 } pms_sample_id;
 
 /* Size in bytes of the sample_id_all trailer for this sample_type. */
-size_t pms_sample_id_size(uint64_t sample_type);
+size_t pms__sample_id_size(uint64_t sample_type);
 /* Parses the trailer at the end of a non-sample record of `size` bytes. Returns 0, or -1
  * if the record is too short to hold it. */
-int pms_sample_id_parse(const unsigned char *rec, size_t size, uint64_t sample_type, pms_sample_id *out);
+int pms__sample_id_parse(const unsigned char *rec, size_t size, uint64_t sample_type, pms_sample_id *out);
 /* The sample id of a PERF_RECORD_SAMPLE laid out by sample_type; -1 when the layout has
  * none or the record is too short for it. */
-int pms_sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type, uint64_t *id);
+int pms__sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type, uint64_t *id);
 
 #endif

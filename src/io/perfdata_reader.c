@@ -40,14 +40,14 @@ struct pms_perfdata_reader {
 
 static int fail_at(const pms_perfdata_reader *r, uint64_t off, const char *what)
 {
-    return pms_fail(PMS_EFORMAT, "%s: offset %llu: %s", r->name, (unsigned long long)off, what);
+    return pms__fail(PMS_EFORMAT, "%s: offset %llu: %s", r->name, (unsigned long long)off, what);
 }
 
 /* Reads exactly n bytes at off; a short read is a truncated file. */
 static int read_at(const pms_perfdata_reader *r, void *dst, size_t n, uint64_t off, const char *what)
 {
     if (off > r->file_size || n > r->file_size - off)
-        return pms_fail(PMS_EFORMAT, "%s: offset %llu: %s of %zu bytes runs past the end of the file (%llu bytes)",
+        return pms__fail(PMS_EFORMAT, "%s: offset %llu: %s of %zu bytes runs past the end of the file (%llu bytes)",
                         r->name, (unsigned long long)off, what, n, (unsigned long long)r->file_size);
     if (r->fd < 0) {
         memcpy(dst, r->mem + off, n);
@@ -57,7 +57,7 @@ static int read_at(const pms_perfdata_reader *r, void *dst, size_t n, uint64_t o
     while (n) {
         ssize_t k = pread(r->fd, p, n, (off_t)off);
         if (k < 0 && errno == EINTR) continue;
-        if (k < 0) return pms_fail_errno(PMS_EIO, errno, "%s: offset %llu: cannot read %s", r->name,
+        if (k < 0) return pms__fail_errno(PMS_EIO, errno, "%s: offset %llu: cannot read %s", r->name,
                                          (unsigned long long)off, what);
         if (k == 0) return fail_at(r, off, "file shrank while reading");
         p += k;
@@ -75,19 +75,19 @@ static bool section_ok(const pms_perfdata_reader *r, const struct pms_file_secti
 static int check_magic(pms_perfdata_reader *r)
 {
     if (r->file_size < PMS_PERFDATA_PIPE_HEADER_SIZE)
-        return pms_fail(PMS_EFORMAT, "%s: %llu bytes is too short for a perf.data header", r->name,
+        return pms__fail(PMS_EFORMAT, "%s: %llu bytes is too short for a perf.data header", r->name,
                         (unsigned long long)r->file_size);
     uint64_t head[2];
     int rc = read_at(r, head, sizeof head, 0, "file header");
     if (rc) return rc;
     if (head[0] == bswap_64(PMS_PERFDATA_MAGIC))
-        return pms_fail(PMS_ENOTSUP, "%s: big-endian perf.data (recorded on another architecture) is not supported",
+        return pms__fail(PMS_ENOTSUP, "%s: big-endian perf.data (recorded on another architecture) is not supported",
                         r->name);
     if (head[0] == PMS_PERFDATA_MAGIC_V1)
-        return pms_fail(PMS_ENOTSUP, "%s: perf.data version 1 (perf before Linux 2.6.36) is not supported", r->name);
+        return pms__fail(PMS_ENOTSUP, "%s: perf.data version 1 (perf before Linux 2.6.36) is not supported", r->name);
     if (head[0] != PMS_PERFDATA_MAGIC) return fail_at(r, 0, "not a perf.data file: expected the magic \"PERFILE2\"");
     if (head[1] == PMS_PERFDATA_PIPE_HEADER_SIZE)
-        return pms_fail(PMS_ENOTSUP,
+        return pms__fail(PMS_ENOTSUP,
                         "%s: pipe-mode perf.data (perf record -o -) is not supported; convert it with "
                         "'perf inject -i %s -o FILE'",
                         r->name, r->name);
@@ -100,11 +100,11 @@ static int check_magic(pms_perfdata_reader *r)
 
 static int add_attr(pms_perfdata_reader *r, const struct perf_event_attr *a, uint64_t *ids, size_t nids)
 {
-    if (pms_grow(&r->attrs, &r->attrs_cap, r->nattrs + 1, sizeof *r->attrs))
-        return pms_fail(PMS_ENOMEM, "%s: out of memory for event attributes", r->name);
+    if (pms__grow(&r->attrs, &r->attrs_cap, r->nattrs + 1, sizeof *r->attrs))
+        return pms__fail(PMS_ENOMEM, "%s: out of memory for event attributes", r->name);
     for (size_t i = 0; i < nids; i++) {
-        uint64_t *slot = pms_keymap_upsert(&r->id_index, ids[i], 0, r->nattrs);
-        if (!slot) return pms_fail(PMS_ENOMEM, "%s: out of memory for sample ids", r->name);
+        uint64_t *slot = pms__keymap_upsert(&r->id_index, ids[i], 0, r->nattrs);
+        if (!slot) return pms__fail(PMS_ENOMEM, "%s: out of memory for sample ids", r->name);
     }
     r->attrs[r->nattrs++] = (pms_perfdata_attr){*a, NULL, ids, nids};
     return PMS_OK;
@@ -115,7 +115,7 @@ static int decode_attr(const pms_perfdata_reader *r, const unsigned char *p, siz
                        struct perf_event_attr *a, size_t *size_out)
 {
     if (avail < PERF_ATTR_SIZE_VER0) return fail_at(r, off, "event attribute shorter than 64 bytes");
-    uint32_t sz = pms_get_u32(p + offsetof(struct perf_event_attr, size));
+    uint32_t sz = pms__get_u32(p + offsetof(struct perf_event_attr, size));
     if (sz == 0) sz = PERF_ATTR_SIZE_VER0;
     if (sz < PERF_ATTR_SIZE_VER0 || sz > avail) return fail_at(r, off + 4, "event attribute size out of range");
     memset(a, 0, sizeof *a);
@@ -133,7 +133,7 @@ static int read_ids(pms_perfdata_reader *r, const struct pms_file_section *s, ui
     if (!section_ok(r, s) || s->size % 8) return fail_at(r, at, "sample id section out of the file or misaligned");
     size_t n = (size_t)(s->size / 8);
     *ids = malloc((n ? n : 1) * sizeof **ids);
-    if (!*ids) return pms_fail(PMS_ENOMEM, "%s: out of memory for sample ids", r->name);
+    if (!*ids) return pms__fail(PMS_ENOMEM, "%s: out of memory for sample ids", r->name);
     int rc = read_at(r, *ids, n * 8, s->offset, "sample ids");
     if (rc) {
         free(*ids);
@@ -178,7 +178,7 @@ static int read_attrs(pms_perfdata_reader *r)
 static char *feature_string(const unsigned char *p, size_t len, size_t *pos)
 {
     if (len - *pos < 4) return NULL;
-    uint32_t n = pms_get_u32(p + *pos);
+    uint32_t n = pms__get_u32(p + *pos);
     if (n == 0 || n > len - *pos - 4) return NULL;
     const char *s = (const char *)p + *pos + 4;
     *pos += 4 + n;
@@ -191,20 +191,20 @@ static const char *record_string(const unsigned char *p, const unsigned char *en
 static int parse_event_desc(pms_perfdata_reader *r, const unsigned char *p, size_t len, uint64_t off)
 {
     if (len < 8) return fail_at(r, off, "event description section too short");
-    uint32_t nre = pms_get_u32(p), sz = pms_get_u32(p + 4);
+    uint32_t nre = pms__get_u32(p), sz = pms__get_u32(p + 4);
     size_t pos = 8;
     for (uint32_t e = 0; e < nre; e++) {
         if (sz < PERF_ATTR_SIZE_VER0 || len - pos < (size_t)sz + 4)
             return fail_at(r, off + pos, "event description truncated");
         pos += sz;
-        uint32_t nids = pms_get_u32(p + pos);
+        uint32_t nids = pms__get_u32(p + pos);
         pos += 4;
         char *name = feature_string(p, len, &pos);
         if (!name || nids > (len - pos) / 8) {
             free(name);
             return fail_at(r, off + pos, "event description: bad name or id count");
         }
-        uint64_t first = nids ? pms_get_u64(p + pos) : 0;
+        uint64_t first = nids ? pms__get_u64(p + pos) : 0;
         pos += (size_t)nids * 8;
         pms_perfdata_attr *a = NULL;
         if (nids) a = (pms_perfdata_attr *)pms_attr_by_id(r->attrs, r->nattrs, first);
@@ -229,8 +229,8 @@ static int parse_build_ids(pms_perfdata_reader *r, const unsigned char *p, size_
         if (h.size < 37 || h.size > len - pos) return fail_at(r, off + pos, "build-id record size out of range");
         const char *name = record_string(p + pos + 36, p + pos + h.size);
         if (!name) return fail_at(r, off + pos, "build-id record: file name not terminated");
-        if (pms_grow(&r->build_ids, &r->build_ids_cap, r->nbuild_ids + 1, sizeof *r->build_ids))
-            return pms_fail(PMS_ENOMEM, "%s: out of memory for build-ids", r->name);
+        if (pms__grow(&r->build_ids, &r->build_ids_cap, r->nbuild_ids + 1, sizeof *r->build_ids))
+            return pms__fail(PMS_ENOMEM, "%s: out of memory for build-ids", r->name);
         pms_perfdata_build_id *b = &r->build_ids[r->nbuild_ids];
         size_t n = p[pos + 32] && p[pos + 32] <= 20 ? p[pos + 32] : 20;
         for (size_t i = 0; i < n; i++) {
@@ -239,8 +239,8 @@ static int parse_build_ids(pms_perfdata_reader *r, const unsigned char *p, size_
         }
         b->hex[2 * n] = '\0';
         b->cpumode = h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-        b->pid = (int32_t)pms_get_u32(p + pos + 8);
-        if (!(b->filename = strdup(name))) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+        b->pid = (int32_t)pms__get_u32(p + pos + 8);
+        if (!(b->filename = strdup(name))) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
         r->nbuild_ids++;
         pos += h.size;
     }
@@ -251,9 +251,9 @@ static int parse_build_ids(pms_perfdata_reader *r, const unsigned char *p, size_
 static int parse_cmdline(pms_perfdata_reader *r, const unsigned char *p, size_t len, uint64_t off)
 {
     if (len < 4) return fail_at(r, off, "command line section too short");
-    uint32_t n = pms_get_u32(p);
+    uint32_t n = pms__get_u32(p);
     if (n > (len - 4) / 4) return fail_at(r, off, "command line: more arguments than the section can hold");
-    if (!(r->cmdline = calloc((size_t)n + 1, sizeof *r->cmdline))) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    if (!(r->cmdline = calloc((size_t)n + 1, sizeof *r->cmdline))) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     size_t pos = 4;
     for (; r->ncmdline < n; r->ncmdline++)
         if (!(r->cmdline[r->ncmdline] = feature_string(p, len, &pos)))
@@ -272,7 +272,7 @@ static int read_section(pms_perfdata_reader *r, const struct pms_file_section *s
         return fail_at(r, s->offset, msg);
     }
     unsigned char *p = malloc(s->size);
-    if (!p) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    if (!p) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     int rc = read_at(r, p, (size_t)s->size, s->offset, what);
     if (!rc) rc = parse(r, p, (size_t)s->size, s->offset);
     free(p);
@@ -316,7 +316,7 @@ static int name_attrs(pms_perfdata_reader *r)
         char buf[64];
         snprintf(buf, sizeof buf, "type %u config 0x%llx", r->attrs[i].attr.type,
                  (unsigned long long)r->attrs[i].attr.config);
-        if (!(r->attrs[i].name = strdup(buf))) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+        if (!(r->attrs[i].name = strdup(buf))) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     }
     return PMS_OK;
 }
@@ -324,10 +324,10 @@ static int name_attrs(pms_perfdata_reader *r)
 static int open_common(pms_perfdata_reader *r)
 {
     r->window = malloc(WINDOW_SIZE);
-    if (!r->window) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    if (!r->window) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     int rc = check_magic(r);
     if (!rc && !section_ok(r, &r->hdr.data))
-        rc = pms_fail(PMS_EFORMAT, "%s: offset 40: data section (%llu bytes at %llu) runs past the end of the file "
+        rc = pms__fail(PMS_EFORMAT, "%s: offset 40: data section (%llu bytes at %llu) runs past the end of the file "
                                    "(%llu bytes): truncated recording",
                       r->name, (unsigned long long)r->hdr.data.size, (unsigned long long)r->hdr.data.offset,
                       (unsigned long long)r->file_size);
@@ -336,7 +336,7 @@ static int open_common(pms_perfdata_reader *r)
         rc = read_features(r);
         /* perf record writes the data size and the features only when it finishes. */
         if (rc == PMS_EFORMAT && r->hdr.data.size == 0 && r->file_size > r->hdr.data.offset)
-            rc = pms_fail(PMS_EFORMAT,
+            rc = pms__fail(PMS_EFORMAT,
                           "%s: offset 48: the header gives no data and no valid feature sections, yet %llu bytes "
                           "follow it: the recording was killed before it finished the file",
                           r->name, (unsigned long long)(r->file_size - r->hdr.data.offset));
@@ -362,16 +362,16 @@ int pms_perfdata_open(pms_perfdata_reader **out, const char *path)
 {
     *out = NULL;
     pms_perfdata_reader *r = reader_new(path);
-    if (!r) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!r) return pms__fail(PMS_ENOMEM, "out of memory");
     r->fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     int rc = PMS_OK;
     if (r->fd < 0)
-        rc = pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
+        rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
     else if (fstat(r->fd, &st) != 0)
-        rc = pms_fail_errno(PMS_EIO, errno, "cannot stat %s", path);
+        rc = pms__fail_errno(PMS_EIO, errno, "cannot stat %s", path);
     else if (S_ISDIR(st.st_mode))
-        rc = pms_fail(PMS_ENOTSUP, "%s: is a directory (perf record --threads format), not supported", path);
+        rc = pms__fail(PMS_ENOTSUP, "%s: is a directory (perf record --threads format), not supported", path);
     else
         r->file_size = (uint64_t)st.st_size;
     if (!rc) rc = open_common(r);
@@ -387,7 +387,7 @@ int pms_perfdata_open_mem(pms_perfdata_reader **out, const void *data, size_t le
 {
     *out = NULL;
     pms_perfdata_reader *r = reader_new(name);
-    if (!r) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!r) return pms__fail(PMS_ENOMEM, "out of memory");
     r->mem = data;
     r->file_size = len;
     int rc = open_common(r);
@@ -418,7 +418,7 @@ void pms_perfdata_close(pms_perfdata_reader *r)
     free(r->build_ids);
     for (size_t i = 0; i < r->ncmdline; i++) free(r->cmdline[i]);
     free(r->cmdline);
-    pms_keymap_free(&r->id_index);
+    pms__keymap_free(&r->id_index);
     free(r->window);
     free(r->name);
     free(r);
@@ -446,7 +446,7 @@ static const pms_perfdata_attr *trailer_attr(const pms_perfdata_reader *r, const
 {
     const pms_perfdata_attr *a = &r->attrs[0];
     if (r->nattrs > 1 && (a->attr.sample_type & PERF_SAMPLE_IDENTIFIER) && size >= 16) {
-        const pms_perfdata_attr *by_id = pms_attr_by_id(r->attrs, r->nattrs, pms_get_u64(rec + size - 8));
+        const pms_perfdata_attr *by_id = pms_attr_by_id(r->attrs, r->nattrs, pms__get_u64(rec + size - 8));
         if (by_id) a = by_id;
     }
     return a->attr.sample_id_all ? a : NULL;
@@ -460,8 +460,8 @@ static int trailer(const pms_perfdata_reader *r, const unsigned char *rec, size_
     memset(sid, 0, sizeof *sid);
     *body = size;
     if (!a) return 0;
-    if (pms_sample_id_parse(rec, size, a->attr.sample_type, sid)) return -1;
-    *body = size - pms_sample_id_size(a->attr.sample_type);
+    if (pms__sample_id_parse(rec, size, a->attr.sample_type, sid)) return -1;
+    *body = size - pms__sample_id_size(a->attr.sample_type);
     return 0;
 }
 
@@ -481,15 +481,15 @@ static int dispatch_mmap(const pms_perfdata_reader *r, const unsigned char *rec,
     if (trailer(r, rec, h->size, &sid, &body) || body <= fixed)
         return fail_at(r, off, "mmap record too short for its fields");
     pms_mmap_event m = {0};
-    m.pid = pms_get_u32(rec + 8);
-    m.tid = pms_get_u32(rec + 12);
-    m.start = pms_get_u64(rec + 16);
-    m.len = pms_get_u64(rec + 24);
-    m.pgoff = pms_get_u64(rec + 32);
+    m.pid = pms__get_u32(rec + 8);
+    m.tid = pms__get_u32(rec + 12);
+    m.start = pms__get_u64(rec + 16);
+    m.len = pms__get_u64(rec + 24);
+    m.pgoff = pms__get_u64(rec + 32);
     m.time = sid.time;
     bool data = h->misc & PERF_RECORD_MISC_MMAP_DATA;
     if (h->type == PERF_RECORD_MMAP2) {
-        m.prot = pms_get_u32(rec + 64);
+        m.prot = pms__get_u32(rec + 64);
         m.executable = (m.prot & 4 /* PROT_EXEC */) && !data;
     } else {
         m.executable = !data;
@@ -508,16 +508,16 @@ static int dispatch_task(const pms_perfdata_reader *r, const unsigned char *rec,
     if (trailer(r, rec, h->size, &sid, &body) || body < fixed + (h->type == PERF_RECORD_COMM))
         return fail_at(r, off, "task record too short for its fields");
     pms_task_event t = {.type = h->type, .time = sid.time};
-    t.pid = pms_get_u32(rec + 8);
+    t.pid = pms__get_u32(rec + 8);
     if (h->type == PERF_RECORD_COMM) {
-        t.tid = pms_get_u32(rec + 12);
+        t.tid = pms__get_u32(rec + 12);
         t.comm = record_string(rec + 16, rec + body);
         if (!t.comm) return fail_at(r, off, "comm record: name not terminated inside the record");
     } else {
-        t.ppid = pms_get_u32(rec + 12);
-        t.tid = pms_get_u32(rec + 16);
-        t.ptid = pms_get_u32(rec + 20);
-        t.time = pms_get_u64(rec + 24);
+        t.ppid = pms__get_u32(rec + 12);
+        t.tid = pms__get_u32(rec + 16);
+        t.ptid = pms__get_u32(rec + 20);
+        t.time = pms__get_u64(rec + 24);
     }
     return hd->task ? hd->task(&t, hd->ctx) : 0;
 }
@@ -531,7 +531,7 @@ static int header_attr(pms_perfdata_reader *r, const unsigned char *rec, size_t 
     if (rc) return rc;
     size_t n = (size - 8 - sz) / 8;
     uint64_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    if (!ids) return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    if (!ids) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     memcpy(ids, rec + 8 + sz, n * 8);
     rc = add_attr(r, &a, ids, n);
     if (rc) free(ids);
@@ -550,14 +550,14 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
         const pms_perfdata_attr *attrs = r->attrs;
         size_t nattrs = r->nattrs;
         uint64_t id, *index;
-        if (nattrs > 1 && !pms_sample_id_of(rec, h.size, attrs[0].attr.sample_type, &id) &&
-            (index = pms_keymap_find(&r->id_index, id, 0))) {
+        if (nattrs > 1 && !pms__sample_id_of(rec, h.size, attrs[0].attr.sample_type, &id) &&
+            (index = pms__keymap_find(&r->id_index, id, 0))) {
             attrs = &r->attrs[*index];
             nattrs = 1;
         }
         pms_sample s;
         rc = pms_sample_parse((const struct perf_event_header *)rec, attrs, nattrs, &s, r->values, MAX_READ_VALUES);
-        if (rc) return pms_fail_context(rc, "%s: offset %llu", r->name, (unsigned long long)off);
+        if (rc) return pms__fail_context(rc, "%s: offset %llu", r->name, (unsigned long long)off);
         return hd->sample ? hd->sample(&s, hd->ctx) : 0;
     }
     case PERF_RECORD_MMAP:
@@ -571,16 +571,16 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
     case PERF_RECORD_LOST_SAMPLES: {
         size_t at = h.type == PERF_RECORD_LOST ? 16 : 8;
         if (h.size < at + 8) return fail_at(r, off, "lost record too short");
-        return hd->lost ? hd->lost(pms_get_u64(rec + at), hd->ctx) : 0;
+        return hd->lost ? hd->lost(pms__get_u64(rec + at), hd->ctx) : 0;
     }
     case PERF_RECORD_THROTTLE:
     case PERF_RECORD_UNTHROTTLE:
         if (h.size < 16) return fail_at(r, off, "throttle record too short");
-        return hd->throttle ? hd->throttle(h.type == PERF_RECORD_UNTHROTTLE, pms_get_u64(rec + 8), hd->ctx) : 0;
+        return hd->throttle ? hd->throttle(h.type == PERF_RECORD_UNTHROTTLE, pms__get_u64(rec + 8), hd->ctx) : 0;
     case PMS_RECORD_HEADER_ATTR:
         return header_attr(r, rec, h.size, off);
     case PMS_RECORD_COMPRESSED:
-        return pms_fail(PMS_ENOTSUP,
+        return pms__fail(PMS_ENOTSUP,
                         "%s: offset %llu: compressed records (perf record -z) are not supported; "
                         "decompress with 'perf inject -i %s -o FILE'",
                         r->name, (unsigned long long)off, r->name);
@@ -596,7 +596,7 @@ static int auxtrace_payload(const pms_perfdata_reader *r, const unsigned char *r
                             uint64_t off, uint64_t end, uint64_t *payload)
 {
     if (h->size < 16) return fail_at(r, off, "auxtrace record too short for its size field");
-    *payload = pms_get_u64(rec + 8);
+    *payload = pms__get_u64(rec + 8);
     if (*payload > end - off - h->size) return fail_at(r, off, "auxtrace data runs past the end of the data section");
     return PMS_OK;
 }

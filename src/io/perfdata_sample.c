@@ -23,28 +23,28 @@ static size_t u64_fields(uint64_t st, uint64_t mask)
     return n;
 }
 
-size_t pms_sample_id_size(uint64_t st)
+size_t pms__sample_id_size(uint64_t st)
 {
     return u64_fields(st, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
                               PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
 }
 
-int pms_sample_id_parse(const unsigned char *rec, size_t size, uint64_t st, pms_sample_id *out)
+int pms__sample_id_parse(const unsigned char *rec, size_t size, uint64_t st, pms_sample_id *out)
 {
     memset(out, 0, sizeof *out);
-    size_t need = pms_sample_id_size(st);
+    size_t need = pms__sample_id_size(st);
     if (size < sizeof(struct perf_event_header) + need) return -1;
     const unsigned char *p = rec + size - need;
     if (st & PERF_SAMPLE_TID) {
-        out->pid = pms_get_u32(p);
-        out->tid = pms_get_u32(p + 4);
+        out->pid = pms__get_u32(p);
+        out->tid = pms__get_u32(p + 4);
         p += 8;
     }
-    if (st & PERF_SAMPLE_TIME) { out->time = pms_get_u64(p); p += 8; }
-    if (st & PERF_SAMPLE_ID) { out->id = pms_get_u64(p); p += 8; }
-    if (st & PERF_SAMPLE_STREAM_ID) { out->stream_id = pms_get_u64(p); p += 8; }
-    if (st & PERF_SAMPLE_CPU) { out->cpu = pms_get_u32(p); p += 8; }
-    if (st & PERF_SAMPLE_IDENTIFIER) out->id = pms_get_u64(p);
+    if (st & PERF_SAMPLE_TIME) { out->time = pms__get_u64(p); p += 8; }
+    if (st & PERF_SAMPLE_ID) { out->id = pms__get_u64(p); p += 8; }
+    if (st & PERF_SAMPLE_STREAM_ID) { out->stream_id = pms__get_u64(p); p += 8; }
+    if (st & PERF_SAMPLE_CPU) { out->cpu = pms__get_u32(p); p += 8; }
+    if (st & PERF_SAMPLE_IDENTIFIER) out->id = pms__get_u64(p);
     return 0;
 }
 
@@ -61,12 +61,12 @@ static uint64_t take_u64(struct cursor *c)
         c->p = c->end;
         return 0;
     }
-    uint64_t v = pms_get_u64(c->p);
+    uint64_t v = pms__get_u64(c->p);
     c->p += 8;
     return v;
 }
 
-int pms_sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type, uint64_t *id)
+int pms__sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type, uint64_t *id)
 {
     size_t pos;
     if (sample_type & PERF_SAMPLE_IDENTIFIER)
@@ -77,7 +77,7 @@ int pms_sample_id_of(const unsigned char *rec, size_t size, uint64_t sample_type
     else
         return -1;
     if (pos + 8 > size) return -1;
-    *id = pms_get_u64(rec + pos);
+    *id = pms__get_u64(rec + pos);
     return 0;
 }
 
@@ -86,7 +86,7 @@ static const pms_perfdata_attr *sample_attr(const unsigned char *rec, size_t siz
 {
     if (nattrs == 1) return &attrs[0];
     uint64_t id;
-    if (pms_sample_id_of(rec, size, attrs[0].attr.sample_type, &id))
+    if (pms__sample_id_of(rec, size, attrs[0].attr.sample_type, &id))
         return (attrs[0].attr.sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID))
                    ? NULL
                    : &attrs[0]; /* no way to tell the events apart: perf takes the first too */
@@ -105,7 +105,7 @@ static int parse_read(struct cursor *c, uint64_t rf, pms_sample *out, pms_read_v
             return 0;
         }
         if (nr > max_values)
-            return pms_fail(PMS_EINVAL, "sample reads a group of %llu counters, room for %zu", (unsigned long long)nr,
+            return pms__fail(PMS_EINVAL, "sample reads a group of %llu counters, room for %zu", (unsigned long long)nr,
                             max_values);
         for (uint64_t i = 0; i < nr; i++) {
             vbuf[i].value = take_u64(c);
@@ -120,7 +120,7 @@ static int parse_read(struct cursor *c, uint64_t rf, pms_sample *out, pms_read_v
         uint64_t id = (rf & PERF_FORMAT_ID) ? take_u64(c) : 0;
         if (rf & PERF_FORMAT_LOST) take_u64(c);
         if (c->short_read) return 0;
-        if (max_values < 1) return pms_fail(PMS_EINVAL, "sample reads a counter, no room for its value");
+        if (max_values < 1) return pms__fail(PMS_EINVAL, "sample reads a counter, no room for its value");
         vbuf[0].value = value;
         vbuf[0].id = id;
         out->nvalues = 1;
@@ -133,12 +133,12 @@ int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr 
                      pms_sample *out, pms_read_value *vbuf, size_t max_values)
 {
     memset(out, 0, sizeof *out);
-    if (!h || !attrs || nattrs == 0) return pms_fail(PMS_EINVAL, "pms_sample_parse: no record or no attributes");
+    if (!h || !attrs || nattrs == 0) return pms__fail(PMS_EINVAL, "pms_sample_parse: no record or no attributes");
     if (h->type != PERF_RECORD_SAMPLE)
-        return pms_fail(PMS_EINVAL, "pms_sample_parse: record type %u is not a sample", h->type);
+        return pms__fail(PMS_EINVAL, "pms_sample_parse: record type %u is not a sample", h->type);
     const unsigned char *rec = (const unsigned char *)h;
     size_t size = h->size;
-    if (size < sizeof *h) return pms_fail(PMS_EFORMAT, "sample record of %zu bytes is shorter than its header", size);
+    if (size < sizeof *h) return pms__fail(PMS_EFORMAT, "sample record of %zu bytes is shorter than its header", size);
 
     const pms_perfdata_attr *attr = sample_attr(rec, size, attrs, nattrs);
     out->attr = attr;
@@ -165,7 +165,7 @@ int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr 
         if (rc) return rc;
     }
     if (c.short_read)
-        return pms_fail(PMS_EFORMAT, "sample record of %zu bytes is too short for its sample_type 0x%llx", size,
+        return pms__fail(PMS_EFORMAT, "sample record of %zu bytes is too short for its sample_type 0x%llx", size,
                         (unsigned long long)st);
     return PMS_OK;
 }

@@ -37,7 +37,7 @@ static int write_at(pms_perfdata_writer *w, const void *p, size_t n, uint64_t of
     while (n) {
         ssize_t k = pwrite(w->fd, c, n, (off_t)off);
         if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return pms_fail_errno(PMS_EIO, k < 0 ? errno : ENOSPC, "%s: cannot write", w->path);
+        if (k <= 0) return pms__fail_errno(PMS_EIO, k < 0 ? errno : ENOSPC, "%s: cannot write", w->path);
         c += k;
         n -= (size_t)k;
         off += (uint64_t)k;
@@ -97,7 +97,7 @@ static int write_features(pms_perfdata_writer *w)
         if (rc) return rc;
         off += w->features[i].len;
     }
-    if (ftruncate(w->fd, (off_t)off) != 0) return pms_fail_errno(PMS_EIO, errno, "%s: cannot truncate", w->path);
+    if (ftruncate(w->fd, (off_t)off) != 0) return pms__fail_errno(PMS_EIO, errno, "%s: cannot truncate", w->path);
     return PMS_OK;
 }
 
@@ -119,7 +119,7 @@ static int flush(pms_perfdata_writer *w)
 static int copy_attrs(pms_perfdata_writer *w, const pms_perfdata_attr *attrs, size_t nattrs)
 {
     w->attrs = calloc(nattrs, sizeof *w->attrs);
-    if (!w->attrs) return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory");
+    if (!w->attrs) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
     w->nattrs = nattrs;
     for (size_t i = 0; i < nattrs; i++) {
         pms_perfdata_attr *a = &w->attrs[i];
@@ -128,7 +128,7 @@ static int copy_attrs(pms_perfdata_writer *w, const pms_perfdata_attr *attrs, si
         uint64_t *ids = calloc(attrs[i].nids ? attrs[i].nids : 1, sizeof *ids);
         if (!a->name || !ids) {
             free(ids);
-            return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory");
+            return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
         }
         if (attrs[i].nids) memcpy(ids, attrs[i].ids, attrs[i].nids * sizeof *ids);
         a->ids = ids;
@@ -146,7 +146,7 @@ static void writer_free(pms_perfdata_writer *w)
         free((uint64_t *)w->attrs[i].ids);
     }
     free(w->attrs);
-    pms_features_free(w->features, w->nfeatures);
+    pms__features_free(w->features, w->nfeatures);
     free(w->buf);
     free(w->path);
     free(w);
@@ -156,21 +156,21 @@ int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const 
                              size_t nattrs, int argc, char *const argv[])
 {
     *out = NULL;
-    if (!path || !attrs || nattrs == 0) return pms_fail(PMS_EINVAL, "perf.data writer: no file or no events");
+    if (!path || !attrs || nattrs == 0) return pms__fail(PMS_EINVAL, "perf.data writer: no file or no events");
     pms_perfdata_writer *w = calloc(1, sizeof *w);
-    if (!w) return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory");
+    if (!w) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
     w->fd = -1;
     w->path = strdup(path);
     w->buf = malloc(WRITER_BUFFER_SIZE);
     if (!w->path || !w->buf) {
         writer_free(w);
-        return pms_fail(PMS_ENOMEM, "perf.data writer: out of memory");
+        return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
     }
     int rc = copy_attrs(w, attrs, nattrs);
-    if (!rc) rc = pms_features_build(&w->features, &w->nfeatures, w->attrs, nattrs, argc, argv);
+    if (!rc) rc = pms__features_build(&w->features, &w->nfeatures, w->attrs, nattrs, argc, argv);
     if (!rc) {
         w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (w->fd < 0) rc = pms_fail_errno(pms_status_from_errno(errno), errno, "cannot create %s", path);
+        if (w->fd < 0) rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
     }
     if (!rc) rc = write_attrs(w);
     if (!rc) rc = pms_perfdata_writer_sync(w);
@@ -185,7 +185,7 @@ int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const 
 int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_header *h)
 {
     if (h->size < sizeof *h)
-        return pms_fail(PMS_EINVAL, "%s: record of type %u has size %u, less than its header", w->path, h->type,
+        return pms__fail(PMS_EINVAL, "%s: record of type %u has size %u, less than its header", w->path, h->type,
                         h->size);
     if (WRITER_BUFFER_SIZE - w->buflen < h->size) {
         int rc = flush(w);
@@ -211,7 +211,7 @@ int pms_perfdata_writer_close(pms_perfdata_writer *w)
 {
     if (!w) return PMS_OK;
     int rc = pms_perfdata_writer_sync(w);
-    if (!rc && close(w->fd) != 0) rc = pms_fail_errno(PMS_EIO, errno, "%s: cannot close", w->path);
+    if (!rc && close(w->fd) != 0) rc = pms__fail_errno(PMS_EIO, errno, "%s: cannot close", w->path);
     w->fd = -1;
     writer_free(w);
     return rc;

@@ -44,11 +44,11 @@ static int grow_intervals(struct pivot *p)
 {
     size_t cap = p->cap ? 2 * p->cap : 256;
     double *t = realloc(p->time, cap * sizeof *t);
-    if (!t) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+    if (!t) return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
     p->time = t;
     for (size_t e = 0; e < p->nev; e++) {
         double *v = realloc(p->val[e], cap * sizeof *v);
-        if (!v) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+        if (!v) return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
         for (size_t i = p->cap; i < cap; i++) v[i] = NAN;
         p->val[e] = v;
     }
@@ -59,7 +59,7 @@ static int grow_intervals(struct pivot *p)
 static int event_index(struct pivot *p, const char *ev, size_t len, size_t line, size_t *out)
 {
     char name[MAX_NAME];
-    if (len >= MAX_NAME) return pms_fail(PMS_EFORMAT, "%s:%zu: event name longer than %d characters", p->name, line, MAX_NAME - 1);
+    if (len >= MAX_NAME) return pms__fail(PMS_EFORMAT, "%s:%zu: event name longer than %d characters", p->name, line, MAX_NAME - 1);
     memcpy(name, ev, len);
     name[len] = '\0';
     for (size_t r = 0; r < p->nren; r++)
@@ -69,14 +69,14 @@ static int event_index(struct pivot *p, const char *ev, size_t len, size_t line,
             *out = e;
             return PMS_OK;
         }
-    if (p->nev == MAX_EVENTS) return pms_fail(PMS_EFORMAT, "%s:%zu: more than %d events", p->name, line, MAX_EVENTS);
+    if (p->nev == MAX_EVENTS) return pms__fail(PMS_EFORMAT, "%s:%zu: more than %d events", p->name, line, MAX_EVENTS);
     size_t ev_cap = p->ev_cap, val_cap = p->ev_cap; /* ev and val grow together */
-    if (pms_grow(&p->ev, &ev_cap, p->nev + 1, sizeof *p->ev) ||
-        pms_grow(&p->val, &val_cap, p->nev + 1, sizeof *p->val))
-        return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+    if (pms__grow(&p->ev, &ev_cap, p->nev + 1, sizeof *p->ev) ||
+        pms__grow(&p->val, &val_cap, p->nev + 1, sizeof *p->val))
+        return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
     p->ev_cap = ev_cap;
     double *v = malloc((p->cap ? p->cap : 1) * sizeof *v);
-    if (!v) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+    if (!v) return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
     for (size_t i = 0; i < p->cap; i++) v[i] = NAN;
     snprintf(p->ev[p->nev], MAX_NAME, "%s", name);
     p->val[p->nev] = v;
@@ -97,7 +97,7 @@ static int header_line(struct pivot *p, const char *s, size_t len, size_t line, 
         double v = strtod(buf + 6, &end);
         while (*end && isspace((unsigned char)*end)) end++;
         if (end == buf + 6 || *end)
-            return pms_fail(PMS_EFORMAT, "%s:%zu: expected 'Start:' and a time in ns, found '%s'", p->name, line, buf);
+            return pms__fail(PMS_EFORMAT, "%s:%zu: expected 'Start:' and a time in ns, found '%s'", p->name, line, buf);
         p->have_start = true;
         p->start_ns = v;
         *handled = true;
@@ -107,9 +107,9 @@ static int header_line(struct pivot *p, const char *s, size_t len, size_t line, 
         char label[MAX_NAME], raw[MAX_NAME];
         const char *l = strstr(buf, "Label:") + 6, *r = strstr(buf, "Identifier:");
         if (!r || sscanf(l, "%255s", label) != 1 || sscanf(r + 11, "%255s", raw) != 1)
-            return pms_fail(PMS_EFORMAT, "%s:%zu: expected 'Event N Label: NAME RAW Identifier: rNNN'", p->name, line);
-        if (pms_grow(&p->ren, &p->ren_cap, p->nren + 1, sizeof *p->ren))
-            return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+            return pms__fail(PMS_EFORMAT, "%s:%zu: expected 'Event N Label: NAME RAW Identifier: rNNN'", p->name, line);
+        if (pms__grow(&p->ren, &p->ren_cap, p->nren + 1, sizeof *p->ren))
+            return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
         snprintf(p->ren[p->nren].raw, MAX_NAME, "%s", raw);
         snprintf(p->ren[p->nren].label, MAX_NAME, "%s", label);
         p->nren++;
@@ -132,8 +132,8 @@ static bool ignorable(const char *s, size_t len)
 
 static bool parse_any(const char *s, size_t len, struct perfstat_line *pl)
 {
-    return pms_perfstat_parse_csv(s, len, ',', pl) || pms_perfstat_parse_csv(s, len, ';', pl) ||
-           pms_perfstat_parse_plain(s, len, pl);
+    return pms__perfstat_parse_csv(s, len, ',', pl) || pms__perfstat_parse_csv(s, len, ';', pl) ||
+           pms__perfstat_parse_plain(s, len, pl);
 }
 
 static int add_count(struct pivot *p, const struct perfstat_line *pl, size_t line)
@@ -141,7 +141,7 @@ static int add_count(struct pivot *p, const struct perfstat_line *pl, size_t lin
     int rc;
     if (p->nint == 0 || pl->time != p->time[p->nint - 1]) {
         if (p->nint && pl->time < p->time[p->nint - 1])
-            return pms_fail(PMS_EFORMAT, "%s:%zu: time %.9f goes back (previous interval %.9f), expected increasing times",
+            return pms__fail(PMS_EFORMAT, "%s:%zu: time %.9f goes back (previous interval %.9f), expected increasing times",
                             p->name, line, pl->time, p->time[p->nint - 1]);
         if (p->nint == p->cap && (rc = grow_intervals(p)) < 0) return rc;
         p->time[p->nint++] = pl->time;
@@ -153,7 +153,7 @@ static int add_count(struct pivot *p, const struct perfstat_line *pl, size_t lin
         p->per_cpu = true;
         if (!isnan(pl->count)) *cell = isnan(*cell) ? pl->count : *cell + pl->count; /* sum over CPUs */
     } else if (!isnan(*cell)) {
-        return pms_fail(PMS_EFORMAT, "%s:%zu: event '%s' appears twice in the interval at %.9f s", p->name, line,
+        return pms__fail(PMS_EFORMAT, "%s:%zu: event '%s' appears twice in the interval at %.9f s", p->name, line,
                         p->ev[e], pl->time);
     } else {
         *cell = pl->count;
@@ -164,20 +164,20 @@ static int add_count(struct pivot *p, const struct perfstat_line *pl, size_t lin
 static int pivot_to_table(struct pivot *p, pms_table **out)
 {
     pms_table *t = pms_table_new(p->name);
-    if (!t) return pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+    if (!t) return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
     double *idx = malloc((p->nint ? p->nint : 1) * sizeof *idx);
-    int rc = idx ? PMS_OK : pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+    int rc = idx ? PMS_OK : pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
     for (size_t i = 0; idx && i < p->nint; i++) idx[i] = (double)(i + 1);
-    if (rc == PMS_OK) rc = pms_table_adopt_numeric(t, "interval", idx, p->nint);
+    if (rc == PMS_OK) rc = pms__table_adopt_numeric(t, "interval", idx, p->nint);
     if (rc == PMS_OK) rc = pms_table_add_numeric(t, "time", p->time, p->nint);
     if (rc == PMS_OK && p->have_start) {
         double *ts = malloc((p->nint ? p->nint : 1) * sizeof *ts);
-        if (!ts) rc = pms_fail(PMS_ENOMEM, "%s: out of memory", p->name);
+        if (!ts) rc = pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
         for (size_t i = 0; ts && i < p->nint; i++) ts[i] = p->start_ns + p->time[i] * 1e9;
-        if (ts) rc = pms_table_adopt_numeric(t, "timestamp_ns", ts, p->nint);
+        if (ts) rc = pms__table_adopt_numeric(t, "timestamp_ns", ts, p->nint);
     }
     for (size_t e = 0; rc == PMS_OK && e < p->nev; e++) {
-        rc = pms_table_adopt_numeric(t, p->ev[e], p->val[e], p->nint);
+        rc = pms__table_adopt_numeric(t, p->ev[e], p->val[e], p->nint);
         p->val[e] = NULL;
     }
     if (rc < 0) {
@@ -205,7 +205,7 @@ int pms_perfstat_parse(const char *data, size_t len, const char *name, pms_table
         if (ignorable(s, l)) continue;
         struct perfstat_line pl;
         if (!parse_any(s, l, &pl)) {
-            rc = pms_fail(PMS_EFORMAT,
+            rc = pms__fail(PMS_EFORMAT,
                           "%s:%zu: expected a perf stat -I line '<time> <count> [unit] <event>' "
                           "(or CSV from -x), found '%.*s'",
                           name, line, (int)(l < 60 ? l : 60), s);
@@ -214,7 +214,7 @@ int pms_perfstat_parse(const char *data, size_t len, const char *name, pms_table
         rc = add_count(&p, &pl, line);
     }
     if (rc == PMS_OK && p.nint == 0)
-        rc = pms_fail(PMS_EFORMAT, "%s: no intervals found, expected perf stat -I output", name);
+        rc = pms__fail(PMS_EFORMAT, "%s: no intervals found, expected perf stat -I output", name);
     if (rc == PMS_OK) rc = pivot_to_table(&p, out);
     pivot_free(&p);
     return rc;
@@ -224,7 +224,7 @@ int pms_perfstat_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms_read_text(path, 0, &data, &len);
+    int rc = pms__read_text(path, 0, &data, &len);
     if (rc < 0) return rc;
     rc = pms_perfstat_parse(data, len, path, out);
     free(data);
@@ -254,7 +254,7 @@ int pms_interval_table_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms_read_text(path, 0, &data, &len);
+    int rc = pms__read_text(path, 0, &data, &len);
     if (rc < 0) return rc;
     if (looks_like_perfstat(data, len))
         rc = pms_perfstat_parse(data, len, path, out);

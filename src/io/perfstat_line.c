@@ -23,7 +23,7 @@ static bool span_is(struct span s, const char *lit) { return s.len == strlen(lit
 static bool span_number(struct span s, double *v)
 {
     bool missing;
-    return s.len && pms_parse_cell_number(s.p, s.len, v, &missing) && !missing;
+    return s.len && pms__parse_cell_number(s.p, s.len, v, &missing) && !missing;
 }
 
 static bool is_cpu_tag(struct span s)
@@ -49,7 +49,7 @@ static bool valid_event(struct span s)
     return true;
 }
 
-bool pms_perfstat_parse_csv(const char *s, size_t len, char sep, struct perfstat_line *out)
+bool pms__perfstat_parse_csv(const char *s, size_t len, char sep, struct perfstat_line *out)
 {
     struct span f[6];
     size_t nf = 0, start = 0;
@@ -90,7 +90,7 @@ static bool plain_count(struct span s, double *v)
     return span_number((struct span){buf, n}, v);
 }
 
-bool pms_perfstat_parse_plain(const char *s, size_t len, struct perfstat_line *out)
+bool pms__perfstat_parse_plain(const char *s, size_t len, struct perfstat_line *out)
 {
     struct span tok[8];
     size_t nt = 0, i = 0;

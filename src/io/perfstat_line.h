@@ -14,9 +14,9 @@ struct perfstat_line {
 
 /* Parses a CSV line "time[,CPUn],count,unit,event,..." split on sep (4 or more
  * fields, a number first, an event name that is not a number). */
-bool pms_perfstat_parse_csv(const char *s, size_t len, char sep, struct perfstat_line *out);
+bool pms__perfstat_parse_csv(const char *s, size_t len, char sep, struct perfstat_line *out);
 /* Parses a plain line "time [CPUn] count [unit] event [# ...] [(pct%)]"; counts
  * may carry thousands separators. */
-bool pms_perfstat_parse_plain(const char *s, size_t len, struct perfstat_line *out);
+bool pms__perfstat_parse_plain(const char *s, size_t len, struct perfstat_line *out);
 
 #endif

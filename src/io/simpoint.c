@@ -8,7 +8,7 @@
 int pms_simpoint_load(pms_bbv **out, const char *path)
 {
     pms_bbv *b;
-    int rc = pms_bbv_read_file(&b, path);
+    int rc = pms__bbv_read_file(&b, path);
     if (rc) return rc;
     for (size_t i = 0; i < b->nintervals; i++) {
         const pms_bbv_slot *s = &b->intervals[i];
@@ -16,7 +16,7 @@ int pms_simpoint_load(pms_bbv **out, const char *path)
             if (b->entries[s->first + j].block == 0) {
                 size_t line = s->line;
                 pms_bbv_free(b);
-                return pms_fail(PMS_EFORMAT, "%s: line %zu: dimension 0: SimPoint numbers dimensions from 1",
+                return pms__fail(PMS_EFORMAT, "%s: line %zu: dimension 0: SimPoint numbers dimensions from 1",
                                 path, line);
             }
     }
@@ -32,12 +32,12 @@ int pms_simpoint_write(const pms_bbv *b, FILE *out, const char *name)
         for (size_t j = 0; j < s->n; j++) {
             const pms_bbv_entry *e = &b->entries[s->first + j];
             if (e->block == 0)
-                return pms_fail(PMS_EINVAL, "%s: interval %zu: dimension 0: SimPoint numbers dimensions from 1",
+                return pms__fail(PMS_EINVAL, "%s: interval %zu: dimension 0: SimPoint numbers dimensions from 1",
                                 name, i + 1);
             fprintf(out, ":%llu:%llu ", (unsigned long long)e->block, (unsigned long long)e->count);
         }
         fputc('\n', out);
     }
-    if (fflush(out) || ferror(out)) return pms_fail_errno(PMS_EIO, errno, "%s: write failed", name);
+    if (fflush(out) || ferror(out)) return pms__fail_errno(PMS_EIO, errno, "%s: write failed", name);
     return PMS_OK;
 }

@@ -94,7 +94,7 @@ int pms_table_require(const pms_table *t, const char *name, size_t *col)
         }
         used += (size_t)w;
     }
-    return pms_fail(PMS_ENOENT, "%s: no column named '%s' (columns: %s)", t->name, name, list);
+    return pms__fail(PMS_ENOENT, "%s: no column named '%s' (columns: %s)", t->name, name, list);
 }
 
 /* "file:line:field" for a row of a table read from a file, "table: row N" otherwise. */
@@ -108,23 +108,23 @@ static void cell_place(const pms_table *t, size_t row, size_t col, char *buf, si
 
 int pms_table_numeric(const pms_table *t, size_t col, bool allow_nan, const double **values)
 {
-    if (col >= t->ncols) return pms_fail(PMS_EINVAL, "%s: no column %zu", t->name, col + 1);
+    if (col >= t->ncols) return pms__fail(PMS_EINVAL, "%s: no column %zu", t->name, col + 1);
     const struct column *c = &t->cols[col];
     char place[512];
     if (c->type != PMS_COLUMN_NUMERIC) {
         if (c->bad_line) {
             for (size_t i = 0; i < t->nrows; i++)
                 if (t->lines && t->lines[i] == c->bad_line)
-                    return pms_fail(PMS_EFORMAT, "%s:%zu:%zu: column '%s': expected a number, found '%s'",
+                    return pms__fail(PMS_EFORMAT, "%s:%zu:%zu: column '%s': expected a number, found '%s'",
                                     t->name, c->bad_line, c->bad_field, c->name, c->str[i]);
         }
-        return pms_fail(PMS_EFORMAT, "%s: column '%s' holds text, expected numbers", t->name, c->name);
+        return pms__fail(PMS_EFORMAT, "%s: column '%s' holds text, expected numbers", t->name, c->name);
     }
     if (!allow_nan)
         for (size_t i = 0; i < t->nrows; i++)
             if (!isfinite(c->num[i])) {
                 cell_place(t, i, col, place, sizeof place);
-                return pms_fail(PMS_EFORMAT, "%s: column '%s': expected a number, found %s", place, c->name,
+                return pms__fail(PMS_EFORMAT, "%s: column '%s': expected a number, found %s", place, c->name,
                                 isnan(c->num[i]) ? "an empty or NaN cell" : c->num[i] > 0 ? "inf" : "-inf");
             }
     *values = c->num;
@@ -139,18 +139,18 @@ const char *pms_table_string(const pms_table *t, size_t row, size_t col)
 
 static int add_column(pms_table *t, const char *name, size_t rows, struct column **out)
 {
-    if (!name || !*name) return pms_fail(PMS_EINVAL, "%s: a column needs a name", t->name);
+    if (!name || !*name) return pms__fail(PMS_EINVAL, "%s: a column needs a name", t->name);
     if (!t->names_unique && pms_table_find(t, name) >= 0)
-        return pms_fail(PMS_EINVAL, "%s: column name '%s' appears twice", t->name, name);
+        return pms__fail(PMS_EINVAL, "%s: column name '%s' appears twice", t->name, name);
     if (t->rows_fixed && rows != t->nrows)
-        return pms_fail(PMS_EINVAL, "%s: column '%s' has %zu rows, the table has %zu", t->name, name, rows,
+        return pms__fail(PMS_EINVAL, "%s: column '%s' has %zu rows, the table has %zu", t->name, name, rows,
                         t->nrows);
-    if (pms_grow(&t->cols, &t->cap, t->ncols + 1, sizeof *t->cols))
-        return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    if (pms__grow(&t->cols, &t->cap, t->ncols + 1, sizeof *t->cols))
+        return pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
     struct column *c = &t->cols[t->ncols];
     memset(c, 0, sizeof *c);
     c->name = strdup(name);
-    if (!c->name) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    if (!c->name) return pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
     t->nrows = rows;
     t->rows_fixed = true;
     t->ncols++;
@@ -158,7 +158,7 @@ static int add_column(pms_table *t, const char *name, size_t rows, struct column
     return PMS_OK;
 }
 
-int pms_table_adopt_numeric(pms_table *t, const char *name, double *values, size_t rows)
+int pms__table_adopt_numeric(pms_table *t, const char *name, double *values, size_t rows)
 {
     struct column *c;
     int rc = add_column(t, name, rows, &c);
@@ -171,7 +171,7 @@ int pms_table_adopt_numeric(pms_table *t, const char *name, double *values, size
     return PMS_OK;
 }
 
-int pms_table_adopt_string(pms_table *t, const char *name, char **values, size_t rows)
+int pms__table_adopt_string(pms_table *t, const char *name, char **values, size_t rows)
 {
     struct column *c;
     int rc = add_column(t, name, rows, &c);
@@ -184,15 +184,15 @@ int pms_table_adopt_string(pms_table *t, const char *name, char **values, size_t
     return PMS_OK;
 }
 
-void pms_table_names_unique(pms_table *t, bool on) { t->names_unique = on; }
+void pms__table_names_unique(pms_table *t, bool on) { t->names_unique = on; }
 
-void pms_table_adopt_lines(pms_table *t, size_t *lines)
+void pms__table_adopt_lines(pms_table *t, size_t *lines)
 {
     free(t->lines);
     t->lines = lines;
 }
 
-void pms_table_adopt_counts(pms_table *t, size_t col, uint64_t *counts, size_t bad_line, size_t bad_field,
+void pms__table_adopt_counts(pms_table *t, size_t col, uint64_t *counts, size_t bad_line, size_t bad_field,
                             pms_count_result bad)
 {
     struct column *c = &t->cols[col];
@@ -213,13 +213,13 @@ int pms_table_counts(const pms_table *t, size_t col, const uint64_t **values)
         return PMS_OK;
     }
     if (c->cnt_bad_line) {
-        return pms_fail(PMS_EFORMAT, "%s:%zu:%zu: column '%s': %s", t->name, c->cnt_bad_line, c->cnt_bad_field,
-                        c->name, pms_count_result_text(c->cnt_bad));
+        return pms__fail(PMS_EFORMAT, "%s:%zu:%zu: column '%s': %s", t->name, c->cnt_bad_line, c->cnt_bad_field,
+                        c->name, pms__count_result_text(c->cnt_bad));
     }
-    return pms_fail(PMS_EINVAL, "%s: column '%s' was not read from text: no exact counts", t->name, c->name);
+    return pms__fail(PMS_EINVAL, "%s: column '%s' was not read from text: no exact counts", t->name, c->name);
 }
 
-void pms_table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t field)
+void pms__table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t field)
 {
     t->cols[col].bad_line = line;
     t->cols[col].bad_field = field;
@@ -228,9 +228,9 @@ void pms_table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t fi
 int pms_table_add_numeric(pms_table *t, const char *name, const double *values, size_t rows)
 {
     double *copy = malloc((rows ? rows : 1) * sizeof *copy);
-    if (!copy) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    if (!copy) return pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
     if (rows) memcpy(copy, values, rows * sizeof *copy);
-    return pms_table_adopt_numeric(t, name, copy, rows);
+    return pms__table_adopt_numeric(t, name, copy, rows);
 }
 
 static char **copy_strings(const char *const *values, size_t rows)
@@ -248,25 +248,25 @@ static char **copy_strings(const char *const *values, size_t rows)
 int pms_table_add_string(pms_table *t, const char *name, const char *const *values, size_t rows)
 {
     char **copy = copy_strings(values, rows);
-    if (!copy) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
-    return pms_table_adopt_string(t, name, copy, rows);
+    if (!copy) return pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    return pms__table_adopt_string(t, name, copy, rows);
 }
 
 int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, pms_table **out)
 {
     pms_table *s = pms_table_new(t->name);
-    if (!s) return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    if (!s) return pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
     s->names_unique = true; /* t's names are */
     for (size_t i = 0; i < count; i++)
         if (rows[i] >= t->nrows) {
             pms_table_free(s);
-            return pms_fail(PMS_EINVAL, "%s: row %zu is out of range (%zu rows)", t->name, rows[i] + 1, t->nrows);
+            return pms__fail(PMS_EINVAL, "%s: row %zu is out of range (%zu rows)", t->name, rows[i] + 1, t->nrows);
         }
     if (t->lines) {
         size_t *lines = malloc((count ? count : 1) * sizeof *lines);
         if (!lines) goto nomem;
         for (size_t i = 0; i < count; i++) lines[i] = t->lines[rows[i]];
-        pms_table_adopt_lines(s, lines);
+        pms__table_adopt_lines(s, lines);
     }
     for (size_t j = 0; j < t->ncols; j++) {
         const struct column *c = &t->cols[j];
@@ -275,7 +275,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
             double *v = malloc((count ? count : 1) * sizeof *v);
             if (!v) goto nomem;
             for (size_t i = 0; i < count; i++) v[i] = c->num[rows[i]];
-            rc = pms_table_adopt_numeric(s, c->name, v, count);
+            rc = pms__table_adopt_numeric(s, c->name, v, count);
         } else {
             char **v = calloc(count ? count : 1, sizeof *v);
             if (!v) goto nomem;
@@ -284,7 +284,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
                     free_strings(v, i);
                     goto nomem;
                 }
-            rc = pms_table_adopt_string(s, c->name, v, count);
+            rc = pms__table_adopt_string(s, c->name, v, count);
         }
         if (rc < 0) {
             pms_table_free(s);
@@ -301,7 +301,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
     return PMS_OK;
 nomem:
     pms_table_free(s);
-    return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    return pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
 }
 
 void pms_csv_cell(FILE *out, const char *s, const char *sep)
@@ -320,7 +320,7 @@ void pms_csv_cell(FILE *out, const char *s, const char *sep)
 
 int pms_table_write(const pms_table *t, FILE *out, char sep)
 {
-    if (sep != ',' && sep != '\t') return pms_fail(PMS_EINVAL, "table separator must be ',' or TAB");
+    if (sep != ',' && sep != '\t') return pms__fail(PMS_EINVAL, "table separator must be ',' or TAB");
     for (size_t j = 0; j < t->ncols; j++) {
         if (j) fputc(sep, out);
         pms_csv_cell(out, t->cols[j].name, (char[]){sep, 0});
@@ -339,11 +339,11 @@ int pms_table_write(const pms_table *t, FILE *out, char sep)
         }
         fputc('\n', out);
     }
-    if (ferror(out)) return pms_fail(PMS_EIO, "%s: write error", t->name);
+    if (ferror(out)) return pms__fail(PMS_EIO, "%s: write error", t->name);
     return PMS_OK;
 }
 
-bool pms_parse_cell_number(const char *s, size_t len, double *out, bool *missing)
+bool pms__parse_cell_number(const char *s, size_t len, double *out, bool *missing)
 {
     while (len && isspace((unsigned char)*s)) s++, len--;
     while (len && isspace((unsigned char)s[len - 1])) len--;
@@ -385,7 +385,7 @@ void pms_table_cell_text(const pms_table *t, size_t row, size_t col, char *buf, 
 
 int pms_table_distinct(const pms_table *t, size_t col, char ***values, size_t *n)
 {
-    if (col >= t->ncols) return pms_fail(PMS_EINVAL, "%s: no column %zu", t->name, col + 1);
+    if (col >= t->ncols) return pms__fail(PMS_EINVAL, "%s: no column %zu", t->name, col + 1);
     char **v = NULL;
     size_t nv = 0, cap = 0;
     char buf[256];
@@ -394,9 +394,9 @@ int pms_table_distinct(const pms_table *t, size_t col, char ***values, size_t *n
         bool seen = false;
         for (size_t k = 0; k < nv && !seen; k++) seen = strcmp(v[k], buf) == 0;
         if (seen) continue;
-        if (pms_grow(&v, &cap, nv + 1, sizeof *v) || !(v[nv] = strdup(buf))) {
+        if (pms__grow(&v, &cap, nv + 1, sizeof *v) || !(v[nv] = strdup(buf))) {
             free_strings(v, nv);
-            return pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+            return pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
         }
         nv++;
     }
@@ -410,17 +410,17 @@ int pms_table_filter(const pms_table *t, const char *const *where, size_t nwhere
     size_t *r = malloc((t->nrows ? t->nrows : 1) * sizeof *r), nr = 0;
     size_t *cols = malloc((nwhere ? nwhere : 1) * sizeof *cols);
     char **want = calloc(nwhere ? nwhere : 1, sizeof *want);
-    int rc = r && cols && want ? PMS_OK : pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+    int rc = r && cols && want ? PMS_OK : pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
     for (size_t k = 0; k < nwhere && rc == PMS_OK; k++) {
         const char *eq = strchr(where[k], '=');
         if (!eq) {
-            rc = pms_fail(PMS_EINVAL, "filter '%s': expected COLUMN=VALUE", where[k]);
+            rc = pms__fail(PMS_EINVAL, "filter '%s': expected COLUMN=VALUE", where[k]);
             break;
         }
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(eq - where[k]), where[k]);
         if ((rc = pms_table_require(t, name, &cols[k])) < 0) break;
-        if (!(want[k] = strdup(eq + 1))) rc = pms_fail(PMS_ENOMEM, "%s: out of memory", t->name);
+        if (!(want[k] = strdup(eq + 1))) rc = pms__fail(PMS_ENOMEM, "%s: out of memory", t->name);
     }
     for (size_t i = 0; i < t->nrows && rc == PMS_OK; i++) {
         bool all = true;

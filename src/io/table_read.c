@@ -40,9 +40,9 @@ static bool blank_line_at(const struct lexer *lx, size_t pos, size_t *next)
 static int push_field(struct lexer *lx, const char *p, size_t len, bool quoted)
 {
     if (lx->nf >= MAX_COLUMNS)
-        return pms_fail(PMS_EFORMAT, "%s:%zu: more than %d fields, expected a table", lx->name, lx->line, MAX_COLUMNS);
-    if (pms_grow(&lx->f, &lx->cap, lx->nf + 1, sizeof *lx->f))
-        return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
+        return pms__fail(PMS_EFORMAT, "%s:%zu: more than %d fields, expected a table", lx->name, lx->line, MAX_COLUMNS);
+    if (pms__grow(&lx->f, &lx->cap, lx->nf + 1, sizeof *lx->f))
+        return pms__fail(PMS_ENOMEM, "%s: out of memory", lx->name);
     lx->f[lx->nf++] = (struct field){p, len, quoted};
     return PMS_OK;
 }
@@ -69,7 +69,7 @@ static int next_record(struct lexer *lx, size_t *line)
             size_t q = ++i, open_line = lx->line;
             for (;; i++) {
                 if (i >= lx->len)
-                    return pms_fail(PMS_EFORMAT, "%s:%zu:%zu: quoted field not closed, expected '\"' before the end",
+                    return pms__fail(PMS_EFORMAT, "%s:%zu:%zu: quoted field not closed, expected '\"' before the end",
                                     lx->name, open_line, lx->nf + 1);
                 if (d[i] == '\n') lx->line++;
                 if (d[i] == '"') {
@@ -84,7 +84,7 @@ static int next_record(struct lexer *lx, size_t *line)
             i++;
             while (i < lx->len && (d[i] == ' ' || d[i] == '\r')) i++;
             if (i < lx->len && d[i] != lx->sep && d[i] != '\n')
-                return pms_fail(PMS_EFORMAT, "%s:%zu:%zu: expected a separator after the closing quote, found '%c'",
+                return pms__fail(PMS_EFORMAT, "%s:%zu:%zu: expected a separator after the closing quote, found '%c'",
                                 lx->name, lx->line, lx->nf, d[i]);
         } else {
             i = start;
@@ -124,9 +124,9 @@ static char *field_text(const struct field *f)
 
 static bool field_number(const struct field *f, double *v, bool *missing)
 {
-    if (!f->quoted || !memchr(f->p, '"', f->len)) return pms_parse_cell_number(f->p, f->len, v, missing);
+    if (!f->quoted || !memchr(f->p, '"', f->len)) return pms__parse_cell_number(f->p, f->len, v, missing);
     char *s = field_text(f);
-    bool ok = s && pms_parse_cell_number(s, strlen(s), v, missing);
+    bool ok = s && pms__parse_cell_number(s, strlen(s), v, missing);
     free(s);
     return ok;
 }
@@ -163,16 +163,16 @@ static int build_grow(struct build *b, const char *name)
 {
     size_t cap = b->cap ? 2 * b->cap : 16; /* small first: a hostile header may have many columns */
     size_t *l = realloc(b->lines, cap * sizeof *l);
-    if (!l) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+    if (!l) return pms__fail(PMS_ENOMEM, "%s: out of memory", name);
     b->lines = l;
     for (size_t j = 0; j < b->ncols; j++) {
         if (!b->c[j].num) continue;
         double *v = realloc(b->c[j].num, cap * sizeof *v);
-        if (!v) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+        if (!v) return pms__fail(PMS_ENOMEM, "%s: out of memory", name);
         b->c[j].num = v;
         if (!b->c[j].cnt) continue;
         uint64_t *u = realloc(b->c[j].cnt, cap * sizeof *u);
-        if (!u) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+        if (!u) return pms__fail(PMS_ENOMEM, "%s: out of memory", name);
         b->c[j].cnt = u;
     }
     b->cap = cap;
@@ -201,7 +201,7 @@ static int read_header(struct lexer *lx, const pms_table_options *opt, char ***n
     size_t first = pos, first_line = line;
     /* the separator: given, else TAB when the header candidate has one */
     size_t probe = first < lx->len ? first : last_hash;
-    if (probe == (size_t)-1) return pms_fail(PMS_EFORMAT, "%s: empty file, expected a header line", lx->name);
+    if (probe == (size_t)-1) return pms__fail(PMS_EFORMAT, "%s: empty file, expected a header line", lx->name);
     char sep = opt && opt->sep ? opt->sep : ',';
     if (!(opt && opt->sep)) {
         const char *nl = memchr(d + probe, '\n', lx->len - probe);
@@ -225,18 +225,18 @@ static int read_header(struct lexer *lx, const pms_table_options *opt, char ***n
         hash_header = lx->nf >= 2 && (first >= lx->len || lx->nf == data_fields);
     }
     if (!hash_header) {
-        if (first >= lx->len) return pms_fail(PMS_EFORMAT, "%s: no header line (only comments)", lx->name);
+        if (first >= lx->len) return pms__fail(PMS_EFORMAT, "%s: no header line (only comments)", lx->name);
         lx->pos = first, lx->line = first_line;
         int rc = next_record(lx, &rec_line);
         if (rc < 0) return rc;
     }
     char **n = calloc(lx->nf, sizeof *n);
-    if (!n) return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
+    if (!n) return pms__fail(PMS_ENOMEM, "%s: out of memory", lx->name);
     for (size_t j = 0; j < lx->nf; j++) {
         if (!(n[j] = field_text(&lx->f[j]))) {
             for (size_t k = 0; k < j; k++) free(n[k]);
             free(n);
-            return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
+            return pms__fail(PMS_ENOMEM, "%s: out of memory", lx->name);
         }
     }
     *names = n;
@@ -248,9 +248,9 @@ static int read_header(struct lexer *lx, const pms_table_options *opt, char ***n
 /* The cell as an exact count (no trip through double). */
 static pms_count_result field_count(const struct field *f, uint64_t *v)
 {
-    if (!f->quoted) return pms_parse_count(f->p, f->len, v);
+    if (!f->quoted) return pms__parse_count(f->p, f->len, v);
     char *s = field_text(f);
-    pms_count_result r = s ? pms_parse_count(s, strlen(s), v) : PMS_COUNT_NOT_INTEGER;
+    pms_count_result r = s ? pms__parse_count(s, strlen(s), v) : PMS_COUNT_NOT_INTEGER;
     free(s);
     return r;
 }
@@ -279,10 +279,10 @@ static int scan_numbers(struct lexer *lx, struct build *b, char **names, size_t 
     int rc;
     while ((rc = next_record(lx, &line)) > 0) {
         if (lx->nf != ncols)
-            return pms_fail(PMS_EFORMAT, "%s:%zu: expected %zu fields (as the header), found %zu", lx->name, line,
+            return pms__fail(PMS_EFORMAT, "%s:%zu: expected %zu fields (as the header), found %zu", lx->name, line,
                             ncols, lx->nf);
         if (repeats_header(lx, names, ncols))
-            return pms_fail(PMS_EFORMAT,
+            return pms__fail(PMS_EFORMAT,
                             "%s:%zu:1: column '%s': the header line repeats here (row %zu), expected numbers: one "
                             "header per table",
                             lx->name, line, names[0], b->rows + 1);
@@ -313,13 +313,13 @@ static int copy_text_columns(struct lexer *lx, struct build *b, size_t data_pos,
 {
     for (size_t j = 0; j < b->ncols; j++)
         if (!b->c[j].num && !(b->c[j].str = calloc(b->rows ? b->rows : 1, sizeof(char *))))
-            return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
+            return pms__fail(PMS_ENOMEM, "%s: out of memory", lx->name);
     lx->pos = data_pos, lx->line = data_line;
     size_t line;
     for (size_t i = 0; i < b->rows && next_record(lx, &line) > 0; i++)
         for (size_t j = 0; j < b->ncols; j++)
             if (b->c[j].str && !(b->c[j].str[i] = field_text(&lx->f[j])))
-                return pms_fail(PMS_ENOMEM, "%s: out of memory", lx->name);
+                return pms__fail(PMS_ENOMEM, "%s: out of memory", lx->name);
     return PMS_OK;
 }
 
@@ -342,9 +342,9 @@ static int by_name(const void *a, const void *b)
 static int check_header(const char *name, char **names, size_t ncols)
 {
     for (size_t j = 0; j < ncols; j++)
-        if (!names[j][0]) return pms_fail(PMS_EFORMAT, "%s: header field %zu is empty, expected a column name", name, j + 1);
+        if (!names[j][0]) return pms__fail(PMS_EFORMAT, "%s: header field %zu is empty, expected a column name", name, j + 1);
     struct named *v = malloc((ncols ? ncols : 1) * sizeof *v);
-    if (!v) return pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+    if (!v) return pms__fail(PMS_ENOMEM, "%s: out of memory", name);
     for (size_t j = 0; j < ncols; j++) v[j] = (struct named){names[j], j};
     qsort(v, ncols, sizeof *v, by_name);
     /* in each run of equal names the first two are the first occurrence and its first repeat */
@@ -355,14 +355,14 @@ static int check_header(const char *name, char **names, size_t ncols)
     }
     free(v);
     if (second == SIZE_MAX) return PMS_OK;
-    return pms_fail(PMS_EFORMAT, "%s: header fields %zu and %zu are both '%s', expected unique names", name, first + 1,
+    return pms__fail(PMS_EFORMAT, "%s: header fields %zu and %zu are both '%s', expected unique names", name, first + 1,
                     second + 1, names[second]);
 }
 
 int pms_table_parse(const char *data, size_t len, const char *name, const pms_table_options *opt, pms_table **out)
 {
     if (opt && opt->sep && opt->sep != ',' && opt->sep != '\t')
-        return pms_fail(PMS_EINVAL, "%s: the separator must be ',' or TAB", name);
+        return pms__fail(PMS_EINVAL, "%s: the separator must be ',' or TAB", name);
     struct lexer lx = {.name = name, .data = data, .len = len, .line = 1};
     struct build b = {0};
     char **names = NULL;
@@ -372,12 +372,12 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
     if (rc < 0 || (rc = check_header(name, names, ncols)) < 0) goto done;
     b.ncols = ncols;
     if (!(b.c = calloc(ncols, sizeof *b.c))) {
-        rc = pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+        rc = pms__fail(PMS_ENOMEM, "%s: out of memory", name);
         goto done;
     }
     for (size_t j = 0; j < ncols; j++)
         if (!(b.c[j].num = malloc(sizeof(double))) || !(b.c[j].cnt = malloc(sizeof(uint64_t)))) {
-            rc = pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+            rc = pms__fail(PMS_ENOMEM, "%s: out of memory", name);
             goto done;
         }
     size_t data_pos = lx.pos, data_line = lx.line;
@@ -387,27 +387,27 @@ int pms_table_parse(const char *data, size_t len, const char *name, const pms_ta
     if (any_text && (rc = copy_text_columns(&lx, &b, data_pos, data_line)) < 0) goto done;
 
     if (!(t = pms_table_new(name))) {
-        rc = pms_fail(PMS_ENOMEM, "%s: out of memory", name);
+        rc = pms__fail(PMS_ENOMEM, "%s: out of memory", name);
         goto done;
     }
-    pms_table_names_unique(t, true); /* check_header has made sure */
+    pms__table_names_unique(t, true); /* check_header has made sure */
     for (size_t j = 0; j < ncols; j++) {
         struct column_build *c = &b.c[j];
         bool numeric = c->num != NULL;
         if (numeric)
-            rc = pms_table_adopt_numeric(t, names[j], c->num, b.rows);
+            rc = pms__table_adopt_numeric(t, names[j], c->num, b.rows);
         else
-            rc = pms_table_adopt_string(t, names[j], c->str, b.rows);
+            rc = pms__table_adopt_string(t, names[j], c->str, b.rows);
         c->num = NULL;
         c->str = NULL;
         if (rc < 0) goto done;
-        if (numeric) pms_table_adopt_counts(t, j, c->cnt, c->cnt_bad_line, c->cnt_bad_field, c->cnt_bad);
+        if (numeric) pms__table_adopt_counts(t, j, c->cnt, c->cnt_bad_line, c->cnt_bad_field, c->cnt_bad);
         else free(c->cnt);
         c->cnt = NULL;
-        if (c->bad_line) pms_table_note_non_numeric(t, j, c->bad_line, c->bad_field);
+        if (c->bad_line) pms__table_note_non_numeric(t, j, c->bad_line, c->bad_field);
     }
-    pms_table_names_unique(t, false);
-    pms_table_adopt_lines(t, b.lines);
+    pms__table_names_unique(t, false);
+    pms__table_adopt_lines(t, b.lines);
     b.lines = NULL;
     *out = t;
     t = NULL;
@@ -424,7 +424,7 @@ int pms_table_read(const char *path, const pms_table_options *opt, pms_table **o
 {
     char *data;
     size_t len;
-    int rc = pms_read_text(path, 0, &data, &len);
+    int rc = pms__read_text(path, 0, &data, &len);
     if (rc < 0) return rc;
     rc = pms_table_parse(data, len, path, opt, out);
     free(data);

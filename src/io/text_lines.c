@@ -14,16 +14,16 @@ static int check_kind(FILE *f, const char *name)
 {
     struct stat st;
     if (fileno(f) < 0) return PMS_OK; /* a memory stream (fmemopen) */
-    if (fstat(fileno(f), &st)) return pms_fail_errno(PMS_EIO, errno, "cannot stat %s", name);
+    if (fstat(fileno(f), &st)) return pms__fail_errno(PMS_EIO, errno, "cannot stat %s", name);
     if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return PMS_OK;
-    return pms_fail(PMS_EINVAL, "%s: %s, not a regular file or a pipe: expected a text file", name,
+    return pms__fail(PMS_EINVAL, "%s: %s, not a regular file or a pipe: expected a text file", name,
                     S_ISDIR(st.st_mode)   ? "a directory"
                     : S_ISCHR(st.st_mode) ? "a character device"
                     : S_ISBLK(st.st_mode) ? "a block device"
                                           : "a special file");
 }
 
-int pms_lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned flags)
+int pms__lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned flags)
 {
     memset(r, 0, sizeof *r);
     r->name = name;
@@ -34,25 +34,25 @@ int pms_lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned flag
     return check_kind(f, name);
 }
 
-int pms_lines_open(pms_lines *r, const char *path, unsigned flags)
+int pms__lines_open(pms_lines *r, const char *path, unsigned flags)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
-    int rc = pms_lines_from_stream(r, f, path, flags);
+    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
+    int rc = pms__lines_from_stream(r, f, path, flags);
     r->owned = !is_stdin;
-    if (rc) pms_lines_close(r);
+    if (rc) pms__lines_close(r);
     return rc;
 }
 
-void pms_lines_close(pms_lines *r)
+void pms__lines_close(pms_lines *r)
 {
     if (r->owned && r->f) fclose(r->f);
     free(r->buf);
     memset(r, 0, sizeof *r);
 }
 
-int pms_lines_next(pms_lines *r, char **line, size_t *len)
+int pms__lines_next(pms_lines *r, char **line, size_t *len)
 {
     if (!r->newline) return 0; /* the last line had no newline: that was the end */
     size_t n = 0;
@@ -60,26 +60,26 @@ int pms_lines_next(pms_lines *r, char **line, size_t *len)
     uint64_t start = r->offset;
     while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
         if (c == '\0')
-            return pms_fail(PMS_EFORMAT, "%s: line %zu: byte offset %llu: NUL byte, expected text", r->name,
+            return pms__fail(PMS_EFORMAT, "%s: line %zu: byte offset %llu: NUL byte, expected text", r->name,
                             r->line + 1, (unsigned long long)(start + n));
         if (n >= r->max_len)
-            return pms_fail(PMS_EFORMAT, "%s: line %zu: longer than %zu bytes, expected lines of text", r->name,
+            return pms__fail(PMS_EFORMAT, "%s: line %zu: longer than %zu bytes, expected lines of text", r->name,
                             r->line + 1, r->max_len);
-        if (n + 1 >= r->cap && pms_grow(&r->buf, &r->cap, n + 2, 1))
-            return pms_fail(PMS_ENOMEM, "%s: line %zu: out of memory", r->name, r->line + 1);
+        if (n + 1 >= r->cap && pms__grow(&r->buf, &r->cap, n + 2, 1))
+            return pms__fail(PMS_ENOMEM, "%s: line %zu: out of memory", r->name, r->line + 1);
         r->buf[n++] = (char)c;
     }
     if (c == EOF && ferror(r->f))
-        return pms_fail_errno(PMS_EIO, errno, "%s: read error at line %zu", r->name, r->line + 1);
+        return pms__fail_errno(PMS_EIO, errno, "%s: read error at line %zu", r->name, r->line + 1);
     r->newline = c == '\n';
     if (c == EOF && n == 0) return 0;
     r->offset += n + r->newline;
     r->line++;
     if (!r->newline && (r->flags & PMS_LINES_COMPLETE))
-        return pms_fail(PMS_EFORMAT, "%s: line %zu: ends without a newline: the file was cut short", r->name,
+        return pms__fail(PMS_EFORMAT, "%s: line %zu: ends without a newline: the file was cut short", r->name,
                         r->line);
-    if (!r->buf && pms_grow(&r->buf, &r->cap, 1, 1))
-        return pms_fail(PMS_ENOMEM, "%s: out of memory", r->name);
+    if (!r->buf && pms__grow(&r->buf, &r->cap, 1, 1))
+        return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     r->buf[n] = '\0';
     char *s = r->buf;
     if (r->line == 1 && n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) { /* a UTF-8 byte-order mark */
@@ -91,24 +91,24 @@ int pms_lines_next(pms_lines *r, char **line, size_t *len)
     return 1;
 }
 
-int pms_read_text(const char *path, unsigned flags, char **data, size_t *len)
+int pms__read_text(const char *path, unsigned flags, char **data, size_t *len)
 {
     pms_lines r;
-    int rc = pms_lines_open(&r, path, flags);
+    int rc = pms__lines_open(&r, path, flags);
     if (rc) return rc;
     char *text = NULL, *line;
     size_t cap = 0, n = 0, linelen;
-    while ((rc = pms_lines_next(&r, &line, &linelen)) == 1) {
-        if (pms_grow(&text, &cap, n + linelen + 2, 1)) {
-            rc = pms_fail(PMS_ENOMEM, "%s: out of memory reading the file", path);
+    while ((rc = pms__lines_next(&r, &line, &linelen)) == 1) {
+        if (pms__grow(&text, &cap, n + linelen + 2, 1)) {
+            rc = pms__fail(PMS_ENOMEM, "%s: out of memory reading the file", path);
             break;
         }
         memcpy(text + n, line, linelen);
         n += linelen;
         if (r.newline) text[n++] = '\n';
     }
-    pms_lines_close(&r);
-    if (rc == 0 && !text && pms_grow(&text, &cap, 1, 1)) rc = pms_fail(PMS_ENOMEM, "%s: out of memory", path);
+    pms__lines_close(&r);
+    if (rc == 0 && !text && pms__grow(&text, &cap, 1, 1)) rc = pms__fail(PMS_ENOMEM, "%s: out of memory", path);
     if (rc) {
         free(text);
         return rc;

@@ -32,17 +32,17 @@ typedef struct pms_lines {
 } pms_lines;
 
 /* Opens PATH ("-": stdin). NAME for messages is PATH. */
-int pms_lines_open(pms_lines *r, const char *path, unsigned flags);
-/* Reads from an open stream (not closed by pms_lines_close); checked like a file. */
-int pms_lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned flags);
+int pms__lines_open(pms_lines *r, const char *path, unsigned flags);
+/* Reads from an open stream (not closed by pms__lines_close); checked like a file. */
+int pms__lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned flags);
 /* The next line, NUL-terminated, without its '\n' (a '\r' before it is kept): returns 1
  * with *line and *len set, 0 at the end, or a negative status. The line stays valid until
  * the next call. */
-int pms_lines_next(pms_lines *r, char **line, size_t *len);
-void pms_lines_close(pms_lines *r);
+int pms__lines_next(pms_lines *r, char **line, size_t *len);
+void pms__lines_close(pms_lines *r);
 
 /* The whole text of PATH through the line reader, for the parsers that work on a buffer:
  * malloc'ed, NUL-terminated (not counted in *len), lines as in the file less any BOM. */
-int pms_read_text(const char *path, unsigned flags, char **data, size_t *len);
+int pms__read_text(const char *path, unsigned flags, char **data, size_t *len);
 
 #endif

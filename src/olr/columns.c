@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int olr_name_selected(const char *list, const char *name)
+int pms__olr_name_selected(const char *list, const char *name)
 {
     if (!list) return 1;
     size_t len = strlen(name);
@@ -23,14 +23,14 @@ int olr_name_selected(const char *list, const char *name)
 
 static const char *name_of(const pms_perfdata_attr *a) { return a && a->name ? a->name : "?"; }
 
-int olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x, const char *counters,
+int pms__olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x, const char *counters,
                        olr_attr_lookup lookup, void *ctx, const char *where)
 {
     memset(c, 0, sizeof *c);
     c->lookup = lookup;
     c->ctx = ctx;
     if (smp->nvalues == 0)
-        return pms_fail(PMS_EFORMAT,
+        return pms__fail(PMS_EFORMAT,
                         "%s: samples carry no counter values (PERF_SAMPLE_READ): record with "
                         "perf record -e '{cpu-clock,page-faults}:S' or pmuscope record --read",
                         where);
@@ -38,26 +38,26 @@ int olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x, con
     const char *xname = x ? x : name_of(smp->attr);
     c->x_is_time = strcmp(xname, "time") == 0;
     if (c->x_is_time && !(smp->attr && smp->attr->attr.sample_type & PERF_SAMPLE_TIME))
-        return pms_fail(PMS_EFORMAT, "%s: samples carry no time stamps, so x cannot be time", where);
+        return pms__fail(PMS_EFORMAT, "%s: samples carry no time stamps, so x cannot be time", where);
     c->attrs = calloc(smp->nvalues, sizeof *c->attrs);
     c->names = calloc(smp->nvalues, sizeof *c->names);
     c->total = calloc(smp->nvalues + 1, sizeof *c->total);
     c->xname = strdup(xname);
-    if (!c->attrs || !c->names || !c->total || !c->xname) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!c->attrs || !c->names || !c->total || !c->xname) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; i < smp->nvalues; i++) {
         const pms_perfdata_attr *a = lookup(smp->values[i].id, ctx);
         const char *name = name_of(a);
         if (!c->x_is_time && !c->xattr && strcmp(name, xname) == 0) {
             c->xattr = a;
-        } else if (a && olr_name_selected(counters, name)) {
+        } else if (a && pms__olr_name_selected(counters, name)) {
             c->attrs[c->k] = a;
-            if (!(c->names[c->k++] = strdup(name))) return pms_fail(PMS_ENOMEM, "out of memory");
+            if (!(c->names[c->k++] = strdup(name))) return pms__fail(PMS_ENOMEM, "out of memory");
         }
     }
     if (!c->x_is_time && !c->xattr)
-        return pms_fail(PMS_ENOENT, "%s: x event '%s' is not among the read values of the samples", where, xname);
+        return pms__fail(PMS_ENOENT, "%s: x event '%s' is not among the read values of the samples", where, xname);
     if (c->k == 0)
-        return pms_fail(PMS_ENOENT, "%s: no counter to fit: the samples read %zu value(s)%s", where, smp->nvalues,
+        return pms__fail(PMS_ENOENT, "%s: no counter to fit: the samples read %zu value(s)%s", where, smp->nvalues,
                         counters ? " and none matches --counters" : "");
     return PMS_OK;
 }
@@ -66,7 +66,7 @@ static olr_group *group_of(olr_columns *c, uint64_t id)
 {
     for (size_t i = 0; i < c->ngroups; i++)
         if (c->groups[i].id == id) return &c->groups[i];
-    if (pms_grow(&c->groups, &c->groups_cap, c->ngroups + 1, sizeof *c->groups)) return NULL;
+    if (pms__grow(&c->groups, &c->groups_cap, c->ngroups + 1, sizeof *c->groups)) return NULL;
     olr_group *g = &c->groups[c->ngroups];
     if (!(g->last = calloc(c->k + 1, sizeof *g->last))) return NULL;
     g->id = id;
@@ -74,7 +74,7 @@ static olr_group *group_of(olr_columns *c, uint64_t id)
     return g;
 }
 
-int olr_columns_extract(const olr_columns *c, const pms_sample *smp, uint64_t *vals)
+int pms__olr_columns_extract(const olr_columns *c, const pms_sample *smp, uint64_t *vals)
 {
     if (smp->attr != c->leader) return 0;
     size_t seen = 0;
@@ -95,10 +95,10 @@ int olr_columns_extract(const olr_columns *c, const pms_sample *smp, uint64_t *v
     return seen == c->k + (c->x_is_time ? 0 : 1);
 }
 
-int olr_columns_accumulate(olr_columns *c, uint64_t group, const uint64_t *vals, uint64_t *x, uint64_t *y)
+int pms__olr_columns_accumulate(olr_columns *c, uint64_t group, const uint64_t *vals, uint64_t *x, uint64_t *y)
 {
     olr_group *g = group_of(c, group);
-    if (!g) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!g) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = c->x_is_time ? 1 : 0; i <= c->k; i++) {
         c->total[i] += vals[i] - g->last[i];
         g->last[i] = vals[i];
@@ -108,7 +108,7 @@ int olr_columns_accumulate(olr_columns *c, uint64_t group, const uint64_t *vals,
     return PMS_OK;
 }
 
-void olr_columns_free(olr_columns *c)
+void pms__olr_columns_free(olr_columns *c)
 {
     for (size_t j = 0; c->names && j < c->k; j++) free(c->names[j]);
     for (size_t i = 0; i < c->ngroups; i++) free(c->groups[i].last);
@@ -120,15 +120,15 @@ void olr_columns_free(olr_columns *c)
     memset(c, 0, sizeof *c);
 }
 
-void olr_pending_init(olr_pending *p, size_t k)
+void pms__olr_pending_init(olr_pending *p, size_t k)
 {
     memset(p, 0, sizeof *p);
     p->stride = 3 + 1 + k;
 }
 
-int olr_pending_add(olr_pending *p, uint64_t time, uint64_t group, const uint64_t *vals)
+int pms__olr_pending_add(olr_pending *p, uint64_t time, uint64_t group, const uint64_t *vals)
 {
-    if (pms_grow(&p->rec, &p->cap, p->n + 1, p->stride * sizeof *p->rec)) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (pms__grow(&p->rec, &p->cap, p->n + 1, p->stride * sizeof *p->rec)) return pms__fail(PMS_ENOMEM, "out of memory");
     uint64_t *r = p->rec + p->n++ * p->stride;
     r[0] = time;
     r[1] = p->seq++;
@@ -150,16 +150,16 @@ static int by_index(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int olr_pending_flush(olr_pending *p, uint64_t limit, olr_pending_fn fn, void *ctx)
+int pms__olr_pending_flush(olr_pending *p, uint64_t limit, olr_pending_fn fn, void *ctx)
 {
     if (p->n == 0) return 0;
     /* qsort with a stride known only at run time: sort keys (time, sequence, position) */
     size_t *idx = malloc(p->n * sizeof *idx);
-    if (!idx) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!idx) return pms__fail(PMS_ENOMEM, "out of memory");
     uint64_t *keys = malloc(p->n * 3 * sizeof *keys);
     if (!keys) {
         free(idx);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < p->n; i++) {
         keys[3 * i] = p->rec[i * p->stride];
@@ -186,7 +186,7 @@ int olr_pending_flush(olr_pending *p, uint64_t limit, olr_pending_fn fn, void *c
     return rc;
 }
 
-void olr_pending_free(olr_pending *p)
+void pms__olr_pending_free(olr_pending *p)
 {
     free(p->rec);
     memset(p, 0, sizeof *p);

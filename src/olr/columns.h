@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 /* Is NAME selected by the comma-separated list (NULL selects all)? */
-int olr_name_selected(const char *list, const char *name);
+int pms__olr_name_selected(const char *list, const char *name);
 
 /* The event of a sample id, or NULL. */
 typedef const pms_perfdata_attr *(*olr_attr_lookup)(uint64_t id, void *ctx);
@@ -43,14 +43,14 @@ typedef struct olr_columns {
 /* Fixes the columns from a first sample: x is "time", an event name, or (NULL) the
  * sampling event; counters is a comma-separated list or NULL for all other values.
  * where names the source in messages. */
-int olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x, const char *counters,
+int pms__olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x, const char *counters,
                        olr_attr_lookup lookup, void *ctx, const char *where);
 /* A sample's raw values: x and the counters of its own group (1 + k; x is the time when
  * x is time). 1 when filled, 0 when it is not the leader's or lacks a column. */
-int olr_columns_extract(const olr_columns *c, const pms_sample *smp, uint64_t *vals);
+int pms__olr_columns_extract(const olr_columns *c, const pms_sample *smp, uint64_t *vals);
 /* In time order: the thread's x and counters, summed over the groups. 0 or PMS_ENOMEM. */
-int olr_columns_accumulate(olr_columns *c, uint64_t group, const uint64_t *vals, uint64_t *x, uint64_t *y);
-void olr_columns_free(olr_columns *c);
+int pms__olr_columns_accumulate(olr_columns *c, uint64_t group, const uint64_t *vals, uint64_t *x, uint64_t *y);
+void pms__olr_columns_free(olr_columns *c);
 
 /* Samples waiting to be put in time order: records of (time, sequence, group, 1 + k values). */
 typedef struct olr_pending {
@@ -59,12 +59,12 @@ typedef struct olr_pending {
     uint64_t seq;
 } olr_pending;
 
-void olr_pending_init(olr_pending *p, size_t k);
-int olr_pending_add(olr_pending *p, uint64_t time, uint64_t group, const uint64_t *vals);
+void pms__olr_pending_init(olr_pending *p, size_t k);
+int pms__olr_pending_add(olr_pending *p, uint64_t time, uint64_t group, const uint64_t *vals);
 /* Hands the records with time <= limit to fn in time order (ties in arrival order) and
  * keeps the rest. fn gets the group and the 1 + k values; its non-zero return stops. */
 typedef int (*olr_pending_fn)(uint64_t group, const uint64_t *vals, void *ctx);
-int olr_pending_flush(olr_pending *p, uint64_t limit, olr_pending_fn fn, void *ctx);
-void olr_pending_free(olr_pending *p);
+int pms__olr_pending_flush(olr_pending *p, uint64_t limit, olr_pending_fn fn, void *ctx);
+void pms__olr_pending_free(olr_pending *p);
 
 #endif

@@ -10,7 +10,7 @@
 static int keep_segment(const pms_olr_segment *s, void *ctx)
 {
     pms_olr_fit *f = ctx;
-    if (pms_grow(&f->seg, &f->cap, f->nseg + 1, sizeof *f->seg)) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (pms__grow(&f->seg, &f->cap, f->nseg + 1, sizeof *f->seg)) return pms__fail(PMS_ENOMEM, "out of memory");
     f->seg[f->nseg++] = *s;
     return 0;
 }
@@ -40,7 +40,7 @@ static int resolve_eps(const pms_olr_series *s, const pms_olr_eps_spec *specs, s
     for (size_t i = 0; i < nspecs; i++) {
         size_t j = 0;
         while (specs[i].name && j < s->k && strcmp(specs[i].name, s->names[j]) != 0) j++;
-        if (j == s->k) return pms_fail(PMS_ENOENT, "eps %s=...: no counter of that name", specs[i].name);
+        if (j == s->k) return pms__fail(PMS_ENOENT, "eps %s=...: no counter of that name", specs[i].name);
     }
     return PMS_OK;
 }
@@ -53,12 +53,12 @@ static int run(pms_olr_fit *f, const pms_olr_series *s, const char *where)
     for (; rc == 0 && i < s->n; i++) rc = pms_olr_push(o, s->x[i], &s->y[i * s->k]);
     if (rc && s->lines && i > 0) {
         pms_olr_destroy(o);
-        return pms_fail_context(rc, "%s:%zu", where, s->lines[i - 1]);
+        return pms__fail_context(rc, "%s:%zu", where, s->lines[i - 1]);
     }
     if (rc == 0) rc = pms_olr_finish(o);
     for (size_t j = 0; rc == 0 && j < s->k; j++) rc = pms_olr_get_summary(o, j, &f->sums[j]);
     pms_olr_destroy(o);
-    return rc ? pms_fail_context(rc, "%s", where) : PMS_OK;
+    return rc ? pms__fail_context(rc, "%s", where) : PMS_OK;
 }
 
 int pms_olr_fit_series(pms_olr_fit *out, const pms_olr_series *s, const pms_olr_options *opt,
@@ -68,7 +68,7 @@ int pms_olr_fit_series(pms_olr_fit *out, const pms_olr_series *s, const pms_olr_
     out->opt = *opt;
     out->counters = calloc(s->k ? s->k : 1, sizeof *out->counters);
     out->sums = calloc(s->k ? s->k : 1, sizeof *out->sums);
-    int rc = out->counters && out->sums ? PMS_OK : pms_fail(PMS_ENOMEM, "out of memory");
+    int rc = out->counters && out->sums ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == 0) rc = resolve_eps(s, specs, nspecs, monotone, out->counters);
     out->opt.ncounters = s->k;
     out->opt.counters = out->counters;

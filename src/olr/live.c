@@ -47,7 +47,7 @@ static int write_segment(const pms_olr_segment *s, void *ctx)
 int pms_olr_live_create(pms_olr_live **out, const pms_olr_live_options *opt, FILE *segments)
 {
     pms_olr_live *l = calloc(1, sizeof *l);
-    if (!l) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!l) return pms__fail(PMS_ENOMEM, "out of memory");
     l->opt = *opt;
     l->csv = segments;
     pms_olr_write_segment_header(l->csv);
@@ -63,20 +63,20 @@ static const pms_perfdata_attr *attr_of_id(uint64_t id, void *ctx)
 
 static int start(pms_olr_live *l, const pms_sample *smp)
 {
-    int rc = olr_columns_choose(&l->cols, smp, NULL, NULL, attr_of_id, l, "record --olr");
+    int rc = pms__olr_columns_choose(&l->cols, smp, NULL, NULL, attr_of_id, l, "record --olr");
     if (rc) return rc;
     l->chosen = 1;
     l->tid = smp->tid;
-    olr_pending_init(&l->pending, l->cols.k);
+    pms__olr_pending_init(&l->pending, l->cols.k);
     l->vals = malloc((1 + l->cols.k) * sizeof *l->vals);
     l->row = malloc(l->cols.k * sizeof *l->row);
-    if (!l->vals || !l->row) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!l->vals || !l->row) return pms__fail(PMS_ENOMEM, "out of memory");
     pms_olr_options opt;
     pms_olr_options_init(&opt);
     opt.method = l->opt.method;
     opt.ncounters = l->cols.k;
     pms_olr_counter_options *c = calloc(l->cols.k, sizeof *c);
-    if (!c) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!c) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t j = 0; j < l->cols.k; j++) {
         pms_olr_counter_options_init(&c[j]);
         c[j].eps = l->opt.eps;
@@ -113,8 +113,8 @@ static int tap_record(void *ctx, const struct perf_event_header *h, bool *keep)
     int rc = pms_sample_parse(h, l->attrs, l->nattrs, &smp, l->vbuf, 64);
     if (rc == 0 && !l->chosen) rc = start(l, &smp);
     if (rc == 0) {
-        if (smp.tid == l->tid && olr_columns_extract(&l->cols, &smp, l->vals)) {
-            rc = olr_pending_add(&l->pending, smp.time, smp.id, l->vals);
+        if (smp.tid == l->tid && pms__olr_columns_extract(&l->cols, &smp, l->vals)) {
+            rc = pms__olr_pending_add(&l->pending, smp.time, smp.id, l->vals);
             if (smp.time > l->round_max) l->round_max = smp.time;
         } else {
             l->skipped++;
@@ -131,7 +131,7 @@ static int fit_row(uint64_t group, const uint64_t *vals, void *ctx)
 {
     pms_olr_live *l = ctx;
     uint64_t x;
-    int rc = olr_columns_accumulate(&l->cols, group, vals, &x, l->row);
+    int rc = pms__olr_columns_accumulate(&l->cols, group, vals, &x, l->row);
     if (rc == 0) rc = pms_olr_push(l->olr, x, l->row);
     l->samples += rc == 0;
     return rc;
@@ -145,7 +145,7 @@ static int tap_round(void *ctx)
     double t0 = now();
     /* As perf's FINISHED_ROUND: every buffer has been drained since the previous round
      * ended, so nothing older than that round's newest sample can still arrive. */
-    int rc = olr_pending_flush(&l->pending, l->prev_round_max, fit_row, l);
+    int rc = pms__olr_pending_flush(&l->pending, l->prev_round_max, fit_row, l);
     if (rc) stop(l, rc);
     l->prev_round_max = l->round_max;
     l->seconds += now() - t0;
@@ -162,15 +162,15 @@ int pms_olr_live_finish(pms_olr_live *l)
 {
     double t0 = now();
     if (l->olr && !l->failed) {
-        int rc = olr_pending_flush(&l->pending, UINT64_MAX, fit_row, l);
+        int rc = pms__olr_pending_flush(&l->pending, UINT64_MAX, fit_row, l);
         if (!rc) rc = pms_olr_finish(l->olr);
         if (rc) stop(l, rc);
     }
     l->seconds += now() - t0;
     fflush(l->csv);
     if (l->failed)
-        return pms_fail(l->failure_status, "the regression stopped: %s", l->failure ? l->failure : "out of memory");
-    if (!l->olr) return pms_fail(PMS_EINVAL, "no samples to fit");
+        return pms__fail(l->failure_status, "the regression stopped: %s", l->failure ? l->failure : "out of memory");
+    if (!l->olr) return pms__fail(PMS_EINVAL, "no samples to fit");
     return PMS_OK;
 }
 
@@ -183,7 +183,7 @@ int pms_olr_live_get_stats(pms_olr_live_stats *out, const pms_olr_live *l)
 
 int pms_olr_live_get_summary(pms_olr_summary *out, const char **name, const pms_olr_live *l, size_t i)
 {
-    if (!l->olr || i >= l->cols.k) return pms_fail(PMS_EINVAL, "olr: no counter %zu", i);
+    if (!l->olr || i >= l->cols.k) return pms__fail(PMS_EINVAL, "olr: no counter %zu", i);
     *name = l->cols.names[i];
     return pms_olr_get_summary(l->olr, i, out);
 }
@@ -192,8 +192,8 @@ void pms_olr_live_destroy(pms_olr_live *l)
 {
     if (!l) return;
     pms_olr_destroy(l->olr);
-    olr_columns_free(&l->cols);
-    olr_pending_free(&l->pending);
+    pms__olr_columns_free(&l->cols);
+    pms__olr_pending_free(&l->pending);
     free(l->vals);
     free(l->row);
     free(l->failure);

@@ -69,30 +69,30 @@ int pms_olr_method_parse(const char *name, pms_olr_method *out)
 {
     if (strcmp(name, "wm") == 0) *out = PMS_OLR_WM;
     else if (strcmp(name, "opt") == 0) *out = PMS_OLR_OPT;
-    else return pms_fail(PMS_EINVAL, "unknown olr method '%s': expected wm or opt", name);
+    else return pms__fail(PMS_EINVAL, "unknown olr method '%s': expected wm or opt", name);
     return PMS_OK;
 }
 
 static int check_options(const pms_olr_options *o)
 {
     if (o->ncounters == 0 || o->ncounters > 4096)
-        return pms_fail(PMS_EINVAL, "olr: %zu counters: expected 1 to 4096", o->ncounters);
+        return pms__fail(PMS_EINVAL, "olr: %zu counters: expected 1 to 4096", o->ncounters);
     if (o->method != PMS_OLR_WM && o->method != PMS_OLR_OPT)
-        return pms_fail(PMS_EINVAL, "olr: unknown method %d", (int)o->method);
+        return pms__fail(PMS_EINVAL, "olr: unknown method %d", (int)o->method);
     if (!(o->alpha >= 0 && o->alpha < 1))
-        return pms_fail(PMS_EINVAL, "olr: alpha %g: expected a value in [0, 1)", o->alpha);
+        return pms__fail(PMS_EINVAL, "olr: alpha %g: expected a value in [0, 1)", o->alpha);
     if (!(o->nsigma > 0 && isfinite(o->nsigma)))
-        return pms_fail(PMS_EINVAL, "olr: nsigma %g: expected a positive number", o->nsigma);
-    if (o->max_len == 1) return pms_fail(PMS_EINVAL, "olr: max_len 1: a line needs 2 samples (0 for no cap)");
+        return pms__fail(PMS_EINVAL, "olr: nsigma %g: expected a positive number", o->nsigma);
+    if (o->max_len == 1) return pms__fail(PMS_EINVAL, "olr: max_len 1: a line needs 2 samples (0 for no cap)");
     if (o->method == PMS_OLR_OPT && o->max_hull < 8)
-        return pms_fail(PMS_EINVAL, "olr: max_hull %zu: expected at least 8", o->max_hull);
+        return pms__fail(PMS_EINVAL, "olr: max_hull %zu: expected at least 8", o->max_hull);
     for (size_t j = 0; o->counters && j < o->ncounters; j++) {
         const pms_olr_counter_options *c = &o->counters[j];
         if (c->unit != PMS_OLR_EPS_ABS)
-            return pms_fail(PMS_EINVAL, "olr: counter %zu: eps relative to the range or the step must be "
+            return pms__fail(PMS_EINVAL, "olr: counter %zu: eps relative to the range or the step must be "
                                         "converted with pms_olr_eps_resolve() first", j);
         if (!(c->eps >= 0 && c->eps <= 0x1p60))
-            return pms_fail(PMS_EINVAL, "olr: counter %zu: eps %g: expected a count in [0, 2^60]", j, c->eps);
+            return pms__fail(PMS_EINVAL, "olr: counter %zu: eps %g: expected a count in [0, 2^60]", j, c->eps);
     }
     return PMS_OK;
 }
@@ -104,7 +104,7 @@ int pms_olr_create(pms_olr **out, const pms_olr_options *opt, pms_olr_segment_fn
     if (rc) return rc;
     size_t k = opt->ncounters;
     pms_olr *o = calloc(1, sizeof *o);
-    if (!o) return pms_fail(PMS_ENOMEM, "olr: out of memory");
+    if (!o) return pms__fail(PMS_ENOMEM, "olr: out of memory");
     o->opt = *opt;
     o->fn = fn;
     o->ctx = ctx;
@@ -121,13 +121,13 @@ int pms_olr_create(pms_olr **out, const pms_olr_options *opt, pms_olr_segment_fn
         if (opt->counters) o->copt[j] = opt->counters[j];
         else pms_olr_counter_options_init(&o->copt[j]);
         o->scale_y[j] = 1;
-        if (o->op) ok = olr_opt_init(&o->op[j], (int64_t)floor(o->copt[j].eps), o->copt[j].monotone,
+        if (o->op) ok = pms__olr_opt_init(&o->op[j], (int64_t)floor(o->copt[j].eps), o->copt[j].monotone,
                                      opt->max_hull) == 0;
     }
     o->opt.counters = o->copt;
     if (!ok) {
         pms_olr_destroy(o);
-        return pms_fail(PMS_ENOMEM, "olr: out of memory");
+        return pms__fail(PMS_ENOMEM, "olr: out of memory");
     }
     *out = o;
     return PMS_OK;
@@ -137,7 +137,7 @@ void pms_olr_destroy(pms_olr *o)
 {
     if (!o) return;
     for (size_t j = 0; j < o->opt.ncounters; j++) {
-        if (o->op) olr_opt_free(&o->op[j]);
+        if (o->op) pms__olr_opt_free(&o->op[j]);
         if (o->st) {
             free(o->st[j].x);
             free(o->st[j].y);
@@ -162,10 +162,10 @@ static int keep_sample(olr_stats *s, uint64_t x, uint64_t y)
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
         uint64_t *nx = realloc(s->x, cap * sizeof *nx);
-        if (!nx) return pms_fail(PMS_ENOMEM, "olr: out of memory");
+        if (!nx) return pms__fail(PMS_ENOMEM, "olr: out of memory");
         s->x = nx;
         uint64_t *ny = realloc(s->y, cap * sizeof *ny);
-        if (!ny) return pms_fail(PMS_ENOMEM, "olr: out of memory");
+        if (!ny) return pms__fail(PMS_ENOMEM, "olr: out of memory");
         s->y = ny;
         s->cap = cap;
     }
@@ -216,15 +216,15 @@ static int emit(pms_olr *o, size_t j, pms_olr_segment *seg, bool shared_boundary
 static int close_wm(pms_olr *o, size_t j, bool restart)
 {
     pms_olr_segment seg = {0};
-    olr_wm_segment(&o->wm[j], o->scale_x, o->scale_y[j], &seg);
-    if (restart) olr_wm_restart(&o->wm[j]);
+    pms__olr_wm_segment(&o->wm[j], o->scale_x, o->scale_y[j], &seg);
+    if (restart) pms__olr_wm_restart(&o->wm[j]);
     return emit(o, j, &seg, restart);
 }
 
 static int close_opt(pms_olr *o, size_t j)
 {
     pms_olr_segment seg = {0};
-    olr_opt_segment(&o->op[j], &seg);
+    pms__olr_opt_segment(&o->op[j], &seg);
     return emit(o, j, &seg, false);
 }
 
@@ -233,11 +233,11 @@ static bool counter_breaks(pms_olr *o, size_t j, uint64_t x, uint64_t y)
     if (o->wm) {
         olr_wm *w = &o->wm[j];
         if (o->opt.max_len && w->n >= o->opt.max_len) return true;
-        return olr_wm_breaks(w, (double)x / o->scale_x, (double)y / o->scale_y[j], o->opt.alpha, o->opt.nsigma);
+        return pms__olr_wm_breaks(w, (double)x / o->scale_x, (double)y / o->scale_y[j], o->opt.alpha, o->opt.nsigma);
     }
     olr_opt *p = &o->op[j];
     if (o->opt.max_len && p->n >= o->opt.max_len) return true;
-    return !olr_opt_fits(p, x, (int64_t)y);
+    return !pms__olr_opt_fits(p, x, (int64_t)y);
 }
 
 static int close_segment(pms_olr *o, size_t j)
@@ -247,25 +247,25 @@ static int close_segment(pms_olr *o, size_t j)
 
 static void add_sample(pms_olr *o, size_t j, uint64_t x, uint64_t y)
 {
-    if (o->wm) olr_wm_add(&o->wm[j], (double)x / o->scale_x, (double)y / o->scale_y[j], o->nsamples, x);
-    else olr_opt_add(&o->op[j], x, (int64_t)y, o->nsamples);
+    if (o->wm) pms__olr_wm_add(&o->wm[j], (double)x / o->scale_x, (double)y / o->scale_y[j], o->nsamples, x);
+    else pms__olr_opt_add(&o->op[j], x, (int64_t)y, o->nsamples);
 }
 
 static int check_sample(const pms_olr *o, uint64_t x, const uint64_t *y)
 {
-    if (o->finished) return pms_fail(PMS_EINVAL, "olr: sample %llu pushed after finish", (unsigned long long)o->nsamples);
+    if (o->finished) return pms__fail(PMS_EINVAL, "olr: sample %llu pushed after finish", (unsigned long long)o->nsamples);
     if (x > (uint64_t)INT64_MAX)
-        return pms_fail(PMS_EINVAL, "olr: sample %llu: x = %llu: expected a count below 2^63",
+        return pms__fail(PMS_EINVAL, "olr: sample %llu: x = %llu: expected a count below 2^63",
                         (unsigned long long)o->nsamples, (unsigned long long)x);
     if (o->nsamples && x <= o->last_x)
-        return pms_fail(PMS_EINVAL, "olr: sample %llu: x = %llu after x = %llu: x must increase strictly",
+        return pms__fail(PMS_EINVAL, "olr: sample %llu: x = %llu after x = %llu: x must increase strictly",
                         (unsigned long long)o->nsamples, (unsigned long long)x, (unsigned long long)o->last_x);
     for (size_t j = 0; j < o->opt.ncounters; j++) {
         if (y[j] > (uint64_t)INT64_MAX)
-            return pms_fail(PMS_EINVAL, "olr: sample %llu: counter %zu = %llu: expected a count below 2^63",
+            return pms__fail(PMS_EINVAL, "olr: sample %llu: counter %zu = %llu: expected a count below 2^63",
                             (unsigned long long)o->nsamples, j, (unsigned long long)y[j]);
         if (o->nsamples && o->copt[j].monotone && y[j] < o->last_y[j])
-            return pms_fail(PMS_EINVAL,
+            return pms__fail(PMS_EINVAL,
                             "olr: sample %llu: counter %zu fell from %llu to %llu, but it was declared monotone",
                             (unsigned long long)o->nsamples, j, (unsigned long long)o->last_y[j],
                             (unsigned long long)y[j]);
@@ -309,9 +309,9 @@ int pms_olr_push(pms_olr *o, uint64_t x, const uint64_t *y)
 
 int pms_olr_count_from_double(double v, uint64_t *out)
 {
-    if (isnan(v)) return pms_fail(PMS_EINVAL, "NaN: expected a count");
+    if (isnan(v)) return pms__fail(PMS_EINVAL, "NaN: expected a count");
     if (!(v >= 0 && v < 0x1p63) || v != floor(v))
-        return pms_fail(PMS_EINVAL, "%g: expected a whole count in [0, 2^63)", v);
+        return pms__fail(PMS_EINVAL, "%g: expected a whole count in [0, 2^63)", v);
     *out = (uint64_t)v;
     return PMS_OK;
 }
@@ -319,12 +319,12 @@ int pms_olr_count_from_double(double v, uint64_t *out)
 int pms_olr_push_double(pms_olr *o, double x, const double *y)
 {
     uint64_t ux = 0, buf[16], *uy = o->opt.ncounters <= 16 ? buf : malloc(o->opt.ncounters * sizeof *uy);
-    if (!uy) return pms_fail(PMS_ENOMEM, "olr: out of memory");
+    if (!uy) return pms__fail(PMS_ENOMEM, "olr: out of memory");
     int rc = pms_olr_count_from_double(x, &ux);
-    if (rc) pms_fail_context(rc, "olr: sample %llu: x", (unsigned long long)o->nsamples);
+    if (rc) pms__fail_context(rc, "olr: sample %llu: x", (unsigned long long)o->nsamples);
     for (size_t j = 0; rc == 0 && j < o->opt.ncounters; j++)
         if ((rc = pms_olr_count_from_double(y[j], &uy[j])))
-            pms_fail_context(rc, "olr: sample %llu: counter %zu", (unsigned long long)o->nsamples, j);
+            pms__fail_context(rc, "olr: sample %llu: counter %zu", (unsigned long long)o->nsamples, j);
     if (rc == 0) rc = pms_olr_push(o, ux, uy);
     if (uy != buf) free(uy);
     return rc;
@@ -332,9 +332,9 @@ int pms_olr_push_double(pms_olr *o, double x, const double *y)
 
 int pms_olr_finish(pms_olr *o)
 {
-    if (o->finished) return pms_fail(PMS_EINVAL, "olr: finish called twice");
-    if (o->nsamples == 0) return pms_fail(PMS_EINVAL, "olr: no samples: expected at least 2");
-    if (o->nsamples == 1) return pms_fail(PMS_EINVAL, "olr: a single sample: a line needs at least 2");
+    if (o->finished) return pms__fail(PMS_EINVAL, "olr: finish called twice");
+    if (o->nsamples == 0) return pms__fail(PMS_EINVAL, "olr: no samples: expected at least 2");
+    if (o->nsamples == 1) return pms__fail(PMS_EINVAL, "olr: a single sample: a line needs at least 2");
     o->finished = true;
     for (size_t j = 0; j < o->opt.ncounters; j++) {
         int rc = o->wm ? close_wm(o, j, false) : close_opt(o, j);
@@ -346,7 +346,7 @@ int pms_olr_finish(pms_olr *o)
 int pms_olr_get_summary(const pms_olr *o, size_t j, pms_olr_summary *out)
 {
     if (j >= o->opt.ncounters)
-        return pms_fail(PMS_EINVAL, "olr: counter %zu: there are %zu", j, o->opt.ncounters);
+        return pms__fail(PMS_EINVAL, "olr: counter %zu: there are %zu", j, o->opt.ncounters);
     const olr_stats *s = &o->st[j];
     memset(out, 0, sizeof *out);
     out->samples = o->nsamples;

@@ -18,7 +18,7 @@ static i128 floor_div(i128 a, i128 b, i128 *rem)
     return q;
 }
 
-int64_t olr_exact_eval(const pms_olr_exact *e, uint64_t x)
+int64_t pms__olr_exact_eval(const pms_olr_exact *e, uint64_t x)
 {
     /* Li(u) = y[i] + q[i] + r[i] / dx[i]; the result is round((L0 + L1) / 2), i.e.
      * floor((A + 1 + f) / 2) with A = y0' + q0 + y1' + q1 and f = r0/dx0 + r1/dx1 in [0, 2). */
@@ -38,7 +38,7 @@ int64_t olr_exact_eval(const pms_olr_exact *e, uint64_t x)
     return (int64_t)(e->y0 + half);
 }
 
-long double olr_exact_eval_real(const pms_olr_exact *e, uint64_t x)
+long double pms__olr_exact_eval_real(const pms_olr_exact *e, uint64_t x)
 {
     long double u = (long double)x - (long double)e->x0, sum = 0;
     for (int i = 0; i < 2; i++) sum += e->y[i] + (u - e->x[i]) * (long double)e->dy[i] / e->dx[i];
@@ -47,13 +47,13 @@ long double olr_exact_eval_real(const pms_olr_exact *e, uint64_t x)
 
 double pms_olr_segment_eval(const pms_olr_segment *s, uint64_t x)
 {
-    if (s->exact_valid) return (double)olr_exact_eval_real(&s->exact, x);
+    if (s->exact_valid) return (double)pms__olr_exact_eval_real(&s->exact, x);
     return s->y_first + s->slope * ((double)x - (double)s->x_first);
 }
 
 int64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x)
 {
-    if (s->exact_valid) return olr_exact_eval(&s->exact, x);
+    if (s->exact_valid) return pms__olr_exact_eval(&s->exact, x);
     return (int64_t)llround(pms_olr_segment_eval(s, x));
 }
 

@@ -17,12 +17,12 @@ typedef struct olr_wm {
 } olr_wm;
 
 /* Does (x, y) (scaled) end the current line? alpha and nsigma as in the options. */
-bool olr_wm_breaks(const olr_wm *w, double x, double y, double alpha, double nsigma);
-void olr_wm_add(olr_wm *w, double x, double y, uint64_t index, uint64_t raw_x);
+bool pms__olr_wm_breaks(const olr_wm *w, double x, double y, double alpha, double nsigma);
+void pms__olr_wm_add(olr_wm *w, double x, double y, uint64_t index, uint64_t raw_x);
 /* Fills the line (slope, values at the ends, sigma) in raw units. */
-void olr_wm_segment(const olr_wm *w, double scale_x, double scale_y, pms_olr_segment *s);
+void pms__olr_wm_segment(const olr_wm *w, double scale_x, double scale_y, pms_olr_segment *s);
 /* Starts a new line at the last point of the current one. */
-void olr_wm_restart(olr_wm *w);
+void pms__olr_wm_restart(olr_wm *w);
 
 /* ---- opt: O'Rourke's online convex-hull PLA, exact integers ---- */
 typedef struct olr_pt {
@@ -43,16 +43,16 @@ typedef struct olr_opt {
     size_t nup, nlo, up_start, lo_start, cap;
 } olr_opt;
 
-int olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull);
-void olr_opt_free(olr_opt *p);
+int pms__olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull);
+void pms__olr_opt_free(olr_opt *p);
 /* Can (x, y) join the current segment? May compact the hulls (no change of meaning). */
-bool olr_opt_fits(olr_opt *p, uint64_t x, int64_t y);
-void olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index);
+bool pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y);
+void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index);
 /* Fills the segment (exact line and its double view) and empties the fitter. */
-void olr_opt_segment(olr_opt *p, pms_olr_segment *s);
+void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s);
 
 /* Exact value of an opt line at x, rounded to the nearest count (ties upward). */
-int64_t olr_exact_eval(const pms_olr_exact *e, uint64_t x);
-long double olr_exact_eval_real(const pms_olr_exact *e, uint64_t x);
+int64_t pms__olr_exact_eval(const pms_olr_exact *e, uint64_t x);
+long double pms__olr_exact_eval_real(const pms_olr_exact *e, uint64_t x);
 
 #endif

@@ -29,7 +29,7 @@ static i128 cross(olr_pt o, olr_pt a, olr_pt b)
     return (i128)oa.x * ob.y - (i128)oa.y * ob.x;
 }
 
-int olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull)
+int pms__olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull)
 {
     memset(p, 0, sizeof *p);
     p->eps = eps;
@@ -40,7 +40,7 @@ int olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull)
     return p->upper && p->lower ? 0 : -1;
 }
 
-void olr_opt_free(olr_opt *p)
+void pms__olr_opt_free(olr_opt *p)
 {
     free(p->upper);
     free(p->lower);
@@ -58,7 +58,7 @@ static bool room(olr_pt *h, size_t *n, size_t *start, size_t cap)
     return true;
 }
 
-bool olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+bool pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
 {
     if (p->n == 0) return true;
     uint64_t dx = x - p->x0;
@@ -74,7 +74,7 @@ bool olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
     return !(outside1 || outside2);
 }
 
-void olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index)
+void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index)
 {
     if (p->n == 0) {
         p->x0 = x;
@@ -158,7 +158,7 @@ static void through(pms_olr_exact *e, int i, olr_pt a, olr_pt b)
     e->dy[i] = b.y - a.y;
 }
 
-void olr_opt_segment(olr_opt *p, pms_olr_segment *s)
+void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s)
 {
     pms_olr_exact *e = &s->exact;
     e->x0 = p->x0;
@@ -181,8 +181,8 @@ void olr_opt_segment(olr_opt *p, pms_olr_segment *s)
     s->count = p->n;
     s->x_first = p->x0;
     s->x_last = p->x_last;
-    s->y_first = (double)olr_exact_eval_real(e, p->x0);
-    s->y_last = (double)olr_exact_eval_real(e, p->x_last);
+    s->y_first = (double)pms__olr_exact_eval_real(e, p->x0);
+    s->y_last = (double)pms__olr_exact_eval_real(e, p->x_last);
     s->slope = (double)(((long double)e->dy[0] / e->dx[0] + (long double)e->dy[1] / e->dx[1]) / 2);
     s->sigma = 0;
     p->n = 0;

@@ -28,7 +28,7 @@ static double sigma(const olr_wm *w, double k, double b)
     return sqrt(sse / (n - 2));
 }
 
-bool olr_wm_breaks(const olr_wm *w, double x, double y, double alpha, double nsigma)
+bool pms__olr_wm_breaks(const olr_wm *w, double x, double y, double alpha, double nsigma)
 {
     if (w->n <= 1) return false;
     double k, b;
@@ -47,7 +47,7 @@ bool olr_wm_breaks(const olr_wm *w, double x, double y, double alpha, double nsi
     return r > nsigma * sigma(w, k, b);
 }
 
-void olr_wm_add(olr_wm *w, double x, double y, uint64_t index, uint64_t raw_x)
+void pms__olr_wm_add(olr_wm *w, double x, double y, uint64_t index, uint64_t raw_x)
 {
     if (w->n == 0) {
         w->ox = x;
@@ -69,7 +69,7 @@ void olr_wm_add(olr_wm *w, double x, double y, uint64_t index, uint64_t raw_x)
     w->x_last = raw_x;
 }
 
-void olr_wm_segment(const olr_wm *w, double scale_x, double scale_y, pms_olr_segment *s)
+void pms__olr_wm_segment(const olr_wm *w, double scale_x, double scale_y, pms_olr_segment *s)
 {
     double k = 0, b = 0, sig = 0;
     if (w->n >= 2) {
@@ -92,7 +92,7 @@ void olr_wm_segment(const olr_wm *w, double scale_x, double scale_y, pms_olr_seg
     s->exact_valid = 0;
 }
 
-void olr_wm_restart(olr_wm *w)
+void pms__olr_wm_restart(olr_wm *w)
 {
     /* The new line starts from the last sample of the current one (n = 1, sums of that
      * point alone, which are zero relative to it). */

@@ -53,7 +53,7 @@ int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit 
     if (!x || !y) {
         free(x);
         free(y);
-        return pms_fail(PMS_ENOMEM, "out of memory decoding the segments");
+        return pms__fail(PMS_ENOMEM, "out of memory decoding the segments");
     }
     fputs("counter,x,y\n", out);
     for (size_t j = 0; j < s->k; j++) {
@@ -113,7 +113,7 @@ int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
     free(py);
     free(lx);
     free(ly);
-    return rc ? pms_fail(PMS_ENOMEM, "cannot draw the chart") : PMS_OK;
+    return rc ? pms__fail(PMS_ENOMEM, "cannot draw the chart") : PMS_OK;
 }
 
 int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t *olr_series_append(pms_olr_series *s, uint64_t x)
+uint64_t *pms__olr_series_append(pms_olr_series *s, uint64_t x)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 1024;
@@ -36,9 +36,9 @@ int pms_olr_series_load(pms_olr_series *s, const char *path, const pms_olr_input
     bool perfdata;
     int rc = pms_perfdata_sniff(&perfdata, path);
     if (rc) return rc;
-    rc = perfdata ? olr_series_load_perfdata(s, path, opt) : olr_series_load_table(s, path, opt);
-    if (rc == 0 && !(s->source = strdup(path))) rc = pms_fail(PMS_ENOMEM, "out of memory");
-    if (rc == 0 && s->n == 0) rc = pms_fail(PMS_EFORMAT, "%s: no samples", path);
+    rc = perfdata ? pms__olr_series_load_perfdata(s, path, opt) : pms__olr_series_load_table(s, path, opt);
+    if (rc == 0 && !(s->source = strdup(path))) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    if (rc == 0 && s->n == 0) rc = pms__fail(PMS_EFORMAT, "%s: no samples", path);
     if (rc) pms_olr_series_free(s);
     return rc;
 }

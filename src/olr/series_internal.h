@@ -4,9 +4,9 @@
 #include "pmuscope/olr_series.h"
 
 /* Room for one more sample with this x; returns its y row, NULL when out of memory. */
-uint64_t *olr_series_append(pms_olr_series *s, uint64_t x);
+uint64_t *pms__olr_series_append(pms_olr_series *s, uint64_t x);
 
-int olr_series_load_perfdata(pms_olr_series *s, const char *path, const pms_olr_input_options *opt);
-int olr_series_load_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt);
+int pms__olr_series_load_perfdata(pms_olr_series *s, const char *path, const pms_olr_input_options *opt);
+int pms__olr_series_load_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt);
 
 #endif

@@ -36,38 +36,38 @@ static int on_sample(const pms_sample *smp, void *ctx)
     }
     if (!L->chosen) {
         L->s->tid = smp->tid;
-        int rc = olr_columns_choose(&L->cols, smp, L->opt->x, L->opt->counters, attr_of_id, L->r, L->path);
+        int rc = pms__olr_columns_choose(&L->cols, smp, L->opt->x, L->opt->counters, attr_of_id, L->r, L->path);
         if (rc) return rc;
         L->chosen = 1;
         L->s->k = L->cols.k;
-        olr_pending_init(&L->pending, L->cols.k);
-        if (!(L->vals = malloc((1 + L->cols.k) * sizeof *L->vals))) return pms_fail(PMS_ENOMEM, "out of memory");
+        pms__olr_pending_init(&L->pending, L->cols.k);
+        if (!(L->vals = malloc((1 + L->cols.k) * sizeof *L->vals))) return pms__fail(PMS_ENOMEM, "out of memory");
     }
-    if (!olr_columns_extract(&L->cols, smp, L->vals)) return 0;
-    return olr_pending_add(&L->pending, smp->time, smp->id, L->vals);
+    if (!pms__olr_columns_extract(&L->cols, smp, L->vals)) return 0;
+    return pms__olr_pending_add(&L->pending, smp->time, smp->id, L->vals);
 }
 
 /* In time order: one row of the series. */
 static int add_row(uint64_t group, const uint64_t *vals, void *ctx)
 {
     loader *L = ctx;
-    uint64_t x, *y = olr_series_append(L->s, 0);
-    if (!y) return pms_fail(PMS_ENOMEM, "out of memory");
-    int rc = olr_columns_accumulate(&L->cols, group, vals, &x, y);
+    uint64_t x, *y = pms__olr_series_append(L->s, 0);
+    if (!y) return pms__fail(PMS_ENOMEM, "out of memory");
+    int rc = pms__olr_columns_accumulate(&L->cols, group, vals, &x, y);
     L->s->x[L->s->n - 1] = x;
     return rc;
 }
 
-int olr_series_load_perfdata(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
+int pms__olr_series_load_perfdata(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
 {
     loader L = {.s = s, .opt = opt, .path = path};
     int rc = pms_perfdata_open(&L.r, path);
     if (rc) return rc;
     pms_perfdata_handlers h = {.sample = on_sample, .ctx = &L};
     rc = pms_perfdata_read(L.r, &h);
-    if (rc == 0 && L.chosen) rc = olr_pending_flush(&L.pending, UINT64_MAX, add_row, &L);
+    if (rc == 0 && L.chosen) rc = pms__olr_pending_flush(&L.pending, UINT64_MAX, add_row, &L);
     if (rc == 0 && !L.chosen)
-        rc = pms_fail(PMS_EFORMAT, "%s: no samples%s", path, opt->tid >= 0 ? " of that thread" : "");
+        rc = pms__fail(PMS_EFORMAT, "%s: no samples%s", path, opt->tid >= 0 ? " of that thread" : "");
     if (L.chosen) {
         /* the series takes the names */
         s->names = L.cols.names;
@@ -76,8 +76,8 @@ int olr_series_load_perfdata(pms_olr_series *s, const char *path, const pms_olr_
         L.cols.xname = NULL;
         L.cols.k = 0;
     }
-    olr_columns_free(&L.cols);
-    olr_pending_free(&L.pending);
+    pms__olr_columns_free(&L.cols);
+    pms__olr_pending_free(&L.pending);
     free(L.vals);
     pms_perfdata_close(L.r);
     return rc;

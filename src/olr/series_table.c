@@ -18,7 +18,7 @@ static int column_counts(const pms_table *t, size_t col, uint64_t *out, size_t s
     if (rc) return rc;
     for (size_t i = 0; i < pms_table_rows(t); i++) {
         if (v[i] > INT64_MAX) /* the exact segment fit takes differences in int64_t */
-            return pms_fail(PMS_EFORMAT,
+            return pms__fail(PMS_EFORMAT,
                             "%s:%zu:%zu: column '%s': %llu is larger than 2^63 - 1, the largest count olr fits "
                             "exactly",
                             pms_table_name(t), pms_table_row_line(t, i), col + 1, pms_table_col_name(t, col),
@@ -28,7 +28,7 @@ static int column_counts(const pms_table *t, size_t col, uint64_t *out, size_t s
     return PMS_OK;
 }
 
-int olr_series_load_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
+int pms__olr_series_load_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
 {
     pms_table *t;
     int rc = pms_table_read(path, NULL, &t);
@@ -41,23 +41,23 @@ int olr_series_load_table(pms_olr_series *s, const char *path, const pms_olr_inp
     s->xname = strdup(pms_table_col_name(t, xcol));
     if (!s->names || !ycol || !s->lines || !s->xname) {
         free(ycol);
-        rc = pms_fail(PMS_ENOMEM, "out of memory");
+        rc = pms__fail(PMS_ENOMEM, "out of memory");
         goto out;
     }
     for (size_t c = 0; c < cols; c++)
-        if (c != xcol && olr_name_selected(opt->counters, pms_table_col_name(t, c))) {
+        if (c != xcol && pms__olr_name_selected(opt->counters, pms_table_col_name(t, c))) {
             ycol[s->k] = c;
             s->names[s->k++] = strdup(pms_table_col_name(t, c));
         }
     if (s->k == 0) {
         free(ycol);
-        rc = pms_fail(PMS_ENOENT, "%s: no counter column to fit besides x (%s)%s", path, s->xname,
+        rc = pms__fail(PMS_ENOENT, "%s: no counter column to fit besides x (%s)%s", path, s->xname,
                       opt->counters ? ": none matches --counters" : "");
         goto out;
     }
     s->x = malloc((rows ? rows : 1) * sizeof *s->x);
     s->y = malloc((rows ? rows : 1) * s->k * sizeof *s->y);
-    if (!s->x || !s->y) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (!s->x || !s->y) rc = pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == 0) rc = column_counts(t, xcol, s->x, 1);
     for (size_t j = 0; rc == 0 && j < s->k; j++) rc = column_counts(t, ycol[j], s->y + j, s->k);
     for (size_t i = 0; i < rows; i++) s->lines[i] = pms_table_row_line(t, i);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pms_assembler_init(pms_assembler *a, pms_phase_engine *e, const pms_phase_source *src,
+void pms__assembler_init(pms_assembler *a, pms_phase_engine *e, const pms_phase_source *src,
                         const pms_perfdata_attr *attrs, size_t nattrs, pms_phase_event_fn fn, void *ctx)
 {
     memset(a, 0, sizeof *a);
@@ -27,7 +27,7 @@ static int same_name(const char *have, const char *want)
     return strlen(want) == n && !strncmp(have, want, n);
 }
 
-const pms_perfdata_attr *pms_assembler_find_event(const pms_perfdata_attr *attrs, size_t nattrs, const char *name)
+const pms_perfdata_attr *pms__assembler_find_event(const pms_perfdata_attr *attrs, size_t nattrs, const char *name)
 {
     for (size_t i = 0; i < nattrs; i++)
         if (same_name(attrs[i].name, name)) return &attrs[i];
@@ -86,7 +86,7 @@ static int end_interval(pms_assembler *a, const pms_sample *mark)
     return rc;
 }
 
-int pms_assembler_sample(pms_assembler *a, const pms_sample *s)
+int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
 {
     if (!a->n && !a->marks && !a->start_time) a->start_time = s->time;
     a->last_time = s->time;
@@ -98,8 +98,8 @@ int pms_assembler_sample(pms_assembler *a, const pms_sample *s)
         if (++a->marks >= (a->one_mark_per_interval ? 1 : want)) return end_interval(a, s);
         return PMS_OK;
     }
-    if (pms_grow(&a->ips, &a->cap, a->n + 1, sizeof *a->ips))
-        return pms_fail(PMS_ENOMEM, "out of memory for the interval's samples");
+    if (pms__grow(&a->ips, &a->cap, a->n + 1, sizeof *a->ips))
+        return pms__fail(PMS_ENOMEM, "out of memory for the interval's samples");
     a->ips[a->n++] = s->ip;
     if (!a->interval && a->n >= a->samples_per_interval * want) {
         a->size = a->n;
@@ -108,11 +108,11 @@ int pms_assembler_sample(pms_assembler *a, const pms_sample *s)
     return PMS_OK;
 }
 
-int pms_assembler_finish(pms_assembler *a)
+int pms__assembler_finish(pms_assembler *a)
 {
     if (!a->n) return PMS_OK;
     if (!a->interval) a->size = a->n;
     return end_interval(a, NULL);
 }
 
-void pms_assembler_free(pms_assembler *a) { free(a->ips); }
+void pms__assembler_free(pms_assembler *a) { free(a->ips); }

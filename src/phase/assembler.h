@@ -24,13 +24,13 @@ typedef struct pms_assembler {
     uint64_t dropped_empty;            /* intervals without samples, not classified */
 } pms_assembler;
 
-void pms_assembler_init(pms_assembler *a, pms_phase_engine *e, const pms_phase_source *src,
+void pms__assembler_init(pms_assembler *a, pms_phase_engine *e, const pms_phase_source *src,
                         const pms_perfdata_attr *attrs, size_t nattrs, pms_phase_event_fn fn, void *ctx);
 /* Finds the interval event among attrs by name (with or without modifiers). */
-const pms_perfdata_attr *pms_assembler_find_event(const pms_perfdata_attr *attrs, size_t nattrs, const char *name);
-int pms_assembler_sample(pms_assembler *a, const pms_sample *s);
+const pms_perfdata_attr *pms__assembler_find_event(const pms_perfdata_attr *attrs, size_t nattrs, const char *name);
+int pms__assembler_sample(pms_assembler *a, const pms_sample *s);
 /* Classifies what is left as a last, partial interval (if it has samples). */
-int pms_assembler_finish(pms_assembler *a);
-void pms_assembler_free(pms_assembler *a);
+int pms__assembler_finish(pms_assembler *a);
+void pms__assembler_free(pms_assembler *a);
 
 #endif

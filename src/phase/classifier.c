@@ -52,16 +52,16 @@ void pms_classifier_config_default(pms_classifier_config *c)
 int pms_classifier_create(pms_classifier **out, const pms_classifier_config *cfg)
 {
     if (cfg->signature_size < 1 || cfg->signature_size > PMS_PHASE_MAX_SIGNATURE)
-        return pms_fail(PMS_EINVAL, "signature size %zu: expected 1 to %d", cfg->signature_size,
+        return pms__fail(PMS_EINVAL, "signature size %zu: expected 1 to %d", cfg->signature_size,
                         PMS_PHASE_MAX_SIGNATURE);
     if (!(cfg->threshold >= 0 && cfg->threshold <= 100))
-        return pms_fail(PMS_EINVAL, "similarity threshold %g%%: expected 0 to 100", cfg->threshold);
+        return pms__fail(PMS_EINVAL, "similarity threshold %g%%: expected 0 to 100", cfg->threshold);
     if (cfg->cache_size < 1 || cfg->cache_size > 65536)
-        return pms_fail(PMS_EINVAL, "cache size %zu: expected 1 to 65536", cfg->cache_size);
+        return pms__fail(PMS_EINVAL, "cache size %zu: expected 1 to 65536", cfg->cache_size);
     if (cfg->kind == PMS_CLASSIFIER_KMEANS && (cfg->k < 1 || cfg->k > cfg->cache_size))
-        return pms_fail(PMS_EINVAL, "k-means K = %zu: expected 1 to the cache size (%zu)", cfg->k, cfg->cache_size);
+        return pms__fail(PMS_EINVAL, "k-means K = %zu: expected 1 to the cache size (%zu)", cfg->k, cfg->cache_size);
     if (!(cfg->learning_rate >= 0 && cfg->learning_rate <= 1))
-        return pms_fail(PMS_EINVAL, "learning rate %g: expected 0 (1/weight) or a value up to 1", cfg->learning_rate);
+        return pms__fail(PMS_EINVAL, "learning rate %g: expected 0 (1/weight) or a value up to 1", cfg->learning_rate);
     pms_classifier *c = calloc(1, sizeof *c);
     size_t n = cfg->signature_size, k = cfg->kind == PMS_CLASSIFIER_KMEANS ? cfg->k : 0;
     if (c) {
@@ -74,7 +74,7 @@ int pms_classifier_create(pms_classifier **out, const pms_classifier_config *cfg
     }
     if (!c || !c->cache || !c->storage || !c->means || !c->weights || !c->mean_ids) {
         pms_classifier_destroy(c);
-        return pms_fail(PMS_ENOMEM, "out of memory for the phase classifier");
+        return pms__fail(PMS_ENOMEM, "out of memory for the phase classifier");
     }
     for (size_t i = 0; i < cfg->cache_size; i++) c->cache[i].sig = c->storage + i * n;
     *out = c;

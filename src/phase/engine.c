@@ -52,14 +52,14 @@ void pms_phase_config_default(pms_phase_config *c)
 int pms_phase_engine_create(pms_phase_engine **out, const pms_phase_config *cfg, uint64_t base_size)
 {
     if (!(cfg->dynamic.multiplier >= 1 && cfg->dynamic.multiplier <= 1024))
-        return pms_fail(PMS_EINVAL, "interval multiplier %g: expected 1 (fixed intervals) to 1024",
+        return pms__fail(PMS_EINVAL, "interval multiplier %g: expected 1 (fixed intervals) to 1024",
                         cfg->dynamic.multiplier);
     if (cfg->dynamic.maximum < 1)
-        return pms_fail(PMS_EINVAL, "maximum interval %u: expected at least 1 base interval", cfg->dynamic.maximum);
+        return pms__fail(PMS_EINVAL, "maximum interval %u: expected at least 1 base interval", cfg->dynamic.maximum);
     if ((unsigned)cfg->predictor >= PMS_PREDICT_COUNT)
-        return pms_fail(PMS_EINVAL, "unknown predictor %d", cfg->predictor);
+        return pms__fail(PMS_EINVAL, "unknown predictor %d", cfg->predictor);
     pms_phase_engine *e = calloc(1, sizeof *e);
-    if (!e) return pms_fail(PMS_ENOMEM, "out of memory for the phase engine");
+    if (!e) return pms__fail(PMS_ENOMEM, "out of memory for the phase engine");
     e->cfg = *cfg;
     e->base_size = base_size;
     e->multiple = 1;
@@ -72,7 +72,7 @@ int pms_phase_engine_create(pms_phase_engine **out, const pms_phase_config *cfg,
         e->pending[k].phase = -1;
     }
     if (!rc && !(e->sig = calloc(cfg->classifier.signature_size, sizeof *e->sig)))
-        rc = pms_fail(PMS_ENOMEM, "out of memory for the phase engine");
+        rc = pms__fail(PMS_ENOMEM, "out of memory for the phase engine");
     if (rc) {
         pms_phase_engine_destroy(e);
         return rc;
@@ -105,23 +105,23 @@ unsigned pms_phase_engine_next_multiple(const pms_phase_engine *e) { return e->m
 static int grow_history(pms_phase_engine *e, int phase)
 {
     size_t cap = e->cap;
-    if (pms_grow(&e->labels, &cap, e->n + 1, sizeof *e->labels)) goto oom;
+    if (pms__grow(&e->labels, &cap, e->n + 1, sizeof *e->labels)) goto oom;
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
         cap = e->cap;
-        if (pms_grow(&e->predicted[k], &cap, e->n + 1, sizeof *e->predicted[k])) goto oom;
+        if (pms__grow(&e->predicted[k], &cap, e->n + 1, sizeof *e->predicted[k])) goto oom;
     }
     cap = e->cap;
-    if (pms_grow(&e->metrics, &cap, e->n + 1, sizeof *e->metrics)) goto oom;
+    if (pms__grow(&e->metrics, &cap, e->n + 1, sizeof *e->metrics)) goto oom;
     e->cap = cap;
     if ((size_t)phase >= e->nphase_slots) {
         size_t slots = e->nphase_slots, old = slots;
-        if (pms_grow(&e->last_run, &slots, (size_t)phase + 1, sizeof *e->last_run)) goto oom;
+        if (pms__grow(&e->last_run, &slots, (size_t)phase + 1, sizeof *e->last_run)) goto oom;
         slots = old;
-        if (pms_grow(&e->last_multiple, &slots, (size_t)phase + 1, sizeof *e->last_multiple)) goto oom;
+        if (pms__grow(&e->last_multiple, &slots, (size_t)phase + 1, sizeof *e->last_multiple)) goto oom;
         slots = old;
-        if (pms_grow(&e->metric_sum, &slots, (size_t)phase + 1, sizeof *e->metric_sum)) goto oom;
+        if (pms__grow(&e->metric_sum, &slots, (size_t)phase + 1, sizeof *e->metric_sum)) goto oom;
         slots = old;
-        if (pms_grow(&e->metric_count, &slots, (size_t)phase + 1, sizeof *e->metric_count)) goto oom;
+        if (pms__grow(&e->metric_count, &slots, (size_t)phase + 1, sizeof *e->metric_count)) goto oom;
         memset(e->last_run + old, 0, (slots - old) * sizeof *e->last_run);
         memset(e->last_multiple + old, 0, (slots - old) * sizeof *e->last_multiple);
         memset(e->metric_sum + old, 0, (slots - old) * sizeof *e->metric_sum);
@@ -130,7 +130,7 @@ static int grow_history(pms_phase_engine *e, int phase)
     }
     return PMS_OK;
 oom:
-    return pms_fail(PMS_ENOMEM, "out of memory for the phase history");
+    return pms__fail(PMS_ENOMEM, "out of memory for the phase history");
 }
 
 /* Dynamic intervals (Sembrant's thesis, 3.1.4): grow while the phase repeats, start a phase that

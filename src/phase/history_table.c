@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pms_history_table_init(pms_history_table *t, size_t size)
+int pms__history_table_init(pms_history_table *t, size_t size)
 {
     memset(t, 0, sizeof *t);
     if (size < 1 || size > (1u << 20))
-        return pms_fail(PMS_EINVAL, "predictor cache size %zu: expected 1 to %u", size, 1u << 20);
+        return pms__fail(PMS_EINVAL, "predictor cache size %zu: expected 1 to %u", size, 1u << 20);
     t->entries = calloc(size, sizeof *t->entries);
-    if (!t->entries) return pms_fail(PMS_ENOMEM, "out of memory for the predictor table");
+    if (!t->entries) return pms__fail(PMS_ENOMEM, "out of memory for the predictor table");
     t->size = size;
     return PMS_OK;
 }
 
-void pms_history_table_free(pms_history_table *t) { free(t->entries); }
+void pms__history_table_free(pms_history_table *t) { free(t->entries); }
 
 static int same_key(const pms_history_key *a, const pms_history_key *b)
 {
@@ -41,14 +41,14 @@ static pms_history_entry *lookup(pms_history_table *t, const pms_history_key *ke
     return NULL;
 }
 
-const pms_history_entry *pms_history_table_find(pms_history_table *t, const pms_history_key *key)
+const pms_history_entry *pms__history_table_find(pms_history_table *t, const pms_history_key *key)
 {
     pms_history_entry *e = lookup(t, key, key_hash(key));
     if (e) e->used = ++t->clock;
     return e;
 }
 
-void pms_history_table_learn(pms_history_table *t, const pms_history_key *key, int next)
+void pms__history_table_learn(pms_history_table *t, const pms_history_key *key, int next)
 {
     uint64_t hash = key_hash(key);
     pms_history_entry *e = lookup(t, key, hash);

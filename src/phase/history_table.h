@@ -29,12 +29,12 @@ typedef struct pms_history_table {
     uint64_t clock;
 } pms_history_table;
 
-int pms_history_table_init(pms_history_table *t, size_t size);
-void pms_history_table_free(pms_history_table *t);
+int pms__history_table_init(pms_history_table *t, size_t size);
+void pms__history_table_free(pms_history_table *t);
 /* The entry for key, or NULL. */
-const pms_history_entry *pms_history_table_find(pms_history_table *t, const pms_history_key *key);
+const pms_history_entry *pms__history_table_find(pms_history_table *t, const pms_history_key *key);
 /* Records that next followed key: a match raises the confidence, a mismatch lowers it
  * and replaces the phase when it reaches zero; a new key evicts the LRU entry. */
-void pms_history_table_learn(pms_history_table *t, const pms_history_key *key, int next);
+void pms__history_table_learn(pms_history_table *t, const pms_history_key *key, int next);
 
 #endif

@@ -55,7 +55,7 @@ static int replay(pms_phase_input *in, pms_phase_run *run)
         return rc;
     }
     if (format == PMS_PHASE_FORMAT_SIMPOINT) {
-        if (in->pc_path) return pms_fail(PMS_EINVAL, "a PC file belongs to exp-bbv files, not SimPoint .bb");
+        if (in->pc_path) return pms__fail(PMS_EINVAL, "a PC file belongs to exp-bbv files, not SimPoint .bb");
         rc = pms_simpoint_load(&in->bbv, in->path);
     } else {
         rc = pms_bbv_load(&in->bbv, in->path, in->pc_path);

@@ -66,6 +66,6 @@ int pms__phase_live_run(pms_phase_input *in, pms_phase_run *run)
     in->live.use_clockid = 1;
     in->live.clockid = CLOCK_MONOTONIC;
     if (in->format != PMS_PHASE_FORMAT_AUTO || in->pc_path)
-        return pms_fail(PMS_EINVAL, "a file format and a PC file apply to files, not to a live program");
+        return pms__fail(PMS_EINVAL, "a file format and a PC file apply to files, not to a live program");
     return in->argv ? run_command(in, run) : run_attached(in, run);
 }

@@ -91,7 +91,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
     pms_sample s;
     pms_read_value values[8];
     int rc = pms_sample_parse(h, attrs, nattrs, &s, values, 8);
-    if (!rc) rc = pms_assembler_sample(&m->assembler, &s);
+    if (!rc) rc = pms__assembler_sample(&m->assembler, &s);
     if (rc) m->callback_status = rc;
     return rc;
 }
@@ -99,7 +99,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_monitor_config *cfg)
 {
     pms_phase_monitor *m = calloc(1, sizeof *m);
-    if (!m) return pms_fail(PMS_ENOMEM, "out of memory for the phase monitor");
+    if (!m) return pms__fail(PMS_ENOMEM, "out of memory for the phase monitor");
     m->cfg = *cfg;
     m->multiple = 1;
     int rc = pick_event(cfg->sample_event, sample_events, "cpu-clock", &m->events[0]);
@@ -143,7 +143,7 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     }
     size_t nattrs;
     const pms_perfdata_attr *attrs = pms_sampler_attrs(m->sampler, &nattrs);
-    pms_assembler_init(&m->assembler, m->engine, NULL, attrs, nattrs, on_interval, m);
+    pms__assembler_init(&m->assembler, m->engine, NULL, attrs, nattrs, on_interval, m);
     m->assembler.interval = &attrs[1];
     m->assembler.one_mark_per_interval = 1;
     *out = m;
@@ -171,14 +171,14 @@ int pms_phase_monitor_start(pms_phase_monitor *m)
 {
     int rc = m->cfg.enable_on_exec ? PMS_OK : pms_sampler_enable(m->sampler);
     if (rc || !m->cfg.own_thread) return rc;
-    if (pthread_create(&m->thread, NULL, reader, m)) return pms_fail(PMS_EIO, "cannot start the monitor thread");
+    if (pthread_create(&m->thread, NULL, reader, m)) return pms__fail(PMS_EIO, "cannot start the monitor thread");
     m->thread_running = 1;
     return PMS_OK;
 }
 
 int pms_phase_monitor_poll(pms_phase_monitor *m, int timeout_ms)
 {
-    if (m->cfg.own_thread) return pms_fail(PMS_EINVAL, "this monitor reads on its own thread: no poll needed");
+    if (m->cfg.own_thread) return pms__fail(PMS_EINVAL, "this monitor reads on its own thread: no poll needed");
     int n = pms_sampler_poll(m->sampler, timeout_ms, on_record, m);
     if (m->callback_status) {
         n = m->callback_status;
@@ -189,7 +189,7 @@ int pms_phase_monitor_poll(pms_phase_monitor *m, int timeout_ms)
 
 int pms_phase_monitor_stop(pms_phase_monitor *m)
 {
-    if (m->stopped) return m->failure ? pms_fail(m->failure, "%s", m->message) : PMS_OK;
+    if (m->stopped) return m->failure ? pms__fail(m->failure, "%s", m->message) : PMS_OK;
     m->stopped = 1;
     atomic_store(&m->stop, 1);
     if (m->thread_running) pthread_join(m->thread, NULL);
@@ -204,12 +204,12 @@ int pms_phase_monitor_stop(pms_phase_monitor *m)
             break;
         }
     }
-    if (!rc) rc = pms_assembler_finish(&m->assembler);
+    if (!rc) rc = pms__assembler_finish(&m->assembler);
     if (rc && !m->failure) {
         m->failure = rc;
         snprintf(m->message, sizeof m->message, "%s", pms_strerror());
     }
-    return rc ? pms_fail(rc, "%s", m->message) : PMS_OK;
+    return rc ? pms__fail(rc, "%s", m->message) : PMS_OK;
 }
 
 void pms_phase_monitor_close(pms_phase_monitor *m)
@@ -220,7 +220,7 @@ void pms_phase_monitor_close(pms_phase_monitor *m)
         pthread_join(m->thread, NULL);
     }
     pms_sampler_close(m->sampler);
-    pms_assembler_free(&m->assembler);
+    pms__assembler_free(&m->assembler);
     pms_phase_engine_destroy(m->engine);
     free(m);
 }

@@ -34,19 +34,19 @@ const char *pms_predictor_name(pms_predictor_kind kind)
 
 int pms_predictor_create(pms_predictor **out, const pms_predictor_config *cfg)
 {
-    if ((unsigned)cfg->kind >= PMS_PREDICT_COUNT) return pms_fail(PMS_EINVAL, "unknown predictor %d", cfg->kind);
+    if ((unsigned)cfg->kind >= PMS_PREDICT_COUNT) return pms__fail(PMS_EINVAL, "unknown predictor %d", cfg->kind);
     if ((cfg->kind == PMS_PREDICT_MARKOV || cfg->kind == PMS_PREDICT_PPM) &&
         (cfg->history < 1 || cfg->history > PMS_HISTORY_KEY_MAX))
-        return pms_fail(PMS_EINVAL, "%s history length %u: expected 1 to %d", pms_predictor_name(cfg->kind),
+        return pms__fail(PMS_EINVAL, "%s history length %u: expected 1 to %d", pms_predictor_name(cfg->kind),
                         cfg->history, PMS_HISTORY_KEY_MAX);
     if (!(cfg->confidence_threshold >= 0 && cfg->confidence_threshold <= 1))
-        return pms_fail(PMS_EINVAL, "confidence threshold %g: expected 0 to 1", cfg->confidence_threshold);
+        return pms__fail(PMS_EINVAL, "confidence threshold %g: expected 0 to 1", cfg->confidence_threshold);
     pms_predictor *p = calloc(1, sizeof *p);
-    if (!p) return pms_fail(PMS_ENOMEM, "out of memory for the predictor");
+    if (!p) return pms__fail(PMS_ENOMEM, "out of memory for the predictor");
     p->cfg = *cfg;
     p->ntables = cfg->kind == PMS_PREDICT_LAST ? 0 : cfg->kind == PMS_PREDICT_PPM ? cfg->history : 1;
     for (size_t i = 0; i < p->ntables; i++) {
-        int rc = pms_history_table_init(&p->tables[i], cfg->cache_size);
+        int rc = pms__history_table_init(&p->tables[i], cfg->cache_size);
         if (rc) {
             pms_predictor_destroy(p);
             return rc;
@@ -59,7 +59,7 @@ int pms_predictor_create(pms_predictor **out, const pms_predictor_config *cfg)
 void pms_predictor_destroy(pms_predictor *p)
 {
     if (!p) return;
-    for (size_t i = 0; i < p->ntables; i++) pms_history_table_free(&p->tables[i]);
+    for (size_t i = 0; i < p->ntables; i++) pms__history_table_free(&p->tables[i]);
     free(p);
 }
 
@@ -92,16 +92,16 @@ static void learn(pms_predictor *p, int phase)
     switch (p->cfg.kind) {
     case PMS_PREDICT_LAST: break;
     case PMS_PREDICT_MARKOV:
-        if (history_key(p, p->cfg.history, &key)) pms_history_table_learn(&p->tables[0], &key, phase);
+        if (history_key(p, p->cfg.history, &key)) pms__history_table_learn(&p->tables[0], &key, phase);
         break;
     case PMS_PREDICT_PPM:
         for (unsigned n = 1; n <= p->cfg.history; n++)
-            if (history_key(p, n, &key)) pms_history_table_learn(table_for(p, n), &key, phase);
+            if (history_key(p, n, &key)) pms__history_table_learn(table_for(p, n), &key, phase);
         break;
     case PMS_PREDICT_RUN_LENGTH:
         if (p->nhistory) {
             run_key(p, &key);
-            pms_history_table_learn(&p->tables[0], &key, phase);
+            pms__history_table_learn(&p->tables[0], &key, phase);
         }
         break;
     default: break;
@@ -127,7 +127,7 @@ static void push_history(pms_predictor *p, int phase)
 /* Uses the entry for key if it is confident enough. */
 static int try_table(pms_predictor *p, pms_history_table *t, const pms_history_key *key, pms_prediction *next)
 {
-    const pms_history_entry *e = pms_history_table_find(t, key);
+    const pms_history_entry *e = pms__history_table_find(t, key);
     if (!e) return 0;
     double conf = (double)e->confidence / PMS_CONFIDENCE_MAX;
     if (conf < p->cfg.confidence_threshold) return 0;

@@ -10,7 +10,7 @@ int pms_phase_replay_bbv(pms_phase_engine *e, const pms_bbv *b, pms_phase_event_
 {
     const pms_projection *proj = pms_phase_engine_projection(e);
     double *sig = calloc(proj->size, sizeof *sig);
-    if (!sig) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!sig) return pms__fail(PMS_ENOMEM, "out of memory");
     size_t n = pms_bbv_nintervals(b);
     int rc = PMS_OK;
     for (size_t i = 0; i < n && !rc;) {

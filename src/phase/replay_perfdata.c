@@ -13,7 +13,7 @@ typedef struct replay_ctx {
 
 static int on_sample(const pms_sample *s, void *ctx)
 {
-    return pms_assembler_sample(&((replay_ctx *)ctx)->a, s);
+    return pms__assembler_sample(&((replay_ctx *)ctx)->a, s);
 }
 
 int pms_phase_replay_perfdata(pms_phase_engine *e, const char *path, const pms_phase_source *src,
@@ -26,15 +26,15 @@ int pms_phase_replay_perfdata(pms_phase_engine *e, const char *path, const pms_p
     pms_perfdata_attr *attrs = calloc(nattrs ? nattrs : 1, sizeof *attrs);
     if (!attrs) {
         pms_perfdata_close(r);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < nattrs; i++) attrs[i] = *pms_perfdata_get_attr(r, i);
     replay_ctx rc_ctx;
     /* A copy of the attributes as one array, to look read values up by id; samples point
      * at the reader's own, which is what the interval event is compared with. */
-    pms_assembler_init(&rc_ctx.a, e, src, attrs, nattrs, fn, ctx);
+    pms__assembler_init(&rc_ctx.a, e, src, attrs, nattrs, fn, ctx);
     if (src && src->interval_event) {
-        const pms_perfdata_attr *found = pms_assembler_find_event(attrs, nattrs, src->interval_event);
+        const pms_perfdata_attr *found = pms__assembler_find_event(attrs, nattrs, src->interval_event);
         if (found) rc_ctx.a.interval = pms_perfdata_get_attr(r, (size_t)(found - attrs));
         else {
             char names[512] = "";
@@ -43,16 +43,16 @@ int pms_phase_replay_perfdata(pms_phase_engine *e, const char *path, const pms_p
                 snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                          attrs[i].name ? attrs[i].name : "?");
             }
-            rc = pms_fail(PMS_ENOENT, "%s: no event named '%s' to end the intervals (the file has: %s)", path,
+            rc = pms__fail(PMS_ENOENT, "%s: no event named '%s' to end the intervals (the file has: %s)", path,
                           src->interval_event, names);
         }
     }
     if (!rc) {
         pms_perfdata_handlers h = {.sample = on_sample, .ctx = &rc_ctx};
         rc = pms_perfdata_read(r, &h);
-        if (!rc) rc = pms_assembler_finish(&rc_ctx.a);
+        if (!rc) rc = pms__assembler_finish(&rc_ctx.a);
     }
-    pms_assembler_free(&rc_ctx.a);
+    pms__assembler_free(&rc_ctx.a);
     free(attrs);
     pms_perfdata_close(r);
     return rc;

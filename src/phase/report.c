@@ -12,11 +12,11 @@
 
 int pms_phase_run_add(pms_phase_run *r, const pms_phase_event *ev)
 {
-    if (pms_grow(&r->rows, &r->cap, r->n + 1, sizeof *r->rows)) return pms_fail(PMS_ENOMEM, "out of memory for the interval table");
+    if (pms__grow(&r->rows, &r->cap, r->n + 1, sizeof *r->rows)) return pms__fail(PMS_ENOMEM, "out of memory for the interval table");
     pms_phase_row *row = &r->rows[r->n];
     row->ev = *ev;
     row->sig = malloc(ev->signature_size * sizeof *row->sig);
-    if (!row->sig) return pms_fail(PMS_ENOMEM, "out of memory for the interval table");
+    if (!row->sig) return pms__fail(PMS_ENOMEM, "out of memory for the interval table");
     memcpy(row->sig, ev->signature, ev->signature_size * sizeof *row->sig);
     row->ev.signature = row->sig;
     row->truth = -1;
@@ -45,9 +45,9 @@ int pms_phase_run_set_truth(pms_phase_run *r, size_t i, const char *name)
     while (k < r->ntruth && strcmp(r->truth_names[k], name)) k++;
     if (k == r->ntruth) {
         char **names = realloc(r->truth_names, (k + 1) * sizeof *names);
-        if (!names) return pms_fail(PMS_ENOMEM, "out of memory for the truth labels");
+        if (!names) return pms__fail(PMS_ENOMEM, "out of memory for the truth labels");
         r->truth_names = names;
-        if (!(names[k] = strdup(name))) return pms_fail(PMS_ENOMEM, "out of memory for the truth labels");
+        if (!(names[k] = strdup(name))) return pms__fail(PMS_ENOMEM, "out of memory for the truth labels");
         r->ntruth++;
     }
     r->rows[i].truth = (int)k;

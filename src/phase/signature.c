@@ -20,7 +20,7 @@ int pms_projection_init(pms_projection *p, size_t size, uint64_t seed)
     unsigned bits = 0;
     while (((size_t)1 << bits) < size) bits++;
     if (size < 2 || size > PMS_PHASE_MAX_SIGNATURE || ((size_t)1 << bits) != size)
-        return pms_fail(PMS_EINVAL, "signature size %zu: expected a power of two from 2 to %d", size,
+        return pms__fail(PMS_EINVAL, "signature size %zu: expected a power of two from 2 to %d", size,
                         PMS_PHASE_MAX_SIGNATURE);
     p->size = size;
     p->bits = bits;

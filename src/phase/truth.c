@@ -33,7 +33,7 @@ static int label_of(pms_phase_truth *t, const char *name)
 {
     for (size_t i = 0; i < t->nnames; i++)
         if (!strcmp(t->names[i], name)) return (int)i;
-    if (pms_grow(&t->names, &t->names_cap, t->nnames + 1, sizeof *t->names)) return -1;
+    if (pms__grow(&t->names, &t->names_cap, t->nnames + 1, sizeof *t->names)) return -1;
     snprintf(t->names[t->nnames], sizeof t->names[0], "%s", name);
     return (int)t->nnames++;
 }
@@ -41,13 +41,13 @@ static int label_of(pms_phase_truth *t, const char *name)
 int pms_phase_truth_load(pms_phase_truth **out, const char *path)
 {
     pms_lines r;
-    int rc = pms_lines_open(&r, path, 0);
+    int rc = pms__lines_open(&r, path, 0);
     if (rc) return rc;
     pms_phase_truth *t = calloc(1, sizeof *t);
-    if (!t) rc = pms_fail(PMS_ENOMEM, "out of memory");
+    if (!t) rc = pms__fail(PMS_ENOMEM, "out of memory");
     char *line;
     size_t len;
-    while (!rc && (rc = pms_lines_next(&r, &line, &len)) == 1) {
+    while (!rc && (rc = pms__lines_next(&r, &line, &len)) == 1) {
         rc = PMS_OK;
         char *p = line + strspn(line, " \t\r");
         if (*p == '#' || *p == '\0') continue;
@@ -56,9 +56,9 @@ int pms_phase_truth_load(pms_phase_truth **out, const char *path)
         size_t nf = 0;
         for (char *tok = strtok_r(p, " \t\r", &save); tok && nf < 4; tok = strtok_r(NULL, " \t\r", &save)) field[nf++] = tok;
         uint64_t start = 0, end = 0;
-        if (nf != 3 || pms_parse_count(field[0], strlen(field[0]), &start) ||
-            pms_parse_count(field[1], strlen(field[1]), &end) || end < start || strlen(field[2]) >= 32) {
-            rc = pms_fail(PMS_EFORMAT,
+        if (nf != 3 || pms__parse_count(field[0], strlen(field[0]), &start) ||
+            pms__parse_count(field[1], strlen(field[1]), &end) || end < start || strlen(field[2]) >= 32) {
+            rc = pms__fail(PMS_EFORMAT,
                           "%s: line %zu: expected \"start_ns end_ns label\": two counts with start <= end and a "
                           "label of at most 31 characters",
                           path, r.line);
@@ -66,14 +66,14 @@ int pms_phase_truth_load(pms_phase_truth **out, const char *path)
         }
         const char *name = field[2];
         int label = label_of(t, name);
-        if (label < 0 || pms_grow(&t->spans, &t->cap, t->n + 1, sizeof *t->spans)) {
-            rc = pms_fail(PMS_ENOMEM, "out of memory");
+        if (label < 0 || pms__grow(&t->spans, &t->cap, t->n + 1, sizeof *t->spans)) {
+            rc = pms__fail(PMS_ENOMEM, "out of memory");
             break;
         }
         t->spans[t->n++] = (span){start, end, label};
     }
-    pms_lines_close(&r);
-    if (!rc && t->n == 0) rc = pms_fail(PMS_EFORMAT, "%s: no schedule lines", path);
+    pms__lines_close(&r);
+    if (!rc && t->n == 0) rc = pms__fail(PMS_EFORMAT, "%s: no schedule lines", path);
     if (rc) {
         pms_phase_truth_free(t);
         return rc;

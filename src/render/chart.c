@@ -106,7 +106,7 @@ static int add_series(pms_chart *c, enum series_kind kind, const char *label, co
                       size_t n, const char *color)
 {
     series *grown = realloc(c->series, (c->nseries + 1) * sizeof *grown);
-    if (!grown) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!grown) return pms__fail(PMS_ENOMEM, "out of memory");
     c->series = grown;
     series *s = &c->series[c->nseries];
     memset(s, 0, sizeof *s);
@@ -119,7 +119,7 @@ static int add_series(pms_chart *c, enum series_kind kind, const char *label, co
         free(s->x);
         free(s->y);
         free(s->label);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     snprintf(s->color, sizeof s->color, "%s",
              color && color[0] == '#' && strlen(color) == 7 ? color : palette[c->nseries % PALETTE_SIZE]);
@@ -153,11 +153,11 @@ static char **copy_strings(const char *const *v, size_t n)
 int pms_chart_add_stacked_bars(pms_chart *c, const char *const *categories, size_t ncat,
                                const char *const *components, size_t ncomp, const double *values)
 {
-    if (c->bars) return pms_fail(PMS_EINVAL, "chart: only one set of stacked bars per chart");
+    if (c->bars) return pms__fail(PMS_EINVAL, "chart: only one set of stacked bars per chart");
     c->categories = copy_strings(categories, ncat);
     c->components = copy_strings(components, ncomp);
     c->bars = copy_doubles(values, ncat * ncomp);
-    if (!c->categories || !c->components || !c->bars) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!c->categories || !c->components || !c->bars) return pms__fail(PMS_ENOMEM, "out of memory");
     c->ncat = ncat;
     c->ncomp = ncomp;
     return PMS_OK;
@@ -166,7 +166,7 @@ int pms_chart_add_stacked_bars(pms_chart *c, const char *const *categories, size
 int pms_chart_add_heatmap(pms_chart *c, const double *values, size_t rows, size_t cols)
 {
     free(c->heat);
-    if (!(c->heat = copy_doubles(values, rows * cols))) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!(c->heat = copy_doubles(values, rows * cols))) return pms__fail(PMS_ENOMEM, "out of memory");
     c->heat_rows = rows;
     c->heat_cols = cols;
     return PMS_OK;
@@ -175,7 +175,7 @@ int pms_chart_add_heatmap(pms_chart *c, const double *values, size_t rows, size_
 int pms_chart_add_timeline(pms_chart *c, const int *labels, size_t n)
 {
     free(c->timeline);
-    if (!(c->timeline = malloc((n ? n : 1) * sizeof *c->timeline))) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!(c->timeline = malloc((n ? n : 1) * sizeof *c->timeline))) return pms__fail(PMS_ENOMEM, "out of memory");
     if (n) memcpy(c->timeline, labels, n * sizeof *labels);
     c->ntimeline = n;
     return PMS_OK;
@@ -302,13 +302,13 @@ static void draw_axes(FILE *out, const axis *ax, const axis *ay, double x0, doub
     }
     if (c->xlabel) {
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">", (x0 + x1) / 2, y1 + 32);
-        pms_markup_escape(out, c->xlabel);
+        pms__markup_escape(out, c->xlabel);
         fputs("</text>\n", out);
     }
     if (c->ylabel) {
         fprintf(out, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">",
                 x0 - 52, (y0 + y1) / 2);
-        pms_markup_escape(out, c->ylabel);
+        pms__markup_escape(out, c->ylabel);
         fputs("</text>\n", out);
     }
 }
@@ -352,12 +352,12 @@ static void draw_bars(FILE *out, const pms_chart *c, const axis *ay, double x0, 
             double ya = axis_pos(ay, base, y1, y0), yb = axis_pos(ay, base + v, y1, y0);
             fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", bx,
                     fmin(ya, yb), w, fabs(ya - yb), palette[k % PALETTE_SIZE]);
-            pms_markup_escape(out, c->components[k]);
+            pms__markup_escape(out, c->components[k]);
             fprintf(out, ": %.4g</title></rect>\n", v);
             base += v;
         }
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">", bx + w / 2, y1 + 14);
-        pms_markup_escape(out, c->categories[i]);
+        pms__markup_escape(out, c->categories[i]);
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
@@ -413,7 +413,7 @@ static void draw_legend(FILE *out, const pms_chart *c, double x0, double y, doub
         double lx = x0 + 150.0 * (double)(slot % per_row), ly = y + LEGEND_ROW * (double)(slot / per_row);
         fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", lx, ly, color, lx + 14, ly + 9);
-        pms_markup_escape(out, label);
+        pms__markup_escape(out, label);
         fputs("</text>\n", out);
         slot++;
     }
@@ -445,7 +445,7 @@ static void write_chart(FILE *out, const pms_chart *c, double top, double width)
     double y = top;
     fprintf(out, "<g class=\"chart\">\n<text x=\"%d\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
             MARGIN_LEFT, y + 18);
-    pms_markup_escape(out, c->title);
+    pms__markup_escape(out, c->title);
     fputs("</text>\n", out);
     y += TITLE_HEIGHT;
     double x0 = MARGIN_LEFT, x1 = width - MARGIN_RIGHT;
@@ -467,7 +467,7 @@ static void write_chart(FILE *out, const pms_chart *c, double top, double width)
         y = y1 + AXIS_HEIGHT;
     } else if (c->timeline && c->xlabel) {
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">", (x0 + x1) / 2, y + 10);
-        pms_markup_escape(out, c->xlabel);
+        pms__markup_escape(out, c->xlabel);
         fputs("</text>\n", out);
         y += 18;
     }
@@ -490,5 +490,5 @@ int pms_chart_write_svg(pms_chart *const *charts, size_t ncharts, double width, 
         y += chart_height(charts[i], width) + 10;
     }
     fputs("</svg>\n", out);
-    return ferror(out) ? pms_fail(PMS_EIO, "cannot write the SVG output") : PMS_OK;
+    return ferror(out) ? pms__fail(PMS_EIO, "cannot write the SVG output") : PMS_OK;
 }

@@ -24,9 +24,9 @@ void pms_html_begin(pms_html *h, FILE *out, const char *title)
     /* Forbid every fetch: the page must stand alone. */
     fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
           "style-src 'unsafe-inline'; img-src data:\">\n<title>", out);
-    pms_markup_escape(out, title);
+    pms__markup_escape(out, title);
     fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>", style);
-    pms_markup_escape(out, title);
+    pms__markup_escape(out, title);
     fputs("</h1>\n", out);
 }
 
@@ -36,21 +36,21 @@ void pms_html_section(pms_html *h, const char *heading)
     for (const char *p = heading; p && *p; p++)
         fputc(isalnum((unsigned char)*p) ? tolower((unsigned char)*p) : '-', h->out);
     fputs("\">", h->out);
-    pms_markup_escape(h->out, heading);
+    pms__markup_escape(h->out, heading);
     fputs("</h2>\n", h->out);
 }
 
 void pms_html_paragraph(pms_html *h, const char *text)
 {
     fputs("<p>", h->out);
-    pms_markup_escape(h->out, text);
+    pms__markup_escape(h->out, text);
     fputs("</p>\n", h->out);
 }
 
 void pms_html_pre(pms_html *h, const char *text)
 {
     fputs("<pre>", h->out);
-    pms_markup_escape(h->out, text);
+    pms__markup_escape(h->out, text);
     fputs("</pre>\n", h->out);
 }
 
@@ -67,7 +67,7 @@ void pms_html_table_begin(pms_html *h, const char *const *headers, size_t ncols)
     fputs("<table><thead><tr>", h->out);
     for (size_t i = 0; i < ncols; i++) {
         fputs("<th>", h->out);
-        pms_markup_escape(h->out, headers[i]);
+        pms__markup_escape(h->out, headers[i]);
         fputs("</th>", h->out);
     }
     fputs("</tr></thead><tbody>\n", h->out);
@@ -79,7 +79,7 @@ void pms_html_table_row(pms_html *h, const char *const *cells, size_t ncols)
     fputs("<tr>", h->out);
     for (size_t i = 0; i < ncols; i++) {
         fputs(looks_numeric(cells[i]) ? "<td class=\"num\">" : "<td>", h->out);
-        pms_markup_escape(h->out, cells[i]);
+        pms__markup_escape(h->out, cells[i]);
         fputs("</td>", h->out);
     }
     fputs("</tr>\n", h->out);
@@ -97,7 +97,7 @@ int pms_html_charts(pms_html *h, pms_chart *const *charts, size_t ncharts, const
     int rc = pms_chart_write_svg(charts, ncharts, 1000, h->out);
     if (caption) {
         fputs("<figcaption>", h->out);
-        pms_markup_escape(h->out, caption);
+        pms__markup_escape(h->out, caption);
         fputs("</figcaption>\n", h->out);
     }
     fputs("</figure>\n", h->out);
@@ -107,6 +107,6 @@ int pms_html_charts(pms_html *h, pms_chart *const *charts, size_t ncharts, const
 int pms_html_end(pms_html *h)
 {
     fputs("</body></html>\n", h->out);
-    if (fflush(h->out) != 0 || ferror(h->out)) return pms_fail(PMS_EIO, "cannot write the HTML page");
+    if (fflush(h->out) != 0 || ferror(h->out)) return pms__fail(PMS_EIO, "cannot write the HTML page");
     return PMS_OK;
 }

@@ -41,28 +41,28 @@ int pms_html_svg_file(pms_html *h, const char *path, const char *caption)
 {
     char *data;
     size_t len;
-    int rc = pms_read_file(path, &data, &len);
+    int rc = pms__read_file(path, &data, &len);
     if (rc < 0) return rc;
     const char *start = skip_prolog(data);
     size_t off = (size_t)(start - data);
     while (len > off && strchr(" \t\r\n", data[len - 1])) data[--len] = '\0';
     if (strncmp(start, "<svg", 4) != 0)
-        rc = pms_fail(PMS_EFORMAT, "%s: offset %zu: expected an SVG document starting with <svg", path, off);
+        rc = pms__fail(PMS_EFORMAT, "%s: offset %zu: expected an SVG document starting with <svg", path, off);
     else if (len - off < 6 || strcmp(data + len - 6, "</svg>") != 0)
-        rc = pms_fail(PMS_EFORMAT, "%s: offset %zu: expected the document to end with </svg> (truncated?)", path, len);
+        rc = pms__fail(PMS_EFORMAT, "%s: offset %zu: expected the document to end with </svg> (truncated?)", path, len);
     else if (contains_nocase(start, "<script"))
-        rc = pms_fail(PMS_EFORMAT, "%s: the SVG holds a script, which a self-contained report does not embed", path);
+        rc = pms__fail(PMS_EFORMAT, "%s: the SVG holds a script, which a self-contained report does not embed", path);
     if (rc == PMS_OK) {
         fputs("<figure>\n", h->out);
         fwrite(start, 1, len - off, h->out);
         fputc('\n', h->out);
         if (caption) {
             fputs("<figcaption>", h->out);
-            pms_markup_escape(h->out, caption);
+            pms__markup_escape(h->out, caption);
             fputs("</figcaption>\n", h->out);
         }
         fputs("</figure>\n", h->out);
-        if (ferror(h->out)) rc = pms_fail(PMS_EIO, "cannot write the HTML page");
+        if (ferror(h->out)) rc = pms__fail(PMS_EIO, "cannot write the HTML page");
     }
     free(data);
     return rc;
@@ -92,7 +92,7 @@ int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows)
     if (!cells || !buf) {
         free(cells);
         free(buf);
-        return pms_fail(PMS_ENOMEM, "out of memory for the table of %s", pms_table_name(t));
+        return pms__fail(PMS_ENOMEM, "out of memory for the table of %s", pms_table_name(t));
     }
     for (size_t c = 0; c < ncols; c++) cells[c] = pms_table_col_name(t, c);
     pms_html_table_begin(h, cells, ncols);
@@ -115,5 +115,5 @@ int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows)
     }
     free(cells);
     free(buf);
-    return ferror(h->out) ? pms_fail(PMS_EIO, "cannot write the HTML page") : PMS_OK;
+    return ferror(h->out) ? pms__fail(PMS_EIO, "cannot write the HTML page") : PMS_OK;
 }

@@ -63,7 +63,7 @@ static void write_string(FILE *out, const char *s)
     fputc('"', out);
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
-        size_t len = pms_utf8_sequence_len(p);
+        size_t len = pms__utf8_sequence_len(p);
         if (len == 0) {
             fputs("\\ufffd", out);
             p++;

@@ -68,6 +68,6 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
             snprintf(p, sizeof p, "%.4g", m->f_p_value);
         fprintf(out, "F-statistic: %.4g on %.0f and %.0f DF,  p-value: %s\n", m->f_statistic, m->f_df1, m->f_df2, p);
     }
-    if (ferror(out)) return pms_fail(PMS_EIO, "error writing the model summary");
+    if (ferror(out)) return pms__fail(PMS_EIO, "error writing the model summary");
     return PMS_OK;
 }

@@ -15,11 +15,11 @@ static bool xml_char(const unsigned char *p, size_t len)
  * character XML cannot hold (control characters included), is written as
  * &#xFFFD;, the replacement character U+FFFD, one per invalid byte (as
  * the JSON writer, render/json.c), so that the SVG/HTML is well-formed. */
-void pms_markup_escape(FILE *out, const char *s)
+void pms__markup_escape(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
-        size_t len = pms_utf8_sequence_len(p);
+        size_t len = pms__utf8_sequence_len(p);
         if (len == 0 || !xml_char(p, len)) {
             fputs("&#xFFFD;", out);
             p += len ? len : 1;

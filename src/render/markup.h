@@ -5,6 +5,6 @@
 
 /* Writes s with <, >, & and " escaped, for XML/HTML text and attribute values;
  * invalid UTF-8 and control characters become U+FFFD (see markup.c). */
-void pms_markup_escape(FILE *out, const char *s);
+void pms__markup_escape(FILE *out, const char *s);
 
 #endif

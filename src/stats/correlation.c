@@ -22,21 +22,21 @@ static double centre(const double *x, size_t n, size_t p, size_t j, double *out)
 
 int pms_correlation(const double *x, size_t n, size_t p, const char *const *names, double *r)
 {
-    if (n < 2) return pms_fail(PMS_EINVAL, "correlation needs at least 2 rows, got %zu", n);
-    int rc = pms_stats_check_finite(x, n, p, NULL, names);
+    if (n < 2) return pms__fail(PMS_EINVAL, "correlation needs at least 2 rows, got %zu", n);
+    int rc = pms__stats_check_finite(x, n, p, NULL, names);
     if (rc < 0) return rc;
     double *c = malloc(n * p * sizeof *c), *ss = malloc(p * sizeof *ss);
     if (!c || !ss) {
         free(c);
         free(ss);
-        return pms_fail(PMS_ENOMEM, "out of memory for a %zu x %zu correlation", p, p);
+        return pms__fail(PMS_ENOMEM, "out of memory for a %zu x %zu correlation", p, p);
     }
     char buf[32];
     for (size_t j = 0; j < p && rc == PMS_OK; j++) {
         ss[j] = centre(x, n, p, j, c + j * n);
         if (ss[j] == 0)
-            rc = pms_fail(PMS_ENUMERIC, "column '%s' is constant: its correlation is undefined",
-                          pms_stats_colname(names, j, buf, sizeof buf));
+            rc = pms__fail(PMS_ENUMERIC, "column '%s' is constant: its correlation is undefined",
+                          pms__stats_colname(names, j, buf, sizeof buf));
     }
     for (size_t a = 0; a < p && rc == PMS_OK; a++)
         for (size_t b = a; b < p; b++) {
@@ -54,7 +54,7 @@ int pms_vif(const double *x, size_t n, size_t p, const char *const *names, doubl
 {
     if (p == 0) return PMS_OK;
     double *r = malloc(p * p * sizeof *r);
-    if (!r) return pms_fail(PMS_ENOMEM, "out of memory for VIFs");
+    if (!r) return pms__fail(PMS_ENOMEM, "out of memory for VIFs");
     int rc = pms_correlation(x, n, p, names, r);
     if (rc < 0) {
         free(r);
@@ -73,6 +73,6 @@ int pms_vif(const double *x, size_t n, size_t p, const char *const *names, doubl
         singular = !isfinite(vif[j]) || vif[j] > 1e12;
     }
     free(r);
-    if (singular) return pms_fail_context(pms_fail_aliased(x, n, p, true, 0, names), "VIF");
+    if (singular) return pms__fail_context(pms__fail_aliased(x, n, p, true, 0, names), "VIF");
     return PMS_OK;
 }

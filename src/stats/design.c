@@ -11,28 +11,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pms_stats_colname(const char *const *names, size_t j, char *buf, size_t size)
+const char *pms__stats_colname(const char *const *names, size_t j, char *buf, size_t size)
 {
     if (names && names[j]) return names[j];
     snprintf(buf, size, "x%zu", j + 1);
     return buf;
 }
 
-int pms_stats_check_finite(const double *x, size_t n, size_t p, const double *y, const char *const *names)
+int pms__stats_check_finite(const double *x, size_t n, size_t p, const double *y, const char *const *names)
 {
     char buf[32];
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < p; j++)
             if (!isfinite(x[i * p + j]))
-                return pms_fail(PMS_ENUMERIC, "row %zu, column '%s': expected a finite number, found %g", i + 1,
-                                pms_stats_colname(names, j, buf, sizeof buf), x[i * p + j]);
+                return pms__fail(PMS_ENUMERIC, "row %zu, column '%s': expected a finite number, found %g", i + 1,
+                                pms__stats_colname(names, j, buf, sizeof buf), x[i * p + j]);
         if (y && !isfinite(y[i]))
-            return pms_fail(PMS_ENUMERIC, "row %zu of the response: expected a finite number, found %g", i + 1, y[i]);
+            return pms__fail(PMS_ENUMERIC, "row %zu of the response: expected a finite number, found %g", i + 1, y[i]);
     }
     return PMS_OK;
 }
 
-gsl_matrix *pms_design_matrix(const double *x, size_t n, size_t p, bool intercept)
+gsl_matrix *pms__design_matrix(const double *x, size_t n, size_t p, bool intercept)
 {
     size_t k = p + (intercept ? 1 : 0);
     gsl_matrix *d = gsl_matrix_alloc(n, k);
@@ -45,7 +45,7 @@ gsl_matrix *pms_design_matrix(const double *x, size_t n, size_t p, bool intercep
     return d;
 }
 
-int pms_design_qr(const gsl_matrix *design, gsl_matrix **qr, gsl_matrix **t)
+int pms__design_qr(const gsl_matrix *design, gsl_matrix **qr, gsl_matrix **t)
 {
     *qr = gsl_matrix_alloc(design->size1, design->size2);
     *t = gsl_matrix_alloc(design->size2, design->size2);
@@ -53,7 +53,7 @@ int pms_design_qr(const gsl_matrix *design, gsl_matrix **qr, gsl_matrix **t)
         gsl_matrix_free(*qr);
         gsl_matrix_free(*t);
         *qr = *t = NULL;
-        return pms_fail(PMS_ENOMEM, "out of memory for a %zu x %zu QR", design->size1, design->size2);
+        return pms__fail(PMS_ENOMEM, "out of memory for a %zu x %zu QR", design->size1, design->size2);
     }
     gsl_matrix_memcpy(*qr, design);
     gsl_error_handler_t *old = gsl_set_error_handler_off();
@@ -63,7 +63,7 @@ int pms_design_qr(const gsl_matrix *design, gsl_matrix **qr, gsl_matrix **t)
         gsl_matrix_free(*qr);
         gsl_matrix_free(*t);
         *qr = *t = NULL;
-        return pms_fail(PMS_ENUMERIC, "QR decomposition failed: %s", gsl_strerror(rc));
+        return pms__fail(PMS_ENUMERIC, "QR decomposition failed: %s", gsl_strerror(rc));
     }
     return PMS_OK;
 }
@@ -89,7 +89,7 @@ int pms_lm_aliased(const double *x, size_t n, size_t p, bool intercept, double t
     if (!kept || !sub) {
         free(kept);
         free(sub);
-        return pms_fail(PMS_ENOMEM, "out of memory checking the rank");
+        return pms__fail(PMS_ENOMEM, "out of memory checking the rank");
     }
     int rc = PMS_OK;
     for (size_t j = 0; j < p; j++) {
@@ -102,12 +102,12 @@ int pms_lm_aliased(const double *x, size_t n, size_t p, bool intercept, double t
         if (n < m + k0) {
             is_aliased = true; /* more columns than rows: every further column is a combination */
         } else {
-            gsl_matrix *d = pms_design_matrix(sub, n, m, intercept), *qr = NULL, *t = NULL;
+            gsl_matrix *d = pms__design_matrix(sub, n, m, intercept), *qr = NULL, *t = NULL;
             if (!d) {
-                rc = pms_fail(PMS_ENOMEM, "out of memory checking the rank");
+                rc = pms__fail(PMS_ENOMEM, "out of memory checking the rank");
                 break;
             }
-            if ((rc = pms_design_qr(d, &qr, &t)) < 0) {
+            if ((rc = pms__design_qr(d, &qr, &t)) < 0) {
                 gsl_matrix_free(d);
                 break;
             }
@@ -128,10 +128,10 @@ int pms_lm_aliased(const double *x, size_t n, size_t p, bool intercept, double t
     return rc;
 }
 
-int pms_fail_aliased(const double *x, size_t n, size_t p, bool intercept, double tol, const char *const *names)
+int pms__fail_aliased(const double *x, size_t n, size_t p, bool intercept, double tol, const char *const *names)
 {
     size_t *al = malloc((p ? p : 1) * sizeof *al), nal = 0;
-    if (!al) return pms_fail(PMS_ENOMEM, "out of memory checking the rank");
+    if (!al) return pms__fail(PMS_ENOMEM, "out of memory checking the rank");
     int rc = pms_lm_aliased(x, n, p, intercept, tol, al, &nal);
     if (rc < 0) {
         free(al);
@@ -146,14 +146,14 @@ int pms_fail_aliased(const double *x, size_t n, size_t p, bool intercept, double
                               ? (intercept ? "is constant (collinear with the intercept)" : "is constant")
                               : "is a linear combination of the columns before it";
         int w = snprintf(msg + used, sizeof msg - used, "%s'%s' %s", a ? "; " : "",
-                         pms_stats_colname(names, j, buf, sizeof buf), why);
+                         pms__stats_colname(names, j, buf, sizeof buf), why);
         if (w < 0) break;
         used += (size_t)w;
     }
     free(al);
     if (nal == 0)
-        return pms_fail(PMS_ENUMERIC, "the design matrix is numerically singular (tolerance %g)", tol > 0 ? tol : 1e-7);
-    return pms_fail(PMS_ENUMERIC, "the design matrix is rank deficient (%zu of %zu columns aliased): %s; "
+        return pms__fail(PMS_ENUMERIC, "the design matrix is numerically singular (tolerance %g)", tol > 0 ? tol : 1e-7);
+    return pms__fail(PMS_ENUMERIC, "the design matrix is rank deficient (%zu of %zu columns aliased): %s; "
                                   "remove or combine these columns",
                     nal, p, msg);
 }

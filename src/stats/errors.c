@@ -22,11 +22,11 @@ double pms_mae(const double *y, const double *yhat, size_t n)
 
 int pms_mape(const double *y, const double *yhat, size_t n, double *out)
 {
-    if (n == 0) return pms_fail(PMS_EINVAL, "MAPE of no observations");
+    if (n == 0) return pms__fail(PMS_EINVAL, "MAPE of no observations");
     double s = 0;
     for (size_t i = 0; i < n; i++) {
         if (y[i] == 0)
-            return pms_fail(PMS_ENUMERIC, "MAPE: observation %zu is zero, the percentage error is undefined", i + 1);
+            return pms__fail(PMS_ENUMERIC, "MAPE: observation %zu is zero, the percentage error is undefined", i + 1);
         s += fabs((y[i] - yhat[i]) / y[i]);
     }
     *out = 100.0 * s / (double)n;

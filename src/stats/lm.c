@@ -52,7 +52,7 @@ static pms_lm *lm_alloc(size_t n, size_t p, bool intercept, const char *const *n
               (m->cov_unscaled || m->at_bound);
     for (size_t c = 0; ok && c < k; c++) {
         char buf[32];
-        const char *nm = intercept && c == 0 ? "(Intercept)" : pms_stats_colname(names, c - (intercept ? 1 : 0), buf, sizeof buf);
+        const char *nm = intercept && c == 0 ? "(Intercept)" : pms__stats_colname(names, c - (intercept ? 1 : 0), buf, sizeof buf);
         ok = (m->names[c] = strdup(nm)) != NULL;
     }
     if (!ok) {
@@ -95,7 +95,7 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
     double *colss = calloc(K, sizeof *colss);
     int rc = PMS_OK;
     if (!blk || !r || !colss) {
-        rc = pms_fail(PMS_ENOMEM, "out of memory fitting %zu x %zu", n, k);
+        rc = pms__fail(PMS_ENOMEM, "out of memory fitting %zu x %zu", n, k);
         goto done;
     }
     gsl_error_handler_t *old = gsl_set_error_handler_off();
@@ -122,14 +122,14 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
     gsl_vector_free(tau);
     gsl_set_error_handler(old);
     if (g) {
-        rc = pms_fail(PMS_ENUMERIC, "QR decomposition failed: %s", gsl_strerror(g));
+        rc = pms__fail(PMS_ENUMERIC, "QR decomposition failed: %s", gsl_strerror(g));
         goto done;
     }
     /* R's dqrdc2 test: a column whose part orthogonal to the earlier ones is
      * at most tol times its norm is aliased */
     for (size_t j = 0; j < k; j++)
         if (fabs(gsl_matrix_get(r, j, j)) <= tol * sqrt(colss[j])) {
-            rc = pms_fail_aliased(x, n, p, m->has_intercept, tol, names);
+            rc = pms__fail_aliased(x, n, p, m->has_intercept, tol, names);
             goto done;
         }
     gsl_matrix_view rxx = gsl_matrix_submatrix(r, 0, 0, k, k);
@@ -152,11 +152,11 @@ done:
 
 static int fit_nnls(const double *x, size_t n, size_t p, const double *y, const double *w, pms_lm *m)
 {
-    gsl_matrix *design = pms_design_matrix(x, n, p, m->has_intercept);
+    gsl_matrix *design = pms__design_matrix(x, n, p, m->has_intercept);
     double *yw = w ? malloc(n * sizeof *yw) : NULL;
     if (!design || (w && !yw)) {
         gsl_matrix_free(design);
-        return pms_fail(PMS_ENOMEM, "out of memory for a %zu x %zu design", n, m->ncoef);
+        return pms__fail(PMS_ENOMEM, "out of memory for a %zu x %zu design", n, m->ncoef);
     }
     for (size_t i = 0; w && i < n; i++) {
         gsl_vector_view row = gsl_matrix_row(design, i);
@@ -190,7 +190,7 @@ static int summarise(const double *x, const double *y, const double *w, pms_lm *
     predict_rows(m, x, n, m->fitted);
     double rss = 0, fmean = 0, ymean = 0, wsum = 0;
     double *wres = malloc(n * sizeof *wres);
-    if (!wres) return pms_fail(PMS_ENOMEM, "out of memory");
+    if (!wres) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         double wi = w ? w[i] : 1.0;
         m->residuals[i] = y[i] - m->fitted[i];
@@ -213,7 +213,7 @@ static int summarise(const double *x, const double *y, const double *w, pms_lm *
     for (size_t i = 0; i < n; i++) fvar += (m->fitted[i] - fm) * (m->fitted[i] - fm);
     fvar = n > 1 ? fvar / (double)(n - 1) : 0;
     m->perfect_fit = isfinite(resvar) && resvar < (fm * fm + fvar) * 1e-30;
-    int rc = pms_quantiles_type7(wres, n, m->resid_quantiles);
+    int rc = pms__quantiles_type7(wres, n, m->resid_quantiles);
     free(wres);
     if (rc < 0) return rc;
 
@@ -257,20 +257,20 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
     double tol = o.tol > 0 ? o.tol : 1e-7;
     bool intercept = !o.no_intercept;
     size_t k = p + (intercept ? 1 : 0);
-    if (o.method != PMS_LM_OLS && o.method != PMS_LM_NNLS) return pms_fail(PMS_EINVAL, "unknown fitting method %d", (int)o.method);
-    if (k == 0) return pms_fail(PMS_EINVAL, "a model needs at least one coefficient (no columns and no intercept)");
+    if (o.method != PMS_LM_OLS && o.method != PMS_LM_NNLS) return pms__fail(PMS_EINVAL, "unknown fitting method %d", (int)o.method);
+    if (k == 0) return pms__fail(PMS_EINVAL, "a model needs at least one coefficient (no columns and no intercept)");
     if (n <= k)
-        return pms_fail(PMS_EINVAL,
+        return pms__fail(PMS_EINVAL,
                         "%zu rows for %zu coefficients: a fit needs more rows than coefficients "
                         "(residual degrees of freedom would be %s)",
                         n, k, n == k ? "0" : "negative");
-    int rc = pms_stats_check_finite(x, n, p, y, names);
+    int rc = pms__stats_check_finite(x, n, p, y, names);
     if (rc < 0) return rc;
     for (size_t i = 0; o.weights && i < n; i++)
         if (!(o.weights[i] > 0) || !isfinite(o.weights[i]))
-            return pms_fail(PMS_EINVAL, "weight of row %zu is %g: weights must be finite and positive", i + 1, o.weights[i]);
+            return pms__fail(PMS_EINVAL, "weight of row %zu is %g: weights must be finite and positive", i + 1, o.weights[i]);
     pms_lm *m = lm_alloc(n, p, intercept, names, o.method);
-    if (!m) return pms_fail(PMS_ENOMEM, "out of memory for a %zu x %zu model", n, k);
+    if (!m) return pms__fail(PMS_ENOMEM, "out of memory for a %zu x %zu model", n, k);
     if (o.method == PMS_LM_OLS)
         rc = fit_ols(x, n, p, y, o.weights, names, tol, m);
     else
@@ -287,7 +287,7 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
 int pms_lm_predict(const pms_lm *m, const double *x, size_t n, double *yhat)
 {
     size_t k0 = m->has_intercept ? 1 : 0, p = m->ncoef - k0;
-    int rc = pms_stats_check_finite(x, n, p, NULL, (const char *const *)m->names + k0);
+    int rc = pms__stats_check_finite(x, n, p, NULL, (const char *const *)m->names + k0);
     if (rc < 0) return rc;
     predict_rows(m, x, n, yhat);
     return PMS_OK;

@@ -75,9 +75,9 @@ static double gradient(const struct nnls_work *w, const double *x, double *grad)
 
 int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_iter, double *x, double *rnorm)
 {
-    if (m == 0 || n == 0) return pms_fail(PMS_EINVAL, "nnls: empty problem (%zu x %zu)", m, n);
-    int rc = pms_stats_check_finite(a, m, n, b, NULL);
-    if (rc < 0) return pms_fail_context(rc, "nnls");
+    if (m == 0 || n == 0) return pms__fail(PMS_EINVAL, "nnls: empty problem (%zu x %zu)", m, n);
+    int rc = pms__stats_check_finite(a, m, n, b, NULL);
+    if (rc < 0) return pms__fail_context(rc, "nnls");
     if (max_iter == 0) max_iter = 3 * n;
     struct nnls_work w = {.a = a, .b = b, .m = m, .n = n};
     w.sub = gsl_matrix_alloc(m, n);
@@ -86,7 +86,7 @@ int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_it
     double *grad = malloc(n * sizeof *grad), *z = malloc(n * sizeof *z);
     bool *passive = calloc(n, sizeof *passive), *skip = calloc(n, sizeof *skip);
     if (!w.sub || !w.rhs || !w.pidx || !grad || !z || !passive || !skip) {
-        rc = pms_fail(PMS_ENOMEM, "nnls: out of memory (%zu x %zu)", m, n);
+        rc = pms__fail(PMS_ENOMEM, "nnls: out of memory (%zu x %zu)", m, n);
         goto done;
     }
     memset(x, 0, n * sizeof *x);
@@ -120,7 +120,7 @@ int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_it
             for (size_t c = 0; c < np; c++) feasible &= z[w.pidx[c]] > 0;
             if (feasible) break;
             if (++iter > max_iter) {
-                rc = pms_fail(PMS_ENUMERIC, "nnls: no convergence after %zu iterations", max_iter);
+                rc = pms__fail(PMS_ENUMERIC, "nnls: no convergence after %zu iterations", max_iter);
                 goto done;
             }
             double alpha = 1.0;
@@ -157,7 +157,7 @@ int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_it
         memset(skip, 0, n * sizeof *skip);
         res = gradient(&w, x, grad);
         if (++outer > 10 * max_iter + 10) { /* a guard against cycling through round-off */
-            rc = pms_fail(PMS_ENUMERIC, "nnls: no convergence after %zu steps", outer);
+            rc = pms__fail(PMS_ENUMERIC, "nnls: no convergence after %zu steps", outer);
             goto done;
         }
     }

@@ -12,21 +12,21 @@ static int normalize(double *x, size_t n, size_t p, const char *const *names, co
                      void (*params)(const double *col, size_t stride, size_t n, double *offset, double *scale),
                      double *off_out, double *scale_out)
 {
-    if (n == 0) return pms_fail(PMS_EINVAL, "%s normalisation of an empty table", what);
-    int rc = pms_stats_check_finite(x, n, p, NULL, names);
+    if (n == 0) return pms__fail(PMS_EINVAL, "%s normalisation of an empty table", what);
+    int rc = pms__stats_check_finite(x, n, p, NULL, names);
     if (rc < 0) return rc;
     double *off = malloc((p ? p : 1) * sizeof *off), *scale = malloc((p ? p : 1) * sizeof *scale);
     if (!off || !scale) {
         free(off);
         free(scale);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     char buf[32];
     for (size_t j = 0; j < p && rc == PMS_OK; j++) {
         params(x + j, p, n, &off[j], &scale[j]);
         if (!(scale[j] > 0))
-            rc = pms_fail(PMS_ENUMERIC, "%s normalisation: column '%s' is constant (%g in every row)", what,
-                          pms_stats_colname(names, j, buf, sizeof buf), x[j]);
+            rc = pms__fail(PMS_ENUMERIC, "%s normalisation: column '%s' is constant (%g in every row)", what,
+                          pms__stats_colname(names, j, buf, sizeof buf), x[j]);
     }
     if (rc == PMS_OK) {
         pms_normalize_apply(x, n, p, off, scale);
@@ -60,7 +60,7 @@ int pms_normalize_minmax(double *x, size_t n, size_t p, const char *const *names
     if (!lo || !range) {
         free(lo);
         free(range);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     int rc = normalize(x, n, p, names, "min-max", minmax_params, lo, range);
     for (size_t j = 0; rc == PMS_OK && j < p; j++) {

@@ -20,11 +20,11 @@ static double next_order_statistic(const double *x, size_t n, size_t lo, double 
     return at_most > lo + 1 ? v : above;
 }
 
-int pms_quantiles_type7(const double *x, size_t n, double q[5])
+int pms__quantiles_type7(const double *x, size_t n, double q[5])
 {
-    if (n == 0) return pms_fail(PMS_EINVAL, "quantiles of no values");
+    if (n == 0) return pms__fail(PMS_EINVAL, "quantiles of no values");
     double *s = malloc(n * sizeof *s);
-    if (!s) return pms_fail(PMS_ENOMEM, "out of memory for quantiles");
+    if (!s) return pms__fail(PMS_ENOMEM, "out of memory for quantiles");
     memcpy(s, x, n * sizeof *s);
     q[0] = q[4] = s[0];
     for (size_t i = 1; i < n; i++) q[0] = fmin(q[0], s[i]), q[4] = fmax(q[4], s[i]);

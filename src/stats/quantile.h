@@ -4,6 +4,6 @@
 #include <stddef.h>
 
 /* Min, 1st quartile, median, 3rd quartile and max of x (n > 0) into q[5]. */
-int pms_quantiles_type7(const double *x, size_t n, double q[5]);
+int pms__quantiles_type7(const double *x, size_t n, double q[5]);
 
 #endif

@@ -14,9 +14,9 @@ _Static_assert(sizeof(size_t) == sizeof(unsigned long), "GSL sorts the indices a
 int pms_split(size_t n, double train_fraction, uint64_t seed, size_t *train, size_t *ntrain, size_t *test,
               size_t *ntest)
 {
-    if (n == 0) return pms_fail(PMS_EINVAL, "cannot split an empty table");
+    if (n == 0) return pms__fail(PMS_EINVAL, "cannot split an empty table");
     if (!(train_fraction > 0 && train_fraction <= 1))
-        return pms_fail(PMS_EINVAL, "train fraction %g: expected a value in (0, 1]", train_fraction);
+        return pms__fail(PMS_EINVAL, "train fraction %g: expected a value in (0, 1]", train_fraction);
     size_t nt = (size_t)llround((double)n * train_fraction);
     if (nt < 1) nt = 1;
     if (nt > n) nt = n;
@@ -25,7 +25,7 @@ int pms_split(size_t n, double train_fraction, uint64_t seed, size_t *train, siz
     if (!idx || !rng) {
         free(idx);
         if (rng) gsl_rng_free(rng);
-        return pms_fail(PMS_ENOMEM, "out of memory splitting %zu rows", n);
+        return pms__fail(PMS_ENOMEM, "out of memory splitting %zu rows", n);
     }
     gsl_rng_set(rng, (unsigned long)seed);
     for (size_t i = 0; i < n; i++) idx[i] = i;

@@ -30,14 +30,14 @@ static void design_row(const pms_lm *m, const double *x, size_t t, double *d)
 int pms_lm_newey_west(const pms_lm *m, const double *x, size_t lag, double *se)
 {
     if (m->method != PMS_LM_OLS || !m->cov_unscaled)
-        return pms_fail(PMS_EINVAL, "Newey-West standard errors need a least-squares fit");
+        return pms__fail(PMS_EINVAL, "Newey-West standard errors need a least-squares fit");
     size_t n = m->n, k = m->ncoef;
-    if (lag >= n) return pms_fail(PMS_EINVAL, "Newey-West lag %zu: expected fewer than the %zu observations", lag, n);
+    if (lag >= n) return pms__fail(PMS_EINVAL, "Newey-West lag %zu: expected fewer than the %zu observations", lag, n);
     double *meat = calloc(k * k, sizeof *meat), *dt = malloc(k * sizeof *dt), *ds = malloc(k * sizeof *ds);
     double *tmp = malloc(k * k * sizeof *tmp);
     if (!meat || !dt || !ds || !tmp) {
         free(meat), free(dt), free(ds), free(tmp);
-        return pms_fail(PMS_ENOMEM, "out of memory");
+        return pms__fail(PMS_ENOMEM, "out of memory");
     }
     /* S = sum_t u_t^2 d_t d_t' + sum_l w_l sum_t u_t u_{t-l} (d_t d_{t-l}' + d_{t-l} d_t'), w_l = 1 - l / (L + 1) */
     for (size_t l = 0; l <= lag; l++) {

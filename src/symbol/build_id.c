@@ -7,17 +7,17 @@
 #include <libelf.h>
 #include <unistd.h>
 
-int pms_elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX])
+int pms__elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX])
 {
     hex[0] = '\0';
     elf_version(EV_CURRENT);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     int rc = PMS_OK;
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        rc = pms_fail(PMS_EFORMAT, "%s: not an ELF file", path);
+        rc = pms__fail(PMS_EFORMAT, "%s: not an ELF file", path);
     } else {
         const unsigned char *id;
         ssize_t len = dwelf_elf_gnu_build_id(elf, (const void **)&id);

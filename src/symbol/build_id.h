@@ -7,6 +7,6 @@
 #define PMS_BUILD_ID_HEX 82 /* room for the hex of a 40-byte id */
 
 /* Writes the lower-case hex build-id of PATH ("" if it has none). */
-int pms_elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX]);
+int pms__elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX]);
 
 #endif

@@ -40,7 +40,7 @@ static const Dwfl_Callbacks callbacks = {
     .debuginfo_path = &debuginfo_path,
 };
 
-pms_elf_cache *pms_elf_cache_create(void) { return calloc(1, sizeof(pms_elf_cache)); }
+pms_elf_cache *pms__elf_cache_create(void) { return calloc(1, sizeof(pms_elf_cache)); }
 
 static void file_free(pms_elf_file *f)
 {
@@ -52,7 +52,7 @@ static void file_free(pms_elf_file *f)
     free(f);
 }
 
-void pms_elf_cache_destroy(pms_elf_cache *c)
+void pms__elf_cache_destroy(pms_elf_cache *c)
 {
     if (!c) return;
     for (size_t i = 0; i < c->n; i++) file_free(c->files[i]);
@@ -104,30 +104,30 @@ static void open_file(pms_elf_file *f)
     f->ok = 1;
 }
 
-pms_elf_file *pms_elf_cache_get(pms_elf_cache *c, const char *path)
+pms_elf_file *pms__elf_cache_get(pms_elf_cache *c, const char *path)
 {
     pms_elf_file *f = NULL;
     for (size_t i = 0; i < c->n && !f; i++)
         if (strcmp(c->files[i]->path, path) == 0) f = c->files[i];
     if (!f) {
-        if (pms_grow(&c->files, &c->cap, c->n + 1, sizeof *c->files))
-            return pms_fail(PMS_ENOMEM, "out of memory"), NULL;
+        if (pms__grow(&c->files, &c->cap, c->n + 1, sizeof *c->files))
+            return pms__fail(PMS_ENOMEM, "out of memory"), NULL;
         f = calloc(1, sizeof *f);
         if (!f || !(f->path = strdup(path))) {
             free(f);
-            return pms_fail(PMS_ENOMEM, "out of memory"), NULL;
+            return pms__fail(PMS_ENOMEM, "out of memory"), NULL;
         }
         c->files[c->n++] = f;
         open_file(f);
     }
     if (!f->ok) {
-        pms_fail(PMS_EFORMAT, "%s: cannot read as ELF: %s", path, f->error ? f->error : "unknown error");
+        pms__fail(PMS_EFORMAT, "%s: cannot read as ELF: %s", path, f->error ? f->error : "unknown error");
         return NULL;
     }
     return f;
 }
 
-int pms_elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address)
+int pms__elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address)
 {
     for (size_t i = 0; i < f->nsegments; i++) {
         const struct segment *s = &f->segments[i];
@@ -136,11 +136,11 @@ int pms_elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *
             return PMS_OK;
         }
     }
-    return pms_fail(PMS_ENOENT, "%s: file offset 0x%llx is in no loadable segment", f->path,
+    return pms__fail(PMS_ENOENT, "%s: file offset 0x%llx is in no loadable segment", f->path,
                     (unsigned long long)offset);
 }
 
-int pms_elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset)
+int pms__elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset)
 {
     for (size_t i = 0; i < f->nsegments; i++) {
         const struct segment *s = &f->segments[i];
@@ -149,11 +149,11 @@ int pms_elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t 
             return PMS_OK;
         }
     }
-    return pms_fail(PMS_ENOENT, "%s: address 0x%llx is in no loadable segment", f->path,
+    return pms__fail(PMS_ENOENT, "%s: address 0x%llx is in no loadable segment", f->path,
                     (unsigned long long)address);
 }
 
-const char *pms_elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address)
+const char *pms__elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address)
 {
     GElf_Off off;
     GElf_Sym sym;

@@ -8,14 +8,14 @@
 typedef struct pms_elf_file pms_elf_file;
 typedef struct pms_elf_cache pms_elf_cache;
 
-pms_elf_cache *pms_elf_cache_create(void);
-void pms_elf_cache_destroy(pms_elf_cache *c);
-/* The opened file, or NULL with the failure recorded (pms_fail) when it cannot be read
+pms_elf_cache *pms__elf_cache_create(void);
+void pms__elf_cache_destroy(pms_elf_cache *c);
+/* The opened file, or NULL with the failure recorded (pms__fail) when it cannot be read
  * as ELF; failures are cached too, so a missing file is tried once. */
-pms_elf_file *pms_elf_cache_get(pms_elf_cache *c, const char *path);
+pms_elf_file *pms__elf_cache_get(pms_elf_cache *c, const char *path);
 
-int pms_elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address);
-int pms_elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset);
+int pms__elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address);
+int pms__elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset);
 /* The function symbol covering ELF address `address` (name owned by the file), or NULL. */
-const char *pms_elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address);
+const char *pms__elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address);
 #endif

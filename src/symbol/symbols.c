@@ -53,11 +53,11 @@ struct pms_symbols {
 int pms_symbols_create(pms_symbols **out)
 {
     pms_symbols *s = calloc(1, sizeof *s);
-    if (!s || !(s->elf = pms_elf_cache_create())) {
+    if (!s || !(s->elf = pms__elf_cache_create())) {
         free(s);
-        return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+        return pms__fail(PMS_ENOMEM, "out of memory for the symbol map");
     }
-    pms_keymap_init(&s->pid_index);
+    pms__keymap_init(&s->pid_index);
     *out = s;
     return PMS_OK;
 }
@@ -71,18 +71,18 @@ void pms_symbols_destroy(pms_symbols *s)
     free(s->names);
     for (size_t i = 0; i < s->nbuild_ids; i++) free(s->build_ids[i].filename);
     free(s->build_ids);
-    pms_keymap_free(&s->pid_index);
-    pms_elf_cache_destroy(s->elf);
+    pms__keymap_free(&s->pid_index);
+    pms__elf_cache_destroy(s->elf);
     free(s);
 }
 
 static int process_index(pms_symbols *s, uint32_t pid, int create, size_t *index)
 {
-    uint64_t *v = create ? pms_keymap_upsert(&s->pid_index, pid, 0, UINT64_MAX) : pms_keymap_find(&s->pid_index, pid, 0);
-    if (!v) return create ? pms_fail(PMS_ENOMEM, "out of memory for the symbol map") : PMS_ENOENT;
+    uint64_t *v = create ? pms__keymap_upsert(&s->pid_index, pid, 0, UINT64_MAX) : pms__keymap_find(&s->pid_index, pid, 0);
+    if (!v) return create ? pms__fail(PMS_ENOMEM, "out of memory for the symbol map") : PMS_ENOENT;
     if (*v == UINT64_MAX) {
-        if (pms_grow(&s->procs, &s->procs_cap, s->nprocs + 1, sizeof *s->procs))
-            return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+        if (pms__grow(&s->procs, &s->procs_cap, s->nprocs + 1, sizeof *s->procs))
+            return pms__fail(PMS_ENOMEM, "out of memory for the symbol map");
         s->procs[s->nprocs] = (struct process){NO_PARENT, 0, NULL, 0, 0};
         *v = s->nprocs++;
     }
@@ -101,9 +101,9 @@ static int intern(pms_symbols *s, const char *name, size_t *index)
             *index = s->last_name = i;
             return PMS_OK;
         }
-    if (pms_grow(&s->names, &s->names_cap, s->nnames + 1, sizeof *s->names) ||
+    if (pms__grow(&s->names, &s->names_cap, s->nnames + 1, sizeof *s->names) ||
         !(s->names[s->nnames] = strdup(name)))
-        return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+        return pms__fail(PMS_ENOMEM, "out of memory for the symbol map");
     *index = s->last_name = s->nnames++;
     return PMS_OK;
 }
@@ -147,8 +147,8 @@ int pms_symbols_add_mmap(pms_symbols *s, const pms_mmap_event *m)
     if (!rc) rc = intern(s, map_name(m, module, sizeof module), &name);
     if (rc) return rc;
     struct process *pr = &s->procs[p];
-    if (pms_grow(&pr->maps, &pr->cap, pr->n + 1, sizeof *pr->maps))
-        return pms_fail(PMS_ENOMEM, "out of memory for the symbol map");
+    if (pms__grow(&pr->maps, &pr->cap, pr->n + 1, sizeof *pr->maps))
+        return pms__fail(PMS_ENOMEM, "out of memory for the symbol map");
     pr->maps[pr->n++] = (struct map){m->start, m->start + m->len, m->pgoff, m->time, name};
     return PMS_OK;
 }
@@ -199,11 +199,11 @@ int pms_symbols_add_build_id(pms_symbols *s, const pms_perfdata_build_id *b)
         !strstr(b->filename, ".ko."))
         s->vmlinux = 1;
     if (b->filename[0] != '/' || !b->hex[0]) return PMS_OK;
-    if (pms_grow(&s->build_ids, &s->build_ids_cap, s->nbuild_ids + 1, sizeof *s->build_ids))
-        return pms_fail(PMS_ENOMEM, "out of memory for build-ids");
+    if (pms__grow(&s->build_ids, &s->build_ids_cap, s->nbuild_ids + 1, sizeof *s->build_ids))
+        return pms__fail(PMS_ENOMEM, "out of memory for build-ids");
     struct build_id *id = &s->build_ids[s->nbuild_ids];
     *id = (struct build_id){0};
-    if (!(id->filename = strdup(b->filename))) return pms_fail(PMS_ENOMEM, "out of memory for build-ids");
+    if (!(id->filename = strdup(b->filename))) return pms__fail(PMS_ENOMEM, "out of memory for build-ids");
     snprintf(id->recorded, sizeof id->recorded, "%s", b->hex);
     s->nbuild_ids++;
     return PMS_OK;
@@ -218,7 +218,7 @@ static int same_build(pms_symbols *s, const char *path)
         if (strcmp(id->filename, path) != 0) continue;
         if (!id->checked) {
             id->checked = 1;
-            if (pms_elf_build_id(path, id->on_disk) == PMS_OK && id->on_disk[0])
+            if (pms__elf_build_id(path, id->on_disk) == PMS_OK && id->on_disk[0])
                 id->mismatch = strcmp(id->on_disk, id->recorded) != 0;
         }
         return !id->mismatch;
@@ -247,10 +247,10 @@ static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
     const char *b = out->binary;
     if (b[0] == '[' || strncmp(b, "//anon", 6) == 0 || strncmp(b, "/memfd:", 7) == 0) return;
     if (!same_build(s, b)) return; /* another build's symbols would be wrong ones */
-    pms_elf_file *f = pms_elf_cache_get(s->elf, b);
+    pms_elf_file *f = pms__elf_cache_get(s->elf, b);
     uint64_t address;
-    if (!f || pms_elf_offset_to_address(f, out->file_offset, &address)) return;
-    out->symbol = pms_elf_symbol_at(f, address, &out->symbol_address);
+    if (!f || pms__elf_offset_to_address(f, out->file_offset, &address)) return;
+    out->symbol = pms__elf_symbol_at(f, address, &out->symbol_address);
     if (out->symbol) out->symbol_offset = address - out->symbol_address;
 }
 
@@ -275,7 +275,7 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
 int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_offset, pms_symbol_info *out)
 {
     *out = (pms_symbol_info){binary, file_offset, NULL, 0, 0, 1};
-    pms_elf_file *f = pms_elf_cache_get(s->elf, binary);
+    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
     if (!f) return access(binary, R_OK) == 0 ? PMS_EFORMAT : PMS_ENOENT;
     size_t name;
     int rc = intern(s, binary, &name); /* the info's strings live as long as the map */
@@ -287,12 +287,12 @@ int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_of
 
 int pms_symbols_offset_to_address(pms_symbols *s, const char *binary, uint64_t file_offset, uint64_t *address)
 {
-    pms_elf_file *f = pms_elf_cache_get(s->elf, binary);
-    return f ? pms_elf_offset_to_address(f, file_offset, address) : PMS_EFORMAT;
+    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
+    return f ? pms__elf_offset_to_address(f, file_offset, address) : PMS_EFORMAT;
 }
 
 int pms_symbols_address_to_offset(pms_symbols *s, const char *binary, uint64_t address, uint64_t *file_offset)
 {
-    pms_elf_file *f = pms_elf_cache_get(s->elf, binary);
-    return f ? pms_elf_address_to_offset(f, address, file_offset) : PMS_EFORMAT;
+    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
+    return f ? pms__elf_address_to_offset(f, address, file_offset) : PMS_EFORMAT;
 }

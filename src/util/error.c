@@ -27,7 +27,7 @@ const char *pms_status_name(int status)
     }
 }
 
-int pms_fail(int status, const char *fmt, ...)
+int pms__fail(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -36,7 +36,7 @@ int pms_fail(int status, const char *fmt, ...)
     return status;
 }
 
-int pms_fail_errno(int status, int errnum, const char *fmt, ...)
+int pms__fail_errno(int status, int errnum, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -47,7 +47,7 @@ int pms_fail_errno(int status, int errnum, const char *fmt, ...)
     return status;
 }
 
-int pms_fail_context(int status, const char *fmt, ...)
+int pms__fail_context(int status, const char *fmt, ...)
 {
     char prefix[512], old[sizeof last_message];
     va_list ap;
@@ -67,7 +67,7 @@ int pms_fail_context(int status, const char *fmt, ...)
     return status;
 }
 
-int pms_status_from_errno(int errnum)
+int pms__status_from_errno(int errnum)
 {
     switch (errnum) {
     case ENOMEM: return PMS_ENOMEM;

@@ -4,16 +4,16 @@
 #include "pmuscope/error.h"
 
 /* Sets the thread's message from a printf format and returns status, so that
- * a failure reads: return pms_fail(PMS_EFORMAT, "%s: offset %llu: ...", ...); */
-int pms_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+ * a failure reads: return pms__fail(PMS_EFORMAT, "%s: offset %llu: ...", ...); */
+int pms__fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* As pms_fail, with ": <strerror(errnum)>" appended. */
-int pms_fail_errno(int status, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* As pms__fail, with ": <strerror(errnum)>" appended. */
+int pms__fail_errno(int status, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Maps an errno value from a system call to the closest pms_status. */
-int pms_status_from_errno(int errnum);
+int pms__status_from_errno(int errnum);
 
 /* Prefixes the current message with "prefix: " (to add context on the way up). */
-int pms_fail_context(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pms__fail_context(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -8,23 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pms_read_file(const char *path, char **data, size_t *len)
+int pms__read_file(const char *path, char **data, size_t *len)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) return pms_fail_errno(pms_status_from_errno(errno), errno, "cannot open %s", path);
+    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
     char *buf = NULL;
     size_t cap = 0, n = 0;
     int rc = PMS_OK;
     for (;;) {
-        if (pms_grow(&buf, &cap, n + (1 << 16), 1)) {
-            rc = pms_fail(PMS_ENOMEM, "%s: out of memory reading the file", path);
+        if (pms__grow(&buf, &cap, n + (1 << 16), 1)) {
+            rc = pms__fail(PMS_ENOMEM, "%s: out of memory reading the file", path);
             break;
         }
         size_t got = fread(buf + n, 1, cap - n - 1, f); /* one byte kept for the NUL */
         n += got;
         if (got == 0) {
-            if (ferror(f)) rc = pms_fail_errno(PMS_EIO, errno, "cannot read %s", path);
+            if (ferror(f)) rc = pms__fail_errno(PMS_EIO, errno, "cannot read %s", path);
             break;
         }
     }

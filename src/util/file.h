@@ -5,6 +5,6 @@
 
 /* Reads PATH ("-" is stdin) into a malloc'ed buffer with a terminating NUL (not
  * counted in *len). On failure returns a negative status with a message naming the file. */
-int pms_read_file(const char *path, char **data, size_t *len);
+int pms__read_file(const char *path, char **data, size_t *len);
 
 #endif

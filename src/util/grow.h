@@ -6,7 +6,7 @@
 
 /* Makes *array hold at least need elements of elem bytes; returns 0, or -1 when out
  * of memory (the array is left as it was). */
-static inline int pms_grow(void *array, size_t *cap, size_t need, size_t elem)
+static inline int pms__grow(void *array, size_t *cap, size_t need, size_t elem)
 {
     void **p = (void **)array;
     if (need <= *cap) return 0;

@@ -2,9 +2,9 @@
 
 #include <stdlib.h>
 
-void pms_keymap_init(pms_keymap *m) { *m = (pms_keymap){0}; }
+void pms__keymap_init(pms_keymap *m) { *m = (pms_keymap){0}; }
 
-void pms_keymap_free(pms_keymap *m)
+void pms__keymap_free(pms_keymap *m)
 {
     free(m->slots);
     *m = (pms_keymap){0};
@@ -23,7 +23,7 @@ static pms_keymap_slot *probe(pms_keymap_slot *slots, size_t cap, uint64_t a, ui
         if (!slots[i].used || (slots[i].a == a && slots[i].b == b)) return &slots[i];
 }
 
-uint64_t *pms_keymap_find(const pms_keymap *m, uint64_t a, uint64_t b)
+uint64_t *pms__keymap_find(const pms_keymap *m, uint64_t a, uint64_t b)
 {
     if (!m->cap) return NULL;
     pms_keymap_slot *s = probe(m->slots, m->cap, a, b);
@@ -43,7 +43,7 @@ static int grow(pms_keymap *m)
     return 0;
 }
 
-uint64_t *pms_keymap_upsert(pms_keymap *m, uint64_t a, uint64_t b, uint64_t initial)
+uint64_t *pms__keymap_upsert(pms_keymap *m, uint64_t a, uint64_t b, uint64_t initial)
 {
     if ((m->count + 1) * 4 > m->cap * 3 && grow(m)) return NULL; /* load factor <= 3/4 */
     pms_keymap_slot *s = probe(m->slots, m->cap, a, b);

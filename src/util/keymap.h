@@ -15,11 +15,11 @@ typedef struct pms_keymap {
     size_t cap, count; /* cap is a power of two */
 } pms_keymap;
 
-void pms_keymap_init(pms_keymap *m);
-void pms_keymap_free(pms_keymap *m);
+void pms__keymap_init(pms_keymap *m);
+void pms__keymap_free(pms_keymap *m);
 /* The value of (a, b), or NULL. */
-uint64_t *pms_keymap_find(const pms_keymap *m, uint64_t a, uint64_t b);
+uint64_t *pms__keymap_find(const pms_keymap *m, uint64_t a, uint64_t b);
 /* The value of (a, b), inserted as `initial` if absent; NULL when out of memory. */
-uint64_t *pms_keymap_upsert(pms_keymap *m, uint64_t a, uint64_t b, uint64_t initial);
+uint64_t *pms__keymap_upsert(pms_keymap *m, uint64_t a, uint64_t b, uint64_t initial);
 /* Iteration: slots[i] for i < cap with used set. */
 #endif

@@ -6,7 +6,7 @@
 
 static bool in(unsigned char b, unsigned char lo, unsigned char hi) { return b >= lo && b <= hi; }
 
-size_t pms_utf8_sequence_len(const unsigned char *p)
+size_t pms__utf8_sequence_len(const unsigned char *p)
 {
     unsigned char b = p[0];
     if (b == 0) return 0;

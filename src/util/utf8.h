@@ -7,6 +7,6 @@
  * NUL-terminated string, or 0 when the byte at p starts none: a stray
  * continuation byte, an overlong form, a surrogate, a code point above
  * U+10FFFF, a sequence cut short, or the terminating NUL itself. */
-size_t pms_utf8_sequence_len(const unsigned char *p);
+size_t pms__utf8_sequence_len(const unsigned char *p);
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libpmuscope.so exports the public API and nothing else: every defined dynamic symbol is
 # declared in include/pmuscope/, internal helpers (pms__*, util/, file-local) stay hidden,
-# and every public header exports its declarations (#pragma GCC visibility push(default)).
+# every global of libpmuscope.a is public or pms__, and every public header exports its
+# declarations (#pragma GCC visibility push(default)).
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 so=$(ls "$PMS_BUILD_DIR"/src/libpmuscope.so.* 2>/dev/null | head -1)
@@ -23,7 +24,14 @@ n=$(wc -l < "$tmp/exported")
 for f in pms_record_run pms_olr_live_create pms_perfdata_sniff pms_strerror pms_hotspot_write_sweep; do
     grep -qx "$f" "$tmp/exported" || fail "$f is declared public but not exported"
 done
-for f in pms_fail pms_sample_id_parse; do # internal (src/util, src/io)
+# The static library has no hidden visibility to lean on: every global it defines is public
+# API or carries the internal pms__ prefix, so no internal name can clash with a user's.
+a=$PMS_BUILD_DIR/src/libpmuscope.a
+[ -f "$a" ] || fail "no libpmuscope.a in $PMS_BUILD_DIR/src"
+nm -g --defined-only "$a" 2>/dev/null | awk 'NF == 3 && $2 ~ /[TDBRCV]/ {print $3}' | sort -u > "$tmp/static"
+stray=$(comm -23 "$tmp/static" "$tmp/declared" | grep -v '^pms__' || true)
+[ -z "$stray" ] || fail "libpmuscope.a defines globals that are neither public nor pms__: $(echo $stray)"
+for f in pms__fail pms__sample_id_parse; do # internal (src/util, src/io)
     if grep -qx "$f" "$tmp/exported"; then fail "internal $f is exported"; fi
 done
 echo "ok: $n symbols exported from $(basename "$so"), all declared in include/pmuscope"

@@ -29,7 +29,7 @@ typedef struct segs {
 static int collect(const pms_olr_segment *s, void *ctx)
 {
     segs *v = ctx;
-    assert_int_equal(pms_grow(&v->s, &v->cap, v->n + 1, sizeof *v->s), 0);
+    assert_int_equal(pms__grow(&v->s, &v->cap, v->n + 1, sizeof *v->s), 0);
     v->s[v->n++] = *s;
     return 0;
 }

@@ -66,7 +66,7 @@ static void test_records_in_order_and_wrapped(void **state)
     put(&f, PERF_RECORD_LOST, 3, 300);
     got g = {0};
     uint64_t count = 0;
-    assert_int_equal(pms_ring_drain(&f.r, collect, &g, &count), 0);
+    assert_int_equal(pms__ring_drain(&f.r, collect, &g, &count), 0);
     assert_int_equal(count, 3);
     assert_int_equal(g.types[0], PERF_RECORD_SAMPLE);
     assert_int_equal(g.types[1], PERF_RECORD_MMAP2);
@@ -74,7 +74,7 @@ static void test_records_in_order_and_wrapped(void **state)
     assert_int_equal(g.contiguous_ok, 3);
     assert_int_equal(f.page.data_tail, f.page.data_head);
     /* Nothing new: nothing handed over. */
-    assert_int_equal(pms_ring_drain(&f.r, collect, &g, &count), 0);
+    assert_int_equal(pms__ring_drain(&f.r, collect, &g, &count), 0);
     assert_int_equal(count, 3);
     free(f.r.scratch);
 }
@@ -87,11 +87,11 @@ static void test_stop_keeps_the_rest(void **state)
     for (int i = 0; i < 4; i++) put(&f, PERF_RECORD_SAMPLE, 2, (uint64_t)i * 10);
     got g = {.stop_at = 2};
     uint64_t count = 0;
-    assert_int_equal(pms_ring_drain(&f.r, collect, &g, &count), 42);
+    assert_int_equal(pms__ring_drain(&f.r, collect, &g, &count), 42);
     assert_int_equal(count, 2);
     assert_int_equal(f.page.data_tail, 32); /* the two read records are released, no more */
     g.stop_at = 0;
-    assert_int_equal(pms_ring_drain(&f.r, collect, &g, &count), 0);
+    assert_int_equal(pms__ring_drain(&f.r, collect, &g, &count), 0);
     assert_int_equal(count, 4);
     free(f.r.scratch);
 }
@@ -107,7 +107,7 @@ static void test_malformed_size(void **state)
     f.page.data_head += 16;
     got g = {0};
     uint64_t count = 0;
-    assert_int_equal(pms_ring_drain(&f.r, collect, &g, &count), PMS_EFORMAT);
+    assert_int_equal(pms__ring_drain(&f.r, collect, &g, &count), PMS_EFORMAT);
     assert_int_equal(count, 1);
     assert_non_null(strstr(pms_strerror(), "record at position 16 has size 4"));
     assert_int_equal(f.page.data_tail, f.page.data_head); /* skipped, not read forever */
@@ -118,9 +118,9 @@ static void test_map_rejects_bad_sizes(void **state)
 {
     (void)state;
     pms_ring r;
-    assert_int_equal(pms_ring_map(&r, -1, 3), PMS_EINVAL);
+    assert_int_equal(pms__ring_map(&r, -1, 3), PMS_EINVAL);
     assert_non_null(strstr(pms_strerror(), "3 pages is not a power of 2"));
-    assert_true(pms_ring_map(&r, -1, 4) < 0); /* not a perf fd */
+    assert_true(pms__ring_map(&r, -1, 4) < 0); /* not a perf fd */
 }
 
 int main(void)

@@ -55,14 +55,14 @@ static void test_markup_invalid_utf8_becomes_replacement(void **state)
     const char *r = "&#xFFFD;";
     char want[256];
     snprintf(want, sizeof want, "a%sb%sc%s%sd%s%s%se%s%s%s%sf%s%s", r, r, r, r, r, r, r, r, r, r, r, r, r);
-    expect(pms_markup_escape, hostile, want);
+    expect(pms__markup_escape, hostile, want);
 }
 
 static void test_markup_controls_replaced_specials_escaped(void **state)
 {
     (void)state;
     /* XML 1.0 forbids U+0001 and U+FFFF even as references; tab and newline are allowed */
-    expect(pms_markup_escape, "<a&\"b\x01\t\n\xef\xbf\xbf\xc3\xa9>", "&lt;a&amp;&quot;b&#xFFFD;\t\n&#xFFFD;\xc3\xa9&gt;");
+    expect(pms__markup_escape, "<a&\"b\x01\t\n\xef\xbf\xbf\xc3\xa9>", "&lt;a&amp;&quot;b&#xFFFD;\t\n&#xFFFD;\xc3\xa9&gt;");
 }
 
 int main(void)

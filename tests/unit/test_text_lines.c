@@ -20,22 +20,22 @@ static void test_lines_and_bom(void **state)
     static const char bom_text[] = "\xEF\xBB\xBF" "a,b\r\n\n" "last";
     const char *path = pms_test_write_temp(".txt", bom_text, sizeof bom_text - 1);
     pms_lines r;
-    assert_int_equal(pms_lines_open(&r, path, 0), PMS_OK);
+    assert_int_equal(pms__lines_open(&r, path, 0), PMS_OK);
     char *line;
     size_t len;
-    assert_int_equal(pms_lines_next(&r, &line, &len), 1);
+    assert_int_equal(pms__lines_next(&r, &line, &len), 1);
     assert_string_equal(line, "a,b\r"); /* the BOM dropped, the '\r' kept for the parser */
     assert_int_equal(len, 4);
-    assert_int_equal(pms_lines_next(&r, &line, &len), 1);
+    assert_int_equal(pms__lines_next(&r, &line, &len), 1);
     assert_int_equal(len, 0);
-    assert_int_equal(pms_lines_next(&r, &line, &len), 1);
+    assert_int_equal(pms__lines_next(&r, &line, &len), 1);
     assert_string_equal(line, "last");
     assert_int_equal(r.line, 3);
-    assert_int_equal(pms_lines_next(&r, &line, &len), 0);
-    pms_lines_close(&r);
+    assert_int_equal(pms__lines_next(&r, &line, &len), 0);
+    pms__lines_close(&r);
 
     char *text;
-    assert_int_equal(pms_read_text(path, 0, &text, &len), PMS_OK);
+    assert_int_equal(pms__read_text(path, 0, &text, &len), PMS_OK);
     assert_int_equal(len, 10);
     assert_memory_equal(text, "a,b\r\n\nlast", 10);
     free(text);
@@ -47,19 +47,19 @@ static void test_hostile_input_is_named(void **state)
     char *text;
     size_t len;
     const char *path = pms_test_write_temp(".txt", "ok\nab\0cd\n", 9);
-    assert_int_equal(pms_read_text(path, 0, &text, &len), PMS_EFORMAT);
+    assert_int_equal(pms__read_text(path, 0, &text, &len), PMS_EFORMAT);
     expect_message(": line 2: byte offset 5: NUL byte, expected text");
     assert_non_null(strstr(pms_strerror(), path));
 
-    assert_int_equal(pms_read_text("/dev/zero", 0, &text, &len), PMS_EINVAL);
+    assert_int_equal(pms__read_text("/dev/zero", 0, &text, &len), PMS_EINVAL);
     assert_string_equal(pms_strerror(), "/dev/zero: a character device, not a regular file or a pipe: expected a text file");
-    assert_int_equal(pms_read_text("/tmp", 0, &text, &len), PMS_EINVAL);
+    assert_int_equal(pms__read_text("/tmp", 0, &text, &len), PMS_EINVAL);
     expect_message("/tmp: a directory, not a regular file or a pipe");
 
     path = pms_test_write_temp(".bb", "T:1:5 \nT:2:", 11);
-    assert_int_equal(pms_read_text(path, PMS_LINES_COMPLETE, &text, &len), PMS_EFORMAT);
+    assert_int_equal(pms__read_text(path, PMS_LINES_COMPLETE, &text, &len), PMS_EFORMAT);
     expect_message(": line 2: ends without a newline: the file was cut short");
-    assert_int_equal(pms_read_text(path, 0, &text, &len), PMS_OK); /* free-form formats take it */
+    assert_int_equal(pms__read_text(path, 0, &text, &len), PMS_OK); /* free-form formats take it */
     free(text);
 
     size_t big = 100;
@@ -69,12 +69,12 @@ static void test_hostile_input_is_named(void **state)
     path = pms_test_write_temp(".txt", longline, big + 1);
     free(longline);
     pms_lines r;
-    assert_int_equal(pms_lines_open(&r, path, 0), PMS_OK);
+    assert_int_equal(pms__lines_open(&r, path, 0), PMS_OK);
     r.max_len = 99;
     char *line;
-    assert_int_equal(pms_lines_next(&r, &line, &len), PMS_EFORMAT);
+    assert_int_equal(pms__lines_next(&r, &line, &len), PMS_EFORMAT);
     expect_message(": line 1: longer than 99 bytes");
-    pms_lines_close(&r);
+    pms__lines_close(&r);
 }
 
 static void test_pipe_is_read(void **state)
@@ -86,12 +86,12 @@ static void test_pipe_is_read(void **state)
     close(fd[1]);
     FILE *f = fdopen(fd[0], "r");
     pms_lines r;
-    assert_int_equal(pms_lines_from_stream(&r, f, "pipe", PMS_LINES_COMPLETE), PMS_OK);
+    assert_int_equal(pms__lines_from_stream(&r, f, "pipe", PMS_LINES_COMPLETE), PMS_OK);
     char *line;
     size_t len, n = 0;
-    while (pms_lines_next(&r, &line, &len) == 1) n++;
+    while (pms__lines_next(&r, &line, &len) == 1) n++;
     assert_int_equal(n, 2);
-    pms_lines_close(&r);
+    pms__lines_close(&r);
     fclose(f);
 }
 
@@ -99,16 +99,16 @@ static void test_counts_are_exact(void **state)
 {
     (void)state;
     uint64_t v;
-    assert_int_equal(pms_parse_count("9007199254740993", 16, &v), PMS_COUNT_OK);
+    assert_int_equal(pms__parse_count("9007199254740993", 16, &v), PMS_COUNT_OK);
     assert_true(v == 9007199254740993ull); /* 2^53 + 1: a double would give ...992 */
-    assert_int_equal(pms_parse_count(" 18446744073709551615\r", 22, &v), PMS_COUNT_OK);
+    assert_int_equal(pms__parse_count(" 18446744073709551615\r", 22, &v), PMS_COUNT_OK);
     assert_true(v == UINT64_MAX);
-    assert_int_equal(pms_parse_count("18446744073709551616", 20, &v), PMS_COUNT_TOO_LARGE);
-    assert_int_equal(pms_parse_count("-5", 2, &v), PMS_COUNT_NEGATIVE);
-    assert_int_equal(pms_parse_count("1e3", 3, &v), PMS_COUNT_NOT_INTEGER);
-    assert_int_equal(pms_parse_count("1.0", 3, &v), PMS_COUNT_NOT_INTEGER);
-    assert_int_equal(pms_parse_count("", 0, &v), PMS_COUNT_NOT_INTEGER);
-    assert_int_equal(pms_parse_count("+7", 2, &v), PMS_COUNT_OK);
+    assert_int_equal(pms__parse_count("18446744073709551616", 20, &v), PMS_COUNT_TOO_LARGE);
+    assert_int_equal(pms__parse_count("-5", 2, &v), PMS_COUNT_NEGATIVE);
+    assert_int_equal(pms__parse_count("1e3", 3, &v), PMS_COUNT_NOT_INTEGER);
+    assert_int_equal(pms__parse_count("1.0", 3, &v), PMS_COUNT_NOT_INTEGER);
+    assert_int_equal(pms__parse_count("", 0, &v), PMS_COUNT_NOT_INTEGER);
+    assert_int_equal(pms__parse_count("+7", 2, &v), PMS_COUNT_OK);
     assert_true(v == 7);
 }
 

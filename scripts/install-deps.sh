@@ -9,7 +9,8 @@ packages=(
   libgsl-dev libglpk-dev glpk-utils
   linux-perf valgrind
   r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
-  zstd xz-utils
+  zstd xz-utils libzstd-dev
+  libprotobuf-c-dev protobuf-c-compiler libiberty-dev golang-go
   jq libxml2-utils python3
   chromium help2man
   gcc-aarch64-linux-gnu qemu-system-arm cpio

@@ -13,7 +13,7 @@ typedef struct olr_stats {
     uint64_t *x, *y;
     size_t n, cap;
     size_t counted;      /* leading samples already measured (wm's shared boundary) */
-    uint64_t segments;
+    uint64_t segments, capped;
     double max_err, sse, max_sigma;
     uint64_t measured;
     uint64_t y_min, y_max;
@@ -26,7 +26,7 @@ struct pms_olr {
     void *ctx;
     uint64_t nsamples, last_x;
     uint64_t *last_y;
-    bool *breaks;
+    uint8_t *breaks;           /* per counter: OLR_FITS or why the sample does not join */
     double scale_x, *scale_y;  /* wm: first non-zero values (1 until one is seen) */
     olr_wm *wm;
     olr_opt *op;
@@ -48,8 +48,6 @@ void pms_olr_options_init(pms_olr_options *o)
     o->ncounters = 1;
     o->alpha = 0.01;
     o->nsigma = 3.0;
-    o->max_len = 65536;
-    o->max_hull = 4096;
     o->stats = 1;
 }
 
@@ -84,8 +82,8 @@ static int check_options(const pms_olr_options *o)
     if (!(o->nsigma > 0 && isfinite(o->nsigma)))
         return pms__fail(PMS_EINVAL, "olr: nsigma %g: expected a positive number", o->nsigma);
     if (o->max_len == 1) return pms__fail(PMS_EINVAL, "olr: max_len 1: a line needs 2 samples (0 for no cap)");
-    if (o->method == PMS_OLR_OPT && o->max_hull < 8)
-        return pms__fail(PMS_EINVAL, "olr: max_hull %zu: expected at least 8", o->max_hull);
+    if (o->method == PMS_OLR_OPT && o->max_hull && o->max_hull < 8)
+        return pms__fail(PMS_EINVAL, "olr: max_hull %zu: expected 0 (no cap) or at least 8", o->max_hull);
     for (size_t j = 0; o->counters && j < o->ncounters; j++) {
         const pms_olr_counter_options *c = &o->counters[j];
         if (c->unit != PMS_OLR_EPS_ABS)
@@ -193,10 +191,12 @@ static void measure(olr_stats *s, pms_olr_segment *seg)
     if (seg->sigma > s->max_sigma) s->max_sigma = seg->sigma;
 }
 
-static int emit(pms_olr *o, size_t j, pms_olr_segment *seg, bool shared_boundary)
+static int emit(pms_olr *o, size_t j, pms_olr_segment *seg, bool shared_boundary, bool capped)
 {
     olr_stats *s = &o->st[j];
     seg->counter = j;
+    seg->capped = capped;
+    s->capped += capped;
     if (o->opt.stats) {
         measure(s, seg);
         if (shared_boundary) {
@@ -213,36 +213,39 @@ static int emit(pms_olr *o, size_t j, pms_olr_segment *seg, bool shared_boundary
 
 /* ---- the fitters ---- */
 
-static int close_wm(pms_olr *o, size_t j, bool restart)
+static int close_wm(pms_olr *o, size_t j, bool restart, bool capped)
 {
     pms_olr_segment seg = {0};
     pms__olr_wm_segment(&o->wm[j], o->scale_x, o->scale_y[j], &seg);
     if (restart) pms__olr_wm_restart(&o->wm[j]);
-    return emit(o, j, &seg, restart);
+    return emit(o, j, &seg, restart, capped);
 }
 
-static int close_opt(pms_olr *o, size_t j)
+static int close_opt(pms_olr *o, size_t j, bool capped)
 {
     pms_olr_segment seg = {0};
     pms__olr_opt_segment(&o->op[j], &seg);
-    return emit(o, j, &seg, false);
+    return emit(o, j, &seg, false, capped);
 }
 
-static bool counter_breaks(pms_olr *o, size_t j, uint64_t x, uint64_t y)
+/* OLR_FITS, or why (x, y) does not join counter j's open segment. */
+static int counter_breaks(pms_olr *o, size_t j, uint64_t x, uint64_t y)
 {
     if (o->wm) {
         olr_wm *w = &o->wm[j];
-        if (o->opt.max_len && w->n >= o->opt.max_len) return true;
-        return pms__olr_wm_breaks(w, (double)x / o->scale_x, (double)y / o->scale_y[j], o->opt.alpha, o->opt.nsigma);
+        if (o->opt.max_len && w->n >= o->opt.max_len) return OLR_CUT_LEN;
+        return pms__olr_wm_breaks(w, (double)x / o->scale_x, (double)y / o->scale_y[j], o->opt.alpha, o->opt.nsigma)
+                   ? OLR_BREAK
+                   : OLR_FITS;
     }
     olr_opt *p = &o->op[j];
-    if (o->opt.max_len && p->n >= o->opt.max_len) return true;
-    return !pms__olr_opt_fits(p, x, (int64_t)y);
+    if (o->opt.max_len && p->n >= o->opt.max_len) return OLR_CUT_LEN;
+    return pms__olr_opt_fits(p, x, (int64_t)y);
 }
 
-static int close_segment(pms_olr *o, size_t j)
+static int close_segment(pms_olr *o, size_t j, bool capped)
 {
-    return o->wm ? close_wm(o, j, true) : close_opt(o, j);
+    return o->wm ? close_wm(o, j, true, capped) : close_opt(o, j, capped);
 }
 
 static void add_sample(pms_olr *o, size_t j, uint64_t x, uint64_t y)
@@ -280,16 +283,21 @@ int pms_olr_push(pms_olr *o, uint64_t x, const uint64_t *y)
     size_t k = o->opt.ncounters;
     /* wm scaling: the first non-zero value of each series (see olr.h) */
     if (o->wm && x != 0 && (o->nsamples == 0 || o->last_x == 0)) o->scale_x = (double)x;
-    bool any = false;
+    bool any = false, any_data = false;
     for (size_t j = 0; j < k; j++) {
         if (o->wm && y[j] != 0 && o->st[j].y_max == 0)
             o->scale_y[j] = (double)y[j];
-        o->breaks[j] = o->nsamples > 0 && counter_breaks(o, j, x, y[j]);
-        any |= o->breaks[j];
+        int why = o->nsamples > 0 ? counter_breaks(o, j, x, y[j]) : OLR_FITS;
+        if (why == OLR_NOMEM) return pms__fail(PMS_ENOMEM, "olr: out of memory");
+        o->breaks[j] = (uint8_t)why;
+        any |= why != OLR_FITS;
+        any_data |= why == OLR_BREAK;
     }
     for (size_t j = 0; j < k; j++) {
-        if (o->breaks[j] || (any && !o->opt.per_counter)) {
-            rc = close_segment(o, j);
+        int why = o->breaks[j];
+        if (why != OLR_FITS || (any && !o->opt.per_counter)) {
+            /* cut by a cap: its own, or (breaking together) one no data break came with */
+            rc = close_segment(o, j, why >= OLR_CUT_LEN || (why == OLR_FITS && !any_data));
             if (rc) return rc;
         }
         add_sample(o, j, x, y[j]);
@@ -337,7 +345,7 @@ int pms_olr_finish(pms_olr *o)
     if (o->nsamples == 1) return pms__fail(PMS_EINVAL, "olr: a single sample: a line needs at least 2");
     o->finished = true;
     for (size_t j = 0; j < o->opt.ncounters; j++) {
-        int rc = o->wm ? close_wm(o, j, false) : close_opt(o, j);
+        int rc = o->wm ? close_wm(o, j, false, false) : close_opt(o, j, false);
         if (rc) return rc;
     }
     return PMS_OK;
@@ -351,6 +359,7 @@ int pms_olr_get_summary(const pms_olr *o, size_t j, pms_olr_summary *out)
     memset(out, 0, sizeof *out);
     out->samples = o->nsamples;
     out->segments = s->segments;
+    out->capped = s->capped;
     out->reduction = s->segments ? (double)o->nsamples / (double)s->segments : 0;
     /* bytes: a sample is x and k counters; a line is x, slope, intercept (per counter),
      * or x and k slope/intercept pairs when all counters break together */

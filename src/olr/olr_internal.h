@@ -41,12 +41,24 @@ typedef struct olr_opt {
     olr_pt rect[4];              /* PGM's rectangle: the two extreme lines are 0-2 and 1-3 */
     olr_pt *upper, *lower;       /* hulls of (x, y + eps) and (x, y - eps) */
     size_t nup, nlo, up_start, lo_start, cap;
+    size_t max_hull;             /* 0: the hulls grow as needed */
 } olr_opt;
+
+/* Whether a sample joins the open segment, and why not. */
+enum {
+    OLR_FITS = 0,
+    OLR_BREAK,     /* the data: no line within the bound (opt) or an outlier (wm) */
+    OLR_CUT_LEN,   /* caps: max_len samples */
+    OLR_CUT_HULL,  /* max_hull hull points */
+    OLR_CUT_SPAN,  /* the x or y span beyond which the exact arithmetic could overflow */
+    OLR_NOMEM,
+};
 
 int pms__olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull);
 void pms__olr_opt_free(olr_opt *p);
-/* Can (x, y) join the current segment? May compact the hulls (no change of meaning). */
-bool pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y);
+/* Can (x, y) join the current segment (OLR_FITS), or why not? Makes room in the hulls
+ * for it (no change of meaning). */
+int pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y);
 void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index);
 /* Fills the segment (exact line and its double view) and empties the fitter. */
 void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s);

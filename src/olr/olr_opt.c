@@ -29,14 +29,18 @@ static i128 cross(olr_pt o, olr_pt a, olr_pt b)
     return (i128)oa.x * ob.y - (i128)oa.y * ob.x;
 }
 
+/* Hull arrays start small and double when full (no cap unless max_hull is given). */
+#define HULL_START 16
+
 int pms__olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull)
 {
     memset(p, 0, sizeof *p);
     p->eps = eps;
     p->monotone = monotone;
-    p->cap = max_hull;
-    p->upper = malloc(max_hull * sizeof *p->upper);
-    p->lower = malloc(max_hull * sizeof *p->lower);
+    p->max_hull = max_hull;
+    p->cap = max_hull && max_hull < HULL_START ? max_hull : HULL_START;
+    p->upper = malloc(p->cap * sizeof *p->upper);
+    p->lower = malloc(p->cap * sizeof *p->lower);
     return p->upper && p->lower ? 0 : -1;
 }
 
@@ -46,32 +50,48 @@ void pms__olr_opt_free(olr_opt *p)
     free(p->lower);
 }
 
-/* Makes room for one more hull point by dropping the unused prefix, if that frees at
- * least half the array (so the copying stays amortised O(1)). */
-static bool room(olr_pt *h, size_t *n, size_t *start, size_t cap)
+/* Drops a hull's unused prefix when that frees at least half the array (so the copying
+ * stays amortised O(1)). */
+static void compact(olr_pt *h, size_t *n, size_t *start, size_t cap)
 {
-    if (*n < cap) return true;
-    if (*start < cap / 2) return false;
+    if (*n < cap || *start < cap / 2) return;
     memmove(h, h + *start, (*n - *start) * sizeof *h);
     *n -= *start;
     *start = 0;
-    return true;
 }
 
-bool pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+/* Room for one more point in both hulls: compacts, else doubles the arrays (up to
+ * max_hull when one is set). */
+static int room(olr_opt *p)
 {
-    if (p->n == 0) return true;
+    compact(p->upper, &p->nup, &p->up_start, p->cap);
+    compact(p->lower, &p->nlo, &p->lo_start, p->cap);
+    if (p->nup < p->cap && p->nlo < p->cap) return OLR_FITS;
+    if (p->max_hull && p->cap >= p->max_hull) return OLR_CUT_HULL;
+    size_t cap = p->cap * 2;
+    if (p->max_hull && cap > p->max_hull) cap = p->max_hull;
+    olr_pt *up = realloc(p->upper, cap * sizeof *up);
+    if (up) p->upper = up;
+    olr_pt *lo = up ? realloc(p->lower, cap * sizeof *lo) : NULL;
+    if (!lo) return OLR_NOMEM;
+    p->lower = lo;
+    p->cap = cap;
+    return OLR_FITS;
+}
+
+int pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+{
+    if (p->n == 0) return OLR_FITS;
     uint64_t dx = x - p->x0;
     int64_t dy = y - p->y0;
-    if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return false;
-    if (!room(p->upper, &p->nup, &p->up_start, p->cap) || !room(p->lower, &p->nlo, &p->lo_start, p->cap))
-        return false;
-    if (p->n < 2) return true;
+    if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return OLR_CUT_SPAN;
+    int rc = room(p);
+    if (rc != OLR_FITS || p->n < 2) return rc;
     olr_pt p1 = {(int64_t)dx, dy + p->eps}, p2 = {(int64_t)dx, dy - p->eps};
     olr_pt slope1 = sub(p->rect[2], p->rect[0]), slope2 = sub(p->rect[3], p->rect[1]);
     bool outside1 = slope_lt(sub(p1, p->rect[2]), slope1);
     bool outside2 = slope_gt(sub(p2, p->rect[3]), slope2);
-    return !(outside1 || outside2);
+    return outside1 || outside2 ? OLR_BREAK : OLR_FITS;
 }
 
 void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index)

@@ -10,6 +10,7 @@
  * every cross product is exact in __int128. */
 #include "olr/olr_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,8 +86,11 @@ int pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
     uint64_t dx = x - p->x0;
     int64_t dy = y - p->y0;
     if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return OLR_CUT_SPAN;
-    int rc = room(p);
-    if (rc != OLR_FITS || p->n < 2) return rc;
+    if (p->nup == p->cap || p->nlo == p->cap) { /* rarely: the hulls are full */
+        int rc = room(p);
+        if (rc != OLR_FITS) return rc;
+    }
+    if (p->n < 2) return OLR_FITS;
     olr_pt p1 = {(int64_t)dx, dy + p->eps}, p2 = {(int64_t)dx, dy - p->eps};
     olr_pt slope1 = sub(p->rect[2], p->rect[0]), slope2 = sub(p->rect[3], p->rect[1]);
     bool outside1 = slope_lt(sub(p1, p->rect[2]), slope1);
@@ -183,6 +187,7 @@ void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s)
     pms_olr_exact *e = &s->exact;
     e->x0 = p->x0;
     e->y0 = p->y0;
+    p->flat = false;
     if (p->n == 1) {
         horizontal(e, 0, 0);
         horizontal(e, 1, 0);
@@ -191,7 +196,8 @@ void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s)
         through(e, 1, p->rect[1], p->rect[3]); /* greatest slope */
         /* Mean slope below 0 on a counter that never decreases: then y_last - y_first
          * <= 2 eps (a feasible line falls), so the flat line at their middle fits. */
-        if (p->monotone && (i128)e->dy[0] * e->dx[1] + (i128)e->dy[1] * e->dx[0] < 0) {
+        p->flat = p->monotone && (i128)e->dy[0] * e->dx[1] + (i128)e->dy[1] * e->dx[0] < 0;
+        if (p->flat) {
             horizontal(e, 0, 0);
             horizontal(e, 1, p->y_last);
         }
@@ -206,4 +212,43 @@ void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s)
     s->slope = (double)(((long double)e->dy[0] / e->dx[0] + (long double)e->dy[1] / e->dx[1]) / 2);
     s->sigma = 0;
     p->n = 0;
+}
+
+void pms__olr_opt_line(const olr_opt *p, double *a, double *b)
+{
+    /* the mean of the extreme lines: through rect[0], rect[2] and through rect[1], rect[3] */
+    double a2 = 0, b2 = 0;
+    for (int i = 0; i < 2; i++) {
+        olr_pt s = p->rect[i], t = p->rect[i + 2];
+        double slope = (double)(t.y - s.y) / (double)(t.x - s.x);
+        b2 += slope;
+        a2 += (double)s.y - slope * (double)s.x;
+    }
+    *a = a2 / 2;
+    *b = b2 / 2;
+}
+
+/* |y - decoded y| at a hull point (hull coordinates: y shifted by +-eps). */
+static double error_at(const olr_opt *p, const pms_olr_segment *s, olr_pt pt, int64_t shift)
+{
+    int64_t y = p->y0 + (pt.y - shift);
+    int64_t d = y - pms__olr_exact_eval(&s->exact, p->x0 + (uint64_t)pt.x);
+    return d < 0 ? -(double)d : (double)d;
+}
+
+double pms__olr_opt_max_error(const olr_opt *p, const pms_olr_segment *s)
+{
+    /* A flat line on a counter that never decreases: the extremes are the first and last
+     * samples. Otherwise y - line(x) is largest at a vertex of the samples' upper hull
+     * (the lower array, shifted by -eps) and least at one of the lower hull (the upper
+     * array, +eps); the decoded value rounds the line, and rounding is monotone, so the
+     * same vertices give the largest decoding errors. The prefixes the fit dropped (and
+     * points it never kept) are dominated by kept ones for every slope still feasible. */
+    if (p->flat || p->nup == 0)
+        return fmax(error_at(p, s, (olr_pt){0, 0}, 0),
+                    error_at(p, s, (olr_pt){(int64_t)(p->x_last - p->x0), p->y_last}, 0));
+    double max = 0;
+    for (size_t i = p->up_start; i < p->nup; i++) max = fmax(max, error_at(p, s, p->upper[i], p->eps));
+    for (size_t i = p->lo_start; i < p->nlo; i++) max = fmax(max, error_at(p, s, p->lower[i], -p->eps));
+    return max;
 }

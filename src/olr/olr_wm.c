@@ -94,6 +94,16 @@ void pms__olr_wm_segment(const olr_wm *w, double scale_x, double scale_y, pms_ol
     s->exact_valid = 0;
 }
 
+void pms__olr_wm_line(const olr_wm *w, double scale_x, double scale_y, uint64_t xo, uint64_t yo, double *a,
+                      double *b)
+{
+    double k, c;
+    fit(w, &k, &c);
+    /* y = scale_y (k (x / scale_x - ox) + c + oy) */
+    *a = scale_y * (k * ((double)xo / scale_x - w->ox) + c + w->oy) - (double)yo;
+    *b = scale_y * k / scale_x;
+}
+
 void pms__olr_wm_restart(olr_wm *w)
 {
     /* The new line starts from the last sample of the current one (n = 1, sums of that

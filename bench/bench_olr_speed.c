@@ -119,13 +119,7 @@ static void bench_column(const char *series, const char *counter, column *c)
 }
 
 static uint64_t rng = 88172645463325252ULL;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rnd(void) { return (rng = rng * 6364136223846793005ULL + 1442695040888963407ULL) >> 17; }
 
 /* A generated counter: a jittered sampling period, phase-wise rates and noise. */
 static void generated(size_t n)

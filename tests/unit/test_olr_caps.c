@@ -4,20 +4,12 @@
  * a cap that cuts a segment says so (segment flag and summary count). */
 #include "test_support.h"
 #include "olr_reference.h"
+#include "splitmix.h"
 #include "pmuscope/olr.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static uint64_t below(uint64_t n) { return n ? rnd() % n : 0; }
 
 typedef struct fitted {
     uint64_t *starts;

@@ -92,7 +92,10 @@ typedef struct pms_perfdata_reader pms_perfdata_reader;
  * empty file). Fails only when the file cannot be opened or read. */
 int pms_perfdata_sniff(bool *out, const char *path);
 
-/* Opens and checks the header and attribute section. */
+/* Opens and checks the header and attribute section. Reads the file format and the pipe
+ * format (perf record -o -: the events and features as records before the samples).
+ * PATH "-" is the standard input; input from a pipe or FIFO is first copied to an unlinked
+ * temporary file in $TMPDIR (else /tmp), since the pass seeks back to the data. */
 int pms_perfdata_open(pms_perfdata_reader **out, const char *path);
 void pms_perfdata_close(pms_perfdata_reader *r);
 size_t pms_perfdata_nattrs(const pms_perfdata_reader *r);

@@ -37,7 +37,8 @@ static void usage(FILE *out)
           "                         Sembrant's phase library (pmuscope help methods)\n"
           "      --seed N           seed of the randomised periods (default 1, as in every\n"
           "                         command: the same seed gives the same sequence)\n"
-          "  -o, --output FILE      output file (default perf.data)\n"
+          "  -o, --output FILE      output file (default perf.data); - writes perf's pipe format to\n"
+          "                         the standard output (| perf script -i -, | pmuscope report -i -)\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
           "      --fallback         let cpu-clock stand in for an event this machine cannot count\n"
@@ -229,8 +230,12 @@ static void print_summary(const record_opts *o, const pms_record_result *r)
     struct stat sb;
     const pms_sampler_stats *st = &r->stats;
     double mb = stat(o->output, &sb) == 0 ? (double)sb.st_size / (1024.0 * 1024.0) : 0.0;
-    fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, o->output,
-            (unsigned long long)r->samples);
+    if (strcmp(o->output, "-") == 0)
+        fprintf(stderr, "[ pmuscope record: Captured and wrote %llu samples to the standard output (pipe format) ]\n",
+                (unsigned long long)r->samples);
+    else
+        fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, o->output,
+                (unsigned long long)r->samples);
     fprintf(stderr, "[ pmuscope record: %llu samples lost, %llu throttle and %llu unthrottle events ]\n",
             (unsigned long long)st->lost, (unsigned long long)st->throttles, (unsigned long long)st->unthrottles);
     if (o->randomize.kind != PMS_RANDOMIZE_NONE)

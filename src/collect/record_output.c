@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@ int pms__record_output_begin(record_output *o, const char *path)
 {
     *o = (record_output){.path = path};
     struct stat st;
+    if (strcmp(path, "-") == 0) return PMS_OK; /* the standard output, in perf's pipe format */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return PMS_OK; /* a device: written in place */
     if (asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
         o->tmp = NULL;

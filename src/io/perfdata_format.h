@@ -33,9 +33,13 @@ enum {
 /* Record types that perf itself adds to the data section (enum perf_user_event_type). */
 enum {
     PMS_RECORD_HEADER_ATTR = 64,
+    PMS_RECORD_HEADER_TRACING_DATA = 66, /* followed by its u32 size (at +8) of data, padded to 8 */
+    PMS_RECORD_HEADER_BUILD_ID = 67,
     PMS_RECORD_FINISHED_ROUND = 68,
     PMS_RECORD_ID_INDEX = 69,
     PMS_RECORD_AUXTRACE = 71, /* followed by `size` (u64 at +8) bytes of trace outside h.size */
+    PMS_RECORD_EVENT_UPDATE = 78,
+    PMS_RECORD_HEADER_FEATURE = 80,
     PMS_RECORD_COMPRESSED = 81,
 };
 

@@ -4,6 +4,7 @@
  * every failure names the byte offset at fault. */
 #include "io/perfdata_format.h"
 #include "io/perfdata_order.h"
+#include "io/perfdata_spool.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -36,6 +37,8 @@ struct pms_perfdata_reader {
     size_t ncmdline;
     unsigned char *window;
     pms_perfdata_order order;
+    bool pipe;            /* pipe mode: attrs and features come as records in the data */
+    uint64_t header_end;  /* pipe mode: where the leading header records end */
     pms__order_queue queue; /* records waiting for their turn (PMS_PERFDATA_ORDER_TIME) */
     pms_read_value values[MAX_READ_VALUES];
     _Alignas(8) unsigned char aligned[UINT16_MAX + 1]; /* a record whose size broke 8-byte alignment */
@@ -89,11 +92,12 @@ static int check_magic(pms_perfdata_reader *r)
     if (head[0] == PMS_PERFDATA_MAGIC_V1)
         return pms__fail(PMS_ENOTSUP, "%s: perf.data version 1 (perf before Linux 2.6.36) is not supported", r->name);
     if (head[0] != PMS_PERFDATA_MAGIC) return fail_at(r, 0, "not a perf.data file: expected the magic \"PERFILE2\"");
-    if (head[1] == PMS_PERFDATA_PIPE_HEADER_SIZE)
-        return pms__fail(PMS_ENOTSUP,
-                        "%s: pipe-mode perf.data (perf record -o -) is not supported; convert it with "
-                        "'perf inject -i %s -o FILE'",
-                        r->name, r->name);
+    if (head[1] == PMS_PERFDATA_PIPE_HEADER_SIZE) { /* perf record -o -: records to the end */
+        r->pipe = true;
+        memset(&r->hdr, 0, sizeof r->hdr);
+        r->hdr.data = (struct pms_file_section){PMS_PERFDATA_PIPE_HEADER_SIZE, r->file_size - PMS_PERFDATA_PIPE_HEADER_SIZE};
+        return PMS_OK;
+    }
     /* 72 bytes: the header before feature bits existed. */
     if (head[1] != PMS_PERFDATA_HEADER_SIZE && head[1] != offsetof(struct pms_file_header, features))
         return fail_at(r, 8, "header size is neither 104 nor 72 bytes");
@@ -324,6 +328,60 @@ static int name_attrs(pms_perfdata_reader *r)
     return PMS_OK;
 }
 
+static int record_payload(const pms_perfdata_reader *r, const unsigned char *rec, const struct perf_event_header *h,
+                          uint64_t off, uint64_t end, uint64_t *payload);
+static int header_attr(pms_perfdata_reader *r, const unsigned char *rec, size_t size, uint64_t off);
+
+/* PERF_RECORD_EVENT_UPDATE of type NAME (perf 4.x on, pipe mode): an event's name by id. */
+static void event_update_name(pms_perfdata_reader *r, const unsigned char *rec, size_t size)
+{
+    if (size < 32 || pms__get_u64(rec + 8) != 1 /* PERF_EVENT_UPDATE__NAME */) return;
+    const char *name = record_string(rec + 24, rec + size);
+    pms_perfdata_attr *a = (pms_perfdata_attr *)pms_attr_by_id(r->attrs, r->nattrs, pms__get_u64(rec + 16));
+    if (name && a && !a->name) a->name = strdup(name);
+}
+
+/* PERF_RECORD_HEADER_FEATURE (perf 4.16 on, pipe mode): a feature section as a record. */
+static int header_feature(pms_perfdata_reader *r, const unsigned char *rec, size_t size, uint64_t off)
+{
+    if (size < 16) return fail_at(r, off, "feature record too short for its feature number");
+    uint64_t feat = pms__get_u64(rec + 8);
+    const unsigned char *p = rec + 16;
+    size_t len = size - 16;
+    if (feat == PMS_FEAT_EVENT_DESC) return parse_event_desc(r, p, len, off + 16);
+    if (feat == PMS_FEAT_CMDLINE && !r->cmdline) return parse_cmdline(r, p, len, off + 16);
+    if (feat == PMS_FEAT_BUILD_ID) return parse_build_ids(r, p, len, off + 16);
+    return PMS_OK;
+}
+
+/* Pipe mode: the records before the first kernel record describe the recording (events,
+ * their names, build-ids, features); read them now so the events are known at open. */
+static int read_pipe_header(pms_perfdata_reader *r)
+{
+    const uint64_t end = r->file_size;
+    uint64_t off = PMS_PERFDATA_PIPE_HEADER_SIZE;
+    int rc = PMS_OK;
+    while (!rc && end - off >= sizeof(struct perf_event_header)) {
+        struct perf_event_header h;
+        if ((rc = read_at(r, &h, sizeof h, off, "record header"))) return rc;
+        if (h.size < sizeof h) return fail_at(r, off, "record size smaller than its 8-byte header");
+        if (h.type < PMS_RECORD_HEADER_ATTR) break; /* the recording itself starts */
+        unsigned char *rec = r->aligned;
+        if ((rc = read_at(r, rec, h.size, off, "header record"))) return rc;
+        uint64_t payload;
+        if ((rc = record_payload(r, rec, &h, off, end, &payload))) return rc;
+        if (h.type == PMS_RECORD_HEADER_ATTR) rc = header_attr(r, rec, h.size, off);
+        else if (h.type == PMS_RECORD_EVENT_UPDATE) event_update_name(r, rec, h.size);
+        else if (h.type == PMS_RECORD_HEADER_FEATURE) rc = header_feature(r, rec, h.size, off);
+        else if (h.type == PMS_RECORD_HEADER_BUILD_ID) rc = parse_build_ids(r, rec, h.size, off);
+        off += h.size + payload;
+    }
+    r->header_end = off;
+    if (!rc && !r->nattrs)
+        rc = fail_at(r, off, "pipe-mode perf.data without an event attribute (HEADER_ATTR) before its first record");
+    return rc;
+}
+
 static int open_common(pms_perfdata_reader *r)
 {
     r->window = malloc(WINDOW_SIZE);
@@ -334,8 +392,9 @@ static int open_common(pms_perfdata_reader *r)
                                    "(%llu bytes): truncated recording",
                       r->name, (unsigned long long)r->hdr.data.size, (unsigned long long)r->hdr.data.offset,
                       (unsigned long long)r->file_size);
-    if (!rc) rc = read_attrs(r);
-    if (!rc) {
+    if (!rc && r->pipe) rc = read_pipe_header(r);
+    if (!rc && !r->pipe) rc = read_attrs(r);
+    if (!rc && !r->pipe) {
         rc = read_features(r);
         /* perf record writes the data size and the features only when it finishes. */
         if (rc == PMS_EFORMAT && r->hdr.data.size == 0 && r->file_size > r->hdr.data.offset)
@@ -364,19 +423,26 @@ static pms_perfdata_reader *reader_new(const char *name)
 int pms_perfdata_open(pms_perfdata_reader **out, const char *path)
 {
     *out = NULL;
-    pms_perfdata_reader *r = reader_new(path);
+    bool std_in = strcmp(path, "-") == 0;
+    pms_perfdata_reader *r = reader_new(std_in ? "stdin" : path);
     if (!r) return pms__fail(PMS_ENOMEM, "out of memory");
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    r->fd = std_in ? fcntl(0, F_DUPFD_CLOEXEC, 3) : open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     int rc = PMS_OK;
     if (r->fd < 0)
-        rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
+        rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", r->name);
     else if (fstat(r->fd, &st) != 0)
-        rc = pms__fail_errno(PMS_EIO, errno, "cannot stat %s", path);
+        rc = pms__fail_errno(PMS_EIO, errno, "cannot stat %s", r->name);
     else if (S_ISDIR(st.st_mode))
         rc = pms__fail(PMS_ENOTSUP, "%s: is a directory (perf record --threads format), not supported", path);
-    else
+    else if (S_ISREG(st.st_mode))
         r->file_size = (uint64_t)st.st_size;
+    else { /* a pipe or a FIFO: perf record -o - | pmuscope report -i - */
+        int spooled;
+        rc = pms__spool(r->fd, r->name, &spooled, &r->file_size);
+        close(r->fd);
+        r->fd = rc ? -1 : spooled;
+    }
     if (!rc) rc = open_common(r);
     if (rc) {
         pms_perfdata_close(r);
@@ -541,7 +607,7 @@ static int header_attr(pms_perfdata_reader *r, const unsigned char *rec, size_t 
     memcpy(ids, rec + 8 + sz, n * 8);
     rc = add_attr(r, &a, ids, n);
     if (rc) free(ids);
-    return rc ? rc : name_attrs(r);
+    return rc;
 }
 
 static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t off, const pms_perfdata_handlers *hd)
@@ -583,8 +649,10 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
     case PERF_RECORD_UNTHROTTLE:
         if (h.size < 16) return fail_at(r, off, "throttle record too short");
         return hd->throttle ? hd->throttle(h.type == PERF_RECORD_UNTHROTTLE, pms__get_u64(rec + 8), hd->ctx) : 0;
-    case PMS_RECORD_HEADER_ATTR:
-        return header_attr(r, rec, h.size, off);
+    case PMS_RECORD_HEADER_ATTR: /* pipe mode's leading ones were read at open */
+        if (r->pipe && off < r->header_end) return 0;
+        rc = header_attr(r, rec, h.size, off);
+        return rc ? rc : name_attrs(r);
     case PMS_RECORD_COMPRESSED:
         return pms__fail(PMS_ENOTSUP,
                         "%s: offset %llu: compressed records (perf record -z) are not supported; "
@@ -650,15 +718,18 @@ static int route(pms_perfdata_reader *r, const unsigned char *rec, uint64_t off,
     return queue_failed(r, pms__order_push(&r->queue, rec, h.size, t, off, deliver, &d));
 }
 
-/* The processor trace (Intel PT, CoreSight) that follows a PERF_RECORD_AUXTRACE record
- * outside its header's size: its length, checked against the data section. pmuscope
- * does not decode it (perf report --no-itrace neither). */
-static int auxtrace_payload(const pms_perfdata_reader *r, const unsigned char *rec, const struct perf_event_header *h,
-                            uint64_t off, uint64_t end, uint64_t *payload)
+/* The bytes that follow a record outside its header's size: the processor trace (Intel
+ * PT, CoreSight) after PERF_RECORD_AUXTRACE, which pmuscope does not decode (perf report
+ * --no-itrace neither), and the tracepoint formats after a pipe's HEADER_TRACING_DATA
+ * (padded to 8 bytes). Checked against the data section; 0 for other records. */
+static int record_payload(const pms_perfdata_reader *r, const unsigned char *rec, const struct perf_event_header *h,
+                          uint64_t off, uint64_t end, uint64_t *payload)
 {
-    if (h->size < 16) return fail_at(r, off, "auxtrace record too short for its size field");
-    *payload = pms__get_u64(rec + 8);
-    if (*payload > end - off - h->size) return fail_at(r, off, "auxtrace data runs past the end of the data section");
+    *payload = 0;
+    if (h->type != PMS_RECORD_AUXTRACE && h->type != PMS_RECORD_HEADER_TRACING_DATA) return PMS_OK;
+    if (h->size < 16) return fail_at(r, off, "auxtrace or tracing-data record too short for its size field");
+    *payload = h->type == PMS_RECORD_AUXTRACE ? pms__get_u64(rec + 8) : (pms__get_u32(rec + 8) + 7ull) & ~7ull;
+    if (*payload > end - off - h->size) return fail_at(r, off, "auxtrace or tracing data runs past the end of the data section");
     return PMS_OK;
 }
 
@@ -697,7 +768,7 @@ static int read_records(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
         int rc = route(r, rec, off, hd);
         if (rc) return rc;
         uint64_t payload = 0;
-        if (h.type == PMS_RECORD_AUXTRACE && (rc = auxtrace_payload(r, rec, &h, off, end, &payload))) return rc;
+        if ((rc = record_payload(r, rec, &h, off, end, &payload))) return rc;
         pos += h.size;
         off += h.size + payload;
         if (payload <= win_len - pos) {

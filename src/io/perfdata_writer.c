@@ -11,6 +11,7 @@
 #include "util/error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -29,13 +30,14 @@ struct pms_perfdata_writer {
     unsigned char *buf;    /* records not yet written */
     size_t buflen;
     int features_on_disk; /* the header points at feature sections after the data */
+    bool pipe;            /* path "-": perf's pipe format on the standard output */
 };
 
 static int write_at(pms_perfdata_writer *w, const void *p, size_t n, uint64_t off)
 {
     const unsigned char *c = p;
     while (n) {
-        ssize_t k = pwrite(w->fd, c, n, (off_t)off);
+        ssize_t k = w->pipe ? write(w->fd, c, n) : pwrite(w->fd, c, n, (off_t)off);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return pms__fail_errno(PMS_EIO, k < 0 ? errno : ENOSPC, "%s: cannot write", w->path);
         c += k;
@@ -43,6 +45,48 @@ static int write_at(pms_perfdata_writer *w, const void *p, size_t n, uint64_t of
         off += (uint64_t)k;
     }
     return PMS_OK;
+}
+
+/* Pipe mode writes in sequence: no going back. */
+static int write_out(pms_perfdata_writer *w, const void *p, size_t n)
+{
+    int rc = write_at(w, p, n, w->data_offset);
+    w->data_offset += n;
+    return rc;
+}
+
+/* The pipe format (perf record -o -): a 16-byte header, then the events and the features
+ * as records (HEADER_ATTR with its ids, HEADER_FEATURE) before the data; perf script -i -
+ * and perf report -i - read it, as does pms_perfdata_open(). */
+static int write_pipe_header(pms_perfdata_writer *w)
+{
+    const uint64_t head[2] = {PMS_PERFDATA_MAGIC, PMS_PERFDATA_PIPE_HEADER_SIZE};
+    int rc = write_out(w, head, sizeof head);
+    unsigned char rec[UINT16_MAX];
+    for (size_t i = 0; !rc && i < w->nattrs; i++) {
+        struct perf_event_header h = {PMS_RECORD_HEADER_ATTR, 0, 0};
+        size_t size = sizeof h + sizeof(struct perf_event_attr) + w->attrs[i].nids * sizeof(uint64_t);
+        if (size > sizeof rec) return pms__fail(PMS_EINVAL, "%s: event %s has too many ids for a pipe", w->path, w->attrs[i].name);
+        h.size = (uint16_t)size;
+        struct perf_event_attr a = w->attrs[i].attr;
+        a.size = sizeof a;
+        memcpy(rec, &h, sizeof h);
+        memcpy(rec + sizeof h, &a, sizeof a);
+        memcpy(rec + sizeof h + sizeof a, w->attrs[i].ids, w->attrs[i].nids * sizeof(uint64_t));
+        rc = write_out(w, rec, size);
+    }
+    for (size_t i = 0; !rc && i < w->nfeatures; i++) {
+        size_t size = sizeof(struct perf_event_header) + 8 + ((w->features[i].len + 7) & ~(size_t)7);
+        if (size > sizeof rec) continue; /* a record holds 64 KiB: perf's pipe mode loses such a feature too */
+        memset(rec, 0, size);
+        struct perf_event_header h = {PMS_RECORD_HEADER_FEATURE, 0, (uint16_t)size};
+        uint64_t bit = w->features[i].bit;
+        memcpy(rec, &h, sizeof h);
+        memcpy(rec + sizeof h, &bit, sizeof bit);
+        memcpy(rec + sizeof h + 8, w->features[i].data, w->features[i].len);
+        rc = write_out(w, rec, size);
+    }
+    return rc;
 }
 
 static int write_header(pms_perfdata_writer *w, int with_features)
@@ -104,6 +148,12 @@ static int write_features(pms_perfdata_writer *w)
 static int flush(pms_perfdata_writer *w)
 {
     if (!w->buflen) return PMS_OK;
+    if (w->pipe) {
+        int rc = write_out(w, w->buf, w->buflen);
+        if (!rc) w->data_on_disk += w->buflen;
+        w->buflen = 0;
+        return rc;
+    }
     if (w->features_on_disk) { /* the records are about to overwrite them */
         int rc = write_header(w, 0);
         if (rc) return rc;
@@ -160,7 +210,7 @@ int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const 
     pms_perfdata_writer *w = calloc(1, sizeof *w);
     if (!w) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
     w->fd = -1;
-    w->path = strdup(path);
+    w->path = strdup(strcmp(path, "-") == 0 ? "stdout" : path);
     w->buf = malloc(WRITER_BUFFER_SIZE);
     if (!w->path || !w->buf) {
         writer_free(w);
@@ -168,7 +218,17 @@ int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const 
     }
     int rc = copy_attrs(w, attrs, nattrs);
     if (!rc) rc = pms__features_build(&w->features, &w->nfeatures, w->attrs, nattrs, argc, argv);
-    if (!rc) {
+    w->pipe = strcmp(path, "-") == 0;
+    if (!rc && w->pipe) {
+        w->fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+        if (w->fd < 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write to the standard output");
+        if (!rc) rc = write_pipe_header(w);
+        if (!rc) {
+            *out = w;
+            return PMS_OK;
+        }
+    }
+    if (!rc && !w->pipe) {
         w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (w->fd < 0) rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
     }
@@ -199,7 +259,7 @@ int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_head
 int pms_perfdata_writer_sync(pms_perfdata_writer *w)
 {
     int rc = flush(w);
-    if (!rc && !w->features_on_disk) {
+    if (!rc && !w->pipe && !w->features_on_disk) {
         rc = write_features(w);
         if (!rc) rc = write_header(w, 1);
         if (!rc) w->features_on_disk = 1;

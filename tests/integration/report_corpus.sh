@@ -18,13 +18,6 @@ corpus, pmuscope, tmp = sys.argv[1:4]
 
 # Files pmuscope does not read like perf yet, each with why. Shrinks as they are fixed.
 KNOWN_FAILURES = {
-    "perf.data.piped.corrupted.zero_size_sample-3.2": "pipe mode",
-    "perf.data.piped.header_features-4.16": "pipe mode",
-    "perf.data.piped.header_features_aligned-6.12": "pipe mode",
-    "perf.data.piped.header_feautres_group_desc-6.8": "pipe mode",
-    "perf.data.piped.lost_samples-4.4": "pipe mode",
-    "perf.data.piped.no_attr_ids-4.14": "pipe mode",
-    "perf.data.piped.target.throttled-3.4": "pipe mode",
 }
 # Files perf itself cannot read: pmuscope must refuse them too, naming the file.
 PERF_FAILS = {

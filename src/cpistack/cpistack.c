@@ -272,6 +272,13 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
         pms_rows_gather(s->x, p, s->test, s->ntest, xte);
         pms_rows_gather(s->cpi, 1, s->test, s->ntest, yte);
         pms_rows_gather(s->instructions, 1, s->train, s->ntrain, wtr);
+        size_t nonzero = 0;
+        for (size_t i = 0; i < s->ntrain; i++) nonzero += ytr[i] != 0;
+        if (!nonzero)
+            rc = pms__fail(PMS_EINVAL, "nothing to analyse: the cycles are 0 in all %zu training intervals, so CPI is 0 "
+                                       "throughout (was the cycles event counted?)", s->ntrain);
+    }
+    if (rc == PMS_OK) {
         pms_lm_options lo = {.method = o->method, .weights = o->weighted ? wtr : NULL};
         rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
         if (rc < 0) rc = pms__fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);

@@ -332,8 +332,10 @@ int pms_table_write(const pms_table *t, FILE *out, char sep)
             const struct column *c = &t->cols[j];
             if (c->type == PMS_COLUMN_STRING)
                 pms_csv_cell(out, c->str[i], (char[]){sep, 0});
-            else if (isnan(c->num[i]))
-                ; /* an empty cell reads back as NaN */
+            else if (!isfinite(c->num[i]))
+                ; /* an empty cell reads back as NaN: never "nan" or "inf" */
+            else if (c->num[i] == floor(c->num[i]) && fabs(c->num[i]) < 1e21)
+                fprintf(out, "%.0f", c->num[i]); /* a whole number: every digit, exactly (%.17g gives 1e+20) */
             else
                 fprintf(out, "%.17g", c->num[i]);
         }

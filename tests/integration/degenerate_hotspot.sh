@@ -71,5 +71,9 @@ n=$(perf script -i "$tmp/few.data" -F ip 2>/dev/null | wc -l)
 clean "hotspot --json with $n samples" "$P" hotspot --truth "$tmp/truth.d" --json="$tmp/o/h.json" "$tmp/few.data"
 clean "hotspot text with $n samples" "$P" hotspot --truth "$tmp/truth.d" "$tmp/few.data"
 
+# a sweep whose command fails says the command's status (it said "pmuscope record failed")
+refused "hotspot --sweep of a command that exits 3" "sh exited with status 3 while recorded at period" \
+    "$P" hotspot --sweep 1M --truth "$tmp/truth.d" --allow-other-run -- sh -c 'exit 3'
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all degenerate cases ok"

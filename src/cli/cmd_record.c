@@ -252,6 +252,9 @@ static void print_olr_summary(const record_opts *o, const pms_olr_live *l, const
         if (pms_olr_live_get_summary(&s, &name, l, j)) continue;
         fprintf(stderr, "[ pmuscope record: olr %s: %llu segments, reduction %.1f, max error %.4g, MNESD %.3g ]\n",
                 name, (unsigned long long)s.segments, s.reduction, s.max_abs_error, s.mnesd);
+        if (s.capped)
+            fprintf(stderr, "[ pmuscope record: olr %s: %llu segments cut by a cap, not by the data ]\n", name,
+                    (unsigned long long)s.capped);
     }
     fprintf(stderr, "[ pmuscope record: olr: %.3f ms in the regression, %.3f%% of the %.3f s run ]\n",
             1e3 * st.seconds, run_seconds > 0 ? 100 * st.seconds / run_seconds : 0.0, run_seconds);

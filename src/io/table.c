@@ -224,7 +224,7 @@ int pms_table_exact_numeric(const pms_table *t, size_t col, bool allow_nan, cons
     int rc = pms_table_numeric(t, col, allow_nan, values);
     const struct column *c = &t->cols[col];
     for (size_t i = 0; rc == PMS_OK && i < t->nrows; i++)
-        if (fabs(c->num[i]) >= PMS_TABLE_EXACT_LIMIT) {
+        if (isfinite(c->num[i]) && fabs(c->num[i]) >= PMS_TABLE_EXACT_LIMIT) { /* inf: refused by its reader */
             char place[512], cell[32];
             cell_place(t, i, col, place, sizeof place);
             if (c->cnt) snprintf(cell, sizeof cell, "%llu", (unsigned long long)c->cnt[i]); /* as written */

@@ -729,7 +729,9 @@ static int record_payload(const pms_perfdata_reader *r, const unsigned char *rec
     if (h->type != PMS_RECORD_AUXTRACE && h->type != PMS_RECORD_HEADER_TRACING_DATA) return PMS_OK;
     if (h->size < 16) return fail_at(r, off, "auxtrace or tracing-data record too short for its size field");
     *payload = h->type == PMS_RECORD_AUXTRACE ? pms__get_u64(rec + 8) : (pms__get_u32(rec + 8) + 7ull) & ~7ull;
-    if (*payload > end - off - h->size) return fail_at(r, off, "auxtrace or tracing data runs past the end of the data section");
+    if (*payload > end - off - h->size)
+        return fail_at(r, off, h->type == PMS_RECORD_AUXTRACE ? "auxtrace data runs past the end of the data section"
+                                                              : "tracing data runs past the end of the data section");
     return PMS_OK;
 }
 

@@ -35,7 +35,7 @@ typedef struct olr_opt {
     uint64_t n;                  /* points in the current segment */
     uint64_t first;              /* sample index of its first point */
     uint64_t x0;                 /* origin: the first point; hull coordinates are relative */
-    int64_t y0;
+    uint64_t y0;
     uint64_t x_last;
     int64_t y_last;              /* relative */
     olr_pt rect[4];              /* PGM's rectangle: the two extreme lines are 0-2 and 1-3 */
@@ -46,13 +46,17 @@ typedef struct olr_opt {
 int pms__olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull);
 void pms__olr_opt_free(olr_opt *p);
 /* Can (x, y) join the current segment? May compact the hulls (no change of meaning). */
-bool pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y);
-void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index);
+bool pms__olr_opt_fits(olr_opt *p, uint64_t x, uint64_t y);
+void pms__olr_opt_add(olr_opt *p, uint64_t x, uint64_t y, uint64_t index);
 /* Fills the segment (exact line and its double view) and empties the fitter. */
 void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s);
 
 /* Exact value of an opt line at x, rounded to the nearest count (ties upward). */
-int64_t pms__olr_exact_eval(const pms_olr_exact *e, uint64_t x);
+__int128 pms__olr_exact_eval(const pms_olr_exact *e, uint64_t x);
 long double pms__olr_exact_eval_real(const pms_olr_exact *e, uint64_t x);
+/* The line's values at xa < xb as whole counts whose straight line stays within 1/2 (less,
+ * between them) of the exact line: a sample within eps of the exact line decodes within
+ * eps from them (docs/olr-format.md). */
+void pms__olr_exact_ends(const pms_olr_exact *e, uint64_t xa, uint64_t xb, __int128 *ya, __int128 *yb);
 
 #endif

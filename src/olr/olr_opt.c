@@ -58,33 +58,34 @@ static bool room(olr_pt *h, size_t *n, size_t *start, size_t cap)
     return true;
 }
 
-bool pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+bool pms__olr_opt_fits(olr_opt *p, uint64_t x, uint64_t y)
 {
     if (p->n == 0) return true;
     uint64_t dx = x - p->x0;
-    int64_t dy = y - p->y0;
+    i128 dy = (i128)y - (i128)p->y0; /* counts reach 2^64 - 1: the difference needs 65 bits */
     if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return false;
     if (!room(p->upper, &p->nup, &p->up_start, p->cap) || !room(p->lower, &p->nlo, &p->lo_start, p->cap))
         return false;
     if (p->n < 2) return true;
-    olr_pt p1 = {(int64_t)dx, dy + p->eps}, p2 = {(int64_t)dx, dy - p->eps};
+    olr_pt p1 = {(int64_t)dx, (int64_t)dy + p->eps}, p2 = {(int64_t)dx, (int64_t)dy - p->eps};
     olr_pt slope1 = sub(p->rect[2], p->rect[0]), slope2 = sub(p->rect[3], p->rect[1]);
     bool outside1 = slope_lt(sub(p1, p->rect[2]), slope1);
     bool outside2 = slope_gt(sub(p2, p->rect[3]), slope2);
     return !(outside1 || outside2);
 }
 
-void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index)
+void pms__olr_opt_add(olr_opt *p, uint64_t x, uint64_t y, uint64_t index)
 {
     if (p->n == 0) {
         p->x0 = x;
         p->y0 = y;
         p->first = index;
     }
-    olr_pt p1 = {(int64_t)(x - p->x0), y - p->y0 + p->eps};
-    olr_pt p2 = {(int64_t)(x - p->x0), y - p->y0 - p->eps};
+    int64_t dy = (int64_t)((i128)y - (i128)p->y0); /* within the span cap: |dy| < 2^61 */
+    olr_pt p1 = {(int64_t)(x - p->x0), dy + p->eps};
+    olr_pt p2 = {(int64_t)(x - p->x0), dy - p->eps};
     p->x_last = x;
-    p->y_last = y - p->y0;
+    p->y_last = dy;
     if (p->n == 0) {
         p->rect[0] = p1;
         p->rect[1] = p2;

@@ -63,11 +63,3 @@ int pms__cursor_varint(pms__cursor *c, uint64_t *out)
     *out = v;
     return 0;
 }
-
-int pms__cursor_zigzag(pms__cursor *c, uint64_t *out)
-{
-    uint64_t z;
-    int rc = pms__cursor_varint(c, &z);
-    if (rc == 0) *out = (z >> 1) ^ (0 - (z & 1));
-    return rc;
-}

@@ -25,7 +25,5 @@ typedef struct pms__cursor {
 /* 0, or -1 when the bytes end inside the varint, -2 when it is longer than 10 bytes or
  * above 2^64 - 1. */
 int pms__cursor_varint(pms__cursor *c, uint64_t *out);
-/* The zigzag value as a difference mod 2^64. */
-int pms__cursor_zigzag(pms__cursor *c, uint64_t *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 #include "pmuscope/olr_series.h"
+#include "olr/series_internal.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
 
@@ -29,14 +30,19 @@ int pms_olr_write_segments(FILE *out, const pms_olr_series *s, const pms_olr_fit
     return PMS_OK;
 }
 
-int pms_olr_write_series(FILE *out, const pms_olr_series *s)
+void pms__olr_csv_header(FILE *out, const char *xname, const char *const *names, size_t k)
 {
-    pms_csv_cell(out, s->xname, ",");
-    for (size_t j = 0; j < s->k; j++) {
+    pms_csv_cell(out, xname, ",");
+    for (size_t j = 0; j < k; j++) {
         fputc(',', out);
-        pms_csv_cell(out, s->names[j], ",");
+        pms_csv_cell(out, names[j], ",");
     }
     fputc('\n', out);
+}
+
+int pms_olr_write_series(FILE *out, const pms_olr_series *s)
+{
+    pms__olr_csv_header(out, s->xname, (const char *const *)s->names, s->k);
     for (size_t i = 0; i < s->n; i++) {
         fprintf(out, "%llu", (unsigned long long)s->x[i]);
         for (size_t j = 0; j < s->k; j++) fprintf(out, ",%llu", (unsigned long long)s->y[i * s->k + j]);

@@ -1,11 +1,11 @@
 /* The olr segment file, read whole and checked (pmuscope/olr_store.h, docs/olr-format.md).
  * Every error names the file, the byte offset and what was expected there; a chunk's
  * contents are named by the chunk's offset and the byte within what it decompresses to. */
+#include "olr/series_internal.h"
 #include "olr/store_format.h"
 #include "olr/store_line.h"
 #include "olr/store_varint.h"
 #include "pmuscope/olr_store.h"
-#include "pmuscope/table.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -161,14 +161,21 @@ static int counter_index(reader *r, size_t *j)
     return PMS_OK;
 }
 
+/* A counter's chunk starts with its index and the number of items (at most one per byte). */
+static int counter_chunk(reader *r, size_t *j, uint64_t *m, const char *what, const char *per_byte)
+{
+    int rc = counter_index(r, j);
+    if (rc || (rc = varint(r, &r->in, m, what))) return rc;
+    return *m > r->in.n ? bad_at(r, &r->in, per_byte) : PMS_OK;
+}
+
 static int chunk_segments(reader *r)
 {
     pms_olr_stored *s = r->s;
     size_t j = 0;
     uint64_t m;
-    int rc = counter_index(r, &j);
-    if (rc || (rc = varint(r, &r->in, &m, "the number of segments"))) return rc;
-    if (m > r->in.n) return bad_at(r, &r->in, "at most one segment per byte");
+    int rc = counter_chunk(r, &j, &m, "the number of segments", "at most one segment per byte");
+    if (rc) return rc;
     if (grow((void **)&s->seg[j], &r->cap[j], s->nseg[j] + (size_t)m, sizeof **s->seg))
         return pms__fail(PMS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < m; i++) {
@@ -195,10 +202,9 @@ static int chunk_residuals(reader *r)
     pms_olr_stored *s = r->s;
     size_t j = 0;
     uint64_t m;
-    int rc = counter_index(r, &j);
-    if (rc || (rc = varint(r, &r->in, &m, "the number of residuals"))) return rc;
+    int rc = counter_chunk(r, &j, &m, "the number of residuals", "at most one residual per byte");
+    if (rc) return rc;
     if (!s->lossless) return bad_at(r, &r->in, "no residuals: the header says the file is not lossless");
-    if (m > r->in.n) return bad_at(r, &r->in, "at most one residual per byte");
     size_t cap = (size_t)r->nres[j];
     if (grow((void **)&s->residual[j], &cap, (size_t)(r->nres[j] + m), sizeof **s->residual))
         return pms__fail(PMS_ENOMEM, "out of memory");
@@ -328,12 +334,7 @@ int pms_olr_stored_write_csv(FILE *out, const pms_olr_stored *s, const uint64_t 
     int rc = PMS_OK;
     for (size_t j = 0; rc == 0 && j < s->k; j++) rc = pms_olr_stored_decode(s, j, x, y + j * s->n);
     if (rc == 0) {
-        pms_csv_cell(out, s->xname, ",");
-        for (size_t j = 0; j < s->k; j++) {
-            fputc(',', out);
-            pms_csv_cell(out, s->names[j], ",");
-        }
-        fputc('\n', out);
+        pms__olr_csv_header(out, s->xname, (const char *const *)s->names, s->k);
         for (uint64_t i = 0; i < s->n; i++) {
             fprintf(out, "%llu", (unsigned long long)x[i]);
             for (size_t j = 0; j < s->k; j++) fprintf(out, ",%llu", (unsigned long long)y[j * s->n + i]);

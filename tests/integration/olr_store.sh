@@ -38,4 +38,22 @@ set +e; "$PMUSCOPE" olr --decode nox.olr > /dev/null 2> err.txt; rc=$?; set -e
   fail "no x: exit $rc, $(cat err.txt)"
 set +e; "$PMUSCOPE" olr --x-from s.csv s.csv > /dev/null 2>&1; rc=$?; set -e
 [ "$rc" = 2 ] || fail "--x-from without --decode: exit $rc"
+# Counts near 2^63 and 2^64 - 1, from a CSV, through the segment file: at eps 0 the very
+# samples, at eps 3 each within 3, checked with Perl's exact big integers.
+perl -e 'my @b = ("9223372036854770000", "18446744073709540000"); print "x,a,b\n";
+  use bigint; my ($x, $a, $c) = (18446744073000000000, $b[0], $b[1]);
+  for my $i (1 .. 3000) { $x += 1 + ($i * 7919) % 1000; $a += ($i % 400 < 200 ? 90 : 3) + $i % 5;
+    $c += ($i * 13) % 11; $c = 18446744073709551615 if $c > 18446744073709551615; print "$x,$a,$c\n" }' > big.csv
+tail -1 big.csv | grep -q ',18446744073709551615$' || fail "big.csv does not reach 2^64 - 1: $(tail -1 big.csv)"
+for eps in 0 3; do
+  "$PMUSCOPE" olr --method opt --eps "$eps" --store big.olr big.csv > /dev/null
+  "$PMUSCOPE" olr --decode big.olr > big_dec.csv
+  perl -Mbigint -e 'open my $s, "<", $ARGV[0] or die; open my $d, "<", $ARGV[1] or die; my ($n, $worst) = (0, 0);
+    <$s>; <$d>; while (my $l = <$s>) { my $m = <$d> // die "too few rows\n"; chomp($l, $m);
+      my @a = split /,/, $l; my @b = split /,/, $m; die "x $b[0] != $a[0]\n" if $a[0] != $b[0];
+      for my $j (1, 2) { my $e = abs($a[$j] - $b[$j]); $worst = $e if $e > $worst;
+        die "x $a[0]: $b[$j] for $a[$j] (eps $ARGV[2])\n" if $e > $ARGV[2] } $n++ }
+    die "too many rows\n" if defined <$d>; print "$n samples, worst $worst\n"' big.csv big_dec.csv "$eps" ||
+    fail "near 2^64, eps $eps"
+done
 echo "olr store: ok"

@@ -1,6 +1,7 @@
 /* Recording into perf.data as a library call (see pmuscope/record.h). */
 #include "pmuscope/record.h"
 #include "collect/record_output.h"
+#include "io/perfdata_writer.h"
 #include "pmuscope/error.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
@@ -175,8 +176,9 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     const pms_perfdata_attr *attrs = pms_sampler_attrs(sm, &nattrs);
     session s = {.cfg = cfg, .out = out};
     if ((rc = pms__record_output_begin(&s.file, cfg->output))) return abandon(rc, c, NULL, sm);
-    rc = pms_perfdata_writer_open(&s.w, pms__record_output_file(&s.file), attrs, nattrs, cfg->cmdline_argc,
-                                  (char **)cfg->cmdline_argv);
+    /* a full disk names FILE, not the FILE.tmp-* being written */
+    rc = pms__perfdata_writer_open_as(&s.w, pms__record_output_file(&s.file), cfg->output, attrs, nattrs,
+                                      cfg->cmdline_argc, (char **)cfg->cmdline_argv);
     if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
         return abandon(rc, c, &s, sm);

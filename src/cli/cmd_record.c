@@ -312,7 +312,9 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) print_summary(o, &r);
     if (olr && recorded) {
-        if (pms_olr_live_finish(olr)) ret = cli_error("record --olr: %s", pms_strerror());
+        if (pms_olr_live_finish(olr))
+            /* a write that failed is said once, by closing the file, with its path */
+            ret = csv && ferror(csv) ? CLI_FAIL : cli_error("record --olr: %s", pms_strerror());
         else print_olr_summary(o, olr, csv_path, r.seconds);
     }
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */

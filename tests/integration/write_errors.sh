@@ -156,18 +156,18 @@ fi
 "$PMS" record -e cpu-clock -c 100000 -o /dev/null -- "$tmp/loop" >"$tmp/stdout" 2>"$err" ||
     { echo "FAIL: record -o /dev/null: $(cat "$err")"; failures=$((failures + 1)); }
 
-# record --olr keeps an existing FILE.olr.csv until the new one is complete: a recording that
-# fails leaves it as it was; one that succeeds replaces it.
-echo "the old segments" >"$tmp/keep.data.olr.csv"
+# record --olr keeps an existing FILE.olr until the new one is complete: a recording that
+# fails leaves it as it was; one that succeeds replaces it with a segment file.
+echo "the old segments" >"$tmp/keep.data.olr"
 "$PMS" record -e cpu-clock -c 100000 --read page-faults --olr -o "$tmp/keep.data" -- /nonexistent \
     >"$tmp/stdout" 2>"$err" && { echo "FAIL: record -- /nonexistent exited 0"; failures=$((failures + 1)); }
-[ "$(cat "$tmp/keep.data.olr.csv")" = "the old segments" ] ||
-    { echo "FAIL: a failed record --olr changed FILE.olr.csv"; failures=$((failures + 1)); }
+[ "$(cat "$tmp/keep.data.olr")" = "the old segments" ] ||
+    { echo "FAIL: a failed record --olr changed FILE.olr"; failures=$((failures + 1)); }
 "$PMS" record -e cpu-clock -c 100000 --read page-faults --olr -o "$tmp/keep.data" -- "$tmp/loop" \
     >"$tmp/stdout" 2>"$err" || { echo "FAIL: record --olr: $(cat "$err")"; failures=$((failures + 1)); }
-[ "$(head -1 "$tmp/keep.data.olr.csv")" != "the old segments" ] && [ "$(wc -l <"$tmp/keep.data.olr.csv")" -ge 2 ] &&
-    [ "$(ls "$tmp" | grep -c 'olr.csv.tmp-')" -eq 0 ] ||
-    { echo "FAIL: record --olr did not replace FILE.olr.csv: $(head -2 "$tmp/keep.data.olr.csv")"
+[ "$(head -c 6 "$tmp/keep.data.olr")" = PMSOLR ] && "$PMS" olr --decode "$tmp/keep.data.olr" >/dev/null &&
+    [ "$(ls "$tmp" | grep -c 'olr.tmp-')" -eq 0 ] ||
+    { echo "FAIL: record --olr did not replace FILE.olr: $(head -c 40 "$tmp/keep.data.olr")"
       failures=$((failures + 1)); }
 
 [ $failures -eq 0 ] || { echo "$failures outputs not checked"; exit 1; }

@@ -54,6 +54,9 @@ print("perf record -o - | report -i -: %d rows agree with perf report -i -" % le
 sys.exit(1 if bad else 0)
 PY
 
+# The summary and the recording cannot share the standard output.
+if "$PMUSCOPE" record -o - --json -- true > out.txt 2> err.txt; then fail "-o - with --json accepted"; fi
+grep -q 'give --json=FILE' err.txt || fail "-o - with --json: $(cat err.txt)"
 if echo "not a perf.data file at all" | "$PMUSCOPE" report -i - > out.txt 2> err.txt; then fail "garbage on stdin accepted"; fi
 grep -q '^pmuscope: stdin: ' err.txt || fail "the refusal does not name stdin: $(cat err.txt)"
 echo "ok"

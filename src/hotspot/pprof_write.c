@@ -213,7 +213,7 @@ static int add_comments(pms_pprof_builder *b, struct pass *p, pms_perfdata_reade
             if (i) strcat(line, " ");
             strcat(line, argv[i]);
         }
-        rc = pms__pprof_add_comment(b, "recorded by: %s", line);
+        rc = pms__pprof_add_comment(b, "command line in the perf.data: %s", line);
         free(line);
     }
     for (size_t i = 0; i < o->nnotes && !rc; i++) rc = pms__pprof_add_comment(b, "%s", o->notes[i]);

@@ -65,7 +65,7 @@ static void slice(pms_json *j, const pms_phase_run *r, size_t first, size_t last
     span(r, last, timed, &s2, &end);
     int phase = r->rows[first].ev.phase;
     char name[32];
-    if (phase < 0) snprintf(name, sizeof name, "transition");
+    if (phase == PMS_PHASE_TRANSITION) snprintf(name, sizeof name, "transition");
     else snprintf(name, sizeof name, "phase %d", phase);
     pms_json_object_begin(j);
     pms_json_kv_string(j, "name", name);

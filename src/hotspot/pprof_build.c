@@ -237,11 +237,13 @@ int pms__pprof_builder_save(pms_pprof_builder *b, const char *path)
     Pms__Line **line_ptrs = (Pms__Line **)pointers(b->lines, b->n_lines, sizeof *b->lines);
     Pms__Profile p;
     pms__profile__init(&p);
-    p.sample_type = (Pms__ValueType **)pointers(b->types, b->n_types, sizeof *b->types);
-    p.sample = (Pms__Sample **)pointers(b->samples, b->n_samples, sizeof *b->samples);
-    p.mapping = (Pms__Mapping **)pointers(b->mappings, b->n_mappings, sizeof *b->mappings);
-    p.location = (Pms__Location **)pointers(b->locations, b->n_locations, sizeof *b->locations);
-    p.function = (Pms__Function **)pointers(b->functions, b->n_functions, sizeof *b->functions);
+#define ATTACH(field, array) (p.n_##field = b->n_##array, p.field = (void *)pointers(b->array, b->n_##array, sizeof *b->array))
+    ATTACH(sample_type, types);
+    ATTACH(sample, samples);
+    ATTACH(mapping, mappings);
+    ATTACH(location, locations);
+    ATTACH(function, functions);
+#undef ATTACH
     int rc = PMS_OK;
     if (!label_ptrs || !line_ptrs || !p.sample_type || !p.sample || !p.mapping || !p.location || !p.function) {
         rc = pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
@@ -255,11 +257,6 @@ int pms__pprof_builder_save(pms_pprof_builder *b, const char *path)
             b->locations[i].line = line_ptrs + i;
             b->locations[i].n_line = b->lines[i].function_id ? 1 : 0;
         }
-        p.n_sample_type = b->n_types;
-        p.n_sample = b->n_samples;
-        p.n_mapping = b->n_mappings;
-        p.n_location = b->n_locations;
-        p.n_function = b->n_functions;
         p.string_table = b->strings;
         p.n_string_table = b->n_strings;
         p.period_type = &b->period_type;

@@ -19,8 +19,7 @@
 struct pms_pprof {
     Pms__Profile *msg;
     pms_keymap location_index, function_index, mapping_index; /* id -> index */
-    char **addresses; /* "0x..." names of locations without lines, made when needed */
-    size_t naddresses;
+    char **addresses; /* per location: its "0x..." name where it has no function, made when needed */
 };
 
 static int index_ids(pms_pprof *p)
@@ -48,10 +47,11 @@ static int adopt(pms_pprof **out, Pms__Profile *msg)
         return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
     }
     p->msg = msg;
+    p->addresses = calloc(msg->n_location ? msg->n_location : 1, sizeof *p->addresses);
     pms__keymap_init(&p->location_index);
     pms__keymap_init(&p->function_index);
     pms__keymap_init(&p->mapping_index);
-    int rc = index_ids(p);
+    int rc = p->addresses ? index_ids(p) : pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
     if (rc) {
         pms_pprof_close(p);
         return rc;
@@ -79,12 +79,12 @@ int pms_pprof_open_mem(pms_pprof **out, const void *data, size_t len, const char
 void pms_pprof_close(pms_pprof *p)
 {
     if (!p) return;
+    for (size_t i = 0; p->addresses && i < p->msg->n_location; i++) free(p->addresses[i]);
+    free(p->addresses);
     pms__pprof_free(p->msg);
     pms__keymap_free(&p->location_index);
     pms__keymap_free(&p->function_index);
     pms__keymap_free(&p->mapping_index);
-    for (size_t i = 0; i < p->naddresses; i++) free(p->addresses[i]);
-    free(p->addresses);
     free(p);
 }
 
@@ -138,7 +138,8 @@ static int leaf_function(pms_pprof *p, const Pms__Sample *s, const char **name, 
     *name = PMS_BINARY_UNKNOWN;
     *file = *binary = "";
     if (!s->n_location_id) return PMS_OK;
-    const Pms__Location *loc = p->msg->location[*pms__keymap_find(&p->location_index, s->location_id[0], 0)];
+    size_t at = (size_t)*pms__keymap_find(&p->location_index, s->location_id[0], 0);
+    const Pms__Location *loc = p->msg->location[at];
     const uint64_t *m = loc->mapping_id ? pms__keymap_find(&p->mapping_index, loc->mapping_id, 0) : NULL;
     if (m) *binary = str(p, p->msg->mapping[*m]->filename);
     if (loc->n_line) {
@@ -147,10 +148,11 @@ static int leaf_function(pms_pprof *p, const Pms__Sample *s, const char **name, 
         *file = str(p, f->filename);
         if ((*name)[0]) return PMS_OK;
     }
-    if (pms__grow(&p->addresses, &p->naddresses, p->naddresses + 1, sizeof *p->addresses) ||
-        asprintf(&p->addresses[p->naddresses], "0x%llx", (unsigned long long)loc->address) < 0)
+    if (!p->addresses[at] && asprintf(&p->addresses[at], "0x%llx", (unsigned long long)loc->address) < 0) {
+        p->addresses[at] = NULL;
         return pms__fail(PMS_ENOMEM, "out of memory for the pprof table");
-    *name = p->addresses[p->naddresses++];
+    }
+    *name = p->addresses[at];
     return PMS_OK;
 }
 

@@ -43,18 +43,35 @@ static void span(const pms_phase_run *r, size_t i, int timed, double *start, dou
     *end = at + (double)r->rows[i].ev.size;
 }
 
-static void metadata(pms_json *j, const char *what, int tid, const char *name)
+/* Opens an event object with the fields every event has. */
+static void event_begin(pms_json *j, const char *name, const char *ph)
 {
     pms_json_object_begin(j);
-    pms_json_kv_string(j, "name", what);
-    pms_json_kv_string(j, "ph", "M");
+    pms_json_kv_string(j, "name", name);
+    pms_json_kv_string(j, "ph", ph);
     pms_json_kv_int(j, "pid", TRACE_PID);
-    pms_json_kv_int(j, "tid", tid);
+}
+
+/* The event's "args" object; args_end closes it and the event. */
+static void args_begin(pms_json *j)
+{
     pms_json_key(j, "args");
     pms_json_object_begin(j);
+}
+
+static void args_end(pms_json *j)
+{
+    pms_json_object_end(j);
+    pms_json_object_end(j);
+}
+
+static void metadata(pms_json *j, const char *what, int tid, const char *name)
+{
+    event_begin(j, what, "M");
+    pms_json_kv_int(j, "tid", tid);
+    args_begin(j);
     pms_json_kv_string(j, "name", name);
-    pms_json_object_end(j);
-    pms_json_object_end(j);
+    args_end(j);
 }
 
 /* The slice of intervals [first, last]: all in one phase. */
@@ -67,21 +84,16 @@ static void slice(pms_json *j, const pms_phase_run *r, size_t first, size_t last
     char name[32];
     if (phase == PMS_PHASE_TRANSITION) snprintf(name, sizeof name, "transition");
     else snprintf(name, sizeof name, "phase %d", phase);
-    pms_json_object_begin(j);
-    pms_json_kv_string(j, "name", name);
+    event_begin(j, name, "X");
     pms_json_kv_string(j, "cat", "phase");
-    pms_json_kv_string(j, "ph", "X");
     pms_json_kv_double(j, "ts", start);
     pms_json_kv_double(j, "dur", end > start ? end - start : 0);
-    pms_json_kv_int(j, "pid", TRACE_PID);
     pms_json_kv_int(j, "tid", TRACE_TID);
-    pms_json_key(j, "args");
-    pms_json_object_begin(j);
+    args_begin(j);
     pms_json_kv_int(j, "phase", phase);
     pms_json_kv_uint(j, "first_interval", r->rows[first].ev.index);
     pms_json_kv_uint(j, "intervals", last - first + 1);
-    pms_json_object_end(j);
-    pms_json_object_end(j);
+    args_end(j);
 }
 
 static void counter(pms_json *j, const pms_phase_run *r, size_t i, int timed)
@@ -89,16 +101,11 @@ static void counter(pms_json *j, const pms_phase_run *r, size_t i, int timed)
     double start, end;
     span(r, i, timed, &start, &end);
     double v = r->rows[i].ev.metric;
-    pms_json_object_begin(j);
-    pms_json_kv_string(j, "name", r->metric_name ? r->metric_name : "metric");
-    pms_json_kv_string(j, "ph", "C");
+    event_begin(j, r->metric_name ? r->metric_name : "metric", "C");
     pms_json_kv_double(j, "ts", start);
-    pms_json_kv_int(j, "pid", TRACE_PID);
-    pms_json_key(j, "args");
-    pms_json_object_begin(j);
+    args_begin(j);
     pms_json_kv_double(j, "value", v);
-    pms_json_object_end(j);
-    pms_json_object_end(j);
+    args_end(j);
 }
 
 int pms_phase_write_trace(const pms_phase_run *r, FILE *out)

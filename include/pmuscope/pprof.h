@@ -49,6 +49,7 @@ typedef struct pms_pprof_row {
     const char *function;   /* "[unknown]" for addresses without a function */
     const char *file;       /* the function's source file, or "" */
     const char *binary;     /* the file of the first location's mapping, or "" */
+    const char *build_id;   /* that mapping's build-id, or "" */
     int64_t value;          /* flat: the value of the samples whose leaf is in the function */
     uint64_t samples;       /* the count sample type's flat value where there is one, else 0 */
     double share;           /* value / the sample type's total */

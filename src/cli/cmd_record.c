@@ -14,8 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #define DEFAULT_FREQ 4000
 
@@ -84,14 +82,6 @@ typedef struct record_opts {
     olr_opts olr;
     char **argv;
 } record_opts;
-
-static uint64_t clock_seed(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t seed = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid();
-    return seed ? seed : 1;
-}
 
 /* --pprof FILE: the recording as a pprof profile whose comment says how it was sampled. */
 static int write_pprof(const record_opts *o)
@@ -214,8 +204,6 @@ static int parse_options(int argc, char **argv, record_opts *o)
         return cli_usage_error("record", "--olr fits the counters of --read EVENTS: give them");
     if (seed_given && o->randomize.kind == PMS_RANDOMIZE_NONE)
         return cli_usage_error("record", "--seed only applies with --randomize");
-    /* A profile names its seed: one from the clock is drawn here, so that it is known. */
-    if (!seed && o->pprof && o->randomize.kind != PMS_RANDOMIZE_NONE) seed = clock_seed();
     o->randomize.seed = seed;
     if (o->randomize.kind != PMS_RANDOMIZE_NONE && !o->period)
         return cli_usage_error("record", "--randomize needs a fixed period: give -c PERIOD");

@@ -3,6 +3,7 @@
 #include "pmuscope/profile_html.h"
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
+#include "pmuscope/merge.h"
 #include "pmuscope/perfdata.h"
 #include "pmuscope/pprof.h"
 #include "pmuscope/profile.h"
@@ -16,7 +17,9 @@
 
 struct options {
     const char *input, *event, *output, *html, *pprof;
-    bool pprof_input;
+    bool pprof_input, input_given;
+    char **files; /* FILE... after the options: one is -i, more are merged */
+    size_t nfiles;
     pms_profile_key key;
     pms_profile_weight weight;
     double confidence;
@@ -27,7 +30,7 @@ struct options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: pmuscope report [-i FILE] [--sort sym|ip|dso] [--weight samples|period] [--confidence C]\n"
+            "usage: pmuscope report [-i FILE | FILE...] [--sort sym|ip|dso] [--weight samples|period] [--confidence C]\n"
             "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"
             "                       [--pprof FILE] [--pprof-input]\n"            "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` (or a pprof profile) in one streaming pass\n"
@@ -35,6 +38,9 @@ static void usage(FILE *out)
             "samples fell: binary, function, samples and share of each event's samples.\n"
             "\n"
             "  -i, --input FILE      perf.data to read (default: perf.data)\n"
+            "  FILE...               several perf.data and pprof files merged into one table per\n"
+            "                        event: rows by (binary, function), binaries by build-id where\n"
+            "                        the files give one (memory grows with the distinct rows only)\n"
             "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
             "                        with its run-time IP, file offset and offset in the function;\n"
             "                        dso: one row per binary (perf report --sort dso)\n"
@@ -90,7 +96,7 @@ static int parse_options(int argc, char **argv, struct options *o)
     int c;
     while ((c = cli_getopt(argc, argv, "i:s:e:o:h", longopts)) != -1) {
         switch (c) {
-        case 'i': o->input = optarg; break;
+        case 'i': o->input = optarg, o->input_given = true; break;
         case 'e': o->event = optarg; break;
         case 'o': o->output = optarg; break;
         case 's':
@@ -129,7 +135,13 @@ static int parse_options(int argc, char **argv, struct options *o)
         default: return cli_usage_error("report", "%s", cli_bad_option());
         }
     }
-    if (optind < argc) return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+    o->files = argv + optind;
+    o->nfiles = (size_t)(argc - optind);
+    if (o->nfiles && o->input_given) return cli_usage_error("report", "give -i FILE or FILE..., not both");
+    if (o->nfiles == 1) o->input = o->files[0];
+    if (o->nfiles > 1 && (o->key != PMS_PROFILE_BY_SYMBOL || o->weight != PMS_WEIGHT_SAMPLES || o->pprof || o->html))
+        return cli_usage_error("report", "merging files gives the table by function and samples: --sort, --weight, "
+                               "--pprof and --html apply to one file");
     if (cli_is_main(o->json) && cli_is_main(o->csv))
         return cli_usage_error("report", "--json and --csv both want the main output: give one a FILE");
     return CLI_OK;
@@ -434,11 +446,38 @@ static int report_pprof(const struct options *o)
     return rc;
 }
 
+/* FILE...: the files merged one at a time into tables by function. */
+static int report_merge(struct options *o)
+{
+    pms_merge *m = NULL;
+    struct tables ts = {0};
+    int rc = pms_merge_create(&m) ? cli_lib_error() : CLI_OK;
+    for (size_t i = 0; i < o->nfiles && rc == CLI_OK; i++)
+        if (pms_merge_add_file(m, o->files[i])) rc = cli_lib_error();
+    char what[64];
+    snprintf(what, sizeof what, "%zu files merged", o->nfiles);
+    o->input = what;
+    int found = 0;
+    for (size_t e = 0; rc == CLI_OK && e < pms_merge_nevents(m); e++) {
+        if (o->event && strcmp(o->event, pms_merge_event(m, e)) != 0) continue;
+        found = 1;
+        struct table t = {pms_merge_event(m, e), pms_merge_samples(m, e), NULL, 0};
+        if (pms_merge_table(m, e, o->confidence, &t.rows, &t.nrows)) rc = cli_lib_error();
+        else rc = add_table(&ts, t);
+    }
+    if (rc == CLI_OK && o->event && !found) rc = cli_error("no event named '%s' in the files", o->event);
+    if (rc == CLI_OK) rc = emit_all(o, &ts);
+    tables_free(&ts);
+    pms_merge_destroy(m);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     struct options o;
     int rc = parse_options(argc, argv, &o);
     if (rc) return rc < 0 ? CLI_OK : rc;
+    if (o.nfiles > 1) return report_merge(&o);
     bool pprof = o.pprof_input, perfdata = false;
     if (!pprof) { /* by content: a perf.data of any kind, else a pprof profile */
         if (pms_perfdata_sniff(&perfdata, o.input)) return cli_lib_error();

@@ -4,7 +4,7 @@
 #include "io/pprof_file.h"
 #include "util/error.h"
 #include "util/grow.h"
-#include "util/keymap.h"
+#include "util/strtab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,8 +16,7 @@
     size_t n_##name, cap_##name
 
 struct pms_pprof_builder {
-    pms_keymap string_index; /* (hash, length | probe << 32) -> index */
-    ARRAY(char *, strings);
+    pms_strtab strings;
     ARRAY(Pms__ValueType, types);
     ARRAY(Pms__Mapping, mappings);
     ARRAY(Pms__Function, functions);
@@ -37,42 +36,14 @@ struct pms_pprof_builder {
          ? pms__fail(PMS_ENOMEM, "out of memory for the pprof profile")                   \
          : ((b)->name[(b)->n_##name++] = (item), PMS_OK))
 
-static uint64_t hash_string(const char *s, size_t len)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
 /* The index of s in the string table, added if new; -1 when out of memory. */
-static int64_t intern(pms_pprof_builder *b, const char *s)
-{
-    if (!s) s = "";
-    size_t len = strlen(s);
-    uint64_t h = hash_string(s, len);
-    for (uint64_t probe = 0;; probe++) {
-        uint64_t *slot = pms__keymap_upsert(&b->string_index, h, (uint64_t)len | probe << 32, UINT64_MAX);
-        if (!slot) return pms__fail(PMS_ENOMEM, "out of memory for the pprof string table"), -1;
-        if (*slot != UINT64_MAX) {
-            if (strcmp(b->strings[*slot], s) == 0) return (int64_t)*slot;
-            continue; /* another string with this hash and length */
-        }
-        char *copy = strdup(s);
-        if (!copy || PUSH(b, strings, copy)) {
-            free(copy);
-            *slot = UINT64_MAX - 1; /* a slot that matches nothing */
-            return pms__fail(PMS_ENOMEM, "out of memory for the pprof string table"), -1;
-        }
-        *slot = b->n_strings - 1;
-        return (int64_t)*slot;
-    }
-}
+static int64_t intern(pms_pprof_builder *b, const char *s) { return pms__strtab_intern(&b->strings, s); }
 
 int pms__pprof_builder_create(pms_pprof_builder **out)
 {
     pms_pprof_builder *b = calloc(1, sizeof *b);
     if (!b) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
-    pms__keymap_init(&b->string_index);
+    pms__strtab_init(&b->strings);
     pms__value_type__init(&b->period_type);
     if (intern(b, "") != 0) { /* pprof's rule: string 0 is "" */
         pms__pprof_builder_destroy(b);
@@ -85,8 +56,7 @@ int pms__pprof_builder_create(pms_pprof_builder **out)
 void pms__pprof_builder_destroy(pms_pprof_builder *b)
 {
     if (!b) return;
-    for (size_t i = 0; i < b->n_strings; i++) free(b->strings[i]);
-    free(b->strings);
+    pms__strtab_free(&b->strings);
     free(b->types);
     free(b->mappings);
     free(b->functions);
@@ -97,7 +67,6 @@ void pms__pprof_builder_destroy(pms_pprof_builder *b)
     free(b->values);
     free(b->labels);
     free(b->comments);
-    pms__keymap_free(&b->string_index);
     free(b);
 }
 
@@ -257,8 +226,8 @@ int pms__pprof_builder_save(pms_pprof_builder *b, const char *path)
             b->locations[i].line = line_ptrs + i;
             b->locations[i].n_line = b->lines[i].function_id ? 1 : 0;
         }
-        p.string_table = b->strings;
-        p.n_string_table = b->n_strings;
+        p.string_table = b->strings.strings;
+        p.n_string_table = b->strings.n;
         p.period_type = &b->period_type;
         p.period = b->period;
         p.comment = b->comments;

@@ -133,15 +133,19 @@ static size_t count_type(const pms_pprof *p)
 }
 
 /* The function a sample's flat value goes to: its leaf location's innermost line. */
-static int leaf_function(pms_pprof *p, const Pms__Sample *s, const char **name, const char **file, const char **binary)
+static int leaf_function(pms_pprof *p, const Pms__Sample *s, const char **name, const char **file, const char **binary,
+                         const char **build_id)
 {
     *name = PMS_BINARY_UNKNOWN;
-    *file = *binary = "";
+    *file = *binary = *build_id = "";
     if (!s->n_location_id) return PMS_OK;
     size_t at = (size_t)*pms__keymap_find(&p->location_index, s->location_id[0], 0);
     const Pms__Location *loc = p->msg->location[at];
     const uint64_t *m = loc->mapping_id ? pms__keymap_find(&p->mapping_index, loc->mapping_id, 0) : NULL;
-    if (m) *binary = str(p, p->msg->mapping[*m]->filename);
+    if (m) {
+        *binary = str(p, p->msg->mapping[*m]->filename);
+        *build_id = str(p, p->msg->mapping[*m]->build_id);
+    }
     if (loc->n_line) {
         const Pms__Function *f = p->msg->function[*pms__keymap_find(&p->function_index, loc->line[0]->function_id, 0)];
         *name = str(p, f->name)[0] ? str(p, f->name) : str(p, f->system_name);
@@ -181,8 +185,8 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
     int rc = PMS_OK;
     for (size_t i = 0; i < p->msg->n_sample && !rc; i++) {
         const Pms__Sample *s = p->msg->sample[i];
-        const char *name, *file, *binary;
-        if ((rc = leaf_function(p, s, &name, &file, &binary))) break;
+        const char *name, *file, *binary, *build_id;
+        if ((rc = leaf_function(p, s, &name, &file, &binary, &build_id))) break;
         /* strings of the table are unique by address except made names: key on both */
         uint64_t *slot = pms__keymap_upsert(&index, (uint64_t)(uintptr_t)name, (uint64_t)(uintptr_t)file, UINT64_MAX);
         if (!slot || (*slot == UINT64_MAX && pms__grow(&out, &size, *nrows + 1, sizeof *out))) {
@@ -190,7 +194,7 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
             break;
         }
         if (*slot == UINT64_MAX) {
-            out[*nrows] = (pms_pprof_row){name, file, binary, 0, 0, 0, 0, 1};
+            out[*nrows] = (pms_pprof_row){name, file, binary, build_id, 0, 0, 0, 0, 1};
             *slot = (*nrows)++;
         }
         pms_pprof_row *r = &out[*slot];

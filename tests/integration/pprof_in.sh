@@ -5,16 +5,9 @@
 # within 0.1 percentage point, each with a Wilson interval that holds it; --pprof-input,
 # -e TYPE, raw (not gzipped) profiles, and clear failures on broken ones.
 set -euo pipefail
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-. "$PMS_SOURCE_DIR/tests/lib/pprof.sh"
+. "$PMS_SOURCE_DIR/tests/lib/pprof.sh" # $tmp, fail, the readers
 
-# Go's build cache lives in the build tree (kept between runs); no module is downloaded.
-cp -r "$PMS_SOURCE_DIR/tests/pprof/goburn" "$tmp/goburn"
-(cd "$tmp/goburn" && HOME=$tmp GOCACHE=$PMS_BUILD_DIR/gocache GOPATH=$tmp/gopath GOPROXY=off GOFLAGS=-mod=mod \
-    go test -count=1 -cpuprofile "$tmp/cpu.pb.gz" -o "$tmp/goburn.test" . > "$tmp/go.log" 2>&1) ||
-    { cat "$tmp/go.log"; fail "go test -cpuprofile"; }
+go_cpu_profile "$tmp/cpu.pb.gz"
 profile=$tmp/cpu.pb.gz
 
 "$PMUSCOPE" report -i "$profile" --csv --limit 0 > "$tmp/cpu.csv"        # default: cpu (the last type)

@@ -5,10 +5,7 @@
 # other's perf.data (binaries met by build-id, pmuscope's "<event>_samples" met as the
 # event); a Go CPU profile merged with itself doubles every count and keeps every share.
 set -euo pipefail
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-. "$PMS_SOURCE_DIR/tests/lib/pprof.sh"
+. "$PMS_SOURCE_DIR/tests/lib/pprof.sh" # $tmp, fail, the readers
 hot=$PMS_WORKLOADS/hotspots
 
 for r in a b; do
@@ -33,10 +30,7 @@ cmp -s "$tmp/want" "$tmp/got-pprof" || fail "perf.data + pprof differs: $(diff "
 grep -q '^# 2 files merged: event cpu-clock, [0-9]* samples' "$tmp/apb.txt" || fail "header: $(head -2 "$tmp/apb.txt")"
 
 # A Go CPU profile with itself: twice the samples, the same shares.
-cp -r "$PMS_SOURCE_DIR/tests/pprof/goburn" "$tmp/goburn"
-(cd "$tmp/goburn" && HOME=$tmp GOCACHE=$PMS_BUILD_DIR/gocache GOPATH=$tmp/gopath GOPROXY=off GOFLAGS=-mod=mod \
-    go test -count=1 -cpuprofile "$tmp/cpu.pb.gz" -o "$tmp/goburn.test" . > "$tmp/go.log" 2>&1) ||
-    { cat "$tmp/go.log"; fail "go test -cpuprofile"; }
+go_cpu_profile "$tmp/cpu.pb.gz"
 "$PMUSCOPE" report -i "$tmp/cpu.pb.gz" --csv --limit 0 > "$tmp/one.csv"
 "$PMUSCOPE" report "$tmp/cpu.pb.gz" "$tmp/cpu.pb.gz" --csv --limit 0 > "$tmp/two.csv"
 join -t, <(awk -F, 'NR > 1 {print $3 "," $7 "," $9}' "$tmp/one.csv" | sort) \

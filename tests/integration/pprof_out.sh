@@ -7,10 +7,7 @@
 # labels and comments carry the Wilson intervals, the periods and the seed; the npm
 # package pprof-format decodes the same files to the same shares.
 set -euo pipefail
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-. "$PMS_SOURCE_DIR/tests/lib/pprof.sh"
+. "$PMS_SOURCE_DIR/tests/lib/pprof.sh" # $tmp, fail, the readers
 hot=$PMS_WORKLOADS/hotspots
 
 "$PMUSCOPE" record -e cpu-clock -c 100000 --randomize=mask:13 --seed 7 -o "$tmp/rec.data" \

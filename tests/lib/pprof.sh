@@ -1,5 +1,8 @@
-# Helpers of the pprof tests: other people's readers of pmuscope's profiles.
-# Needs $tmp (a scratch directory) and fail().
+# Helpers of the pprof tests: other people's readers of pmuscope's profiles. Sourcing it
+# makes the test's scratch directory $tmp (removed at exit) and fail().
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # go tool pprof offline, writing nothing outside $tmp.
 gopprof() {
@@ -35,4 +38,13 @@ same_flat() { # A B TOL MIN WHAT
             for (n in b) if (b[n] + 0 >= min && !(n in a)) { printf "%s: %s: only in the second (%s%%)\n", what, n, b[n]; bad = 1 }
             exit bad
         }' "$1" "$2" || fail "$5: the shares differ (above)"
+}
+
+# A CPU profile of tests/pprof/goburn written by go test -cpuprofile, offline: Go's build
+# cache lives in the build tree (kept between runs), no module is downloaded.
+go_cpu_profile() { # OUT
+    cp -r "$PMS_SOURCE_DIR/tests/pprof/goburn" "$tmp/goburn"
+    (cd "$tmp/goburn" && HOME=$tmp GOCACHE=$PMS_BUILD_DIR/gocache GOPATH=$tmp/gopath GOPROXY=off GOFLAGS=-mod=mod \
+        go test -count=1 -cpuprofile "$1" -o "$tmp/goburn.test" . > "$tmp/go.log" 2>&1) ||
+        { cat "$tmp/go.log"; fail "go test -cpuprofile"; }
 }

@@ -70,8 +70,9 @@ void pms_pprof_type(const pms_pprof *p, size_t i, const char **type, const char 
 size_t pms_pprof_default_type(const pms_pprof *p);
 size_t pms_pprof_ncomments(const pms_pprof *p);
 const char *pms_pprof_comment(const pms_pprof *p, size_t i);
-/* The table of sample type `type`, rows by value (largest first); *rows is malloc'd (free
- * it), its strings belong to p. Shares' intervals at `confidence` in (0, 1). */
+/* The table of sample type `type`: a row per function in a binary, by value (largest
+ * first); *rows is malloc'd (free it), its strings belong to p. Shares' intervals at
+ * `confidence` in (0, 1). */
 int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row **rows, size_t *nrows);
 
 #pragma GCC visibility pop

@@ -177,7 +177,8 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
     if (!(confidence > 0 && confidence < 1))
         return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
     size_t counts = count_type(p), size = 0;
-    pms_keymap index;
+    pms_keymap where, index; /* (file, binary) -> place; (name, place) -> row */
+    pms__keymap_init(&where);
     pms__keymap_init(&index);
     pms_pprof_row *out = NULL;
     int64_t total = 0;
@@ -187,8 +188,10 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
         const Pms__Sample *s = p->msg->sample[i];
         const char *name, *file, *binary, *build_id;
         if ((rc = leaf_function(p, s, &name, &file, &binary, &build_id))) break;
-        /* strings of the table are unique by address except made names: key on both */
-        uint64_t *slot = pms__keymap_upsert(&index, (uint64_t)(uintptr_t)name, (uint64_t)(uintptr_t)file, UINT64_MAX);
+        /* A row is a function (name and source file) in a binary; strings are told apart by
+         * their addresses (the string table's, or a location's made name). */
+        uint64_t *place = pms__keymap_upsert(&where, (uint64_t)(uintptr_t)file, (uint64_t)(uintptr_t)binary, where.count);
+        uint64_t *slot = place ? pms__keymap_upsert(&index, (uint64_t)(uintptr_t)name, *place, UINT64_MAX) : NULL;
         if (!slot || (*slot == UINT64_MAX && pms__grow(&out, &size, *nrows + 1, sizeof *out))) {
             rc = pms__fail(PMS_ENOMEM, "out of memory for the pprof table");
             break;
@@ -204,6 +207,7 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
         r->samples += counts == SIZE_MAX ? 0 : n;
         draws += n;
     }
+    pms__keymap_free(&where);
     pms__keymap_free(&index);
     if (rc) {
         free(out);

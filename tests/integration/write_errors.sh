@@ -58,6 +58,8 @@ else echo "ok: stat 2>/dev/full"; fi
 "$PMS" record -e cpu-clock -c 200000 -o "$tmp/p.data" -- "$PMS_WORKLOADS/loop" 20000000 >/dev/null 2>&1 ||
     { echo "FAIL: record"; exit 1; }
 data=(-i "$tmp/p.data")
+to_file record -e cpu-clock -o "$tmp/j.data" --json=/dev/full -- true
+to_stdout record -e cpu-clock -o "$tmp/j.data" --json -- true
 to_stdout report "${data[@]}"
 to_stdout report "${data[@]}" --json
 to_stdout report "${data[@]}" --csv
@@ -121,6 +123,9 @@ to_stdout "${hot[@]}"
 to_stdout "${hot[@]}" --json
 to_file "${hot[@]}" -o /dev/full
 to_file "${hot[@]}" --json=/dev/full
+
+to_file demo --steps record -o "$tmp/demo" --json=/dev/full
+to_stdout demo --steps record -o "$tmp/demo" --json
 
 # record's own files on a full file system: perf.data cannot be /dev/full (it is written to a
 # temporary file beside it and renamed), so a file system with no room left is mounted in a

@@ -101,6 +101,7 @@ void demo_print_summary(const demo_run *run, FILE *out)
         }
         if (!s->summary) continue;
         fprintf(out, "\n== %s\n", s->title);
+        cli_print_citation(out, s->name, "    "); /* the method's first step cites its paper */
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", run->dir, s->summary);
         size_t len = strlen(s->summary);

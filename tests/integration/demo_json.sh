@@ -2,7 +2,8 @@
 # demo --json[=FILE]: every step with its method and paper, status, command, the files it
 # wrote and the summary's rows or lines, checked against those files: the report rows are
 # report.csv's, the record's sample count is what perf script counts in phases.data, every
-# path is there; a failed step says why; --json alone replaces the summary on stdout.
+# path is there; a failed step says why; --json alone replaces the summary on stdout; the
+# terminal summary cites each method's paper as help methods does.
 # ctest-labels: serial
 set -euo pipefail
 tmp=$(mktemp -d)
@@ -38,6 +39,12 @@ jq -e '.steps[2] | .name == "olr" and (.method | test("linear regression")) and 
 jq -e '.steps[3] | (.citation | test("Hattori")) and (.summary_rows | length) == 3' "$j" >/dev/null ||
     fail "estimate: $(jq -c '.steps[3] | {citation, summary_rows}' "$j")"
 grep -q "== " sum.txt || fail "--json=FILE keeps the summary on stdout"
+# the terminal summary cites each method's paper once, as help methods does (olr, estimate)
+[ "$(grep -c '^    Paper: ' sum.txt)" -eq 2 ] || fail "summary citations: $(grep -A1 'Paper: ' sum.txt)"
+for who in "Qiang Wu and Oskar Mencer, \"Online Linear" "Ryota Hattori, \"Multiple regression"; do
+    grep -q "Paper: $who" sum.txt && grep -q "Paper: $who" <("$PMUSCOPE" help methods | tr -s ' \n' ' ') ||
+        fail "summary does not cite $who as help methods does"
+done
 
 # --json alone: JSON on stdout in place of the summary; a failed step says why.
 rc=0

@@ -480,7 +480,8 @@ int cmd_report(int argc, char **argv)
     if (rc) return rc < 0 ? CLI_OK : rc;
     if (o.nfiles > 1) return report_merge(&o);
     bool pprof = o.pprof_input, perfdata = false;
-    if (!pprof) { /* by content: a perf.data of any kind, else a pprof profile */
+    /* -i -: perf.data on the standard input (as perf's -i -); sniffing would eat its start */
+    if (!pprof && strcmp(o.input, "-") != 0) { /* by content: a perf.data of any kind, else a pprof profile */
         if (pms_perfdata_sniff(&perfdata, o.input)) return cli_lib_error();
         if (!perfdata && pms_pprof_sniff(&pprof, o.input)) return cli_lib_error();
     }

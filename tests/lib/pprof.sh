@@ -32,10 +32,11 @@ same_flat() { # A B TOL MIN WHAT
         FNR == NR {a[$2] = $1; next} {b[$2] = $1}
         END {
             for (n in a) if (a[n] + 0 >= min) {
+                if (!(n in b) && a[n] + 0 == 0) continue # a zero row one reader lists and the other leaves out
                 if (!(n in b)) { printf "%s: %s: only in the first (%s%%)\n", what, n, a[n]; bad = 1; continue }
                 d = a[n] - b[n]; if (d < 0) d = -d
                 if (d > tol) { printf "%s: %s: %s%% against %s%%\n", what, n, a[n], b[n]; bad = 1 } }
-            for (n in b) if (b[n] + 0 >= min && !(n in a)) { printf "%s: %s: only in the second (%s%%)\n", what, n, b[n]; bad = 1 }
+            for (n in b) if (b[n] + 0 >= min && b[n] + 0 > 0 && !(n in a)) { printf "%s: %s: only in the second (%s%%)\n", what, n, b[n]; bad = 1 }
             exit bad
         }' "$1" "$2" || fail "$5: the shares differ (above)"
 }

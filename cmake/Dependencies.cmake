@@ -20,3 +20,10 @@ target_link_libraries(pms_dep_glpk INTERFACE ${GLPK_LIBRARY})
 if(NOT PMS_FUZZ)
   pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 endif()
+
+# libiberty's demangler (C++, and Rust in its auto mode), as perf uses it for symbol names.
+find_path(IBERTY_INCLUDE_DIR libiberty/demangle.h REQUIRED)
+find_library(IBERTY_LIBRARY NAMES libiberty.a iberty REQUIRED)
+add_library(pms_dep_iberty INTERFACE)
+target_include_directories(pms_dep_iberty INTERFACE ${IBERTY_INCLUDE_DIR})
+target_link_libraries(pms_dep_iberty INTERFACE ${IBERTY_LIBRARY})

@@ -136,6 +136,10 @@ size_t pms_perfdata_encode_sample(void *buf, size_t cap, const pms_perfdata_attr
 /* Writes MMAP2 (device/inode zero; prot from m->prot, or PROT_READ|PROT_EXEC when
  * m->executable and m->prot is 0). */
 size_t pms_perfdata_encode_mmap2(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_mmap_event *m);
+/* The kernel's text as perf record synthesizes it: PERF_RECORD_MMAP of pid -1 named
+ * "[kernel.kallsyms]_text" from start (_text) for len bytes (to _etext). */
+size_t pms_perfdata_encode_kernel_mmap(void *buf, size_t cap, const pms_perfdata_attr *attr, uint64_t start,
+                                        uint64_t len);
 /* COMM, FORK or EXIT after t->type. */
 size_t pms_perfdata_encode_task(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_task_event *t);
 

@@ -169,8 +169,10 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
             fputc('\n', out);
         } else if (o->key == PMS_PROFILE_BY_DSO) {
             fprintf(out, "%s\n", base_name(r->binary));
-        } else {
-            fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol ? r->symbol : "[unknown]");
+        } else if (r->symbol) {
+            fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol);
+        } else { /* perf's name for an address without a symbol */
+            fprintf(out, "%-20s 0x%016llx\n", base_name(r->binary), (unsigned long long)r->file_offset);
         }
     }
     if (shown < t->nrows) {

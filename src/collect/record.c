@@ -93,8 +93,8 @@ static int open_sampler(pms_sampler **out, const pms_record_config *cfg, pid_t p
 static int record(session *s, pms_sampler *sm, pms_child *child, double started)
 {
     const pms_record_config *cfg = s->cfg;
-    int rc = PMS_OK;
-    if (!child) {
+    int rc = pms_sampler_synthesize_kernel(sm, write_record, s);
+    if (!rc && !child) {
         rc = pms_sampler_synthesize(sm, cfg->pid, write_record, s);
         if (!rc) rc = pms_sampler_enable(sm);
     }

@@ -4,6 +4,7 @@
 #include "pmuscope/sampler.h"
 
 #include "pmuscope/target.h"
+#include "symbol/kallsyms.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -81,4 +82,14 @@ int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, vo
     if (f) fclose(f);
     free(y);
     return rc;
+}
+
+int pms_sampler_synthesize_kernel(const pms_sampler *s, pms_record_fn fn, void *ctx)
+{
+    uint64_t start, end;
+    if (pms__kernel_text(&start, &end)) return PMS_OK; /* hidden: kernel samples stay unnamed, as with perf */
+    size_t nattrs;
+    uint64_t buf[64];
+    size_t n = pms_perfdata_encode_kernel_mmap(buf, sizeof buf, pms_sampler_attrs(s, &nattrs), start, end - start);
+    return n ? fn((const struct perf_event_header *)(const void *)buf, ctx) : PMS_OK;
 }

@@ -93,8 +93,8 @@ static int open_sampler(pms_sampler **out, const pms_record_config *cfg, pid_t p
 static int record(session *s, pms_sampler *sm, pms_child *child, double started)
 {
     const pms_record_config *cfg = s->cfg;
-    int rc = pms_sampler_synthesize_kernel(sm, write_record, s);
-    if (!rc && !child) {
+    int rc = PMS_OK;
+    if (!child) {
         rc = pms_sampler_synthesize(sm, cfg->pid, write_record, s);
         if (!rc) rc = pms_sampler_enable(sm);
     }
@@ -167,6 +167,8 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
         return abandon(rc, c, &s, sm);
+    /* Before the command runs: reading kallsyms is slow in an emulator. */
+    if ((rc = pms_sampler_synthesize_kernel(sm, write_record, &s))) return abandon(rc, c, &s, sm);
     double started = now_s();
     if (launched && (rc = pms_child_release(&child, cfg->argv[0]))) /* the command could not run */
         return abandon(rc, NULL, &s, sm);

@@ -153,10 +153,11 @@ const pms_olr_options *pms_olr_get_options(const pms_olr *o);
 double pms_olr_segment_eval(const pms_olr_segment *s, uint64_t x);
 /* The same rounded to a whole count; exact for opt segments (|y - result| <= eps). */
 int64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x);
-/* The segment's samples, at x evenly spaced from x_first to x_last (exact when the sampling
- * period is fixed); skip_first drops the first one (wm's shared boundary sample). Returns the
- * number written to x[] and y[] (room for s->count). */
-size_t pms_olr_segment_decode(const pms_olr_segment *s, int skip_first, uint64_t *x, int64_t *y);
+/* The segment's samples: the line at each of their own x values x[0..n-1] (a segment's
+ * samples are x[first .. first + count - 1] of the stream), rounded to whole counts, into
+ * y[0..n-1]. The samples' own x, not evenly spaced ones: with randomised periods only
+ * they keep every sample within eps. */
+void pms_olr_segment_decode(const pms_olr_segment *s, const uint64_t *x, size_t n, int64_t *y);
 
 const char *pms_olr_method_name(pms_olr_method m);
 int pms_olr_method_parse(const char *name, pms_olr_method *out);

@@ -160,7 +160,7 @@ int cmd_olr(int argc, char **argv)
         case OPT_CSV: csv = cli_format_target(optarg); break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
-        default: return cli_usage_error("olr", "bad option");
+        default: return cli_usage_error("olr", "%s", cli_bad_option());
         }
     }
     if (optind + 1 != argc) return cli_usage_error("olr", "expected one INPUT file");

@@ -167,7 +167,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case OPT_OLR_ONLY: o->olr.fit.segments_only = true; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
-        default: return cli_usage_error("record", "unknown option");
+        default: return cli_usage_error("record", "%s", cli_bad_option());
         }
     }
     o->argv = argv + optind;
@@ -304,11 +304,8 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) print_summary(o, &r);
     if (olr && recorded) {
-        if (pms_olr_live_finish(olr)) {
-            cli_warn("record --olr: %s", pms_strerror());
-            ret = CLI_FAIL;
-        }
-        print_olr_summary(o, olr, csv_path, r.seconds);
+        if (pms_olr_live_finish(olr)) ret = cli_error("record --olr: %s", pms_strerror());
+        else print_olr_summary(o, olr, csv_path, r.seconds);
     }
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
     pms_olr_live_destroy(olr);

@@ -47,14 +47,8 @@ int pms_olr_write_series(FILE *out, const pms_olr_series *s)
 
 int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
-    size_t room = f->opt.max_len ? f->opt.max_len : s->n;
-    uint64_t *x = malloc(room * sizeof *x);
-    int64_t *y = malloc(room * sizeof *y);
-    if (!x || !y) {
-        free(x);
-        free(y);
-        return pms__fail(PMS_ENOMEM, "out of memory decoding the segments");
-    }
+    int64_t *y = malloc((s->n ? s->n : 1) * sizeof *y);
+    if (!y) return pms__fail(PMS_ENOMEM, "out of memory decoding the segments");
     fputs("counter,x,y\n", out);
     for (size_t j = 0; j < s->k; j++) {
         int first = 1;
@@ -62,15 +56,16 @@ int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit 
             const pms_olr_segment *g = &f->seg[i];
             if (g->counter != j) continue;
             /* wm's lines share their boundary sample: decode it once */
-            size_t n = pms_olr_segment_decode(g, !first && f->opt.method == PMS_OLR_WM, x, y);
+            uint64_t skip = !first && f->opt.method == PMS_OLR_WM && g->count > 0;
+            size_t n = (size_t)(g->count - skip);
+            pms_olr_segment_decode(g, s->x + g->first + skip, n, y);
             for (size_t k = 0; k < n; k++) {
                 pms_csv_cell(out, s->names[j], ",");
-                fprintf(out, ",%llu,%lld\n", (unsigned long long)x[k], (long long)y[k]);
+                fprintf(out, ",%llu,%lld\n", (unsigned long long)s->x[g->first + skip + k], (long long)y[k]);
             }
             first = 0;
         }
     }
-    free(x);
     free(y);
     return PMS_OK;
 }

@@ -178,6 +178,9 @@ int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_head
 int pms_perfdata_writer_sync(pms_perfdata_writer *w);
 /* Syncs, writes the feature sections, closes and frees. */
 int pms_perfdata_writer_close(pms_perfdata_writer *w);
+/* Sets the build-id section (HEADER_BUILD_ID, what `perf buildid-list` lists) to these
+ * binaries, from the next sync on. */
+int pms_perfdata_writer_set_build_ids(pms_perfdata_writer *w, const pms_perfdata_build_id *ids, size_t n);
 /* Bytes of records written so far. */
 uint64_t pms_perfdata_writer_data_size(const pms_perfdata_writer *w);
 

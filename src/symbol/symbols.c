@@ -291,12 +291,22 @@ static void fill_kernel_symbol(pms_symbols *s, pms_symbol_info *out, uint64_t ip
     out->symbol_offset = ip - sym->start;
 }
 
+static const struct map *map_of(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel)
+{
+    size_t p;
+    return process_index(s, kernel ? KERNEL_PID : pid, 0, &p) ? NULL : find_map(s, p, ip, time);
+}
+
+const char *pms_symbols_binary(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel)
+{
+    const struct map *m = map_of(s, pid, ip, time, kernel);
+    return m ? s->names[m->name] : NULL;
+}
+
 void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel, pms_symbol_info *out)
 {
     *out = (pms_symbol_info){unknown_bucket, ip, NULL, 0, 0, 0};
-    size_t p;
-    if (process_index(s, kernel ? KERNEL_PID : pid, 0, &p)) return;
-    const struct map *m = find_map(s, p, ip, time);
+    const struct map *m = map_of(s, pid, ip, time, kernel);
     if (!m) return; /* perf too puts kernel samples outside the kernel's maps in [unknown] */
     out->binary = s->names[m->name];
     if (kernel) { /* named, not symbolised: file offsets mean nothing there */

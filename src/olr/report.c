@@ -127,6 +127,11 @@ int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit 
         fprintf(out, "%-20s %12s %9llu %10.2f %11.2f %10.3g %12.4g %12.4g\n", s->names[j], eps,
                 (unsigned long long)m->segments, m->reduction, m->bytes_ratio, m->mnesd, m->max_abs_error, m->rmse);
     }
+    for (size_t j = 0; j < s->k; j++)
+        if (f->sums[j].capped)
+            fprintf(out, "note: %s: %llu of %llu segments cut by a cap (--max-len, --max-hull, or a span beyond "
+                         "2^62 in x or 2^61 in y), not by the data: the fit may take fewer without it\n",
+                    s->names[j], (unsigned long long)f->sums[j].capped, (unsigned long long)f->sums[j].segments);
     return PMS_OK;
 }
 
@@ -148,6 +153,7 @@ int pms_olr_write_json(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
         pms_json_kv_string(&j, "name", s->names[c]);
         if (f->opt.method == PMS_OLR_OPT) pms_json_kv_double(&j, "eps", floor(f->counters[c].eps));
         pms_json_kv_uint(&j, "segments", m->segments);
+        pms_json_kv_uint(&j, "capped_segments", m->capped);
         pms_json_kv_double(&j, "reduction", m->reduction);
         pms_json_kv_double(&j, "bytes_ratio", m->bytes_ratio);
         pms_json_kv_double(&j, "mnesd", m->mnesd);

@@ -13,9 +13,9 @@ long rust_v0_spin(long n) __asm__("_RNvCs123_7mycrate7v0_spin");
 /* Inlined into each named function, so that the samples fall in the names themselves. */
 static inline __attribute__((always_inline)) long spin(long n)
 {
-    volatile long s = 0;
-    for (long i = 0; i < n; i++) s += i ^ (s >> 3);
-    return s;
+    volatile unsigned long s = 0; /* unsigned: wraps without undefined behaviour */
+    for (long i = 0; i < n; i++) s += (unsigned long)i ^ (s >> 3);
+    return (long)(s & 0xffff);
 }
 
 long cxx_spin(long n) { return spin(n); }
@@ -50,12 +50,13 @@ static __attribute__((noinline)) long syscalls(long n)
 
 int main(int argc, char **argv)
 {
-    long rounds = argc > 1 ? atol(argv[1]) : 40, s = 0;
+    long rounds = argc > 1 ? atol(argv[1]) : 40;
+    unsigned long s = 0;
     for (long r = 0; r < rounds; r++) {
-        s += cxx_spin(1000000) + rust_legacy_spin(1000000) + rust_v0_spin(1000000);
-        s += through_plt(2000000) + allocate(300000) + syscalls(30000);
+        s += (unsigned long)(cxx_spin(1000000) + rust_legacy_spin(1000000) + rust_v0_spin(1000000));
+        s += (unsigned long)through_plt(2000000) + (unsigned long)allocate(300000) + (unsigned long)syscalls(30000);
     }
-    volatile long keep = s; /* the work is not optimised away */
+    volatile unsigned long keep = s; /* the work is not optimised away */
     (void)keep;
     return 0;
 }

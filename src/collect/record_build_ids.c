@@ -8,7 +8,6 @@
 #include "util/error.h"
 #include "util/grow.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,11 +39,14 @@ static int on_sample(const pms_sample *s, void *ctx)
 static int build_id_of(const char *name, pms_perfdata_build_id *out)
 {
     char hex[PMS_BUILD_ID_HEX];
-    int kernel = strcmp(name, PMS_BINARY_KERNEL) == 0;
-    if (kernel ? pms__kernel_build_id("/sys/kernel/notes", hex) : name[0] != '/' || pms__elf_build_id(name, hex))
-        return 0;
-    if (!hex[0] || strlen(hex) >= sizeof out->hex) return 0;
-    snprintf(out->hex, sizeof out->hex, "%s", hex);
+    int kernel = strcmp(name, PMS_BINARY_KERNEL) == 0, rc;
+    if (kernel) rc = pms__kernel_build_id("/sys/kernel/notes", hex);
+    else if (strcmp(name, "[vdso]") == 0) rc = pms__vdso_build_id(hex);
+    else rc = name[0] == '/' ? pms__elf_build_id(name, hex) : PMS_ENOENT;
+    if (rc) return 0;
+    size_t len = strlen(hex);
+    if (!len || len >= sizeof out->hex) return 0;
+    memcpy(out->hex, hex, len + 1);
     out->filename = name;
     out->cpumode = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
     out->pid = -1; /* perf's host machine */

@@ -1,8 +1,8 @@
 #!/bin/bash
 # pmuscope record writes the build-id section (HEADER_BUILD_ID) for every binary its samples
 # fell in, as perf record does: `perf buildid-list -i` lists exactly the binaries of
-# `perf report --sort dso`, each with the build-id `readelf -n` reads from the file, and the
-# kernel with `perf buildid-list -k`'s.
+# `perf report --sort dso`, each with the build-id `readelf -n` reads from the file, the
+# kernel with `perf buildid-list -k`'s and [vdso] (when sampled) with perf record's.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -15,6 +15,9 @@ perf buildid-list -i "$tmp/ours.data" 2>/dev/null | sort -k2 > "$tmp/listed"
 while read -r id name; do
     if [ "$name" = "[kernel.kallsyms]" ]; then
         want=$(perf buildid-list -k 2>/dev/null)
+    elif [ "$name" = "[vdso]" ]; then # perf record's: from the recording process's own vDSO
+        perf record -q -e cpu-clock -o "$tmp/vdso.data" -- "$PMS_WORKLOADS/names" 1 >/dev/null 2>&1
+        want=$(perf buildid-list -i "$tmp/vdso.data" 2>/dev/null | awk '$2 == "[vdso]" { print $1 }')
     else
         want=$(readelf -n "$name" | awk '/Build ID:/ { print $3 }')
     fi

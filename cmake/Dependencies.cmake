@@ -28,3 +28,9 @@ find_library(IBERTY_LIBRARY NAMES libiberty.a iberty REQUIRED)
 add_library(pms_dep_iberty INTERFACE)
 target_include_directories(pms_dep_iberty INTERFACE ${IBERTY_INCLUDE_DIR})
 target_link_libraries(pms_dep_iberty INTERFACE ${IBERTY_LIBRARY})
+
+# pprof profiles: protobuf-c's runtime, its code generator (a build-machine program, also
+# when cross-building) and zlib for the gzip framing.
+pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
+pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
+find_program(PROTOC_C protoc-c REQUIRED)

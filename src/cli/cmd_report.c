@@ -240,7 +240,7 @@ static void print_csv(FILE *out, const struct options *o, const struct table *t)
         put_csv_field(out, r->binary);
         fputc(',', out);
         put_csv_field(out, r->symbol ? r->symbol : "");
-        fprintf(out, ",%#llx,%#llx,%#llx,%llu,%llu,%.6f,%.6f,%.6f\n", (unsigned long long)r->ip, (unsigned long long)r->file_offset,
+        fprintf(out, ",%#llx,%#llx,%#llx,%llu,%llu,%.9f,%.9f,%.9f\n", (unsigned long long)r->ip, (unsigned long long)r->file_offset,
                 (unsigned long long)r->symbol_offset, (unsigned long long)r->samples, (unsigned long long)r->period,
                 r->share, r->ci_low, r->ci_high);
     }

@@ -9,6 +9,7 @@
 #include "pmuscope/sampler.h"
 
 #include "collect/ring.h"
+#include "collect/time_order.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
 
@@ -86,6 +87,9 @@ struct pms_sampler {
     uint64_t *patched; /* a sample whose period we correct is copied here (64 KiB) */
     sampling_fd **resample; /* the fds marked in this drain */
     size_t nresample;
+    int ordered;            /* records pass through `order` (time_order with several buffers) */
+    pms_time_order order;
+    uint64_t last_time;     /* of the latest record drained, for one without a time */
 };
 
 static uint64_t now_ns(clockid_t clock)
@@ -215,6 +219,17 @@ static int randomize_marked(pms_sampler *s)
     return rc;
 }
 
+/* A record's time: a sample's TIME, or the sample_id trailer's (sample_id_all is set:
+ * pid/tid, time, id, identifier end every other record). */
+static uint64_t record_time(pms_sampler *s, const struct perf_event_header *h)
+{
+    const uint64_t *w = (const uint64_t *)(const void *)(h + 1);
+    size_t words = (h->size - sizeof *h) / sizeof(uint64_t);
+    if (h->type == PERF_RECORD_SAMPLE && words > W_TIME) s->last_time = w[W_TIME];
+    else if (h->type != PERF_RECORD_SAMPLE && words >= 4) s->last_time = w[words - 3];
+    return s->last_time;
+}
+
 static int on_record(const struct perf_event_header *h, void *ctx)
 {
     pms_sampler *s = ctx;
@@ -234,6 +249,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
     case PERF_RECORD_UNTHROTTLE: s->stats.unthrottles++; break;
     default: break;
     }
+    if (s->ordered) return pms__time_order_add(&s->order, h, record_time(s, h));
     return s->fn ? s->fn(h, s->ctx) : 0;
 }
 
@@ -478,6 +494,7 @@ int pms_sampler_open(pms_sampler **out, const pms_sampler_config *cfg, pid_t pid
     rc = setup_events(s, cfg);
     if (!rc) rc = open_all(s, cfg, pid);
     if (!rc) rc = name_attrs(s);
+    s->ordered = cfg->time_order && s->nunits > 1;
     if (rc) {
         pms_sampler_close(s);
         return rc;
@@ -513,10 +530,19 @@ int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx
     uint64_t count = 0;
     int rc = 0;
     for (size_t u = 0; !rc && u < s->nunits; u++) rc = pms__ring_drain(&s->rings[u], on_record, s, &count);
+    if (!rc && s->ordered) rc = pms__time_order_round(&s->order, fn, ctx);
+    s->stats.late = s->order.late;
     int rrc = randomize_marked(s);
     if (rc) return rc;
     if (rrc) return rrc;
     return count > (uint64_t)INT32_MAX ? INT32_MAX : (int)count;
+}
+
+int pms_sampler_flush(pms_sampler *s, pms_record_fn fn, void *ctx)
+{
+    int rc = s->ordered ? pms__time_order_flush(&s->order, fn, ctx) : PMS_OK;
+    s->stats.late = s->order.late;
+    return rc;
 }
 
 int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period)
@@ -562,5 +588,6 @@ void pms_sampler_close(pms_sampler *s)
     free(s->ids);
     free(s->patched);
     free(s->resample);
+    pms__time_order_free(&s->order);
     free(s);
 }

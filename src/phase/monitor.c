@@ -34,6 +34,7 @@ void pms_phase_monitor_config_default(pms_phase_monitor_config *c)
 {
     memset(c, 0, sizeof *c);
     pms_phase_config_default(&c->phase);
+    c->phase.classifier.threshold = PMS_PHASE_THRESHOLD_AUTO;
     c->own_thread = 1;
 }
 
@@ -138,7 +139,10 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
         m->sampling[1].nread = 0;
         rc = pms_sampler_open(&m->sampler, &sc, pid);
     }
-    if (!rc) rc = pms_phase_engine_create(&m->engine, &cfg->phase, m->sampling[1].period);
+    pms_phase_config phase = cfg->phase;
+    if (phase.classifier.threshold == PMS_PHASE_THRESHOLD_AUTO)
+        phase.classifier.threshold = pms_phase_default_threshold(m->sampling[1].period / m->sampling[0].period);
+    if (!rc) rc = pms_phase_engine_create(&m->engine, &phase, m->sampling[1].period);
     if (rc) {
         pms_phase_monitor_close(m);
         return rc;

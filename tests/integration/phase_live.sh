@@ -27,16 +27,15 @@ ari_at_least() {
 ari_at_least 0.9 -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 -- --units 1000 --repeat 2
 [ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$')" -gt 100 ]
 
-# The default sampling for software events (what a machine without PMU gets: cpu-clock
-# every 4 ms, intervals of 20 samples = 80 ms of task-clock, chosen for an overhead below
-# 1%) resolves phases of a few hundred ms: A and D last about 300 ms and C 1.4 s at 4000
-# units; B (about 30 ms) is shorter than an interval, so this run leaves it out
-# (--sequence ACD): its instances only make mixed intervals. With 20 samples an interval
-# the float loop's signatures are noisy, and at --threshold 50 a mixed interval at a boundary can
-# replace a phase's cached signature: seen here, ARI 0.81 to 0.96 from run to run (the
-# 0.9 of the issue is the fine-sampling check above; this one checks that the low-overhead
-# defaults still find the long phases).
-ari_at_least 0.75 -e cpu-clock --interval-event task-clock --threshold 50 -- --sequence ACD --units 4000 --repeat 2
+# The defaults for software events (what a machine without PMU gets: cpu-clock every 4 ms,
+# intervals of 20 samples = 80 ms of task-clock, chosen for an overhead below 1%, and with
+# 20 samples an interval the similarity threshold 50%) resolve phases of a few hundred ms:
+# A and D last about 300 ms and C 1.4 s at 4000 units; B (about 30 ms) is shorter than an
+# interval, so this run leaves it out (--sequence ACD): its instances only make mixed
+# intervals. Seen here: 0.84 to 0.98 from run to run, median 0.9 or more
+# (bench/bench-phase-ari.sh); the first intervals of each phase are in the transition
+# phase until seen twice, which costs 0.03 to 0.1. The bound holds on a loaded machine.
+ari_at_least 0.75 -e cpu-clock --interval-event task-clock -- --sequence ACD --units 4000 --repeat 2
 
 # The CSV has a row per interval, every predictor, and truth labels from the trace.
 head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth"

@@ -61,6 +61,12 @@ int main(int argc, char **argv)
             s.misc = PERF_RECORD_MISC_KERNEL;
         }
         if (add(w, rec, pms_perfdata_encode_sample(rec, sizeof rec, &a, &s))) return 1;
+        /* A FINISHED_ROUND after every 4096 samples, as a recorder writes one after each
+         * drain of its buffers: time-ordered readers hold one round, not the file. */
+        if (t % 4096 == 0) {
+            struct perf_event_header round = {68 /* PERF_RECORD_FINISHED_ROUND */, 0, sizeof round};
+            if (add(w, (unsigned char *)&round, sizeof round)) return 1;
+        }
     }
     if (pms_perfdata_writer_close(w)) {
         fprintf(stderr, "bench_perfdata_gen: %s\n", pms_strerror());

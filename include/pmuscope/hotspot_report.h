@@ -5,6 +5,7 @@
 #define PMUSCOPE_HOTSPOT_REPORT_H
 #include "pmuscope/hotspot.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,11 +29,30 @@ typedef struct pms_hotspot_sweep {
     char event[128];
     int time_based;  /* periods in nanoseconds */
     int randomized;
+    uint64_t seed;   /* randomised: the recording at period P used seed + P */
     int od_covered;  /* the text table's and SVG's OD over covered instructions (--od covered) */
     double valgrind_seconds;
     size_t nperiods;
     pms_hotspot_sweep_point points[PMS_HOTSPOT_MAX_PERIODS];
 } pms_hotspot_sweep;
+
+/* How pms_hotspot_sweep_record records. */
+typedef struct pms_hotspot_sweep_config {
+    char *const *argv;             /* the command, NULL-terminated */
+    const char *scratch;           /* the perf.data each period overwrites (removed at the end) */
+    size_t top;                    /* N of the top-N precision and recall */
+    volatile sig_atomic_t *stop;   /* non-zero ends the sweep (PMS_ECHILD); may be NULL */
+    void (*progress)(void *ctx, size_t done, size_t total); /* before each period; may be NULL */
+    void *ctx;
+} pms_hotspot_sweep_config;
+
+/* Records the command once per period of sw (sw->event, sw->nperiods, points[i].period,
+ * sw->randomized and sw->seed set by the caller) in this process (pmuscope/record.h),
+ * and measures each recording against truth into points[i] (samples, result, valid).
+ * A recording whose command exits non-zero fails the sweep (PMS_ECHILD). Results of the
+ * periods done stay in sw; free them with pms_hotspot_result_free. */
+int pms_hotspot_sweep_record(pms_hotspot_sweep *sw, const pms_hotspot_truth *truth,
+                             const pms_hotspot_sweep_config *cfg);
 
 /* One recording against the truth: the measures and the first `rows` IPs (text), or
  * every IP (json). PMS_EIO if the stream fails. */

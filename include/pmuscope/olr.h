@@ -5,7 +5,7 @@
  * event (or a time stamp), y[j] the cumulative count of counter j -- is replaced
  * by line segments. Samples are pushed one at a time; each segment is handed to
  * a callback when it closes; pms_olr_finish() closes the last ones. Work per
- * sample is O(1) amortised and memory is bounded by the caps below.
+ * sample is O(1) amortised; memory, see below.
  *
  * Methods:
  *  - PMS_OLR_WM, the paper's procedure exactly: values scaled by the first value
@@ -67,14 +67,15 @@ typedef struct pms_olr_options {
                              * extension); 1: each counter has its own segments */
     double alpha;           /* wm: relative test while a line has 2 points (0.01) */
     double nsigma;          /* wm: outlier threshold in sigmas (3) */
-    uint64_t max_len;       /* samples per segment at most (0: no cap). A capped segment
-                             * closes and the next starts as after a break; the reduction
-                             * ratio can then not exceed max_len. Default 65536. */
-    size_t max_hull;        /* opt: points per convex hull at most (>= 8). When a hull is full
-                             * the segment closes early: at most one extra segment per
-                             * max_hull hull points, error bound unchanged. Default 4096. */
-    int stats;              /* keep the open segments' samples to measure errors and sigma
-                             * (memory: max_len samples per counter). Default 1. */
+    uint64_t max_len;       /* samples per segment at most (0, the default: no cap). A capped
+                             * segment closes and the next starts as after a break; the
+                             * reduction ratio can then not exceed max_len. */
+    size_t max_hull;        /* opt: points per convex hull at most (0, the default: the hulls
+                             * grow as needed; else >= 8). When a hull is full the segment
+                             * closes early, error bound unchanged. */
+    int stats;              /* measure errors and sigma (max error exactly, from the open
+                             * segment's convex hulls; squared errors from running sums).
+                             * Default 1. */
     /* ncounters entries, or NULL: eps 0 absolute, monotone (defaults of pms_olr_options_init) */
     const pms_olr_counter_options *counters;
 } pms_olr_options;
@@ -98,6 +99,9 @@ typedef struct pms_olr_segment {
     double slope;           /* counts of y per unit of x */
     double sigma;           /* equation 7 for the line (wm: from the running sums, eq. 8; opt:
                              * from the samples when stats are on); 0 for lines of <= 2 samples */
+    int capped;             /* closed by a cap (max_len, max_hull, or the 2^62 x / 2^61 y span
+                             * of opt's exact arithmetic), not by the data: without the cap it
+                             * might have gone on */
     int exact_valid;        /* opt: `exact` holds the line */
     pms_olr_exact exact;
 } pms_olr_segment;
@@ -114,6 +118,7 @@ typedef struct pms_olr_summary {
     double max_abs_error;   /* over all samples, each against the first line that holds it */
     double rmse;
     double y_min, y_max;
+    uint64_t capped;        /* segments closed by a cap (see pms_olr_segment.capped) */
 } pms_olr_summary;
 
 /* Bytes per stored record, as the paper counts them: a sample is x and k counters,
@@ -123,8 +128,8 @@ typedef struct pms_olr_summary {
 
 typedef struct pms_olr pms_olr;
 
-/* Defaults: wm, 1 counter, breaks together, alpha 0.01, 3 sigma, max_len 65536,
- * max_hull 4096, stats on. */
+/* Defaults: wm, 1 counter, breaks together, alpha 0.01, 3 sigma, no caps (max_len and
+ * max_hull 0), stats on. */
 void pms_olr_options_init(pms_olr_options *o);
 void pms_olr_counter_options_init(pms_olr_counter_options *c);
 
@@ -153,10 +158,11 @@ const pms_olr_options *pms_olr_get_options(const pms_olr *o);
 double pms_olr_segment_eval(const pms_olr_segment *s, uint64_t x);
 /* The same rounded to a whole count; exact for opt segments (|y - result| <= eps). */
 int64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x);
-/* The segment's samples, at x evenly spaced from x_first to x_last (exact when the sampling
- * period is fixed); skip_first drops the first one (wm's shared boundary sample). Returns the
- * number written to x[] and y[] (room for s->count). */
-size_t pms_olr_segment_decode(const pms_olr_segment *s, int skip_first, uint64_t *x, int64_t *y);
+/* The segment's samples: the line at each of their own x values x[0..n-1] (a segment's
+ * samples are x[first .. first + count - 1] of the stream), rounded to whole counts, into
+ * y[0..n-1]. The samples' own x, not evenly spaced ones: with randomised periods only
+ * they keep every sample within eps. */
+void pms_olr_segment_decode(const pms_olr_segment *s, const uint64_t *x, size_t n, int64_t *y);
 
 const char *pms_olr_method_name(pms_olr_method m);
 int pms_olr_method_parse(const char *name, pms_olr_method *out);

@@ -116,6 +116,22 @@ uint64_t pms_perfdata_data_size(const pms_perfdata_reader *r);
 /* One pass over the data section. */
 int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *h);
 
+/* The order in which pms_perfdata_read() hands records over. */
+typedef enum pms_perfdata_order {
+    /* The default: by time, as perf report and perf script see them. perf record writes
+     * its per-CPU buffers one after the other, so the file is not in time order; records
+     * are held until a FINISHED_ROUND record says nothing older can follow (perf's
+     * ordered-events rules), then handed over sorted by time, ties in file order.
+     * Records without a time (no PERF_SAMPLE_TIME, or synthesised with time 0) and the
+     * records perf adds itself (types 64 and up) go at once. Memory is bounded by two
+     * rounds, and by 64 MiB of queued records in a file without rounds (past
+     * that the older half goes out early, as perf does at its queue-size limit). */
+    PMS_PERFDATA_ORDER_TIME = 0,
+    /* As the records lie in the file: one streaming pass, nothing held. */
+    PMS_PERFDATA_ORDER_FILE = 1,
+} pms_perfdata_order;
+void pms_perfdata_set_order(pms_perfdata_reader *r, pms_perfdata_order order);
+
 /* The event of attrs[] that owns sample id `id` (pms_sample.id, a read value's id); NULL if none
  * does. For a reader's events: pms_attr_by_id(pms_perfdata_get_attr(r, 0), pms_perfdata_nattrs(r), id). */
 const pms_perfdata_attr *pms_attr_by_id(const pms_perfdata_attr *attrs, size_t nattrs, uint64_t id);

@@ -55,6 +55,9 @@ int cli_exit_status(int rc);
  * returns CLI_OPT_LISTED (the command then returns CLI_OK). */
 enum { CLI_OPT_LISTED = -2 };
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* After cli_getopt returned '?': what was wrong ("--foo: unknown option", "-c: expects an
+ * argument"), for the command's usage error (getopt itself prints nothing). */
+const char *cli_bad_option(void);
 
 /* --json[=FILE] and --csv[=FILE]: with FILE, that format goes to FILE beside the usual
  * output; without, it replaces the text on the main output (-o FILE or stdout).

@@ -3,6 +3,7 @@
  * the --json[=FILE] / --csv[=FILE] convention. */
 #include "cli/cli.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Prints "SHORT LONG ARG" lines: SHORT is -x or -, ARG none, required or optional. */
@@ -24,6 +25,28 @@ static void list_options(const char *shortopts, const struct option *longopts)
     }
 }
 
+static char bad_option[160];
+
+/* What was wrong with the option getopt refused at argv[optind - 1] (opterr is off, so
+ * getopt says nothing itself: the command's usage error is the one message). */
+static void describe_bad_option(int argc, char **argv, const char *shortopts)
+{
+    const char *arg = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
+    const char *expects = optopt && strchr(shortopts, optopt) ? "expects an argument" : NULL;
+    if (arg && strncmp(arg, "--", 2) == 0) {
+        int len = (int)strcspn(arg, "=");
+        if (optopt || arg[len])
+            snprintf(bad_option, sizeof bad_option, "%.*s: %s", len, arg,
+                     arg[len] ? "takes no argument" : "expects an argument");
+        else
+            snprintf(bad_option, sizeof bad_option, "%.100s: unknown option", arg);
+    } else if (expects) {
+        snprintf(bad_option, sizeof bad_option, "-%c: %s", optopt, expects);
+    } else {
+        snprintf(bad_option, sizeof bad_option, "-%c: unknown option", optopt ? optopt : '?');
+    }
+}
+
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
 {
     if (optind == 1 && argc == 2 && strcmp(argv[1], "--list-options") == 0) {
@@ -31,8 +54,13 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
         optind = 2;
         return CLI_OPT_LISTED;
     }
-    return getopt_long(argc, argv, shortopts, longopts, NULL);
+    opterr = 0;
+    int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+    if (c == '?' || c == ':') describe_bad_option(argc, argv, shortopts);
+    return c;
 }
+
+const char *cli_bad_option(void) { return bad_option; }
 
 const char CLI_MAIN_OUTPUT[] = "-";
 

@@ -190,7 +190,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
             break;
         case 'h': usage(stdout); return HELP_SHOWN;
         case CLI_OPT_LISTED: return HELP_SHOWN;
-        default: return cli_usage_error("cpistack", "unknown option");
+        default: return cli_usage_error("cpistack", "%s", cli_bad_option());
         }
     }
     o->c.where = o->where;

@@ -191,7 +191,7 @@ static void run_steps(demo_run *run)
     }
 }
 
-/* Keeps the steps named in list (in their own order); returns -1 naming an unknown one. */
+/* Keeps the steps named in list (in their own order): CLI_OK, or CLI_USAGE naming an unknown one. */
 static int select_steps(demo_run *run, const char *list)
 {
     char buf[512];
@@ -207,7 +207,7 @@ static int select_steps(demo_run *run, const char *list)
     for (size_t i = 0; i < run->nsteps; i++)
         if (keep[i]) run->steps[n++] = run->steps[i];
     run->nsteps = n;
-    return 0;
+    return CLI_OK;
 }
 
 static void probe_pmu(demo_run *run)
@@ -264,11 +264,12 @@ int cmd_demo(int argc, char **argv)
             break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
-        default: return cli_usage_error("demo", "unknown option");
+        default: return cli_usage_error("demo", "%s", cli_bad_option());
         }
     }
     if (optind < argc) return cli_usage_error("demo", "unexpected argument '%s'", argv[optind]);
-    if (only && select_steps(&run, only) != 0) return CLI_USAGE;
+    int rc = only ? select_steps(&run, only) : CLI_OK;
+    if (rc != CLI_OK) return rc;
     char probe[PATH_MAX + 32];
     snprintf(probe, sizeof probe, "%s/phases", run.workloads);
     if (access(probe, X_OK) < 0)
@@ -304,6 +305,9 @@ int cmd_demo(int argc, char **argv)
         for (size_t k = 0; run.steps[i].argv[k]; k++) free(run.steps[i].argv[k]);
     }
     if (page_rc == 0) printf("\npage: %s\n", page);
-    if (failed) cli_error("%zu of %zu steps failed (named above); the page shows what the others made", failed, run.nsteps);
-    return failed || page_rc != 0 ? CLI_FAIL : CLI_OK;
+    if (page_rc != CLI_OK) return page_rc; /* said already: one message per run */
+    if (failed)
+        return cli_error("%zu of %zu steps failed (named above); the page shows what the others made", failed,
+                         run.nsteps);
+    return CLI_OK;
 }

@@ -191,7 +191,7 @@ static int parse_options(int argc, char **argv, est_options *o)
             if (!cli_parse_count(optarg, &u)) return cli_usage_error("estimate", "--seed '%s': expected a number", optarg);
             o->fit.mracm.seed = u;
             break;
-        default: return cli_usage_error("estimate", "unknown option");
+        default: return cli_usage_error("estimate", "%s", cli_bad_option());
         }
     }
     if (optind + 1 != argc) return cli_usage_error("estimate", "expected one RUNS file");

@@ -81,77 +81,6 @@ static int parse_periods(const char *list, uint64_t *periods, size_t *n)
     return *n ? 0 : -1;
 }
 
-/* The mask of the random addition: the largest power of two not above period/8. */
-static unsigned random_bits(uint64_t period)
-{
-    unsigned bits = 0;
-    while (bits < 63 && (2ull << bits) <= period / 8)
-        bits++;
-    return period >= 8 ? bits : 0;
-}
-
-/* Records CMD with `pmuscope record` (this executable) at one period; its messages go
- * to log, shown only if it fails. */
-static int record_once(const options *o, const char *event, uint64_t period, const char *out, const char *log,
-                       char **cmd, int ncmd)
-{
-    char self[PATH_MAX], per[32], randomize[48], seed[32];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len < 0)
-        return cli_error("cannot find the pmuscope executable (/proc/self/exe)");
-    self[len] = '\0';
-    snprintf(per, sizeof per, "%llu", (unsigned long long)period);
-    snprintf(randomize, sizeof randomize, "--randomize=mask:%u", random_bits(period));
-    char *argv[16 + 256];
-    int a = 0;
-    argv[a++] = self;
-    argv[a++] = "record";
-    argv[a++] = "-e";
-    argv[a++] = (char *)event;
-    argv[a++] = "-c";
-    argv[a++] = per;
-    if (o->randomize)
-        argv[a++] = randomize;
-    if (o->randomize && o->seed) {
-        snprintf(seed, sizeof seed, "%llu", (unsigned long long)(o->seed + period));
-        argv[a++] = "--seed";
-        argv[a++] = seed;
-    }
-    argv[a++] = "-o";
-    argv[a++] = (char *)out;
-    argv[a++] = "--";
-    if (ncmd > 256)
-        return cli_usage_error("hotspot", "the command has more than 256 arguments");
-    for (int i = 0; i < ncmd; i++)
-        argv[a++] = cmd[i];
-    argv[a] = NULL;
-    pid_t pid = fork();
-    if (pid < 0)
-        return cli_error("fork: cannot start pmuscope record");
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd >= 0)
-            dup2(fd, STDERR_FILENO);
-        execv(self, argv);
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return cli_error("waitpid: lost pmuscope record (pid %d)", (int)pid);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        FILE *f = fopen(log, "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f))
-            fputs(line, stderr);
-        if (f)
-            fclose(f);
-        return cli_error("pmuscope record of %s at period %llu failed (exit status %d)", cmd[0],
-                         (unsigned long long)period, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    }
-    return CLI_OK;
-}
-
 /* The sampling event: the user's, or cycles:u, or cpu-clock when no PMU counts cycles. */
 static int choose_event(const options *o, char *event, size_t size, int *time_based)
 {
@@ -179,6 +108,12 @@ static void progress(const char *what, size_t done, size_t total)
 {
     if (cli_show_progress())
         cli_progress(what, done, total);
+}
+
+static void sweep_progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    progress("sampling", done, total);
 }
 
 static void restore_stdout(int saved)
@@ -224,7 +159,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     size_t np;
     if (parse_periods(o->sweep, periods, &np) < 0)
         return cli_usage_error("hotspot", "--sweep: expected periods such as 64K,1M,16M (at most %d)", MAX_PERIODS);
-    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize, .od_covered = o->od_covered};
+    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize, .seed = o->seed, .od_covered = o->od_covered};
     int rc = choose_event(o, sw.event, sizeof sw.event, &sw.time_based);
     if (rc != CLI_OK)
         return rc;
@@ -266,28 +201,13 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sw.valgrind_seconds = o->truth ? 0 : (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    char data[PATH_MAX + 16], log[PATH_MAX + 16];
+    char data[PATH_MAX + 16];
     snprintf(data, sizeof data, "%s/sweep.data", dir);
-    snprintf(log, sizeof log, "%s/record.log", dir);
-    for (size_t i = 0; i < np && rc == CLI_OK; i++) {
-        progress("sampling", i, np);
-        pms_hotspot_sweep_point *p = &sw.points[i];
-        p->period = periods[i];
-        pms_hotspot_recording rec;
-        rc = record_once(o, sw.event, periods[i], data, log, cmd, ncmd);
-        if (rc == CLI_OK && pms_hotspot_recording_read(&rec, data) < 0)
-            rc = cli_lib_error();
-        if (rc != CLI_OK)
-            break;
-        p->samples = rec.total;
-        if (pms_hotspot_evaluate(truth, rec.samples, rec.n, o->top, &p->result) < 0)
-            rc = cli_lib_error();
-        else
-            p->valid = 1;
-        pms_hotspot_recording_free(&rec);
-    }
-    unlink(data);
-    unlink(log);
+    for (size_t i = 0; i < np; i++)
+        sw.points[i].period = periods[i];
+    pms_hotspot_sweep_config cfg = {.argv = cmd, .scratch = data, .top = o->top, .progress = sweep_progress};
+    if (rc == CLI_OK && pms_hotspot_sweep_record(&sw, truth, &cfg))
+        rc = cli_lib_error();
     restore_stdout(saved_stdout);
     if (cli_show_progress())
         cli_progress_end();
@@ -394,7 +314,7 @@ int cmd_hotspot(int argc, char **argv)
         case CLI_OPT_LISTED: return CLI_OK;
         case 'o': o.output = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
-        default: return cli_usage_error("hotspot", "unknown option");
+        default: return cli_usage_error("hotspot", "%s", cli_bad_option());
         }
     }
     int rest = argc - optind;

@@ -102,7 +102,7 @@ int cmd_list(int argc, char **argv)
         case CLI_OPT_LISTED: return CLI_OK;
         case 'a': l.available_only = true; break;
         case 'h': usage(stdout); return CLI_OK;
-        default: return cli_usage_error("list", "unknown option");
+        default: return cli_usage_error("list", "%s", cli_bad_option());
         }
     }
     if (optind < argc) l.pattern = argv[optind++];

@@ -31,8 +31,8 @@ static void usage(FILE *out)
           "                        together when one does)\n"
           "      --alpha A         wm: relative test while a line has 2 samples (0.01)\n"
           "      --nsigma S        wm: outlier threshold in sigmas (3)\n"
-          "      --max-len N       samples per segment at most (65536; 0: no cap)\n"
-          "      --max-hull N      opt: convex hull points at most (4096)\n"
+          "      --max-len N       samples per segment at most (default 0: no cap)\n"
+          "      --max-hull N      opt: convex hull points at most (default 0: no cap)\n"
           "      --no-monotone     counters may decrease (default: a decrease is an error)\n"
           "  -o, --output FILE     the summary (or what --json/--csv put in its place) to FILE\n"
           "      --csv[=FILE]      the segments as CSV, to FILE or instead of the summary\n"
@@ -147,8 +147,8 @@ int cmd_olr(int argc, char **argv)
                 return cli_usage_error("olr", "--max-len %s: expected 0 or a count >= 2", optarg);
             break;
         case OPT_MAX_HULL:
-            if (!cli_parse_count(optarg, &count) || count < 8 || count > (1u << 30))
-                return cli_usage_error("olr", "--max-hull %s: expected a count >= 8", optarg);
+            if (!cli_parse_count(optarg, &count) || (count && count < 8) || count > (1u << 30))
+                return cli_usage_error("olr", "--max-hull %s: expected 0 (no cap) or a count >= 8", optarg);
             opt.max_hull = (size_t)count;
             break;
         case OPT_NO_MONOTONE: monotone = 0; break;
@@ -160,7 +160,7 @@ int cmd_olr(int argc, char **argv)
         case OPT_CSV: csv = cli_format_target(optarg); break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
-        default: return cli_usage_error("olr", "bad option");
+        default: return cli_usage_error("olr", "%s", cli_bad_option());
         }
     }
     if (optind + 1 != argc) return cli_usage_error("olr", "expected one INPUT file");

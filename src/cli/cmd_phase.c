@@ -83,24 +83,20 @@ static int parse_predictor(const char *s, pms_predictor_kind *out)
     return 0;
 }
 
-/* Parses a count option into an unsigned of at most max. */
+/* Parses a count option into an unsigned from min to max: CLI_OK, or CLI_USAGE once said why. */
 static int count_opt(const char *name, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
-    if (!cli_parse_count(arg, out) || *out < min || *out > max) {
-        cli_usage_error("phase", "--%s: '%s' is not a number from %llu to %llu", name, arg, (unsigned long long)min,
-                        (unsigned long long)max);
-        return 0;
-    }
-    return 1;
+    if (!cli_parse_count(arg, out) || *out < min || *out > max)
+        return cli_usage_error("phase", "--%s: '%s' is not a number from %llu to %llu", name, arg,
+                               (unsigned long long)min, (unsigned long long)max);
+    return CLI_OK;
 }
 
 static int double_opt(const char *name, const char *arg, double min, double max, double *out)
 {
-    if (!cli_parse_double(arg, out) || *out < min || *out > max) {
-        cli_usage_error("phase", "--%s: '%s' is not a number from %g to %g", name, arg, min, max);
-        return 0;
-    }
-    return 1;
+    if (!cli_parse_double(arg, out) || *out < min || *out > max)
+        return cli_usage_error("phase", "--%s: '%s' is not a number from %g to %g", name, arg, min, max);
+    return CLI_OK;
 }
 
 static int write_json(const pms_phase_run *run, FILE *out)
@@ -167,11 +163,11 @@ int cmd_phase(int argc, char **argv)
     while ((c = cli_getopt(argc, argv, "e:c:p:qo:h", opts)) != -1) {
         switch (c) {
         case OPT_SIGSIZE:
-            if (!count_opt("signature-size", optarg, 2, PMS_PHASE_MAX_SIGNATURE, &u)) return CLI_USAGE;
+            if (count_opt("signature-size", optarg, 2, PMS_PHASE_MAX_SIGNATURE, &u)) return CLI_USAGE;
             cfg->classifier.signature_size = u;
             break;
         case OPT_SEED:
-            if (!count_opt("seed", optarg, 0, UINT64_MAX, &cfg->seed)) return CLI_USAGE;
+            if (count_opt("seed", optarg, 0, UINT64_MAX, &cfg->seed)) return CLI_USAGE;
             break;
         case OPT_CLASSIFIER:
             if (!strcmp(optarg, "distance")) cfg->classifier.kind = PMS_CLASSIFIER_DISTANCE;
@@ -179,53 +175,53 @@ int cmd_phase(int argc, char **argv)
             else return cli_usage_error("phase", "--classifier: '%s': expected distance or kmeans", optarg);
             break;
         case OPT_THRESHOLD:
-            if (!double_opt("threshold", optarg, 0, 100, &cfg->classifier.threshold)) return CLI_USAGE;
+            if (double_opt("threshold", optarg, 0, 100, &cfg->classifier.threshold)) return CLI_USAGE;
             break;
         case OPT_TRANSITION:
-            if (!count_opt("transition", optarg, 1, 1000000, &u)) return CLI_USAGE;
+            if (count_opt("transition", optarg, 1, 1000000, &u)) return CLI_USAGE;
             cfg->classifier.transition_threshold = (unsigned)u;
             break;
         case OPT_CACHE:
-            if (!count_opt("cache", optarg, 1, 65536, &u)) return CLI_USAGE;
+            if (count_opt("cache", optarg, 1, 65536, &u)) return CLI_USAGE;
             cfg->classifier.cache_size = u;
             break;
         case OPT_K:
-            if (!count_opt("k", optarg, 1, 65536, &u)) return CLI_USAGE;
+            if (count_opt("k", optarg, 1, 65536, &u)) return CLI_USAGE;
             cfg->classifier.k = u;
             break;
         case OPT_RATE:
-            if (!double_opt("learning-rate", optarg, 0, 1, &cfg->classifier.learning_rate)) return CLI_USAGE;
+            if (double_opt("learning-rate", optarg, 0, 1, &cfg->classifier.learning_rate)) return CLI_USAGE;
             break;
         case OPT_PREDICTOR:
             if (!parse_predictor(optarg, &cfg->predictor))
                 return cli_usage_error("phase", "--predictor: '%s': expected last, markov, ppm or run-length", optarg);
             break;
         case OPT_HISTORY:
-            if (!count_opt("history", optarg, 1, 8, &u)) return CLI_USAGE;
+            if (count_opt("history", optarg, 1, 8, &u)) return CLI_USAGE;
             cfg->predictors[PMS_PREDICT_MARKOV].history = (unsigned)u;
             break;
         case OPT_PPM:
-            if (!count_opt("ppm-history", optarg, 1, 8, &u)) return CLI_USAGE;
+            if (count_opt("ppm-history", optarg, 1, 8, &u)) return CLI_USAGE;
             cfg->predictors[PMS_PREDICT_PPM].history = (unsigned)u;
             break;
         case OPT_PCACHE:
-            if (!count_opt("predictor-cache", optarg, 1, 1u << 20, &u)) return CLI_USAGE;
+            if (count_opt("predictor-cache", optarg, 1, 1u << 20, &u)) return CLI_USAGE;
             for (int k = 0; k < PMS_PREDICT_COUNT; k++) cfg->predictors[k].cache_size = u;
             break;
         case OPT_CONF:
-            if (!double_opt("min-confidence", optarg, 0, 1, &d)) return CLI_USAGE;
+            if (double_opt("min-confidence", optarg, 0, 1, &d)) return CLI_USAGE;
             for (int k = 0; k < PMS_PREDICT_COUNT; k++) cfg->predictors[k].confidence_threshold = d;
             break;
         case OPT_GROW:
-            if (!double_opt("grow", optarg, 1, 1024, &cfg->dynamic.multiplier)) return CLI_USAGE;
+            if (double_opt("grow", optarg, 1, 1024, &cfg->dynamic.multiplier)) return CLI_USAGE;
             break;
         case OPT_MAXIV:
-            if (!count_opt("max-interval", optarg, 1, 1u << 20, &u)) return CLI_USAGE;
+            if (count_opt("max-interval", optarg, 1, 1u << 20, &u)) return CLI_USAGE;
             cfg->dynamic.maximum = (unsigned)u;
             break;
         case 'e': in.live.sample_event = optarg; break;
         case 'c':
-            if (!count_opt("count", optarg, 1, UINT64_MAX, &in.live.sample_period)) return CLI_USAGE;
+            if (count_opt("count", optarg, 1, UINT64_MAX, &in.live.sample_period)) return CLI_USAGE;
             break;
         case OPT_RANDOM:
             if (strcmp(optarg, "exp") != 0)
@@ -237,10 +233,10 @@ int cmd_phase(int argc, char **argv)
             in.source.interval_event = optarg;
             break;
         case OPT_INTERVAL:
-            if (!count_opt("interval-size", optarg, 1, UINT64_MAX, &in.live.interval_size)) return CLI_USAGE;
+            if (count_opt("interval-size", optarg, 1, UINT64_MAX, &in.live.interval_size)) return CLI_USAGE;
             break;
         case OPT_SPI:
-            if (!count_opt("samples-per-interval", optarg, 1, 1u << 30, &in.source.samples_per_interval))
+            if (count_opt("samples-per-interval", optarg, 1, 1u << 30, &in.source.samples_per_interval))
                 return CLI_USAGE;
             break;
         case OPT_PC: in.pc_path = optarg; break;
@@ -264,7 +260,7 @@ int cmd_phase(int argc, char **argv)
         }
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
-        default: return cli_usage_error("phase", "unknown option");
+        default: return cli_usage_error("phase", "%s", cli_bad_option());
         }
     }
     if (cli_is_main(json) && cli_is_main(csv_path))

@@ -167,7 +167,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case OPT_OLR_ONLY: o->olr.fit.segments_only = true; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
-        default: return cli_usage_error("record", "unknown option");
+        default: return cli_usage_error("record", "%s", cli_bad_option());
         }
     }
     o->argv = argv + optind;
@@ -252,6 +252,9 @@ static void print_olr_summary(const record_opts *o, const pms_olr_live *l, const
         if (pms_olr_live_get_summary(&s, &name, l, j)) continue;
         fprintf(stderr, "[ pmuscope record: olr %s: %llu segments, reduction %.1f, max error %.4g, MNESD %.3g ]\n",
                 name, (unsigned long long)s.segments, s.reduction, s.max_abs_error, s.mnesd);
+        if (s.capped)
+            fprintf(stderr, "[ pmuscope record: olr %s: %llu segments cut by a cap, not by the data ]\n", name,
+                    (unsigned long long)s.capped);
     }
     fprintf(stderr, "[ pmuscope record: olr: %.3f ms in the regression, %.3f%% of the %.3f s run ]\n",
             1e3 * st.seconds, run_seconds > 0 ? 100 * st.seconds / run_seconds : 0.0, run_seconds);
@@ -304,11 +307,8 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) print_summary(o, &r);
     if (olr && recorded) {
-        if (pms_olr_live_finish(olr)) {
-            cli_warn("record --olr: %s", pms_strerror());
-            ret = CLI_FAIL;
-        }
-        print_olr_summary(o, olr, csv_path, r.seconds);
+        if (pms_olr_live_finish(olr)) ret = cli_error("record --olr: %s", pms_strerror());
+        else print_olr_summary(o, olr, csv_path, r.seconds);
     }
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
     pms_olr_live_destroy(olr);

@@ -110,7 +110,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_HTML: o->html = optarg; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
-        default: return cli_usage_error("report", "unknown option");
+        default: return cli_usage_error("report", "%s", cli_bad_option());
         }
     }
     if (optind < argc) return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);

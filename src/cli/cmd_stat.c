@@ -292,7 +292,7 @@ int cmd_stat(int argc, char **argv)
             usage(stdout);
             free(o.events_spec);
             return CLI_OK;
-        default: rc = cli_usage_error("stat", "unknown option"); break;
+        default: rc = cli_usage_error("stat", "%s", cli_bad_option()); break;
         }
         if (rc) break;
     }

@@ -65,8 +65,8 @@ int demo_wait(pid_t pid, double deadline);
  * warning, else its last non-empty line, or "" (buf of size n). */
 void demo_last_line(const char *path, char *buf, size_t n);
 
-/* demo_page.c: writes DIR/index.html from the steps' files. Returns 0, or -1 with a
- * message printed. */
+/* demo_page.c: writes DIR/index.html from the steps' files. Returns CLI_OK, or CLI_FAIL
+ * with its message printed. */
 int demo_write_page(const demo_run *run, const char *path);
 /* demo_summary.c: the terminal summary on out. */
 void demo_print_summary(const demo_run *run, FILE *out);

@@ -118,8 +118,8 @@ static void intro(pms_html *h, const demo_run *run)
 
 int demo_write_page(const demo_run *run, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return cli_error("cannot write %s: %m", path);
+    FILE *f = cli_open_output(path);
+    if (!f) return CLI_FAIL;
     pms_html h;
     pms_html_begin(&h, f, "pmuscope demo");
     intro(&h, run);
@@ -149,7 +149,8 @@ int demo_write_page(const demo_run *run, const char *path)
             if (show(&h, run, &s->shown[k]) < 0 && s->status == 0) bad = 1;
         }
     }
-    int rc = pms_html_end(&h);
-    if (fclose(f) != 0 || rc < 0) return cli_error("cannot write %s", path);
-    return bad ? cli_error("%s: some files could not be shown (the page says which)", path) : 0;
+    int rc = pms_html_end(&h) < 0 ? cli_output_error(f) : CLI_OK;
+    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
+    if (rc == CLI_OK && bad) rc = cli_error("%s: some files could not be shown (the page says which)", path);
+    return rc;
 }

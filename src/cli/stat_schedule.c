@@ -94,7 +94,7 @@ static int run_groups(struct plan *p, long size, const char *label)
             snprintf(what, sizeof what, "%s: run %zu/%zu", label, r + 1, runs);
             cli_progress(what, r, runs);
         } else {
-            fprintf(stderr, "pmuscope: %s: run %zu/%zu: %s", label, r + 1, runs, evs[p->na].name);
+            fprintf(stderr, "pmuscope stat: %s: run %zu/%zu: %s", label, r + 1, runs, evs[p->na].name);
             for (size_t i = p->na + 1; i < n; i++) fprintf(stderr, ",%s", evs[i].name);
             fputc('\n', stderr);
         }
@@ -189,14 +189,14 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
         }
         fflush(out); /* a row written is a row kept, whatever happens next */
         for (size_t a = 0; a < p->na; a++) {
-            fprintf(stderr, "pmuscope: TEST%ld: anchor %s CV %.2f%% between %zu runs\n", sizes[k], anchors[a].name,
+            fprintf(stderr, "pmuscope stat: TEST%ld: anchor %s CV %.2f%% between %zu runs\n", sizes[k], anchors[a].name,
                     cv[a], pms_schedule_runs(p->s));
             if (worst && isfinite(cv[a]) && cv[a] > worst[a]) worst[a] = cv[a];
         }
     }
     if (rc == CLI_OK && worst)
         for (size_t a = 0; a < p->na; a++)
-            fprintf(stderr, "pmuscope: anchor %s: largest coefficient of variation between runs %.2f%%\n",
+            fprintf(stderr, "pmuscope stat: anchor %s: largest coefficient of variation between runs %.2f%%\n",
                     anchors[a].name, worst[a]);
     if (p->o->json) {
         pms_json_array_end(&json);
@@ -239,7 +239,7 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
         pms_stat_print_plain(out, &s, merged, n);
         return CLI_OK;
     }
-    for (size_t k = 0; k < notes->n; k++) fprintf(stderr, "pmuscope: %s\n", notes->lines[k]);
+    for (size_t k = 0; k < notes->n; k++) fprintf(stderr, "pmuscope stat: %s\n", notes->lines[k]);
     return CLI_OK;
 }
 
@@ -284,7 +284,7 @@ int stat_schedule(const stat_opts *o)
     } else {
         memcpy(p.argv, o->argv, argc * sizeof *p.argv);
         if (o->sizes_spec) p.argv[argc] = p.size_arg;
-        fprintf(stderr, "pmuscope: %zu events in %zu runs of at most %u beside the anchors", ne,
+        fprintf(stderr, "pmuscope stat: %zu events in %zu runs of at most %u beside the anchors", ne,
                 pms_schedule_runs(p.s), per_run);
         for (size_t a = 0; a < na; a++) fprintf(stderr, "%s%s", a ? "," : " (", anchors[a].name);
         fputs(na ? ")\n" : "\n", stderr);

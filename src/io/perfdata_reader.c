@@ -3,6 +3,7 @@
  * number of records. Every size and offset is checked against the file before use, and
  * every failure names the byte offset at fault. */
 #include "io/perfdata_format.h"
+#include "io/perfdata_order.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -34,6 +35,8 @@ struct pms_perfdata_reader {
     char **cmdline;      /* HEADER_CMDLINE, NULL-terminated; NULL if the file has none */
     size_t ncmdline;
     unsigned char *window;
+    pms_perfdata_order order;
+    pms__order_queue queue; /* records waiting for their turn (PMS_PERFDATA_ORDER_TIME) */
     pms_read_value values[MAX_READ_VALUES];
     _Alignas(8) unsigned char aligned[UINT16_MAX + 1]; /* a record whose size broke 8-byte alignment */
 };
@@ -419,12 +422,15 @@ void pms_perfdata_close(pms_perfdata_reader *r)
     for (size_t i = 0; i < r->ncmdline; i++) free(r->cmdline[i]);
     free(r->cmdline);
     pms__keymap_free(&r->id_index);
+    pms__order_free(&r->queue);
     free(r->window);
     free(r->name);
     free(r);
 }
 
 size_t pms_perfdata_nattrs(const pms_perfdata_reader *r) { return r->nattrs; }
+
+void pms_perfdata_set_order(pms_perfdata_reader *r, pms_perfdata_order order) { r->order = order; }
 
 const pms_perfdata_attr *pms_perfdata_get_attr(const pms_perfdata_reader *r, size_t i)
 {
@@ -589,6 +595,61 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
     }
 }
 
+/* The time perf orders a record by: the sample's time, or the sample_id_all trailer's;
+ * 0 when the record has none (perf then delivers it at once). */
+static uint64_t record_time(const pms_perfdata_reader *r, const unsigned char *rec, const struct perf_event_header *h)
+{
+    if (h->type == PERF_RECORD_SAMPLE) {
+        const pms_perfdata_attr *a = &r->attrs[0];
+        uint64_t id, *index;
+        if (r->nattrs > 1 && !pms__sample_id_of(rec, h->size, a->attr.sample_type, &id) &&
+            (index = pms__keymap_find(&r->id_index, id, 0)))
+            a = &r->attrs[*index];
+        uint64_t st = a->attr.sample_type;
+        if (!(st & PERF_SAMPLE_TIME)) return 0;
+        size_t pos = sizeof *h + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
+        return pos + 8 <= h->size ? pms__get_u64(rec + pos) : 0; /* too short: dispatch says so */
+    }
+    const pms_perfdata_attr *a = trailer_attr(r, rec, h->size);
+    pms_sample_id sid;
+    if (!a || !(a->attr.sample_type & PERF_SAMPLE_TIME) || pms__sample_id_parse(rec, h->size, a->attr.sample_type, &sid))
+        return 0;
+    return sid.time;
+}
+
+struct delivery {
+    pms_perfdata_reader *r;
+    const pms_perfdata_handlers *hd;
+};
+
+static int deliver(const unsigned char *rec, uint64_t file_off, void *ctx)
+{
+    struct delivery *d = ctx;
+    return dispatch(d->r, rec, file_off, d->hd);
+}
+
+static int queue_failed(const pms_perfdata_reader *r, int rc)
+{
+    return rc == PMS_ENOMEM ? pms__fail(PMS_ENOMEM, "%s: out of memory for the records of one round", r->name) : rc;
+}
+
+/* Hands the record over now, or queues it until perf's ordered-events rules let it out:
+ * records perf adds itself (types 64 and up) and records without a time go at once. */
+static int route(pms_perfdata_reader *r, const unsigned char *rec, uint64_t off, const pms_perfdata_handlers *hd)
+{
+    if (r->order == PMS_PERFDATA_ORDER_FILE) return dispatch(r, rec, off, hd);
+    struct perf_event_header h;
+    memcpy(&h, rec, sizeof h);
+    struct delivery d = {r, hd};
+    if (h.type == PMS_RECORD_FINISHED_ROUND) {
+        int rc = queue_failed(r, pms__order_round(&r->queue, deliver, &d));
+        return rc ? rc : dispatch(r, rec, off, hd);
+    }
+    uint64_t t = h.type < PMS_RECORD_HEADER_ATTR ? record_time(r, rec, &h) : 0;
+    if (t == 0 || t == UINT64_MAX) return dispatch(r, rec, off, hd);
+    return queue_failed(r, pms__order_push(&r->queue, rec, h.size, t, off, deliver, &d));
+}
+
 /* The processor trace (Intel PT, CoreSight) that follows a PERF_RECORD_AUXTRACE record
  * outside its header's size: its length, checked against the data section. pmuscope
  * does not decode it (perf report --no-itrace neither). */
@@ -601,10 +662,8 @@ static int auxtrace_payload(const pms_perfdata_reader *r, const unsigned char *r
     return PMS_OK;
 }
 
-int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
+static int read_records(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
 {
-    static const pms_perfdata_handlers none;
-    if (!hd) hd = &none;
     const uint64_t begin = r->hdr.data.offset, end = begin + r->hdr.data.size;
     uint64_t win_off = begin; /* file offset of window[0] */
     size_t win_len = 0, pos = 0;
@@ -635,7 +694,7 @@ int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
         }
         const unsigned char *rec = r->window + pos;
         if ((uintptr_t)rec % 8) rec = memcpy(r->aligned, rec, h.size);
-        int rc = dispatch(r, rec, off, hd);
+        int rc = route(r, rec, off, hd);
         if (rc) return rc;
         uint64_t payload = 0;
         if (h.type == PMS_RECORD_AUXTRACE && (rc = auxtrace_payload(r, rec, &h, off, end, &payload))) return rc;
@@ -649,4 +708,16 @@ int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
         }
     }
     return PMS_OK;
+}
+
+int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
+{
+    static const pms_perfdata_handlers none;
+    if (!hd) hd = &none;
+    pms__order_reset(&r->queue);
+    int rc = read_records(r, hd);
+    struct delivery d = {r, hd};
+    if (!rc) rc = queue_failed(r, pms__order_drain(&r->queue, deliver, &d));
+    pms__order_reset(&r->queue);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* The olr stream: checks each sample, runs one fitter per counter (wm or opt),
  * closes segments together or per counter, and measures the fit. */
 #include "olr/olr_internal.h"
+#include "olr/olr_stats.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -8,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The open segment's samples of one counter, kept to measure errors when it closes. */
+/* One counter's error statistics: the open segment's (olr_stats.h) and the totals. */
 typedef struct olr_stats {
-    uint64_t *x, *y;
-    size_t n, cap;
-    size_t counted;      /* leading samples already measured (wm's shared boundary) */
-    uint64_t segments;
+    olr_resid r;
+    olr_hulls h;         /* wm's largest error (opt reads its own hulls) */
+    bool open;           /* r (and h) hold the open segment's samples */
+    uint64_t segments, capped;
     double max_err, sse, max_sigma;
     uint64_t measured;
     uint64_t y_min, y_max;
@@ -26,7 +27,7 @@ struct pms_olr {
     void *ctx;
     uint64_t nsamples, last_x;
     uint64_t *last_y;
-    bool *breaks;
+    uint8_t *breaks;           /* per counter: OLR_FITS or why the sample does not join */
     double scale_x, *scale_y;  /* wm: first non-zero values (1 until one is seen) */
     olr_wm *wm;
     olr_opt *op;
@@ -48,8 +49,6 @@ void pms_olr_options_init(pms_olr_options *o)
     o->ncounters = 1;
     o->alpha = 0.01;
     o->nsigma = 3.0;
-    o->max_len = 65536;
-    o->max_hull = 4096;
     o->stats = 1;
 }
 
@@ -84,8 +83,8 @@ static int check_options(const pms_olr_options *o)
     if (!(o->nsigma > 0 && isfinite(o->nsigma)))
         return pms__fail(PMS_EINVAL, "olr: nsigma %g: expected a positive number", o->nsigma);
     if (o->max_len == 1) return pms__fail(PMS_EINVAL, "olr: max_len 1: a line needs 2 samples (0 for no cap)");
-    if (o->method == PMS_OLR_OPT && o->max_hull < 8)
-        return pms__fail(PMS_EINVAL, "olr: max_hull %zu: expected at least 8", o->max_hull);
+    if (o->method == PMS_OLR_OPT && o->max_hull && o->max_hull < 8)
+        return pms__fail(PMS_EINVAL, "olr: max_hull %zu: expected 0 (no cap) or at least 8", o->max_hull);
     for (size_t j = 0; o->counters && j < o->ncounters; j++) {
         const pms_olr_counter_options *c = &o->counters[j];
         if (c->unit != PMS_OLR_EPS_ABS)
@@ -138,10 +137,7 @@ void pms_olr_destroy(pms_olr *o)
     if (!o) return;
     for (size_t j = 0; j < o->opt.ncounters; j++) {
         if (o->op) pms__olr_opt_free(&o->op[j]);
-        if (o->st) {
-            free(o->st[j].x);
-            free(o->st[j].y);
-        }
+        if (o->st) pms__olr_hulls_free(&o->st[j].h);
     }
     free(o->copt);
     free(o->last_y);
@@ -157,92 +153,108 @@ const pms_olr_options *pms_olr_get_options(const pms_olr *o) { return &o->opt; }
 
 /* ---- measuring ---- */
 
-static int keep_sample(olr_stats *s, uint64_t x, uint64_t y)
+/* Counter j's sample joined its open segment: into the sums (and wm's hulls). */
+static int measure_sample(pms_olr *o, size_t j, uint64_t x, uint64_t y)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        uint64_t *nx = realloc(s->x, cap * sizeof *nx);
-        if (!nx) return pms__fail(PMS_ENOMEM, "olr: out of memory");
-        s->x = nx;
-        uint64_t *ny = realloc(s->y, cap * sizeof *ny);
-        if (!ny) return pms__fail(PMS_ENOMEM, "olr: out of memory");
-        s->y = ny;
-        s->cap = cap;
+    olr_stats *s = &o->st[j];
+    if (!s->open) {
+        s->open = true;
+        pms__olr_resid_start(&s->r, x, y);
+        if (o->wm) pms__olr_hulls_start(&s->h, x, y);
+        return PMS_OK;
     }
-    s->x[s->n] = x;
-    s->y[s->n] = y;
-    s->n++;
+    if (pms__olr_resid_add(&s->r, x, y)) {
+        double a, b;
+        if (o->wm) pms__olr_wm_line(&o->wm[j], o->scale_x, o->scale_y[j], s->r.xo, s->r.yo, &a, &b);
+        else pms__olr_opt_line(&o->op[j], &a, &b);
+        pms__olr_resid_rebase(&s->r, a, b);
+    }
+    if (o->wm && pms__olr_hulls_add(&s->h, x, y)) return pms__fail(PMS_ENOMEM, "olr: out of memory");
     return PMS_OK;
 }
 
-/* Measures the samples of a closing segment against its line (each sample once: wm's
- * shared boundary belongs to the line that ends there), and sigma for opt. */
-static void measure(olr_stats *s, pms_olr_segment *seg)
+/* wm: the largest |y - line(x)| over the hull vertices of the segment's samples. */
+static double wm_max_error(const olr_hulls *h, const pms_olr_segment *seg)
 {
-    double sse_all = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        double e = seg->exact_valid ? (double)((int64_t)s->y[i] - pms_olr_segment_eval_count(seg, s->x[i]))
-                                    : (double)s->y[i] - pms_olr_segment_eval(seg, s->x[i]);
-        sse_all += e * e;
-        if (i < s->counted) continue;
-        if (fabs(e) > s->max_err) s->max_err = fabs(e);
-        s->sse += e * e;
-        s->measured++;
+    double max = 0;
+    for (int side = 0; side < 2; side++) {
+        const olr_hull_pt *pt = side ? h->up : h->lo;
+        size_t n = side ? h->nup : h->nlo;
+        for (size_t i = 0; i < n; i++) {
+            double e = (double)(h->yo + (uint64_t)pt[i].v) - pms_olr_segment_eval(seg, h->xo + (uint64_t)pt[i].u);
+            if (fabs(e) > max) max = fabs(e);
+        }
     }
-    if (seg->exact_valid && s->n > 2) seg->sigma = sqrt(sse_all / (double)(s->n - 2));
+    return max;
+}
+
+/* The closing segment's errors (each sample once: wm's shared boundary belongs to the
+ * line that ends there, and the next line's sums start after it), and sigma for opt. */
+static void measure(pms_olr *o, size_t j, pms_olr_segment *seg)
+{
+    olr_stats *s = &o->st[j];
+    if (!s->open) return;
+    s->open = false;
+    /* the segment's line in the sums' coordinates */
+    double a, b = seg->slope;
+    if (seg->exact_valid) a = (double)(pms__olr_exact_eval_real(&seg->exact, s->r.xo) - (long double)s->r.yo);
+    else a = (double)((long double)seg->y_first + (long double)seg->slope * (long double)(s->r.xo - seg->x_first) -
+                      (long double)s->r.yo);
+    double sse = pms__olr_resid_sse(&s->r, a, b);
+    double err = o->wm ? wm_max_error(&s->h, seg) : pms__olr_opt_max_error(&o->op[j], seg);
+    if (err > s->max_err) s->max_err = err;
+    s->sse += sse;
+    s->measured += s->r.n;
+    if (seg->exact_valid && s->r.n > 2) seg->sigma = sqrt(sse / (double)(s->r.n - 2));
     if (seg->sigma > s->max_sigma) s->max_sigma = seg->sigma;
 }
 
-static int emit(pms_olr *o, size_t j, pms_olr_segment *seg, bool shared_boundary)
+static int emit(pms_olr *o, size_t j, pms_olr_segment *seg, bool capped)
 {
     olr_stats *s = &o->st[j];
     seg->counter = j;
-    if (o->opt.stats) {
-        measure(s, seg);
-        if (shared_boundary) {
-            s->x[0] = s->x[s->n - 1];
-            s->y[0] = s->y[s->n - 1];
-            s->n = s->counted = 1;
-        } else {
-            s->n = s->counted = 0;
-        }
-    }
+    seg->capped = capped;
+    s->capped += capped;
+    if (o->opt.stats) measure(o, j, seg);
     s->segments++;
     return o->fn ? o->fn(seg, o->ctx) : 0;
 }
 
 /* ---- the fitters ---- */
 
-static int close_wm(pms_olr *o, size_t j, bool restart)
+static int close_wm(pms_olr *o, size_t j, bool restart, bool capped)
 {
     pms_olr_segment seg = {0};
     pms__olr_wm_segment(&o->wm[j], o->scale_x, o->scale_y[j], &seg);
     if (restart) pms__olr_wm_restart(&o->wm[j]);
-    return emit(o, j, &seg, restart);
+    return emit(o, j, &seg, capped);
 }
 
-static int close_opt(pms_olr *o, size_t j)
+static int close_opt(pms_olr *o, size_t j, bool capped)
 {
     pms_olr_segment seg = {0};
-    pms__olr_opt_segment(&o->op[j], &seg);
-    return emit(o, j, &seg, false);
+    pms__olr_opt_segment(&o->op[j], &seg); /* its hulls stay readable until the next sample */
+    return emit(o, j, &seg, capped);
 }
 
-static bool counter_breaks(pms_olr *o, size_t j, uint64_t x, uint64_t y)
+/* OLR_FITS, or why (x, y) does not join counter j's open segment. */
+static int counter_breaks(pms_olr *o, size_t j, uint64_t x, uint64_t y)
 {
     if (o->wm) {
         olr_wm *w = &o->wm[j];
-        if (o->opt.max_len && w->n >= o->opt.max_len) return true;
-        return pms__olr_wm_breaks(w, (double)x / o->scale_x, (double)y / o->scale_y[j], o->opt.alpha, o->opt.nsigma);
+        if (o->opt.max_len && w->n >= o->opt.max_len) return OLR_CUT_LEN;
+        return pms__olr_wm_breaks(w, (double)x / o->scale_x, (double)y / o->scale_y[j], o->opt.alpha, o->opt.nsigma)
+                   ? OLR_BREAK
+                   : OLR_FITS;
     }
     olr_opt *p = &o->op[j];
-    if (o->opt.max_len && p->n >= o->opt.max_len) return true;
-    return !pms__olr_opt_fits(p, x, (int64_t)y);
+    if (o->opt.max_len && p->n >= o->opt.max_len) return OLR_CUT_LEN;
+    return pms__olr_opt_fits(p, x, (int64_t)y);
 }
 
-static int close_segment(pms_olr *o, size_t j)
+static int close_segment(pms_olr *o, size_t j, bool capped)
 {
-    return o->wm ? close_wm(o, j, true) : close_opt(o, j);
+    return o->wm ? close_wm(o, j, true, capped) : close_opt(o, j, capped);
 }
 
 static void add_sample(pms_olr *o, size_t j, uint64_t x, uint64_t y)
@@ -280,24 +292,26 @@ int pms_olr_push(pms_olr *o, uint64_t x, const uint64_t *y)
     size_t k = o->opt.ncounters;
     /* wm scaling: the first non-zero value of each series (see olr.h) */
     if (o->wm && x != 0 && (o->nsamples == 0 || o->last_x == 0)) o->scale_x = (double)x;
-    bool any = false;
+    bool any = false, any_data = false;
     for (size_t j = 0; j < k; j++) {
         if (o->wm && y[j] != 0 && o->st[j].y_max == 0)
             o->scale_y[j] = (double)y[j];
-        o->breaks[j] = o->nsamples > 0 && counter_breaks(o, j, x, y[j]);
-        any |= o->breaks[j];
+        int why = o->nsamples > 0 ? counter_breaks(o, j, x, y[j]) : OLR_FITS;
+        if (why == OLR_NOMEM) return pms__fail(PMS_ENOMEM, "olr: out of memory");
+        o->breaks[j] = (uint8_t)why;
+        any |= why != OLR_FITS;
+        any_data |= why == OLR_BREAK;
     }
     for (size_t j = 0; j < k; j++) {
-        if (o->breaks[j] || (any && !o->opt.per_counter)) {
-            rc = close_segment(o, j);
+        int why = o->breaks[j];
+        if (why != OLR_FITS || (any && !o->opt.per_counter)) {
+            /* cut by a cap: its own, or (breaking together) one no data break came with */
+            rc = close_segment(o, j, why >= OLR_CUT_LEN || (why == OLR_FITS && !any_data));
             if (rc) return rc;
         }
         add_sample(o, j, x, y[j]);
         olr_stats *s = &o->st[j];
-        if (o->opt.stats) {
-            rc = keep_sample(s, x, y[j]);
-            if (rc) return rc;
-        }
+        if (o->opt.stats && (rc = measure_sample(o, j, x, y[j]))) return rc;
         if (o->nsamples == 0 || y[j] < s->y_min) s->y_min = y[j];
         if (y[j] > s->y_max) s->y_max = y[j];
         o->last_y[j] = y[j];
@@ -337,7 +351,7 @@ int pms_olr_finish(pms_olr *o)
     if (o->nsamples == 1) return pms__fail(PMS_EINVAL, "olr: a single sample: a line needs at least 2");
     o->finished = true;
     for (size_t j = 0; j < o->opt.ncounters; j++) {
-        int rc = o->wm ? close_wm(o, j, false) : close_opt(o, j);
+        int rc = o->wm ? close_wm(o, j, false, false) : close_opt(o, j, false);
         if (rc) return rc;
     }
     return PMS_OK;
@@ -351,6 +365,7 @@ int pms_olr_get_summary(const pms_olr *o, size_t j, pms_olr_summary *out)
     memset(out, 0, sizeof *out);
     out->samples = o->nsamples;
     out->segments = s->segments;
+    out->capped = s->capped;
     out->reduction = s->segments ? (double)o->nsamples / (double)s->segments : 0;
     /* bytes: a sample is x and k counters; a line is x, slope, intercept (per counter),
      * or x and k slope/intercept pairs when all counters break together */

@@ -57,17 +57,7 @@ int64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x)
     return (int64_t)llround(pms_olr_segment_eval(s, x));
 }
 
-size_t pms_olr_segment_decode(const pms_olr_segment *s, int skip_first, uint64_t *x, int64_t *y)
+void pms_olr_segment_decode(const pms_olr_segment *s, const uint64_t *x, size_t n, int64_t *y)
 {
-    size_t n = 0;
-    uint64_t span = s->x_last - s->x_first;
-    for (uint64_t j = skip_first ? 1 : 0; j < s->count; j++) {
-        /* x_first + j * span / (count - 1), without overflow */
-        uint64_t xj = s->count > 1 ? s->x_first + (uint64_t)((unsigned __int128)span * j / (s->count - 1))
-                                   : s->x_first;
-        x[n] = xj;
-        y[n] = pms_olr_segment_eval_count(s, xj);
-        n++;
-    }
-    return n;
+    for (size_t i = 0; i < n; i++) y[i] = pms_olr_segment_eval_count(s, x[i]);
 }

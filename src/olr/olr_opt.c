@@ -10,6 +10,7 @@
  * every cross product is exact in __int128. */
 #include "olr/olr_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,14 +30,18 @@ static i128 cross(olr_pt o, olr_pt a, olr_pt b)
     return (i128)oa.x * ob.y - (i128)oa.y * ob.x;
 }
 
+/* Hull arrays start small and double when full (no cap unless max_hull is given). */
+#define HULL_START 16
+
 int pms__olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull)
 {
     memset(p, 0, sizeof *p);
     p->eps = eps;
     p->monotone = monotone;
-    p->cap = max_hull;
-    p->upper = malloc(max_hull * sizeof *p->upper);
-    p->lower = malloc(max_hull * sizeof *p->lower);
+    p->max_hull = max_hull;
+    p->cap = max_hull && max_hull < HULL_START ? max_hull : HULL_START;
+    p->upper = malloc(p->cap * sizeof *p->upper);
+    p->lower = malloc(p->cap * sizeof *p->lower);
     return p->upper && p->lower ? 0 : -1;
 }
 
@@ -46,32 +51,51 @@ void pms__olr_opt_free(olr_opt *p)
     free(p->lower);
 }
 
-/* Makes room for one more hull point by dropping the unused prefix, if that frees at
- * least half the array (so the copying stays amortised O(1)). */
-static bool room(olr_pt *h, size_t *n, size_t *start, size_t cap)
+/* Drops a hull's unused prefix when that frees at least half the array (so the copying
+ * stays amortised O(1)). */
+static void compact(olr_pt *h, size_t *n, size_t *start, size_t cap)
 {
-    if (*n < cap) return true;
-    if (*start < cap / 2) return false;
+    if (*n < cap || *start < cap / 2) return;
     memmove(h, h + *start, (*n - *start) * sizeof *h);
     *n -= *start;
     *start = 0;
-    return true;
 }
 
-bool pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+/* Room for one more point in both hulls: compacts, else doubles the arrays (up to
+ * max_hull when one is set). */
+static int room(olr_opt *p)
 {
-    if (p->n == 0) return true;
+    compact(p->upper, &p->nup, &p->up_start, p->cap);
+    compact(p->lower, &p->nlo, &p->lo_start, p->cap);
+    if (p->nup < p->cap && p->nlo < p->cap) return OLR_FITS;
+    if (p->max_hull && p->cap >= p->max_hull) return OLR_CUT_HULL;
+    size_t cap = p->cap * 2;
+    if (p->max_hull && cap > p->max_hull) cap = p->max_hull;
+    olr_pt *up = realloc(p->upper, cap * sizeof *up);
+    if (up) p->upper = up;
+    olr_pt *lo = up ? realloc(p->lower, cap * sizeof *lo) : NULL;
+    if (!lo) return OLR_NOMEM;
+    p->lower = lo;
+    p->cap = cap;
+    return OLR_FITS;
+}
+
+int pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+{
+    if (p->n == 0) return OLR_FITS;
     uint64_t dx = x - p->x0;
     int64_t dy = y - p->y0;
-    if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return false;
-    if (!room(p->upper, &p->nup, &p->up_start, p->cap) || !room(p->lower, &p->nlo, &p->lo_start, p->cap))
-        return false;
-    if (p->n < 2) return true;
+    if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return OLR_CUT_SPAN;
+    if (p->nup == p->cap || p->nlo == p->cap) { /* rarely: the hulls are full */
+        int rc = room(p);
+        if (rc != OLR_FITS) return rc;
+    }
+    if (p->n < 2) return OLR_FITS;
     olr_pt p1 = {(int64_t)dx, dy + p->eps}, p2 = {(int64_t)dx, dy - p->eps};
     olr_pt slope1 = sub(p->rect[2], p->rect[0]), slope2 = sub(p->rect[3], p->rect[1]);
     bool outside1 = slope_lt(sub(p1, p->rect[2]), slope1);
     bool outside2 = slope_gt(sub(p2, p->rect[3]), slope2);
-    return !(outside1 || outside2);
+    return outside1 || outside2 ? OLR_BREAK : OLR_FITS;
 }
 
 void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index)
@@ -163,6 +187,7 @@ void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s)
     pms_olr_exact *e = &s->exact;
     e->x0 = p->x0;
     e->y0 = p->y0;
+    p->flat = false;
     if (p->n == 1) {
         horizontal(e, 0, 0);
         horizontal(e, 1, 0);
@@ -171,7 +196,8 @@ void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s)
         through(e, 1, p->rect[1], p->rect[3]); /* greatest slope */
         /* Mean slope below 0 on a counter that never decreases: then y_last - y_first
          * <= 2 eps (a feasible line falls), so the flat line at their middle fits. */
-        if (p->monotone && (i128)e->dy[0] * e->dx[1] + (i128)e->dy[1] * e->dx[0] < 0) {
+        p->flat = p->monotone && (i128)e->dy[0] * e->dx[1] + (i128)e->dy[1] * e->dx[0] < 0;
+        if (p->flat) {
             horizontal(e, 0, 0);
             horizontal(e, 1, p->y_last);
         }
@@ -186,4 +212,43 @@ void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s)
     s->slope = (double)(((long double)e->dy[0] / e->dx[0] + (long double)e->dy[1] / e->dx[1]) / 2);
     s->sigma = 0;
     p->n = 0;
+}
+
+void pms__olr_opt_line(const olr_opt *p, double *a, double *b)
+{
+    /* the mean of the extreme lines: through rect[0], rect[2] and through rect[1], rect[3] */
+    double a2 = 0, b2 = 0;
+    for (int i = 0; i < 2; i++) {
+        olr_pt s = p->rect[i], t = p->rect[i + 2];
+        double slope = (double)(t.y - s.y) / (double)(t.x - s.x);
+        b2 += slope;
+        a2 += (double)s.y - slope * (double)s.x;
+    }
+    *a = a2 / 2;
+    *b = b2 / 2;
+}
+
+/* |y - decoded y| at a hull point (hull coordinates: y shifted by +-eps). */
+static double error_at(const olr_opt *p, const pms_olr_segment *s, olr_pt pt, int64_t shift)
+{
+    int64_t y = p->y0 + (pt.y - shift);
+    int64_t d = y - pms__olr_exact_eval(&s->exact, p->x0 + (uint64_t)pt.x);
+    return d < 0 ? -(double)d : (double)d;
+}
+
+double pms__olr_opt_max_error(const olr_opt *p, const pms_olr_segment *s)
+{
+    /* A flat line on a counter that never decreases: the extremes are the first and last
+     * samples. Otherwise y - line(x) is largest at a vertex of the samples' upper hull
+     * (the lower array, shifted by -eps) and least at one of the lower hull (the upper
+     * array, +eps); the decoded value rounds the line, and rounding is monotone, so the
+     * same vertices give the largest decoding errors. The prefixes the fit dropped (and
+     * points it never kept) are dominated by kept ones for every slope still feasible. */
+    if (p->flat || p->nup == 0)
+        return fmax(error_at(p, s, (olr_pt){0, 0}, 0),
+                    error_at(p, s, (olr_pt){(int64_t)(p->x_last - p->x0), p->y_last}, 0));
+    double max = 0;
+    for (size_t i = p->up_start; i < p->nup; i++) max = fmax(max, error_at(p, s, p->upper[i], p->eps));
+    for (size_t i = p->lo_start; i < p->nlo; i++) max = fmax(max, error_at(p, s, p->lower[i], -p->eps));
+    return max;
 }

@@ -37,8 +37,10 @@ bool pms__olr_wm_breaks(const olr_wm *w, double x, double y, double alpha, doubl
     double vhat = k * u + b;
     double r = fabs(v - vhat);
     /* A residual at the level of rounding is no evidence of a new line; without this
-     * an exactly linear or constant series would break at random. */
-    double rounding = 1e-12 * (fabs(k * u) + fabs(b) + fabs(w->oy) + fabs(y));
+     * an exactly linear or constant series would break at random. The sums' rounding
+     * grows with the number of points summed (seen at 1e-12 relative after 170,000
+     * points of a straight line), hence the n DBL_EPSILON term. */
+    double rounding = (1e-12 + (double)w->n * DBL_EPSILON) * (fabs(k * u) + fabs(b) + fabs(w->oy) + fabs(y));
     if (r <= rounding) return false;
     if (w->n == 2) {
         double yhat = vhat + w->oy;
@@ -90,6 +92,16 @@ void pms__olr_wm_segment(const olr_wm *w, double scale_x, double scale_y, pms_ol
     s->slope = k * scale_y / scale_x;
     s->sigma = sig * scale_y;
     s->exact_valid = 0;
+}
+
+void pms__olr_wm_line(const olr_wm *w, double scale_x, double scale_y, uint64_t xo, uint64_t yo, double *a,
+                      double *b)
+{
+    double k, c;
+    fit(w, &k, &c);
+    /* y = scale_y (k (x / scale_x - ox) + c + oy) */
+    *a = scale_y * (k * ((double)xo / scale_x - w->ox) + c + w->oy) - (double)yo;
+    *b = scale_y * k / scale_x;
 }
 
 void pms__olr_wm_restart(olr_wm *w)

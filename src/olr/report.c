@@ -47,14 +47,8 @@ int pms_olr_write_series(FILE *out, const pms_olr_series *s)
 
 int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
-    size_t room = f->opt.max_len ? f->opt.max_len : s->n;
-    uint64_t *x = malloc(room * sizeof *x);
-    int64_t *y = malloc(room * sizeof *y);
-    if (!x || !y) {
-        free(x);
-        free(y);
-        return pms__fail(PMS_ENOMEM, "out of memory decoding the segments");
-    }
+    int64_t *y = malloc((s->n ? s->n : 1) * sizeof *y);
+    if (!y) return pms__fail(PMS_ENOMEM, "out of memory decoding the segments");
     fputs("counter,x,y\n", out);
     for (size_t j = 0; j < s->k; j++) {
         int first = 1;
@@ -62,15 +56,16 @@ int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit 
             const pms_olr_segment *g = &f->seg[i];
             if (g->counter != j) continue;
             /* wm's lines share their boundary sample: decode it once */
-            size_t n = pms_olr_segment_decode(g, !first && f->opt.method == PMS_OLR_WM, x, y);
+            uint64_t skip = !first && f->opt.method == PMS_OLR_WM && g->count > 0;
+            size_t n = (size_t)(g->count - skip);
+            pms_olr_segment_decode(g, s->x + g->first + skip, n, y);
             for (size_t k = 0; k < n; k++) {
                 pms_csv_cell(out, s->names[j], ",");
-                fprintf(out, ",%llu,%lld\n", (unsigned long long)x[k], (long long)y[k]);
+                fprintf(out, ",%llu,%lld\n", (unsigned long long)s->x[g->first + skip + k], (long long)y[k]);
             }
             first = 0;
         }
     }
-    free(x);
     free(y);
     return PMS_OK;
 }
@@ -132,6 +127,11 @@ int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit 
         fprintf(out, "%-20s %12s %9llu %10.2f %11.2f %10.3g %12.4g %12.4g\n", s->names[j], eps,
                 (unsigned long long)m->segments, m->reduction, m->bytes_ratio, m->mnesd, m->max_abs_error, m->rmse);
     }
+    for (size_t j = 0; j < s->k; j++)
+        if (f->sums[j].capped)
+            fprintf(out, "note: %s: %llu of %llu segments cut by a cap (--max-len, --max-hull, or a span beyond "
+                         "2^62 in x or 2^61 in y), not by the data: the fit may take fewer without it\n",
+                    s->names[j], (unsigned long long)f->sums[j].capped, (unsigned long long)f->sums[j].segments);
     return PMS_OK;
 }
 
@@ -153,6 +153,7 @@ int pms_olr_write_json(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
         pms_json_kv_string(&j, "name", s->names[c]);
         if (f->opt.method == PMS_OLR_OPT) pms_json_kv_double(&j, "eps", floor(f->counters[c].eps));
         pms_json_kv_uint(&j, "segments", m->segments);
+        pms_json_kv_uint(&j, "capped_segments", m->capped);
         pms_json_kv_double(&j, "reduction", m->reduction);
         pms_json_kv_double(&j, "bytes_ratio", m->bytes_ratio);
         pms_json_kv_double(&j, "mnesd", m->mnesd);

@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 dropped_sum() { head -1 "$1" | sed -e 's/^intervals: \([0-9]*\) used[^(]*/\1/' -e 's/ *(\([0-9]*\) dropped[^)]*)/ + \1/g'; }
 
 # --help exits 0; bad options exit 2
-"$PMUSCOPE" cpistack --help | grep -q -- "--method ols|nnls" || fail "--help"
+grep -q -- "--method ols|nnls" <("$PMUSCOPE" cpistack --help) || fail "--help"
 set +e
 "$PMUSCOPE" cpistack --method lasso "$fx/cbench-excerpt.tsv" 2>"$tmp/err"; rc=$?
 set -e

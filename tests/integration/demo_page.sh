@@ -9,7 +9,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v chromium >/dev/null || fail "chromium is not installed (scripts/install-deps.sh installs it)"
 cd "$tmp"
 
-"$PMUSCOPE" demo --help | grep -q -- '--steps' || fail "demo --help"
+grep -q -- '--steps' <("$PMUSCOPE" demo --help) || fail "demo --help"
 rc=0; "$PMUSCOPE" demo --steps nosuch >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "an unknown step must be a usage error (exit 2), got $rc"
 

@@ -16,7 +16,7 @@ if grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt"; then extra=(
 cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/record_olr" \
     "$PMS_SOURCE_DIR/docs/examples/record_olr.c" $(pkg-config --cflags --libs pmuscope) \
     || fail "the example does not build with pkg-config --cflags --libs pmuscope"
-ldd "$tmp/record_olr" | grep -q "$tmp/inst/lib/libpmuscope.so" || fail "not linked with the installed libpmuscope.so"
+grep -q "$tmp/inst/lib/libpmuscope.so" <(ldd "$tmp/record_olr") || fail "not linked with the installed libpmuscope.so"
 
 cd "$tmp"
 ./record_olr -o rec.data -- "$PMS_WORKLOADS/sizes" 2 > out.txt 2> err.txt || { cat err.txt; fail "record_olr failed"; }

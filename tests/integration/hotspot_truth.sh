@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$PMUSCOPE" hotspot --help | grep -q -- "--sweep" || fail "--help"
+grep -q -- "--sweep" <("$PMUSCOPE" hotspot --help) || fail "--help"
 set +e
 "$PMUSCOPE" hotspot >/dev/null 2>&1; [ $? -eq 2 ] || fail "no arguments: exit 2"
 "$PMUSCOPE" hotspot --truth "$tmp" --svg x.svg x.data >/dev/null 2>&1; [ $? -eq 2 ] || fail "--svg without --sweep: exit 2"

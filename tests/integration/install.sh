@@ -22,7 +22,7 @@ for cmd in $(sed -n 's/^PMS_COMMAND(\([a-z0-9_]*\),.*/\1/p' "$PMS_SOURCE_DIR/src
     opt=$("$PMUSCOPE" "$cmd" --help | grep -o -- '--[a-z][a-z-]*' | grep -v -- '--help' | head -1)
     grep -q -- "${opt//-/\\\\-}" "$page" || grep -q -- "$opt" "$page" || fail "pmuscope-$cmd.1 lacks $opt from its --help"
     if command -v man >/dev/null; then
-        MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q "pmuscope $cmd" || fail "man cannot render pmuscope-$cmd.1"
+        grep -q "pmuscope $cmd" <(MANWIDTH=80 man -l "$page" 2>/dev/null) || fail "man cannot render pmuscope-$cmd.1"
     fi
     n=$((n + 1))
 done
@@ -43,7 +43,7 @@ if grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt"; then extra=(
 cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/phase_monitor" \
     "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c" $(pkg-config --cflags --libs pmuscope) \
     || fail "the example does not build with pkg-config --cflags --libs pmuscope"
-ldd "$tmp/phase_monitor" | grep -q "$tmp/inst/lib/libpmuscope.so" || fail "the example is not linked with the installed libpmuscope.so"
+grep -q "$tmp/inst/lib/libpmuscope.so" <(ldd "$tmp/phase_monitor") || fail "the example is not linked with the installed libpmuscope.so"
 "$tmp/phase_monitor" --self | grep -q '^[0-9]* phase changes' || fail "the example built from the install does not run"
 # the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
 [ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"

@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$PMUSCOPE" olr --help | grep -q -- "--method" || fail "--help"
+grep -q -- "--method" <("$PMUSCOPE" olr --help) || fail "--help"
 set +e; "$PMUSCOPE" olr --bogus "$fx/group.data" 2>/dev/null; rc=$?; set -e
 [ "$rc" = 2 ] || fail "a bad option should exit 2, got $rc"
 

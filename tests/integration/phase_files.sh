@@ -73,5 +73,5 @@ $P phase --truth functions "$F/two.bb" 2>/dev/null; [ $? -eq 2 ] || exit 1
 $P phase "$tmp/missing.bb" 2>"$tmp/err"; [ $? -eq 1 ] || exit 1
 set -e
 grep -q "cannot open $tmp/missing.bb" "$tmp/err"
-$P phase --help | grep -q "usage: pmuscope phase"
+grep -q "usage: pmuscope phase" <($P phase --help)
 echo "phase_files: ok"

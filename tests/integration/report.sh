@@ -47,7 +47,7 @@ paste -d, <(awk -F, '$3=="hot_e"{print $11-$10}' "$tmp/sym.csv") <(awk -F, '$3==
 # By instruction: the same total, rows inside the functions, text form shows offsets.
 "$PMUSCOPE" report -i "$data" --sort ip --csv --limit 0 > "$tmp/ip.csv"
 [ "$(awk -F, 'NR>1{s+=$7} END{print s}' "$tmp/ip.csv")" -eq "$theirs" ]
-"$PMUSCOPE" report -i "$data" --sort ip --limit 3 | grep -q 'hot_a+0x'
+grep -q 'hot_a+0x' <("$PMUSCOPE" report -i "$data" --sort ip --limit 3)
 
 # JSON parses and carries the same numbers.
 "$PMUSCOPE" report -i "$data" --json --limit 0 > "$tmp/r.json"
@@ -79,8 +79,8 @@ diff "$tmp/perf-events" "$tmp/our-events" || { echo "per-event sample counts dif
 [ "$(wc -l < "$tmp/our-events")" -eq 2 ]
 
 # Text table default, --help, usage errors, runtime errors.
-"$PMUSCOPE" report -i "$data" | head -3 | grep -q 'hot_a'
-"$PMUSCOPE" report --help | grep -q 'Wilson'
+grep -q 'hot_a' <("$PMUSCOPE" report -i "$data" | head -3)
+grep -q 'Wilson' <("$PMUSCOPE" report --help)
 set +e
 "$PMUSCOPE" report --sort bogus -i "$data" 2>/dev/null; [ $? -eq 2 ] || exit 1
 "$PMUSCOPE" report --confidence 1.5 -i "$data" 2>/dev/null; [ $? -eq 2 ] || exit 1

@@ -2,6 +2,7 @@
  * ramps, noise, plateaus, counts near 2^63), checked exactly and independently of the
  * library's own evaluation; the segment count against a brute-force optimum. */
 #include "test_support.h"
+#include "splitmix.h"
 #include "pmuscope/olr.h"
 #include "util/grow.h"
 
@@ -11,15 +12,6 @@
 
 typedef __int128 i128;
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static uint64_t below(uint64_t n) { return n ? rnd() % n : 0; }
 
 typedef struct segs {
     pms_olr_segment *s;

@@ -78,8 +78,8 @@ void pms_classifier_config_default(pms_classifier_config *c);
  * 35% from 100 samples on (its defaults give about 1000), 50% below, where a signature of
  * few samples is noisy (20 timer samples an interval without a PMU: two intervals of one
  * loop lie 0.4 to 1.4 apart). On the phases workload without a PMU, adjusted Rand index
- * against the schedule, median of 6 recordings: 0.82 at 35%, 0.94 at 45%, 0.97 at 50%,
- * 0.92 at 55% (README, "Choosing the threshold"). The live monitor and the perf.data
+ * against the schedule, median of 6 recordings: 0.83 at 35%, 0.91 at 45%, 0.97 at 50%,
+ * 0.94 at 55% (README, "Choosing the threshold"). The live monitor and the perf.data
  * replay resolve PMS_PHASE_THRESHOLD_AUTO with it; an engine created with it uses 35%. */
 #define PMS_PHASE_THRESHOLD_AUTO (-1.0)
 double pms_phase_default_threshold(uint64_t samples_per_interval);

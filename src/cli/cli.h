@@ -25,6 +25,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parses an unsigned count with an optional K/M/G suffix (powers of 1024 for
  * periods such as 64K, as Wu & Mencer write them). Returns false on bad input. */
 bool cli_parse_count(const char *s, uint64_t *out);
+/* --seed N: the seed of every random number a command draws, N >= 1, the same default in
+ * every command (docs/flags.md), so that a run without --seed repeats too. */
+enum { CLI_DEFAULT_SEED = 1 };
+/* Parses --seed's argument for command cmd: CLI_OK, or CLI_USAGE once said why. */
+int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 /* Parses a double; returns false on bad input or trailing junk. */
 bool cli_parse_double(const char *s, double *out);
 

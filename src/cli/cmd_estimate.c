@@ -124,7 +124,7 @@ static int parse_options(int argc, char **argv, est_options *o)
     };
     for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = true;
     o->fit.select_name = "all";
-    o->fit.mracm.seed = 1;
+    o->fit.mracm.seed = CLI_DEFAULT_SEED;
     int c;
     double v;
     uint64_t u;
@@ -188,7 +188,7 @@ static int parse_options(int argc, char **argv, est_options *o)
             break;
         }
         case O_SEED:
-            if (!cli_parse_count(optarg, &u)) return cli_usage_error("estimate", "--seed '%s': expected a number", optarg);
+            if (cli_parse_seed("estimate", optarg, &u)) return CLI_USAGE;
             o->fit.mracm.seed = u;
             break;
         default: return cli_usage_error("estimate", "%s", cli_bad_option());

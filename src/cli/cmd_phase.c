@@ -21,7 +21,8 @@ static void usage(FILE *out)
             "\n"
             "Signatures and classification:\n"
             "      --signature-size N   entries per signature, a power of two (default 32)\n"
-            "      --seed N             seed of the random projection (default 1)\n"
+            "      --seed N             seed of the random projection and of --randomize=exp\n"
+            "                           (default 1, as in every command)\n"
             "      --classifier NAME    distance (default) or kmeans\n"
             "      --threshold PCT      similarity threshold in %% of the maximum distance 2 (default 35,\n"
             "                           or 50 with fewer than 100 samples an interval)\n"
@@ -154,6 +155,7 @@ int cmd_phase(int argc, char **argv)
     pms_phase_input in;
     pms_phase_input_defaults(&in);
     pms_phase_config *cfg = &in.cfg;
+    cfg->seed = in.live.random_seed = CLI_DEFAULT_SEED; /* --randomize=exp's periods too */
     const char *truth_path = NULL, *csv_path = NULL, *svg_path = NULL, *bb_path = NULL, *out_path = NULL;
     const char *json = NULL;
     int quiet = 0, c;
@@ -167,7 +169,8 @@ int cmd_phase(int argc, char **argv)
             cfg->classifier.signature_size = u;
             break;
         case OPT_SEED:
-            if (count_opt("seed", optarg, 0, UINT64_MAX, &cfg->seed)) return CLI_USAGE;
+            if (cli_parse_seed("phase", optarg, &cfg->seed)) return CLI_USAGE;
+            in.live.random_seed = cfg->seed;
             break;
         case OPT_CLASSIFIER:
             if (!strcmp(optarg, "distance")) cfg->classifier.kind = PMS_CLASSIFIER_DISTANCE;

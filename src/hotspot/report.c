@@ -191,6 +191,8 @@ int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_ho
         pms_json_kv_string(&j, "event", sw->event);
         pms_json_kv_string(&j, "period_unit", period_unit(sw->time_based));
         pms_json_kv_bool(&j, "randomized", sw->randomized);
+        if (sw->randomized)
+            pms_json_kv_uint(&j, "seed", sw->seed);
         pms_json_kv_double(&j, "valgrind_seconds", sw->valgrind_seconds);
         pms_json_key(&j, "periods");
         pms_json_array_begin(&j);
@@ -210,8 +212,11 @@ int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_ho
                      "here)\n", sw->event);
     else
         fprintf(out, "event        %s: periods are in events\n", sw->event);
-    fprintf(out, "periods      %s\n\n", sw->randomized ? "each plus a random value below 1/8 of it (as the paper)"
-                                                       : "fixed (--no-randomize)");
+    if (sw->randomized)
+        fprintf(out, "periods      each plus a random value below 1/8 of it (as the paper); seed %llu (period P: "
+                     "seed %llu + P)\n\n", (unsigned long long)sw->seed, (unsigned long long)sw->seed);
+    else
+        fprintf(out, "periods      fixed (--no-randomize)\n\n");
     if (sw->od_covered)
         fprintf(out, "OD           over the sampled instructions that valgrind ran (--od covered)\n");
     fprintf(out, "%9s %9s %6s %8s %10s %8s %10s %8s %8s %8s\n", sw->time_based ? "period/ns" : "period", "samples", "m",

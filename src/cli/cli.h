@@ -42,6 +42,13 @@ char **cli_split_list(const char *s, size_t *n);
 void cli_outputs_begin(void);
 /* Opens FILE for writing ("-" means stdout). Prints the error and returns NULL on failure. */
 FILE *cli_open_output(const char *path);
+/* Same, for a file that must stay as it was until the new one is complete: the stream
+ * writes a temporary file beside path that cli_close_output renames over it when every
+ * write succeeded (a device is written in place). */
+FILE *cli_open_replacing(const char *path);
+/* Closes an output without keeping it: a replacing output's temporary file is removed,
+ * so path stays as it was (an output written in place is closed as it is). */
+void cli_discard_output(FILE *f);
 /* Flushes and closes an output of cli_open_output (stdout is flushed, not closed). A failed
  * write prints "cannot write FILE: reason", returns CLI_FAIL and marks the run failed, so
  * that cli_exit_status turns a success into 1 even where the caller ignores the result. */

@@ -225,6 +225,10 @@ static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
 static int prepare(const est_options *o, const pms_runs *r, pms_estimate_data *d)
 {
     pms_estimate_spec spec = {o->train, o->test, o->by_index, (const char *const *)o->counters};
+    size_t a1, b1;
+    if ((o->train || o->test) && !o->by_index && pms_runs_number_clash(r, &a1, &b1))
+        cli_warn("runs '%s' and '%s' end in the same number: --train/--test numbers are row numbers here "
+                 "(--by-index says so)", r->labels[a1], r->labels[b1]);
     if (pms_estimate_prepare(r, &spec, d) < 0) return cli_lib_error();
     for (size_t a = 0; d->n_overlap && a < d->n_train; a++)
         for (size_t t = 0; t < d->n_test; t++)

@@ -291,7 +291,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     int ret = CLI_OK;
     if (o->olr.enabled) {
         if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
-        else if (!(csv = cli_open_output(csv_path))) ret = CLI_FAIL;
+        else if (!(csv = cli_open_replacing(csv_path))) ret = CLI_FAIL; /* FILE.olr.csv kept until complete */
         else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
         else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }
@@ -314,12 +314,10 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
     pms_olr_live_destroy(olr);
-    if (csv && csv != stdout && !recorded) { /* the recording failed: no segments either */
-        fclose(csv);
-        remove(csv_path);
-    } else {
-        cli_close_output(csv);
-    }
+    if (csv && csv != stdout && !recorded) /* the recording failed: no segments either */
+        cli_discard_output(csv);
+    else if (csv && cli_close_output(csv) != CLI_OK)
+        ret = CLI_FAIL;
     free(csv_path);
     free(sev);
     return ret;

@@ -1,5 +1,6 @@
 /* olr series: the common series and the choice of reader. */
 #include "olr/series_internal.h"
+#include "io/input_spool.h"
 #include "pmuscope/perfdata.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
@@ -34,9 +35,12 @@ int pms_olr_series_load(pms_olr_series *s, const char *path, const pms_olr_input
 {
     memset(s, 0, sizeof *s);
     bool perfdata;
-    int rc = pms_perfdata_sniff(&perfdata, path);
+    pms__input in; /* a pipe is copied once, so that its first bytes can be looked at */
+    int rc = pms__input_open(&in, path);
     if (rc) return rc;
-    rc = perfdata ? pms__olr_series_load_perfdata(s, path, opt) : pms__olr_series_load_table(s, path, opt);
+    rc = pms_perfdata_sniff(&perfdata, in.path);
+    if (!rc) rc = perfdata ? pms__olr_series_load_perfdata(s, in.path, opt) : pms__olr_series_load_table(s, in.path, opt);
+    pms__input_close(&in);
     if (rc == 0 && !(s->source = strdup(path))) rc = pms__fail(PMS_ENOMEM, "out of memory");
     if (rc == 0 && s->n == 0) rc = pms__fail(PMS_EFORMAT, "%s: no samples", path);
     if (rc) pms_olr_series_free(s);

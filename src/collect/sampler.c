@@ -221,13 +221,13 @@ static int randomize_marked(pms_sampler *s)
 }
 
 /* A record's time: a sample's TIME, or the sample_id trailer's (sample_id_all is set:
- * pid/tid, time, id, identifier end every other record); 0 if it is too short for one. */
+ * pid/tid, time, identifier end every other record); 0 if it is too short for one. */
 static uint64_t time_of(const struct perf_event_header *h)
 {
     const uint64_t *w = (const uint64_t *)(const void *)(h + 1);
     size_t words = (h->size - sizeof *h) / sizeof(uint64_t);
     if (h->type == PERF_RECORD_SAMPLE) return words > W_TIME ? w[W_TIME] : 0;
-    return words >= 4 ? w[words - 3] : 0;
+    return words >= 3 ? w[words - 2] : 0;
 }
 
 /* A record leaving the time-order queue: to the caller's callback. */

@@ -417,7 +417,8 @@ static void test_attach_to_running_process(void **state)
 }
 
 /* Two processes at once (a shell runs two hotspots), followed with inherit: one buffer per
- * CPU. With time_order every record reaches the callback no older than the one before,
+ * CPU. With time_order every record (samples, and the fork, comm, mmap and exit records by
+ * their sample_id time) reaches the callback no older than the one before,
  * except those the sampler counts late (a CPU that wrote a record more than a poll after
  * stamping it); pms_sampler_flush() passes on the held-back rest. */
 typedef struct ordered {
@@ -429,11 +430,15 @@ typedef struct ordered {
 static int on_ordered(const struct perf_event_header *h, void *ctx)
 {
     ordered *o = ctx;
-    if (h->type != PERF_RECORD_SAMPLE) return 0;
     const uint64_t *w = (const uint64_t *)(const void *)(h + 1);
+    /* A sample's time follows identifier, ip and pid|tid; every other record ends with
+     * pid|tid, time, identifier (sample_id_all). */
+    size_t words = (h->size - sizeof *h) / 8;
+    uint64_t t = h->type == PERF_RECORD_SAMPLE ? w[3] : words >= 3 ? w[words - 2] : 0;
+    o->decreases += t && t < o->last_time;
+    if (t > o->last_time) o->last_time = t;
+    if (h->type != PERF_RECORD_SAMPLE) return 0;
     o->samples++;
-    o->decreases += w[3] < o->last_time;
-    if (w[3] > o->last_time) o->last_time = w[3];
     pid_t pid = (pid_t)(uint32_t)w[2];
     for (int i = 0; i < 4; i++) {
         if (!o->pids[i]) o->pids[i] = pid;
@@ -481,7 +486,7 @@ static void test_time_order_across_cpus(void **state)
     ordered o = run_two(&cfg, &st);
     uint64_t busy = 0;
     for (int i = 0; i < 4; i++) busy += o.per_pid[i] > 1000;
-    print_message("buffers drained one after another: %llu of %llu samples older than the one before; "
+    print_message("buffers drained one after another: %llu records older than the one before (%llu samples); "
                   "in time order: %llu (%llu counted late)\n",
                   (unsigned long long)plain.decreases, (unsigned long long)plain.samples,
                   (unsigned long long)o.decreases, (unsigned long long)st.late);

@@ -216,7 +216,7 @@ int main(int argc, char **argv)
         /* opt at wm's own max error (whole counts: floor, so never looser) */
         double eps = floor(wm.sum[0].max_abs_error);
         if (run(&s, j, PMS_OLR_OPT, eps, 1, &opt)) return 1;
-        printf("counter %s: range %.0f\n", s.names[j], wm.sum[0].y_max - wm.sum[0].y_min);
+        printf("counter %s: range %llu\n", s.names[j], (unsigned long long)(wm.sum[0].y_max - wm.sum[0].y_min));
         printf("  wm : %8llu segments, reduction %9.2f, max error %12.1f, RMSE %10.2f, MNESD %.3g\n",
                (unsigned long long)wm.sum[0].segments, wm.sum[0].reduction, wm.sum[0].max_abs_error,
                wm.sum[0].rmse, wm.sum[0].mnesd);

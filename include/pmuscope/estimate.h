@@ -87,6 +87,9 @@ int pms_runs_select(const pms_runs *r, const char *spec, bool by_index, size_t *
 
 /* True if pms_runs_select would match spec numbers against label numbers. */
 bool pms_runs_numbered(const pms_runs *r);
+/* Why spec numbers are row numbers although every label ends in a number: two labels end
+ * in the same one (a1 and b1). True with the two runs in *first and *second. */
+bool pms_runs_number_clash(const pms_runs *r, size_t *first, size_t *second);
 
 /* ---- a fitted model --------------------------------------------------------- */
 

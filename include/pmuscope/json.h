@@ -36,12 +36,16 @@ void pms_json_null(pms_json *j);
 /* Ends the document with a newline. */
 void pms_json_finish(pms_json *j);
 
-/* Shorthands for "key": value members. */
+/* Shorthands for "key": value members. A double that is not finite is written as
+ * null with a "key_reason" member beside it (see pms_json_kv_number). */
 void pms_json_kv_string(pms_json *j, const char *key, const char *s);
 void pms_json_kv_double(pms_json *j, const char *key, double v);
 void pms_json_kv_int(pms_json *j, const char *key, int64_t v);
 void pms_json_kv_uint(pms_json *j, const char *key, uint64_t v);
 void pms_json_kv_bool(pms_json *j, const char *key, bool v);
+/* "key": v, or, when v is not finite (an unknown number), "key": null and
+ * "key_reason": why, so that a reader learns why the number is missing. */
+void pms_json_kv_number(pms_json *j, const char *key, double v, const char *why);
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

@@ -117,7 +117,7 @@ typedef struct pms_olr_summary {
     double mnesd;           /* max sigma / (y_max - y_min) (the paper's MNESD); 0 if y is constant */
     double max_abs_error;   /* over all samples, each against the first line that holds it */
     double rmse;
-    double y_min, y_max;
+    uint64_t y_min, y_max;  /* exact counts (a double would round those above 2^53) */
     uint64_t capped;        /* segments closed by a cap (see pms_olr_segment.capped) */
 } pms_olr_summary;
 

@@ -67,6 +67,11 @@ int pms_table_numeric(const pms_table *t, size_t col, bool allow_nan, const doub
  * without a trip through double). A cell that is not one (negative, fractional, too
  * large) is an error naming the file, line, field and column. */
 int pms_table_counts(const pms_table *t, size_t col, const uint64_t **values);
+/* pms_table_numeric for a method that computes in double precision: a value of 2^53 or
+ * more, which a double holds only rounded (9007199254740993 reads as ...992), is refused
+ * (PMS_EFORMAT) naming the file, line, column and the value as written, never rounded. */
+#define PMS_TABLE_EXACT_LIMIT 9007199254740992.0 /* 2^53 */
+int pms_table_exact_numeric(const pms_table *t, size_t col, bool allow_nan, const double **values);
 /* A cell of a string column (NULL for a numeric column: use pms_table_numeric). */
 const char *pms_table_string(const pms_table *t, size_t row, size_t col);
 

@@ -69,6 +69,13 @@ bool cli_parse_count(const char *s, uint64_t *out)
     return true;
 }
 
+int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
+{
+    if (!cli_parse_count(arg, out) || *out == 0)
+        return cli_usage_error(cmd, "--seed %s: expected a number of at least 1", arg);
+    return CLI_OK;
+}
+
 bool cli_parse_double(const char *s, double *out)
 {
     if (!s || !*s) return false;

@@ -25,6 +25,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parses an unsigned count with an optional K/M/G suffix (powers of 1024 for
  * periods such as 64K, as Wu & Mencer write them). Returns false on bad input. */
 bool cli_parse_count(const char *s, uint64_t *out);
+/* --seed N: the seed of every random number a command draws, N >= 1, the same default in
+ * every command (docs/flags.md), so that a run without --seed repeats too. */
+enum { CLI_DEFAULT_SEED = 1 };
+/* Parses --seed's argument for command cmd: CLI_OK, or CLI_USAGE once said why. */
+int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 /* Parses a double; returns false on bad input or trailing junk. */
 bool cli_parse_double(const char *s, double *out);
 
@@ -37,6 +42,13 @@ char **cli_split_list(const char *s, size_t *n);
 void cli_outputs_begin(void);
 /* Opens FILE for writing ("-" means stdout). Prints the error and returns NULL on failure. */
 FILE *cli_open_output(const char *path);
+/* Same, for a file that must stay as it was until the new one is complete: the stream
+ * writes a temporary file beside path that cli_close_output renames over it when every
+ * write succeeded (a device is written in place). */
+FILE *cli_open_replacing(const char *path);
+/* Closes an output without keeping it: a replacing output's temporary file is removed,
+ * so path stays as it was (an output written in place is closed as it is). */
+void cli_discard_output(FILE *f);
 /* Flushes and closes an output of cli_open_output (stdout is flushed, not closed). A failed
  * write prints "cannot write FILE: reason", returns CLI_FAIL and marks the run failed, so
  * that cli_exit_status turns a success into 1 even where the caller ignores the result. */

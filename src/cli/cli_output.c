@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* One output: its descriptor, its name for messages and the first write error. */
@@ -19,11 +21,12 @@ struct sink {
     int fd;
     int err;
     char *name;
+    char *tmp;     /* cli_open_replacing: the file written, renamed to name at a good close */
     bool reported; /* its failure was said already */
 };
 
 static struct sink sinks[16];
-static struct sink stdout_sink = {NULL, STDOUT_FILENO, 0, "standard output", false};
+static struct sink stdout_sink = {NULL, STDOUT_FILENO, 0, "standard output", NULL, false};
 static bool stderr_failed;
 static bool output_failed;
 
@@ -62,14 +65,15 @@ void cli_outputs_begin(void)
     stdout = f;
 }
 
-FILE *cli_open_output(const char *path)
+/* An output named path written to the file tmp (NULL: path itself). */
+static FILE *open_sink(const char *path, char *tmp)
 {
-    if (!path || strcmp(path, "-") == 0) return stdout;
     struct sink *s = NULL;
     for (size_t i = 0; i < sizeof sinks / sizeof sinks[0] && !s; i++)
         if (!sinks[i].file) s = &sinks[i];
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = tmp ? open(tmp, O_WRONLY | O_CLOEXEC) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     FILE *f = NULL;
+    if (s) s->tmp = tmp;
     if (fd >= 0 && s && (s->name = strdup(path))) {
         s->fd = fd;
         s->err = 0;
@@ -82,11 +86,57 @@ FILE *cli_open_output(const char *path)
         if (s) {
             free(s->name);
             s->name = NULL;
+            s->tmp = NULL;
         }
+        if (tmp) unlink(tmp);
+        free(tmp);
         output_failed = true;
         cli_error("cannot write %s: %s", path, strerror(err));
     }
     return f;
+}
+
+FILE *cli_open_output(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0) return stdout;
+    return open_sink(path, NULL);
+}
+
+FILE *cli_open_replacing(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0) return stdout;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return open_sink(path, NULL); /* a device: in place */
+    char *tmp = NULL;
+    int fd = asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0 ? (tmp = NULL, -1) : mkstemp(tmp);
+    if (fd < 0) {
+        int err = tmp ? errno : ENOMEM;
+        free(tmp);
+        output_failed = true;
+        cli_error("cannot write %s: %s", path, strerror(err));
+        return NULL;
+    }
+    mode_t mask = umask(0); /* the mode a new file would get (mkstemp makes 0600) */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    close(fd);
+    return open_sink(path, tmp);
+}
+
+void cli_discard_output(FILE *f)
+{
+    struct sink *s = sink_of(f);
+    if (!s || !s->tmp) { /* written in place: what was written stays */
+        cli_close_output(f);
+        return;
+    }
+    fclose(f);
+    close(s->fd);
+    unlink(s->tmp);
+    free(s->tmp);
+    free(s->name);
+    s->file = NULL;
+    s->tmp = s->name = NULL;
 }
 
 /* Says that name failed with err (0: the reason is unknown) and marks the run failed. */
@@ -145,10 +195,16 @@ int cli_close_output(FILE *f)
         }
         s->file = NULL;
     }
+    if (s && s->tmp && !failed && rename(s->tmp, s->name) != 0) { /* complete: it replaces name */
+        failed = 1;
+        err = errno;
+    }
     int rc = failed ? fail_output(NULL, s, s ? s->name : "an output file", err) : CLI_OK;
     if (s) {
+        if (s->tmp && failed) unlink(s->tmp); /* incomplete: name stays as it was */
+        free(s->tmp);
         free(s->name);
-        s->name = NULL;
+        s->tmp = s->name = NULL;
     }
     return rc;
 }

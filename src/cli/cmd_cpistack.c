@@ -148,7 +148,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
                 return cli_usage_error("cpistack", "--split '%s': expected a fraction in (0, 1]", optarg);
             break;
         case O_SEED:
-            if (!cli_parse_count(optarg, &v)) return cli_usage_error("cpistack", "--seed '%s': expected a number", optarg);
+            if (cli_parse_seed("cpistack", optarg, &v)) return CLI_USAGE;
             o->c.seed = v;
             break;
         case O_METHOD:
@@ -385,7 +385,7 @@ static int write_report(const struct opts *o, const struct group_run *g)
 
 int cmd_cpistack(int argc, char **argv)
 {
-    struct opts o = {.c = {.seed = 1, .train_fraction = 0.8}, .merge_tol = 0.05};
+    struct opts o = {.c = {.seed = CLI_DEFAULT_SEED, .train_fraction = 0.8}, .merge_tol = 0.05};
     int rc = parse_options(argc, argv, &o);
     if (rc != CLI_OK) {
         free(o.events);

@@ -124,7 +124,7 @@ static int parse_options(int argc, char **argv, est_options *o)
     };
     for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = true;
     o->fit.select_name = "all";
-    o->fit.mracm.seed = 1;
+    o->fit.mracm.seed = CLI_DEFAULT_SEED;
     int c;
     double v;
     uint64_t u;
@@ -188,7 +188,7 @@ static int parse_options(int argc, char **argv, est_options *o)
             break;
         }
         case O_SEED:
-            if (!cli_parse_count(optarg, &u)) return cli_usage_error("estimate", "--seed '%s': expected a number", optarg);
+            if (cli_parse_seed("estimate", optarg, &u)) return CLI_USAGE;
             o->fit.mracm.seed = u;
             break;
         default: return cli_usage_error("estimate", "%s", cli_bad_option());
@@ -225,6 +225,10 @@ static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
 static int prepare(const est_options *o, const pms_runs *r, pms_estimate_data *d)
 {
     pms_estimate_spec spec = {o->train, o->test, o->by_index, (const char *const *)o->counters};
+    size_t a1, b1;
+    if ((o->train || o->test) && !o->by_index && pms_runs_number_clash(r, &a1, &b1))
+        cli_warn("runs '%s' and '%s' end in the same number: --train/--test numbers are row numbers here "
+                 "(--by-index says so)", r->labels[a1], r->labels[b1]);
     if (pms_estimate_prepare(r, &spec, d) < 0) return cli_lib_error();
     for (size_t a = 0; d->n_overlap && a < d->n_train; a++)
         for (size_t t = 0; t < d->n_test; t++)

@@ -23,7 +23,7 @@
 typedef struct options {
     const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output, *json; /* csv, json: cli_format_target */
     size_t top, rows;
-    uint64_t seed; /* 0: the randomisation is seeded from the clock */
+    uint64_t seed; /* the recording at period P uses seed + P */
     int randomize, fallback, allow_other_run, od_covered;
 } options;
 
@@ -54,9 +54,9 @@ static void usage(FILE *out)
             "  --no-randomize     fixed periods (default: add a random value below 1/8 of\n"
             "                     the period at every sample, as pfmon did in the paper)\n"
             "  --seed N           seed the randomisation, for a repeatable sweep (the recording\n"
-            "                     at period P uses seed N + P; default: from the clock)\n"
+            "                     at period P uses seed N + P; default 1, as in every command)\n"
             "  --top N            N of the top-N precision and recall (default 10)\n"
-            "  --rows N           sampled IPs listed (default 15; 0: none)\n"
+            "  --rows N           sampled IPs listed (default 15; 0: all, as report's --limit 0)\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (OD log scale)\n"
             "  --csv[=FILE]       sweep: one row per period (period,samples,m,NRMSE_SR,SC,OD,\n"
             "                     tau_b,top_precision,top_recall)\n"
@@ -277,7 +277,7 @@ int cmd_hotspot(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
         {"allow-other-run", no_argument, NULL, OPT_ALLOW},     {"od", required_argument, NULL, OPT_OD},
         {NULL, 0, NULL, 0}};
-    options o = {.top = 10, .rows = 15, .randomize = 1};
+    options o = {.top = 10, .rows = 15, .randomize = 1, .seed = CLI_DEFAULT_SEED};
     const char *record_dir = NULL;
     uint64_t v;
     int c;
@@ -291,8 +291,7 @@ int cmd_hotspot(int argc, char **argv)
         case 'e': o.event = optarg; break;
         case OPT_NORAND: o.randomize = 0; break;
         case OPT_SEED:
-            if (!cli_parse_count(optarg, &o.seed) || !o.seed)
-                return cli_usage_error("hotspot", "--seed %s: expected a number of at least 1", optarg);
+            if (cli_parse_seed("hotspot", optarg, &o.seed)) return CLI_USAGE;
             break;
         case OPT_FALLBACK: o.fallback = 1; break;
         case OPT_ALLOW: o.allow_other_run = 1; break;
@@ -306,7 +305,7 @@ int cmd_hotspot(int argc, char **argv)
             if (!cli_parse_count(optarg, &v) || v > 1000000 || (c == OPT_TOP && v == 0))
                 return cli_usage_error("hotspot", "--%s: expected a count, got '%s'", c == OPT_TOP ? "top" : "rows",
                                        optarg);
-            *(c == OPT_TOP ? &o.top : &o.rows) = (size_t)v;
+            *(c == OPT_TOP ? &o.top : &o.rows) = c == OPT_ROWS && v == 0 ? SIZE_MAX : (size_t)v; /* 0: all */
             break;
         case OPT_SVG: o.svg = optarg; break;
         case OPT_CSV: o.csv = cli_format_target(optarg); break;

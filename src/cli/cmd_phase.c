@@ -21,7 +21,8 @@ static void usage(FILE *out)
             "\n"
             "Signatures and classification:\n"
             "      --signature-size N   entries per signature, a power of two (default 32)\n"
-            "      --seed N             seed of the random projection (default 1)\n"
+            "      --seed N             seed of the random projection and of --randomize=exp\n"
+            "                           (default 1, as in every command)\n"
             "      --classifier NAME    distance (default) or kmeans\n"
             "      --threshold PCT      similarity threshold in %% of the maximum distance 2 (default 35)\n"
             "      --transition N       sightings before a new phase gets its own id (default 2)\n"
@@ -130,6 +131,38 @@ static int run_analysis(pms_phase_input *in, pms_phase_run *run)
     return CLI_OK;
 }
 
+/* Nothing to analyse is a failure, not a report of nan: say what was missing. */
+static int require_intervals(const pms_phase_input *in, const pms_phase_run *run)
+{
+    if (run->n) return CLI_OK;
+    if (in->path) return cli_error("nothing to analyse: no intervals in %s", run->source);
+    if (in->empty_intervals)
+        return cli_error("nothing to analyse: %llu intervals of %s, none with a sample (lower -c)",
+                         (unsigned long long)in->empty_intervals, run->source);
+    return cli_error("nothing to analyse: no samples from %s: it ended before its first interval (a longer "
+                     "run, or a smaller --interval-size or -c)", run->source);
+}
+
+/* Labels each interval from the known schedule; one that labels none is an error. */
+static int label_from_truth(pms_phase_run *run, const pms_phase_truth *truth, const char *path)
+{
+    size_t labelled = 0;
+    for (size_t i = 0; i < run->n; i++) {
+        int label = pms_phase_truth_label(truth, run->rows[i].ev.start_time, run->rows[i].ev.end_time);
+        labelled += label >= 0;
+        if (pms_phase_run_set_truth(run, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL))
+            return cli_lib_error();
+    }
+    if (labelled) return CLI_OK;
+    if (!run->rows[run->n - 1].ev.end_time)
+        return cli_error("--truth %s: the intervals of %s carry no times to match the known schedule "
+                         "(--truth functions labels exp-bbv intervals)", path, run->source);
+    return cli_error("--truth %s: no interval overlaps the known schedule (the %zu intervals run from %llu to "
+                     "%llu ns; the schedule's times must be on the same clock)",
+                     path, run->n, (unsigned long long)run->rows[0].ev.start_time,
+                     (unsigned long long)run->rows[run->n - 1].ev.end_time);
+}
+
 int cmd_phase(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -153,6 +186,7 @@ int cmd_phase(int argc, char **argv)
     pms_phase_input in;
     pms_phase_input_defaults(&in);
     pms_phase_config *cfg = &in.cfg;
+    cfg->seed = in.live.random_seed = CLI_DEFAULT_SEED; /* --randomize=exp's periods too */
     const char *truth_path = NULL, *csv_path = NULL, *svg_path = NULL, *bb_path = NULL, *out_path = NULL;
     const char *json = NULL;
     int quiet = 0, c;
@@ -166,7 +200,8 @@ int cmd_phase(int argc, char **argv)
             cfg->classifier.signature_size = u;
             break;
         case OPT_SEED:
-            if (count_opt("seed", optarg, 0, UINT64_MAX, &cfg->seed)) return CLI_USAGE;
+            if (cli_parse_seed("phase", optarg, &cfg->seed)) return CLI_USAGE;
+            in.live.random_seed = cfg->seed;
             break;
         case OPT_CLASSIFIER:
             if (!strcmp(optarg, "distance")) cfg->classifier.kind = PMS_CLASSIFIER_DISTANCE;
@@ -287,15 +322,11 @@ int cmd_phase(int argc, char **argv)
     int by_function = truth_path && !strcmp(truth_path, "functions");
     if (by_function && !in.pc_path) return cli_usage_error("phase", "--truth functions needs an exp-bbv file with --pc");
     int rc = run_analysis(&in, &run);
+    if (rc == CLI_OK) rc = require_intervals(&in, &run);
     /* Loaded afterwards: a live command may be the one writing it (phases --trace). */
     if (rc == CLI_OK && truth_path && !by_function && pms_phase_truth_load(&truth, truth_path))
         rc = cli_lib_error();
-    if (rc == CLI_OK && truth)
-        for (size_t i = 0; i < run.n && !rc; i++) {
-            int label = pms_phase_truth_label(truth, run.rows[i].ev.start_time, run.rows[i].ev.end_time);
-            if (pms_phase_run_set_truth(&run, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL))
-                rc = cli_lib_error();
-        }
+    if (rc == CLI_OK && truth) rc = label_from_truth(&run, truth, truth_path);
     if (rc == CLI_OK && by_function && pms_phase_input_function_truth(&in, &run)) rc = cli_lib_error();
     if (rc == CLI_OK) {
         FILE *out = cli_open_output(out_path);

@@ -35,8 +35,8 @@ static void usage(FILE *out)
           "                         random value below 2^BITS (pfmon); needs -c\n"
           "      --randomize=exp    exponentially distributed periods with mean PERIOD, as\n"
           "                         Sembrant's phase library (pmuscope help methods)\n"
-          "      --seed N           seed of the randomised periods, for a repeatable sequence\n"
-          "                         (default: from the clock)\n"
+          "      --seed N           seed of the randomised periods (default 1, as in every\n"
+          "                         command: the same seed gives the same sequence)\n"
           "  -o, --output FILE      output file (default perf.data)\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
@@ -124,7 +124,8 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     *o = (record_opts){.output = "perf.data"};
-    uint64_t v, seed = 0;
+    uint64_t v, seed = CLI_DEFAULT_SEED;
+    bool seed_given = false;
     int c;
     optind = 1;
     while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:h", longopts)) != -1) {
@@ -156,8 +157,8 @@ static int parse_options(int argc, char **argv, record_opts *o)
             o->randomize_spec = optarg;
             break;
         case OPT_SEED:
-            if (!cli_parse_count(optarg, &seed) || !seed)
-                return cli_usage_error("record", "--seed %s: expected a number of at least 1", optarg);
+            if (cli_parse_seed("record", optarg, &seed)) return CLI_USAGE;
+            seed_given = true;
             break;
         case OPT_OLR:
             if (parse_olr(optarg, &o->olr))
@@ -178,7 +179,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         return cli_usage_error("record", "--olr-output and --olr-only go with --olr");
     if (o->olr.enabled && !o->reads)
         return cli_usage_error("record", "--olr fits the counters of --read EVENTS: give them");
-    if (seed && o->randomize.kind == PMS_RANDOMIZE_NONE)
+    if (seed_given && o->randomize.kind == PMS_RANDOMIZE_NONE)
         return cli_usage_error("record", "--seed only applies with --randomize");
     o->randomize.seed = seed;
     if (o->randomize.kind != PMS_RANDOMIZE_NONE && !o->period)
@@ -232,9 +233,10 @@ static void print_summary(const record_opts *o, const pms_record_result *r)
             (unsigned long long)r->samples);
     fprintf(stderr, "[ pmuscope record: %llu samples lost, %llu throttle and %llu unthrottle events ]\n",
             (unsigned long long)st->lost, (unsigned long long)st->throttles, (unsigned long long)st->unthrottles);
-    if (st->period_updates)
-        fprintf(stderr, "[ pmuscope record: --randomize=%s: %llu period changes, %.1f us each ]\n", o->randomize_spec,
-                (unsigned long long)st->period_updates, (double)st->period_update_ns / 1e3 / (double)st->period_updates);
+    if (o->randomize.kind != PMS_RANDOMIZE_NONE)
+        fprintf(stderr, "[ pmuscope record: --randomize=%s --seed %llu: %llu period changes, %.1f us each ]\n",
+                o->randomize_spec, (unsigned long long)o->randomize.seed, (unsigned long long)st->period_updates,
+                st->period_updates ? (double)st->period_update_ns / 1e3 / (double)st->period_updates : 0.0);
 }
 
 /* The live fit's lines: what was fitted, each counter's summary and the share of the run
@@ -289,7 +291,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     int ret = CLI_OK;
     if (o->olr.enabled) {
         if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
-        else if (!(csv = cli_open_output(csv_path))) ret = CLI_FAIL;
+        else if (!(csv = cli_open_replacing(csv_path))) ret = CLI_FAIL; /* FILE.olr.csv kept until complete */
         else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
         else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }
@@ -312,12 +314,10 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
     pms_olr_live_destroy(olr);
-    if (csv && csv != stdout && !recorded) { /* the recording failed: no segments either */
-        fclose(csv);
-        remove(csv_path);
-    } else {
-        cli_close_output(csv);
-    }
+    if (csv && csv != stdout && !recorded) /* the recording failed: no segments either */
+        cli_discard_output(csv);
+    else if (csv && cli_close_output(csv) != CLI_OK)
+        ret = CLI_FAIL;
     free(csv_path);
     free(sev);
     return ret;

@@ -305,8 +305,6 @@ int cmd_stat(int argc, char **argv)
             rc = cli_usage_error("stat", "give either a command or -p PID, not both");
         else if ((o.json ? 1 : 0) + (o.wide ? 1 : 0) + (o.sep ? 1 : 0) > 1)
             rc = cli_usage_error("stat", "--json, --wide and -x choose different outputs: give one");
-        else if (o.schedule_runs && o.json_path)
-            rc = cli_usage_error("stat", "--schedule=runs writes one output: give --json -o FILE, not --json=FILE");
         else if (o.schedule_runs && (o.pid || o.interval_ms || o.repeat > 1))
             rc = cli_usage_error("stat", "--schedule=runs runs a command whole: it does not go with -p, -I or -r");
         else if (!o.schedule_runs && (o.sizes_spec || o.max_counters || o.anchor_spec))

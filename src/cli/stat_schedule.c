@@ -74,6 +74,7 @@ static size_t drop_anchors(pms_event *events, size_t n, const pms_event *anchors
 
 struct plan {
     const stat_opts *o;
+    FILE *json;    /* the JSON's stream: the main output (--json) or --json=FILE's, or NULL */
     pms_schedule *s;
     size_t na, ne;
     char **argv;   /* the command with room for the size */
@@ -158,8 +159,8 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
     int rc = parse_sizes(p->o->sizes_spec, &sizes, &nsizes);
     if (rc) return rc;
     pms_json json;
-    if (p->o->json) {
-        pms_json_init(&json, out, true);
+    if (p->json) {
+        pms_json_init(&json, p->json, true);
         pms_json_object_begin(&json);
         pms_json_key(&json, "runs");
         pms_json_array_begin(&json);
@@ -175,7 +176,7 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
             rc = cli_lib_error();
             break;
         }
-        if (p->o->json) {
+        if (p->json) {
             pms_json_object_begin(&json);
             char run[48];
             snprintf(run, sizeof run, "TEST%ld", sizes[k]);
@@ -183,7 +184,8 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
             pms_json_kv_int(&json, "size", sizes[k]);
             json_merged(&json, merged, p->na + p->ne, anchors, p->na, cv);
             pms_json_object_end(&json);
-        } else {
+        }
+        if (!p->o->json) { /* the runs table, unless the JSON took its place */
             if (k == 0) pms_stat_runs_header(out, merged, p->na + p->ne);
             pms_stat_runs_row(out, sizes[k], merged, p->na + p->ne);
         }
@@ -198,7 +200,7 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
         for (size_t a = 0; a < p->na; a++)
             fprintf(stderr, "pmuscope stat: anchor %s: largest coefficient of variation between runs %.2f%%\n",
                     anchors[a].name, worst[a]);
-    if (p->o->json) {
+    if (p->json) {
         pms_json_array_end(&json);
         pms_json_object_end(&json);
         pms_json_finish(&json);
@@ -218,14 +220,17 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
     if (rc != CLI_OK) return rc;
     if (pms_schedule_merge(p->s, merged, cv) != PMS_OK) return cli_lib_error();
     note_anchor_variation(notes, anchors, na, cv, pms_schedule_runs(p->s));
-    if (o->json) {
+    if (p->json) {
         pms_json json;
-        pms_json_init(&json, out, true);
+        pms_json_init(&json, p->json, true);
         pms_json_object_begin(&json);
         pms_json_kv_uint(&json, "runs", pms_schedule_runs(p->s));
         json_merged(&json, merged, n, anchors, na, cv);
         pms_json_object_end(&json);
         pms_json_finish(&json);
+    }
+    if (o->json) {
+        /* the JSON took the text's place: the notes go to stderr below */
     } else if (o->wide) {
         pms_stat_wide_header(out, merged, n);
         pms_stat_wide_row(out, 0, merged, n);
@@ -291,9 +296,12 @@ int stat_schedule(const stat_opts *o)
         stat_install_signals();
         out = stat_open_output(o, o->json || o->wide || o->sizes_spec);
         if (!out) rc = CLI_FAIL;
+        else if (!(p.json = o->json ? out : o->json_path ? cli_open_output(o->json_path) : NULL) && o->json_path)
+            rc = CLI_FAIL;
     }
     if (rc == CLI_OK)
         rc = o->sizes_spec ? run_sizes(&p, anchors, out, merged, cv) : run_once(&p, anchors, out, merged, cv, &notes);
+    if (p.json && p.json != out && cli_close_output(p.json) != CLI_OK) rc = CLI_FAIL;
     if (out) stat_close_output(out);
     free(p.argv);
     free(merged);

@@ -1,6 +1,7 @@
 /* Recording into perf.data as a library call (see pmuscope/record.h). */
 #include "pmuscope/record.h"
 #include "collect/record_output.h"
+#include "io/perfdata_writer.h"
 #include "pmuscope/error.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
@@ -15,6 +16,7 @@ typedef struct session {
     pms_perfdata_writer *w;
     record_output file;
     pms_record_result *out;
+    bool round_open; /* records were written since the last FINISHED_ROUND */
 } session;
 
 static double now_s(void)
@@ -37,7 +39,20 @@ static int write_record(const struct perf_event_header *h, void *ctx)
     if (!keep) return PMS_OK;
     int rc = pms_perfdata_writer_add(s->w, h);
     if (rc == PMS_OK && h->type == PERF_RECORD_SAMPLE) s->out->samples++;
+    s->round_open = true;
     return rc;
+}
+
+/* After a drain of every buffer, a FINISHED_ROUND (as perf record writes one): nothing
+ * written later is older than what the previous round held, so perf's reader, and ours,
+ * sort one round at a time instead of the whole file. None after a drain that wrote
+ * nothing. */
+static int end_round(session *s)
+{
+    if (!s->round_open) return PMS_OK;
+    static const struct perf_event_header round = {68 /* PERF_RECORD_FINISHED_ROUND */, 0, sizeof round};
+    s->round_open = false;
+    return pms_perfdata_writer_add(s->w, &round);
 }
 
 static bool stop_requested(const pms_record_config *cfg) { return cfg->stop && *cfg->stop; }
@@ -51,12 +66,11 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
     for (;;) {
         int n = pms_sampler_poll(sm, 100, write_record, s);
         if (n < 0) return n;
-        if (tap && tap->round) {
-            int rc = tap->round(tap->ctx);
-            if (rc) return rc;
-        }
+        int rc = end_round(s);
+        if (rc) return rc;
+        if (tap && tap->round && (rc = tap->round(tap->ctx))) return rc;
         if (now_s() - last_sync >= 1.0) {
-            int rc = pms_perfdata_writer_sync(s->w);
+            rc = pms_perfdata_writer_sync(s->w);
             /* valid and holding a sample: in place, so that a crash of the caller leaves it there */
             if (!rc && s->out->samples) rc = pms__record_output_publish(&s->file);
             if (rc) return rc;
@@ -102,7 +116,7 @@ static int record(session *s, pms_sampler *sm, pms_child *child, double started)
     pms_sampler_disable(sm);
     if (!rc) {
         int n = pms_sampler_poll(sm, 0, write_record, s);
-        if (n < 0) rc = n;
+        rc = n < 0 ? n : end_round(s);
     }
     if (!rc && cfg->tap && cfg->tap->round) rc = cfg->tap->round(cfg->tap->ctx);
     if (child && !s->out->exited) { /* stopped by the flag or an error: end the command too, as perf does */
@@ -162,8 +176,9 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     const pms_perfdata_attr *attrs = pms_sampler_attrs(sm, &nattrs);
     session s = {.cfg = cfg, .out = out};
     if ((rc = pms__record_output_begin(&s.file, cfg->output))) return abandon(rc, c, NULL, sm);
-    rc = pms_perfdata_writer_open(&s.w, pms__record_output_file(&s.file), attrs, nattrs, cfg->cmdline_argc,
-                                  (char **)cfg->cmdline_argv);
+    /* a full disk names FILE, not the FILE.tmp-* being written */
+    rc = pms__perfdata_writer_open_as(&s.w, pms__record_output_file(&s.file), cfg->output, attrs, nattrs,
+                                      cfg->cmdline_argc, (char **)cfg->cmdline_argv);
     if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
         return abandon(rc, c, &s, sm);

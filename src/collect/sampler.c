@@ -23,10 +23,10 @@
 #include <unistd.h>
 
 #define PMS_SAMPLE_BASE                                                                                     \
-    (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |       \
-     PERF_SAMPLE_PERIOD)
+    (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 /* Position of each field of a sample, in u64 words after the header (kernel order). */
-enum { W_IDENTIFIER, W_IP, W_PIDTID, W_TIME, W_ID, W_PERIOD, W_FIXED };
+/* (No PERF_SAMPLE_ID: IDENTIFIER holds the same id, and perf reads either.) */
+enum { W_IDENTIFIER, W_IP, W_PIDTID, W_TIME, W_PERIOD, W_FIXED };
 
 /* The shortest period we set on cpu-clock and task-clock (hrtimer events) through
  * PERF_EVENT_IOC_PERIOD. The kernel fires them no sooner than 10 us; worse, on a VM

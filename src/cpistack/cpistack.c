@@ -112,12 +112,13 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     size_t p = s->nevents;
     const double *c, *in, **col = malloc((p ? p : 1) * sizeof *col);
     if (!col) return pms__fail(PMS_ENOMEM, "out of memory");
-    /* pms_table_find_event has checked that these columns are numeric */
-    pms_table_numeric(t, cyc, true, &c);
-    pms_table_numeric(t, ins, true, &in);
-    for (size_t j = 0; j < p; j++) pms_table_numeric(t, ev[j], true, &col[j]);
+    /* pms_table_find_event has checked that these columns are numeric; the fit is in double
+     * precision: a count of 2^53 or more would be rounded, so it is refused, naming the cell */
+    rc = pms_table_exact_numeric(t, cyc, true, &c);
+    if (rc == PMS_OK) rc = pms_table_exact_numeric(t, ins, true, &in);
+    for (size_t j = 0; rc == PMS_OK && j < p; j++) rc = pms_table_exact_numeric(t, ev[j], true, &col[j]);
     size_t *sel, nsel;
-    if ((rc = select_rows(t, o, &sel, &nsel)) < 0) {
+    if (rc < 0 || (rc = select_rows(t, o, &sel, &nsel)) < 0) {
         free(col);
         return rc;
     }
@@ -272,6 +273,13 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
         pms_rows_gather(s->x, p, s->test, s->ntest, xte);
         pms_rows_gather(s->cpi, 1, s->test, s->ntest, yte);
         pms_rows_gather(s->instructions, 1, s->train, s->ntrain, wtr);
+        size_t nonzero = 0;
+        for (size_t i = 0; i < s->ntrain; i++) nonzero += ytr[i] != 0;
+        if (!nonzero)
+            rc = pms__fail(PMS_EINVAL, "nothing to analyse: the cycles are 0 in all %zu training intervals, so CPI is 0 "
+                                       "throughout (was the cycles event counted?)", s->ntrain);
+    }
+    if (rc == PMS_OK) {
         pms_lm_options lo = {.method = o->method, .weights = o->weighted ? wtr : NULL};
         rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
         if (rc < 0) rc = pms__fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);

@@ -14,6 +14,13 @@ static int event_width(const pms_cpistack *s)
     return w;
 }
 
+/* A component's share of the model CPI, "-" when that is 0. */
+static void print_share(FILE *out, double part, double total)
+{
+    if (total != 0 && isfinite(part / total)) fprintf(out, " %6.1f%%", 100 * part / total);
+    else fprintf(out, " %6s ", "-");
+}
+
 static void write_correlation(const pms_cpistack *s, FILE *out, int w)
 {
     size_t p = s->nevents;
@@ -22,8 +29,11 @@ static void write_correlation(const pms_cpistack *s, FILE *out, int w)
     fprintf(out, " %9s\n", "VIF");
     for (size_t a = 0; a < p; a++) {
         fprintf(out, "%-*s", w, s->events[a]);
-        for (size_t b = 0; b < p; b++) fprintf(out, " %7.3f", s->cor[a * p + b]);
-        fprintf(out, " %9.3g%s\n", s->vif[a], s->vif[a] > 10 ? "  (high: collinear)" : "");
+        for (size_t b = 0; b < p; b++)
+            if (isfinite(s->cor[a * p + b])) fprintf(out, " %7.3f", s->cor[a * p + b]);
+            else fprintf(out, " %7s", "-"); /* a constant regressor: no correlation */
+        if (isfinite(s->vif[a])) fprintf(out, " %9.3g%s\n", s->vif[a], s->vif[a] > 10 ? "  (high: collinear)" : "");
+        else fprintf(out, " %9s\n", "-"); /* vif_note says why */
     }
     if (s->vif_note[0]) fprintf(out, "VIF not defined: %s\n", s->vif_note);
 }
@@ -40,9 +50,12 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
         fprintf(out, "\nTest RMSE: %.4g CPI on %zu intervals (MAE %.4g)\n", s->test_rmse, s->ntest, s->test_mae);
     else
         fputs("\nTest RMSE: no test intervals (--split 1)\n", out);
-    fprintf(out, "Durbin-Watson: %.4f over the %zu training intervals in time order%s\n", s->durbin_watson, s->ntrain,
-            s->durbin_watson < 1.5 ? " (positively autocorrelated residuals: the standard errors above are too small;"
-                                     " see --newey-west)" : "");
+    if (!isfinite(s->durbin_watson))
+        fprintf(out, "Durbin-Watson: - (undefined: the residuals are all 0)\n");
+    else
+        fprintf(out, "Durbin-Watson: %.4f over the %zu training intervals in time order%s\n", s->durbin_watson, s->ntrain,
+                s->durbin_watson < 1.5 ? " (positively autocorrelated residuals: the standard errors above are too "
+                                         "small; see --newey-west)" : "");
     if (s->hac_se) {
         fprintf(out, "\nNewey-West standard errors (lag %zu, Bartlett weights):\n", s->hac_lag);
         fprintf(out, "  %-20s %12s %12s %9s %10s\n", "", "Estimate", "HAC Std.Err", "t value", "Pr(>|t|)");
@@ -57,10 +70,15 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
 
     fprintf(out, "\nCPI stack (coefficient x mean over the training intervals):\n");
     double total = s->model_cpi;
-    fprintf(out, "  %-*s %10.4f %6.1f%%\n", w, "base", s->base, 100 * s->base / total);
-    for (size_t j = 0; j < s->nevents; j++)
-        fprintf(out, "  %-*s %10.4f %6.1f%%%s\n", w, s->events[j], s->component[j], 100 * s->component[j] / total,
-                s->component[j] < 0 ? "  (negative: see VIF, or use --method nnls)" : "");
+    fprintf(out, "  %-*s %10.4f", w, "base", s->base);
+    print_share(out, s->base, total);
+    fputc('\n', out);
+    for (size_t j = 0; j < s->nevents; j++) {
+        fprintf(out, "  %-*s %10.4f", w, s->events[j], s->component[j]);
+        print_share(out, s->component[j], total);
+        fprintf(out, "%s\n", s->component[j] < 0 ? "  (negative: see VIF, or use --method nnls)" : "");
+    }
+    if (total == 0) fprintf(out, "  (no shares: the model CPI is 0)\n");
     fprintf(out, "  %-*s %10.4f\n  %-*s %10.4f  (mean of the interval CPIs)\n", w, "model CPI", s->model_cpi, w,
             "observed CPI", s->observed_cpi);
     fprintf(out, "  %-*s %10.4f  (total cycles / total instructions of the training intervals; %.4f over all)\n", w,
@@ -76,7 +94,9 @@ int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first,
         for (size_t j = 0; j < s->nevents; j++) fprintf(out, " %10.10s", s->events[j]);
         fprintf(out, " %9s %9s %9s\n", "model_CPI", "obs_CPI", "true_CPI");
     }
-    fprintf(out, "%-24.24s %5zu %6.3f", group, s->nrows, s->model->r_squared);
+    fprintf(out, "%-24.24s %5zu", group, s->nrows);
+    if (isfinite(s->model->r_squared)) fprintf(out, " %6.3f", s->model->r_squared);
+    else fprintf(out, " %6s", "-"); /* 0/0: the residuals are all 0 */
     if (isnan(s->test_rmse))
         fprintf(out, " %9s", "-"); /* no test intervals */
     else

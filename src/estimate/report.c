@@ -6,6 +6,7 @@
 #include "pmuscope/stats.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
+#include "util/number_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,8 +69,10 @@ static void print_table(FILE *out, const pms_estimate_data *d, const pms_estimat
             fprintf(out, "%-7s %8s  %s\n", labels[k], "NA", res[k].reason);
             continue;
         }
-        fprintf(out, "%-7s %8zu %14.4g", labels[k], res[k].model->n_used, fit_mean_abs_error(d, res[k].model));
-        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.4g", error_of(d, res[k].model, d->test[t]));
+        pms__num_text a;
+        fprintf(out, "%-7s %8zu %14s", labels[k], res[k].model->n_used,
+                pms__num(&a, "%.4g", fit_mean_abs_error(d, res[k].model)));
+        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13s", pms__num(&a, "%.4g", error_of(d, res[k].model, d->test[t])));
         fputc('\n', out);
     }
 }
@@ -94,19 +97,27 @@ static void print_lp(FILE *out, const pms_estimate_data *d, const pms_lp_fit *f)
 static void print_lm(FILE *out, const struct pms_lm *lm)
 {
     fprintf(out, "  %-24s %14s %12s %9s %10s\n", "", "Estimate", "Std. Error", "t value", "Pr(>|t|)");
+    pms__num_text a, b, c2, d;
     for (size_t c = 0; c < lm->ncoef; c++)
-        fprintf(out, fabs(lm->t_value[c]) < 1e5 ? "  %-24s %14.7g %12.5g %9.3f %10.3g\n" : "  %-24s %14.7g %12.5g %9.3g %10.3g\n",
-                lm->names[c], lm->coef[c], lm->std_error[c], lm->t_value[c], lm->p_value[c]);
+        fprintf(out, "  %-24s %14s %12s %9s %10s\n", lm->names[c], pms__num(&a, "%.7g", lm->coef[c]),
+                pms__num(&b, "%.5g", lm->std_error[c]),
+                /* t values of a near-perfect fit run to 1e15 and more: %g keeps the columns */
+                pms__num(&c2, fabs(lm->t_value[c]) < 1e5 ? "%.3f" : "%.3g", lm->t_value[c]),
+                pms__num(&d, "%.3g", lm->p_value[c]));
     fprintf(out, "  Residual standard error: %.6g on %zu degrees of freedom\n", lm->sigma, lm->df_residual);
     if (lm->perfect_fit) fputs("  Warning: essentially perfect fit: summary may be unreliable\n", out);
-    fprintf(out, "  Multiple R-squared: %.6g, Adjusted R-squared: %.6g\n", lm->r_squared, lm->adj_r_squared);
+    fprintf(out, "  Multiple R-squared: %s, Adjusted R-squared: %s\n", pms__num(&a, "%.6g", lm->r_squared),
+            pms__num(&b, "%.6g", lm->adj_r_squared));
+    if (!isfinite(lm->r_squared) || !isfinite(lm->t_value[0]))
+        fputs("  (-: undefined, 0/0: the residuals are all 0)\n", out);
 }
 
 static void print_mra(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
 {
     const pms_mra_fit *f = &r->mra;
-    fprintf(out, "\nMRA: OLS on %zu counter%s (selection: %s), AIC %.6g\n", f->model.n_used,
-            f->model.n_used == 1 ? "" : "s", r->select, f->aic);
+    pms__num_text aic;
+    fprintf(out, "\nMRA: OLS on %zu counter%s (selection: %s), AIC %s\n", f->model.n_used,
+            f->model.n_used == 1 ? "" : "s", r->select, pms__num(&aic, "%.6g", f->aic));
     if (f->n_aliased) {
         fprintf(out, "  left out, constant or collinear over the fitting runs:");
         for (size_t k = 0; k < f->n_aliased; k++) fprintf(out, " %s", d->names[f->dropped[k]]);
@@ -141,11 +152,16 @@ static void print_mracm(FILE *out, const pms_estimate_data *d, const pms_estimat
     fprintf(out, "\nMRACM (%s): correlation of each counter with cycles over the fitting runs%s%s%s\n",
             paper ? "the paper's procedure" : "thresholds", paper ? ", MRA's selection by p value" : "",
             partial ? ", partial correlation given " : "", partial ? d->names[f->instructions] : "");
+    int constant = 0;
     for (size_t i = 0; i < d->n_counters; i++) {
-        fprintf(out, "  %-24s %8.4f", d->names[i], f->correlation ? f->correlation[i] : NAN);
-        if (partial) fprintf(out, " %8.4f", f->partial[i]);
+        pms__num_text a;
+        double cor = f->correlation ? f->correlation[i] : NAN;
+        constant |= !isfinite(cor);
+        fprintf(out, "  %-24s %8s", d->names[i], pms__num(&a, "%.4f", cor));
+        if (partial) fprintf(out, " %8s", pms__num(&a, "%.4f", f->partial[i]));
         fprintf(out, "%s\n", paper && f->selected && f->selected[i] ? (i == f->low ? "  selected, lowest" : "  selected") : "");
     }
+    if (constant && f->correlation) fputs("  (-: no correlation: the counter is constant over the fitting runs)\n", out);
     if (!r->ok && f->correlation) fprintf(out, "  %s\n", r->reason);
     if (f->n_pairs) {
         fprintf(out, "  %-24s %-24s %8s %12s %12s", "high", "low", "VIF", "fit |err| %", "LOO |err| %");
@@ -154,9 +170,10 @@ static void print_mracm(FILE *out, const pms_estimate_data *d, const pms_estimat
     }
     for (size_t p = 0; p < f->n_pairs; p++) {
         const pms_mracm_pair *q = &f->pairs[p];
-        fprintf(out, "  %-24s %-24s %8.4g %12.4g %12.4g", d->names[q->high], d->names[q->low], q->vif, q->error_pct,
-                q->loo_error_pct);
-        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13.4g", pair_error_of(d, q, d->test[t]));
+        pms__num_text a, b, c;
+        fprintf(out, "  %-24s %-24s %8s %12s %12s", d->names[q->high], d->names[q->low], pms__num(&a, "%.4g", q->vif),
+                pms__num(&b, "%.4g", q->error_pct), pms__num(&c, "%.4g", q->loo_error_pct));
+        for (size_t t = 0; t < d->n_test; t++) fprintf(out, " %13s", pms__num(&a, "%.4g", pair_error_of(d, q, d->test[t])));
         fprintf(out, "%s%s\n", q->rejected ? "  rejected (VIF)" : f->applicable && p == f->best ? "  chosen" : "",
                 q->candidate ? "" : "  (partial correlation pick)");
     }

@@ -126,18 +126,23 @@ int pms__runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_c
     pms_runs *r = pms__runs_alloc(rows, k, pms_table_name(t));
     if (!r) return pms__fail(PMS_ENOMEM, "%s: out of memory for %zu runs", pms_table_name(t), rows);
     const double *v;
-    int rc = pms_table_numeric(t, cycles_col, false, &v);
+    /* the models compute in double precision: counts of 2^53 or more are refused, not rounded */
+    int rc = pms_table_exact_numeric(t, cycles_col, false, &v);
     r->cycles_name = strdup(pms_table_col_name(t, cycles_col));
     for (size_t j = 0; rc == PMS_OK && j < rows; j++) r->cycles[j] = v[j];
     for (size_t i = 0; rc == PMS_OK && i < k; i++) {
-        rc = pms_table_numeric(t, cols[i], false, &v);
+        rc = pms_table_exact_numeric(t, cols[i], false, &v);
         r->counters[i] = strdup(pms_table_col_name(t, cols[i]));
         for (size_t j = 0; rc == PMS_OK && j < rows; j++) r->events[j * k + i] = v[j];
     }
-    char buf[512];
     for (size_t j = 0; rc == PMS_OK && j < rows; j++) {
-        pms_table_cell_text(t, j, label_col, buf, sizeof buf);
-        r->labels[j] = strdup(buf);
+        const char *label = pms_table_string(t, j, label_col); /* any length */
+        char num[64];
+        if (!label) { /* a numeric label column: its text is short */
+            pms_table_cell_text(t, j, label_col, num, sizeof num);
+            label = num;
+        }
+        r->labels[j] = strdup(label);
         r->lines[j] = pms_table_row_line(t, j);
     }
     if (rc == PMS_OK) rc = pms__runs_finish(r);
@@ -190,6 +195,21 @@ static bool label_number(const char *label, unsigned long *num)
     if (d == len || len - d > 9) return false;
     *num = strtoul(label + d, NULL, 10);
     return true;
+}
+
+bool pms_runs_number_clash(const pms_runs *r, size_t *first, size_t *second)
+{
+    unsigned long a, b;
+    for (size_t j = 0; j < r->n_runs; j++)
+        if (!label_number(r->labels[j], &a)) return false; /* not every label is numbered */
+    for (size_t j = 0; j < r->n_runs; j++)
+        for (size_t q = 0; q < j; q++)
+            if (label_number(r->labels[q], &b) && label_number(r->labels[j], &a) && a == b) {
+                *first = q;
+                *second = j;
+                return true;
+            }
+    return false;
 }
 
 bool pms_runs_numbered(const pms_runs *r)

@@ -34,15 +34,27 @@ static bool is_group(size_t c, const size_t *group, size_t ng)
 }
 
 /* The label of a row: its group cells joined by '/'. */
-static void row_label(const pms_table *t, size_t row, const size_t *group, size_t ng, char *buf, size_t len)
+/* The run label of a row: its group cells joined by '/', of any length (malloc'ed; NULL
+ * when out of memory). */
+static char *row_label(const pms_table *t, size_t row, const size_t *group, size_t ng)
 {
-    size_t at = 0;
-    buf[0] = '\0';
-    for (size_t g = 0; g < ng && at + 1 < len; g++) {
-        if (g) buf[at++] = '/', buf[at] = '\0';
-        pms_table_cell_text(t, row, group[g], buf + at, len - at);
-        at += strlen(buf + at);
+    char *label = NULL, num[64];
+    size_t len = 0;
+    FILE *f = open_memstream(&label, &len);
+    if (!f) return NULL;
+    for (size_t g = 0; g < ng; g++) {
+        const char *cell = pms_table_string(t, row, group[g]);
+        if (!cell) { /* a numeric cell: its text is short */
+            pms_table_cell_text(t, row, group[g], num, sizeof num);
+            cell = num;
+        }
+        fprintf(f, "%s%s", g ? "/" : "", cell);
     }
+    if (fclose(f) != 0) {
+        free(label);
+        return NULL;
+    }
+    return label;
 }
 
 /* Sums the rows into one run per distinct label; cycles_at is the position of
@@ -56,13 +68,17 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
     size_t *run_of = malloc(rows * sizeof *run_of), nruns = 0;
     char **labels = calloc(rows, sizeof *labels);
     int rc = (val && run_of && labels) ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
-    for (size_t i = 0; rc == PMS_OK && i < k; i++) rc = pms_table_numeric(t, cols[i], false, &val[i]);
-    char buf[512];
+    for (size_t i = 0; rc == PMS_OK && i < k; i++) rc = pms_table_exact_numeric(t, cols[i], false, &val[i]);
     for (size_t row = 0; rc == PMS_OK && row < rows; row++) {
-        row_label(t, row, group, ng, buf, sizeof buf);
+        char *label = row_label(t, row, group, ng);
+        if (!label) {
+            rc = pms__fail(PMS_ENOMEM, "out of memory");
+            break;
+        }
         size_t j = 0;
-        while (j < nruns && strcmp(labels[j], buf) != 0) j++;
-        if (j == nruns && !(labels[nruns++] = strdup(buf))) rc = pms__fail(PMS_ENOMEM, "out of memory");
+        while (j < nruns && strcmp(labels[j], label) != 0) j++;
+        if (j == nruns) labels[nruns++] = label;
+        else free(label);
         run_of[row] = j;
     }
     pms_runs *r = rc == PMS_OK ? pms__runs_alloc(nruns, k - 1, pms_table_name(t)) : NULL;
@@ -74,6 +90,15 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
         for (size_t i = 0, o = 0; i < k; i++)
             if (i != cycles_at) r->events[j * (k - 1) + o++] += val[i][row];
     }
+    /* each cell is below 2^53, a run's sum must be too: the models compute in double precision */
+    for (size_t j = 0; rc == PMS_OK && j < nruns; j++)
+        for (size_t i = 0, o = 0; rc == PMS_OK && i < k; i++) {
+            double sum = i == cycles_at ? r->cycles[j] : r->events[j * (k - 1) + o++];
+            if (sum >= PMS_TABLE_EXACT_LIMIT)
+                rc = pms__fail(PMS_EFORMAT, "%s: run %s: column '%s' sums to 2^53 or more: this method computes in "
+                                           "double precision, which holds counts exactly only below 2^53",
+                               pms_table_name(t), labels[j], pms_table_col_name(t, cols[i]));
+        }
     for (size_t i = 0, o = 0; rc == PMS_OK && i < k; i++) {
         char *name = strdup(pms_table_col_name(t, cols[i]));
         if (i == cycles_at)

@@ -5,6 +5,7 @@
 #include "pmuscope/table.h"
 
 #include "util/error.h"
+#include "util/number_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -169,14 +170,19 @@ int pms_hotspot_write_one(FILE *out, const pms_hotspot_truth *t, const pms_hotsp
     fprintf(out, "sampled IPs  m = %zu\n", r->measures.m);
     unexecuted_note(out, r);
     fputc('\n', out);
-    fprintf(out, "NRMSE_SR     %.4f\n", r->measures.nrmse_sr);
-    fprintf(out, "SC           %.4f\n", r->measures.sc);
-    fprintf(out, "OD           %.4f  (the paper's: over all m = %zu sampled instructions; %.1f%% of the samples "
-                 "are at instructions with no truth)\n", r->measures.od, r->measures.m, no_truth_share(r));
-    fprintf(out, "OD covered   %.4f  (over the %zu sampled instructions that valgrind ran)\n", r->measures.od_covered,
-            r->measures.m_covered);
-    fprintf(out, "tau-b        %.4f  (Kendall, sampled against exact counts of the sampled IPs)\n",
-            r->measures.kendall_tau);
+    pms__num_text a;
+    fprintf(out, "NRMSE_SR     %s\n", pms__num(&a, "%.4f", r->measures.nrmse_sr));
+    fprintf(out, "SC           %s\n", pms__num(&a, "%.4f", r->measures.sc));
+    fprintf(out, "OD           %s  (the paper's: over all m = %zu sampled instructions; %.1f%% of the samples "
+                 "are at instructions with no truth)\n", pms__num(&a, "%.4f", r->measures.od), r->measures.m,
+            no_truth_share(r));
+    fprintf(out, "OD covered   %s  (over the %zu sampled instructions that valgrind ran)\n",
+            pms__num(&a, "%.4f", r->measures.od_covered), r->measures.m_covered);
+    if (isfinite(r->measures.kendall_tau))
+        fprintf(out, "tau-b        %.4f  (Kendall, sampled against exact counts of the sampled IPs)\n",
+                r->measures.kendall_tau);
+    else
+        fprintf(out, "tau-b        -  (Kendall: undefined: fewer than 2 sampled IPs, or all tied)\n");
     fprintf(out, "top-%-8zu precision %.3f  recall %.3f\n", r->top_n, r->top_precision, r->top_recall);
     text_rows(out, t, r, rows);
     return stream_status(out);
@@ -191,6 +197,8 @@ int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_ho
         pms_json_kv_string(&j, "event", sw->event);
         pms_json_kv_string(&j, "period_unit", period_unit(sw->time_based));
         pms_json_kv_bool(&j, "randomized", sw->randomized);
+        if (sw->randomized)
+            pms_json_kv_uint(&j, "seed", sw->seed);
         pms_json_kv_double(&j, "valgrind_seconds", sw->valgrind_seconds);
         pms_json_key(&j, "periods");
         pms_json_array_begin(&j);
@@ -210,21 +218,27 @@ int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_ho
                      "here)\n", sw->event);
     else
         fprintf(out, "event        %s: periods are in events\n", sw->event);
-    fprintf(out, "periods      %s\n\n", sw->randomized ? "each plus a random value below 1/8 of it (as the paper)"
-                                                       : "fixed (--no-randomize)");
+    if (sw->randomized)
+        fprintf(out, "periods      each plus a random value below 1/8 of it (as the paper); seed %llu (period P: "
+                     "seed %llu + P)\n\n", (unsigned long long)sw->seed, (unsigned long long)sw->seed);
+    else
+        fprintf(out, "periods      fixed (--no-randomize)\n\n");
     if (sw->od_covered)
         fprintf(out, "OD           over the sampled instructions that valgrind ran (--od covered)\n");
     fprintf(out, "%9s %9s %6s %8s %10s %8s %10s %8s %8s %8s\n", sw->time_based ? "period/ns" : "period", "samples", "m",
             "no-truth", "NRMSE_SR", "SC", sw->od_covered ? "OD-cov" : "OD", "tau-b", "top-P", "top-R");
     for (size_t i = 0; i < sw->nperiods; i++) {
         const pms_hotspot_result *r = &sw->points[i].result;
-        fprintf(out, "%9s %9llu %6zu %7.1f%% %10.4f %8.4f %10.5f %8.3f %8.3f %8.3f\n",
+        pms__num_text a, b, c, d;
+        fprintf(out, "%9s %9llu %6zu %7.1f%% %10s %8s %10s %8s %8.3f %8.3f\n",
                 period_name(sw->points[i].period, name, sizeof name), (unsigned long long)sw->points[i].samples,
-                r->measures.m, no_truth_share(r), r->measures.nrmse_sr, r->measures.sc,
-                sw->od_covered ? r->measures.od_covered : r->measures.od, r->measures.kendall_tau, r->top_precision,
-                r->top_recall);
+                r->measures.m, no_truth_share(r), pms__num(&a, "%.4f", r->measures.nrmse_sr),
+                pms__num(&b, "%.4f", r->measures.sc),
+                pms__num(&c, "%.5f", sw->od_covered ? r->measures.od_covered : r->measures.od),
+                pms__num(&d, "%.3f", r->measures.kendall_tau), r->top_precision, r->top_recall);
     }
-    fprintf(out, "(periods in %s of %s; no-truth: share of samples at instructions valgrind never ran)\n",
+    fprintf(out, "(periods in %s of %s; no-truth: share of samples at instructions valgrind never ran;\n"
+                 " -: undefined: tau-b needs 2 sampled IPs that are not all tied)\n",
             sw->time_based ? "nanoseconds" : "occurrences", sw->event);
     return stream_status(out);
 }

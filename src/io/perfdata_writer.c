@@ -8,18 +8,21 @@
  * up to the last sync. */
 #include "io/perfdata_features.h"
 #include "io/perfdata_format.h"
+#include "io/perfdata_writer.h"
 #include "util/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WRITER_BUFFER_SIZE (256u * 1024u)
 
 struct pms_perfdata_writer {
     int fd;
-    char *path;
+    char *path;    /* for messages */
+    int regular;   /* a regular file (a device such as /dev/null is written, never truncated) */
     pms_perfdata_attr *attrs; /* deep copies: names and ids owned here */
     size_t nattrs;
     pms_feature *features;
@@ -37,7 +40,7 @@ static int write_at(pms_perfdata_writer *w, const void *p, size_t n, uint64_t of
     while (n) {
         ssize_t k = pwrite(w->fd, c, n, (off_t)off);
         if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return pms__fail_errno(PMS_EIO, k < 0 ? errno : ENOSPC, "%s: cannot write", w->path);
+        if (k <= 0) return pms__fail_errno(PMS_EIO, k < 0 ? errno : ENOSPC, "cannot write %s", w->path);
         c += k;
         n -= (size_t)k;
         off += (uint64_t)k;
@@ -97,7 +100,8 @@ static int write_features(pms_perfdata_writer *w)
         if (rc) return rc;
         off += w->features[i].len;
     }
-    if (ftruncate(w->fd, (off_t)off) != 0) return pms__fail_errno(PMS_EIO, errno, "%s: cannot truncate", w->path);
+    if (w->regular && ftruncate(w->fd, (off_t)off) != 0)
+        return pms__fail_errno(PMS_EIO, errno, "cannot write %s (truncating it)", w->path);
     return PMS_OK;
 }
 
@@ -155,12 +159,18 @@ static void writer_free(pms_perfdata_writer *w)
 int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const pms_perfdata_attr *attrs,
                              size_t nattrs, int argc, char *const argv[])
 {
+    return pms__perfdata_writer_open_as(out, path, path, attrs, nattrs, argc, argv);
+}
+
+int pms__perfdata_writer_open_as(pms_perfdata_writer **out, const char *path, const char *name,
+                                 const pms_perfdata_attr *attrs, size_t nattrs, int argc, char *const argv[])
+{
     *out = NULL;
     if (!path || !attrs || nattrs == 0) return pms__fail(PMS_EINVAL, "perf.data writer: no file or no events");
     pms_perfdata_writer *w = calloc(1, sizeof *w);
     if (!w) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
     w->fd = -1;
-    w->path = strdup(path);
+    w->path = strdup(name);
     w->buf = malloc(WRITER_BUFFER_SIZE);
     if (!w->path || !w->buf) {
         writer_free(w);
@@ -170,7 +180,10 @@ int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const 
     if (!rc) rc = pms__features_build(&w->features, &w->nfeatures, w->attrs, nattrs, argc, argv);
     if (!rc) {
         w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        struct stat st;
         if (w->fd < 0) rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
+        else if (fstat(w->fd, &st) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot stat %s", path);
+        else w->regular = S_ISREG(st.st_mode);
     }
     if (!rc) rc = write_attrs(w);
     if (!rc) rc = pms_perfdata_writer_sync(w);
@@ -211,7 +224,7 @@ int pms_perfdata_writer_close(pms_perfdata_writer *w)
 {
     if (!w) return PMS_OK;
     int rc = pms_perfdata_writer_sync(w);
-    if (!rc && close(w->fd) != 0) rc = pms__fail_errno(PMS_EIO, errno, "%s: cannot close", w->path);
+    if (!rc && close(w->fd) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write %s (closing it)", w->path);
     w->fd = -1;
     writer_free(w);
     return rc;

@@ -219,6 +219,23 @@ int pms_table_counts(const pms_table *t, size_t col, const uint64_t **values)
     return pms__fail(PMS_EINVAL, "%s: column '%s' was not read from text: no exact counts", t->name, c->name);
 }
 
+int pms_table_exact_numeric(const pms_table *t, size_t col, bool allow_nan, const double **values)
+{
+    int rc = pms_table_numeric(t, col, allow_nan, values);
+    const struct column *c = &t->cols[col];
+    for (size_t i = 0; rc == PMS_OK && i < t->nrows; i++)
+        if (isfinite(c->num[i]) && fabs(c->num[i]) >= PMS_TABLE_EXACT_LIMIT) { /* inf: refused by its reader */
+            char place[512], cell[32];
+            cell_place(t, i, col, place, sizeof place);
+            if (c->cnt) snprintf(cell, sizeof cell, "%llu", (unsigned long long)c->cnt[i]); /* as written */
+            else snprintf(cell, sizeof cell, "%.17g", c->num[i]);
+            rc = pms__fail(PMS_EFORMAT, "%s: column '%s': %s is 2^53 or more: this method computes in double "
+                                      "precision, which holds counts exactly only below 2^53 (9007199254740992)",
+                           place, c->name, cell);
+        }
+    return rc;
+}
+
 void pms__table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t field)
 {
     t->cols[col].bad_line = line;
@@ -332,8 +349,10 @@ int pms_table_write(const pms_table *t, FILE *out, char sep)
             const struct column *c = &t->cols[j];
             if (c->type == PMS_COLUMN_STRING)
                 pms_csv_cell(out, c->str[i], (char[]){sep, 0});
-            else if (isnan(c->num[i]))
-                ; /* an empty cell reads back as NaN */
+            else if (!isfinite(c->num[i]))
+                ; /* an empty cell reads back as NaN: never "nan" or "inf" */
+            else if (c->num[i] == floor(c->num[i]) && fabs(c->num[i]) < 1e21)
+                fprintf(out, "%.0f", c->num[i]); /* a whole number: every digit, exactly (%.17g gives 1e+20) */
             else
                 fprintf(out, "%.17g", c->num[i]);
         }

@@ -1,6 +1,7 @@
 /* olr on a loaded series: each counter's eps resolved from its extent, the fit, the
  * segments kept in the order they close (see pmuscope/olr_series.h). */
 #include "pmuscope/olr_series.h"
+#include "io/input_spool.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -137,6 +138,7 @@ typedef struct fitting {
     pms_olr_fit *f;
     const pms_olr_options *opt;
     pms_olr_series *meta;
+    const char *path;     /* the caller's, for messages */
     const pms_olr_eps_spec *specs;
     size_t nspecs;
     int monotone;
@@ -164,8 +166,8 @@ static int fit_row(uint64_t x, const uint64_t *y, void *ctx)
         if (rc) return rc;
     }
     rc = pms_olr_push(F->o, x, y);
-    if (rc) return F->meta->line ? pms__fail_context(rc, "%s:%zu", F->meta->source, F->meta->line)
-                                 : pms__fail_context(rc, "%s", F->meta->source);
+    if (rc) return F->meta->line ? pms__fail_context(rc, "%s:%zu", F->path, F->meta->line)
+                                 : pms__fail_context(rc, "%s", F->path);
     return F->row_fn ? F->row_fn(x, y, F->ctx) : PMS_OK;
 }
 
@@ -206,12 +208,22 @@ int pms_olr_fit_stream(pms_olr_fit *out, pms_olr_series *meta, const char *path,
                        pms_olr_segment_fn seg_fn, pms_olr_row_fn row_fn, void *ctx)
 {
     memset(out, 0, sizeof *out);
+    memset(meta, 0, sizeof *meta);
     out->opt = *opt;
     extents e = {0};
     bool needed = false;
-    int rc = opt->method == PMS_OLR_OPT ? first_pass(&e, meta, path, in, specs, nspecs, &needed) : PMS_OK;
-    fitting F = {out, opt, meta, specs, nspecs, monotone, needed ? &e : NULL, NULL, seg_fn, row_fn, ctx};
-    if (rc == 0) rc = pms_olr_series_stream(meta, path, in, fit_row, &F);
+    pms__input input; /* a pipe is copied once, so that it can be read twice */
+    int rc = pms__input_open(&input, path);
+    if (rc) return rc;
+    const char *source = input.path;
+    if (opt->method == PMS_OLR_OPT) rc = first_pass(&e, meta, source, in, specs, nspecs, &needed);
+    fitting F = {out, opt, meta, path, specs, nspecs, monotone, needed ? &e : NULL, NULL, seg_fn, row_fn, ctx};
+    if (rc == 0) rc = pms_olr_series_stream(meta, source, in, fit_row, &F);
+    pms__input_close(&input);
+    if (meta->source && strcmp(meta->source, path) != 0) { /* name the caller's path, not the copy */
+        free(meta->source);
+        meta->source = strdup(path);
+    }
     if (F.o) {
         int before = rc;
         rc = fit_end(out, F.o, rc);

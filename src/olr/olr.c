@@ -375,9 +375,9 @@ int pms_olr_get_summary(const pms_olr *o, size_t j, pms_olr_summary *out)
     if (o->opt.per_counter)
         for (size_t i = 0; i < o->opt.ncounters; i++) lines += 3.0 * (double)o->st[i].segments;
     out->bytes_ratio = lines > 0 ? raw / lines : 0;
-    out->y_min = (double)s->y_min;
-    out->y_max = (double)s->y_max;
-    double range = out->y_max - out->y_min;
+    out->y_min = s->y_min;
+    out->y_max = s->y_max;
+    double range = (double)(out->y_max - out->y_min);
     out->mnesd = range > 0 ? s->max_sigma / range : 0;
     if (o->opt.stats) {
         out->max_abs_error = s->max_err;

@@ -167,8 +167,8 @@ int pms_olr_write_json(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
         pms_json_kv_double(&j, "mnesd", m->mnesd);
         pms_json_kv_double(&j, "max_abs_error", m->max_abs_error);
         pms_json_kv_double(&j, "rmse", m->rmse);
-        pms_json_kv_double(&j, "y_min", m->y_min);
-        pms_json_kv_double(&j, "y_max", m->y_max);
+        pms_json_kv_uint(&j, "y_min", m->y_min);
+        pms_json_kv_uint(&j, "y_max", m->y_max);
         pms_json_object_end(&j);
     }
     pms_json_array_end(&j);

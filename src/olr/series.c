@@ -1,5 +1,6 @@
 /* olr series: the common series and the choice of reader. */
 #include "olr/series_internal.h"
+#include "io/input_spool.h"
 #include "pmuscope/perfdata.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
@@ -51,12 +52,16 @@ int pms_olr_series_stream(pms_olr_series *s, const char *path, const pms_olr_inp
 {
     memset(s, 0, sizeof *s);
     bool perfdata;
-    int rc = pms_perfdata_sniff(&perfdata, path);
+    pms__input in; /* a pipe is copied once, so that its first bytes can be looked at */
+    int rc = pms__input_open(&in, path);
     if (rc) return rc;
-    if (!(s->source = strdup(path))) return pms__fail(PMS_ENOMEM, "out of memory");
+    rc = pms_perfdata_sniff(&perfdata, in.path);
+    if (rc == 0 && !(s->source = strdup(path))) rc = pms__fail(PMS_ENOMEM, "out of memory");
     counting c = {fn, ctx, 0};
-    rc = perfdata ? pms__olr_series_stream_perfdata(s, path, opt, count_row, &c)
-                  : pms__olr_series_stream_table(s, path, opt, count_row, &c);
+    if (rc == 0)
+        rc = perfdata ? pms__olr_series_stream_perfdata(s, in.path, opt, count_row, &c)
+                      : pms__olr_series_stream_table(s, in.path, opt, count_row, &c);
+    pms__input_close(&in);
     s->n = c.rows;
     if (rc == 0 && s->n == 0) rc = pms__fail(PMS_EFORMAT, "%s: no samples", path);
     return rc;

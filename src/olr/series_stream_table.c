@@ -11,6 +11,8 @@
 #include "util/error.h"
 #include "util/grow.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -189,8 +191,14 @@ int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_
                                  pms_olr_row_fn fn, void *ctx)
 {
     table_stream t = {0};
-    int rc = pms__lines_open(&t.r, path, 0);
-    if (rc) return rc;
+    FILE *f = fopen(path, "r"); /* path may be the copy of a pipe: messages name the source */
+    if (!f) return pms__fail(PMS_EIO, "cannot open %s: %s", s->source, strerror(errno));
+    path = s->source;
+    int rc = pms__lines_from_stream(&t.r, f, path, 0);
+    if (rc) {
+        fclose(f);
+        return rc;
+    }
     char *line;
     size_t len, lineno = 0;
     rc = read_header(&t, path, &line, &len, &lineno);
@@ -246,6 +254,7 @@ int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_
     }
 out:
     pms__lines_close(&t.r);
+    fclose(f);
     free(t.sp.f);
     free(t.header);
     free(t.ycol);

@@ -1,5 +1,6 @@
 /* Where a phase analysis gets its intervals: a file replayed, or a live program (live.c). */
 #include "pmuscope/phase_input.h"
+#include "io/input_spool.h"
 #include "phase/live.h"
 #include "pmuscope/perfdata.h"
 #include "util/error.h"
@@ -34,14 +35,15 @@ static pms_phase_format detect(const char *path)
     return pms_perfdata_sniff(&perfdata, path) == PMS_OK && perfdata ? PMS_PHASE_FORMAT_PERF : PMS_PHASE_FORMAT_BBV;
 }
 
-static int replay(pms_phase_input *in, pms_phase_run *run)
+/* Replays the file at path (in->path, or the copy of a pipe) under in->path's name. */
+static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run)
 {
-    pms_phase_format format = in->format == PMS_PHASE_FORMAT_AUTO ? detect(in->path) : in->format;
+    pms_phase_format format = in->format == PMS_PHASE_FORMAT_AUTO ? detect(path) : in->format;
     int rc;
     if (format == PMS_PHASE_FORMAT_PERF) {
         if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, 0))) return rc;
         run->engine = in->engine;
-        rc = pms_phase_replay_perfdata(in->engine, in->path, &in->source, pms_phase_run_collect, run);
+        rc = pms_phase_replay_perfdata(in->engine, path, &in->source, pms_phase_run_collect, run);
         if (in->source.interval_event) {
             snprintf(run->source, sizeof run->source, "%s (perf.data, intervals of %s)", in->path,
                      in->source.interval_event);
@@ -56,9 +58,9 @@ static int replay(pms_phase_input *in, pms_phase_run *run)
     }
     if (format == PMS_PHASE_FORMAT_SIMPOINT) {
         if (in->pc_path) return pms__fail(PMS_EINVAL, "a PC file belongs to exp-bbv files, not SimPoint .bb");
-        rc = pms_simpoint_load(&in->bbv, in->path);
+        rc = pms_simpoint_load(&in->bbv, path);
     } else {
-        rc = pms_bbv_load(&in->bbv, in->path, in->pc_path);
+        rc = pms_bbv_load(&in->bbv, path, in->pc_path);
     }
     if (rc) return rc;
     uint64_t base = pms_bbv_interval_size(in->bbv);
@@ -72,6 +74,16 @@ static int replay(pms_phase_input *in, pms_phase_run *run)
     run->samples_name = "blocks";
     run->metric_name = "CPI"; /* exact vectors carry no timing: shown as "-" */
     return PMS_OK;
+}
+
+static int replay(pms_phase_input *in, pms_phase_run *run)
+{
+    pms__input file; /* a pipe is copied once, so that its first bytes can be looked at */
+    int rc = pms__input_open(&file, in->path);
+    if (rc) return rc;
+    rc = replay_from(in, file.path, run);
+    pms__input_close(&file);
+    return rc;
 }
 
 int pms_phase_input_run(pms_phase_input *in, pms_phase_run *run)

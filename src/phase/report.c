@@ -84,7 +84,7 @@ static const int *predictions(const pms_phase_run *r, int k)
 /* A number, or "-" when it is unknown. */
 static void print_num(FILE *out, int width, const char *fmt, double v)
 {
-    if (isnan(v)) fprintf(out, " %*s", width, "-");
+    if (!isfinite(v)) fprintf(out, " %*s", width, "-");
     else {
         fputc(' ', out);
         fprintf(out, fmt, width, v);
@@ -145,6 +145,19 @@ static double truth_ari(const pms_phase_run *r, size_t *used)
     return ari;
 }
 
+/* Why a summary number is unknown: the text prints "-" and this, the JSON null and this. */
+#define WHY_NO_PREDICTION "fewer than 2 intervals: nothing was predicted"
+#define WHY_NO_LABELS "fewer than 2 intervals carry a label of the known schedule"
+#define WHY_NO_PAIRS "no two consecutive intervals carry labels of the known schedule"
+#define WHY_NO_INTERVALS "no intervals"
+
+/* A percentage, or "-" and why in the width of the number (and why after the line). */
+static void print_percent(FILE *out, int width, double v)
+{
+    if (isfinite(v)) fprintf(out, "%*.1f%%", width, 100 * v);
+    else fprintf(out, "%*s ", width, "-");
+}
+
 void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
 {
     pms_phase_summary s;
@@ -155,9 +168,14 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
     fprintf(out, "summary of %s\n", r->source);
     fprintf(out, "  intervals           %zu\n", s.intervals);
     fprintf(out, "  phases              %d\n", s.phases);
-    fprintf(out, "  transition share    %.1f%%\n", 100 * s.transition_share);
-    fprintf(out, "  mean run length     %.2f intervals\n", s.mean_run_length);
-    if (isnan(s.intra_phase_cov))
+    if (s.intervals) {
+        fprintf(out, "  transition share    %.1f%%\n", 100 * s.transition_share);
+        fprintf(out, "  mean run length     %.2f intervals\n", s.mean_run_length);
+    } else {
+        fprintf(out, "  transition share    - (" WHY_NO_INTERVALS ")\n");
+        fprintf(out, "  mean run length     - (" WHY_NO_INTERVALS ")\n");
+    }
+    if (!isfinite(s.intra_phase_cov) || !isfinite(s.whole_cov))
         fprintf(out, "  intra-phase CoV     - (no per-interval %s)\n", r->metric_name);
     else
         fprintf(out, "  intra-phase CoV     %.2f%% of %s (whole run %.2f%%)\n", 100 * s.intra_phase_cov,
@@ -165,18 +183,27 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
     if (r->has_truth) {
         size_t m;
         double ari = truth_ari(r, &m);
-        fprintf(out, "  adjusted Rand index %.3f against the known schedule (%zu intervals)\n", ari, m);
+        if (isfinite(ari))
+            fprintf(out, "  adjusted Rand index %.3f against the known schedule (%zu intervals)\n", ari, m);
+        else
+            fprintf(out, "  adjusted Rand index - (" WHY_NO_LABELS ": %zu)\n", m);
     }
     fprintf(out, "\n  %-12s %9s %14s %13s\n", "predictor", "accuracy", "false changes", "metric error");
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
-        fprintf(out, "  %-12s %8.1f%% %13.1f%%", pms_predictor_name((pms_predictor_kind)k), 100 * s.accuracy[k],
-                100 * s.false_change_rate[k]);
+        fprintf(out, "  %-12s", pms_predictor_name((pms_predictor_kind)k));
+        print_percent(out, 9, s.accuracy[k]);
+        print_percent(out, 14, s.false_change_rate[k]);
         print_num(out, 13, "%*.4g", s.metric_error[k]);
         fprintf(out, "%s\n", k == (int)r->cfg->predictor ? "  (reported in events)" : "");
     }
-    if (r->has_truth)
-        fprintf(out, "  %-12s %8.1f%%  (last value on the known schedule's labels: what prediction must beat)\n",
-                "baseline", 100 * truth_last_value_accuracy(r));
+    if (isnan(s.accuracy[0])) fprintf(out, "  (accuracy and false changes: " WHY_NO_PREDICTION ")\n");
+    if (r->has_truth) {
+        double base = truth_last_value_accuracy(r);
+        fprintf(out, "  %-12s", "baseline");
+        print_percent(out, 9, base);
+        fprintf(out, "  (last value on the known schedule's labels: %s)\n",
+                isfinite(base) ? "what prediction must beat" : WHY_NO_PAIRS);
+    }
     fprintf(out, "  (metric error: mean |%s of the predicted phase so far - the interval's|)\n", r->metric_name);
     if (strcmp(r->metric_name, "CPI"))
         fprintf(out, "  (without a PMU, CoV and metric error are on %s: wall-clock ns per cpu-clock sample,\n"
@@ -190,9 +217,10 @@ int pms_phase_write_csv(const pms_phase_run *r, FILE *out)
     fprintf(out, ",confidence,next_multiple%s\n", r->has_truth ? ",truth" : "");
     for (size_t i = 0; i < r->n; i++) {
         const pms_phase_event *ev = &r->rows[i].ev;
-        fprintf(out, "%llu,%llu,%llu,%llu,%zu,%d,%.6f,%.6g", (unsigned long long)ev->index,
+        fprintf(out, "%llu,%llu,%llu,%llu,%zu,%d,%.6f,", (unsigned long long)ev->index,
                 (unsigned long long)ev->start_time, (unsigned long long)ev->end_time, (unsigned long long)ev->size,
-                ev->samples, ev->phase, ev->distance, ev->metric);
+                ev->samples, ev->phase, ev->distance);
+        if (isfinite(ev->metric)) fprintf(out, "%.6g", ev->metric); /* empty: no metric for this interval */
         for (int k = 0; k < PMS_PREDICT_COUNT; k++) fprintf(out, ",%d", predictions(r, k)[i]);
         fprintf(out, ",%.3f,%u", ev->prediction.confidence, ev->next_multiple);
         if (r->has_truth) fprintf(out, ",%s", truth_name(r, i));
@@ -230,24 +258,26 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     pms_json_object_begin(&j);
     pms_json_kv_uint(&j, "intervals", s.intervals);
     pms_json_kv_int(&j, "phases", s.phases);
-    pms_json_kv_double(&j, "transition_share", s.transition_share);
-    pms_json_kv_double(&j, "mean_run_length", s.mean_run_length);
+    pms_json_kv_number(&j, "transition_share", s.transition_share, WHY_NO_INTERVALS);
+    pms_json_kv_number(&j, "mean_run_length", s.mean_run_length, WHY_NO_INTERVALS);
     pms_json_kv_string(&j, "metric", r->metric_name);
-    pms_json_kv_double(&j, "intra_phase_cov", s.intra_phase_cov);
-    pms_json_kv_double(&j, "whole_cov", s.whole_cov);
+    char why_no_metric[64];
+    snprintf(why_no_metric, sizeof why_no_metric, "no per-interval %s", r->metric_name);
+    pms_json_kv_number(&j, "intra_phase_cov", s.intra_phase_cov, why_no_metric);
+    pms_json_kv_number(&j, "whole_cov", s.whole_cov, why_no_metric);
     if (r->has_truth) {
         size_t m;
-        pms_json_kv_double(&j, "adjusted_rand_index", truth_ari(r, &m));
-        pms_json_kv_double(&j, "baseline_last_value_accuracy", truth_last_value_accuracy(r));
+        pms_json_kv_number(&j, "adjusted_rand_index", truth_ari(r, &m), WHY_NO_LABELS);
+        pms_json_kv_number(&j, "baseline_last_value_accuracy", truth_last_value_accuracy(r), WHY_NO_PAIRS);
     }
     pms_json_key(&j, "predictors");
     pms_json_object_begin(&j);
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
         pms_json_key(&j, pms_predictor_name((pms_predictor_kind)k));
         pms_json_object_begin(&j);
-        pms_json_kv_double(&j, "accuracy", s.accuracy[k]);
-        pms_json_kv_double(&j, "false_change_rate", s.false_change_rate[k]);
-        pms_json_kv_double(&j, "metric_error", s.metric_error[k]);
+        pms_json_kv_number(&j, "accuracy", s.accuracy[k], WHY_NO_PREDICTION);
+        pms_json_kv_number(&j, "false_change_rate", s.false_change_rate[k], WHY_NO_PREDICTION);
+        pms_json_kv_number(&j, "metric_error", s.metric_error[k], "no interval with a metric was predicted");
         pms_json_object_end(&j);
     }
     pms_json_object_end(&j);
@@ -264,7 +294,7 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
         pms_json_kv_uint(&j, "samples", ev->samples);
         pms_json_kv_int(&j, "phase", ev->phase);
         pms_json_kv_double(&j, "distance", ev->distance);
-        pms_json_kv_double(&j, "metric", ev->metric);
+        pms_json_kv_number(&j, "metric", ev->metric, why_no_metric);
         pms_json_key(&j, "predicted");
         pms_json_object_begin(&j);
         for (int k = 0; k < PMS_PREDICT_COUNT; k++)

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void pms_json_init(pms_json *j, FILE *out, bool pretty)
@@ -132,7 +133,26 @@ void pms_json_null(pms_json *j)
 void pms_json_finish(pms_json *j) { fputc('\n', j->out); }
 
 void pms_json_kv_string(pms_json *j, const char *key, const char *s) { pms_json_key(j, key); pms_json_string(j, s); }
-void pms_json_kv_double(pms_json *j, const char *key, double v) { pms_json_key(j, key); pms_json_double(j, v); }
+/* Every null number carries a reason: callers that know better say why (pms_json_kv_number). */
+void pms_json_kv_double(pms_json *j, const char *key, double v)
+{
+    pms_json_kv_number(j, key, v, "undefined for this input (0/0, or too few values)");
+}
 void pms_json_kv_int(pms_json *j, const char *key, int64_t v) { pms_json_key(j, key); pms_json_int(j, v); }
 void pms_json_kv_uint(pms_json *j, const char *key, uint64_t v) { pms_json_key(j, key); pms_json_uint(j, v); }
 void pms_json_kv_bool(pms_json *j, const char *key, bool v) { pms_json_key(j, key); pms_json_bool(j, v); }
+
+void pms_json_kv_number(pms_json *j, const char *key, double v, const char *why)
+{
+    pms_json_key(j, key);
+    pms_json_double(j, v);
+    if (isfinite(v)) return;
+    size_t n = strlen(key);
+    char *reason_key = malloc(n + sizeof "_reason");
+    if (reason_key) {
+        memcpy(reason_key, key, n);
+        memcpy(reason_key + n, "_reason", sizeof "_reason");
+    }
+    pms_json_kv_string(j, reason_key ? reason_key : "reason", why ? why : "not a finite number");
+    free(reason_key);
+}

@@ -1,6 +1,7 @@
 /* summary(lm()) as R prints it (print.summary.lm with digits = 4). */
 #include "pmuscope/stats.h"
 #include "util/error.h"
+#include "util/number_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,16 +39,23 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
     fprintf(out, "%10s %10s %10s %10s %10s\n", "Min", "1Q", "Median", "3Q", "Max");
     for (int q = 0; q < 5; q++) fprintf(out, "%10.4g%s", m->resid_quantiles[q], q < 4 ? " " : "\n");
 
-    int w = name_width(m);
+    int w = name_width(m), undefined = 0;
     fputs("\nCoefficients:\n", out);
     if (m->method == PMS_LM_OLS) {
         fprintf(out, "%-*s %11s %11s %8s %9s\n", w, "", "Estimate", "Std. Error", "t value", "Pr(>|t|)");
         for (size_t k = 0; k < m->ncoef; k++) {
             char p[32];
+            pms__num_text se;
             format_p(m->p_value[k], p, sizeof p);
+            fprintf(out, "%-*s %11.4g %11s ", w, m->names[k], m->coef[k], pms__num(&se, "%.4g", m->std_error[k]));
+            if (!isfinite(m->t_value[k]) || !isfinite(m->p_value[k])) {
+                fprintf(out, "%8s %9s\n", "-", "-");
+                undefined = 1;
+                continue;
+            }
             /* t values of a near-perfect fit run to 1e15 and more: %g keeps the columns */
-            fprintf(out, fabs(m->t_value[k]) < 1e5 ? "%-*s %11.4g %11.4g %8.3f %9s %s\n" : "%-*s %11.4g %11.4g %8.3g %9s %s\n",
-                    w, m->names[k], m->coef[k], m->std_error[k], m->t_value[k], p, stars(m->p_value[k]));
+            fprintf(out, fabs(m->t_value[k]) < 1e5 ? "%8.3f %9s %s\n" : "%8.3g %9s %s\n", m->t_value[k], p,
+                    stars(m->p_value[k]));
         }
         fputs("---\nSignif. codes:  0 '***' 0.001 '**' 0.01 '*' 0.05 '.' 0.1 ' ' 1\n", out);
     } else {
@@ -59,7 +67,14 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
     }
     fprintf(out, "\nResidual standard error: %.4g on %zu degrees of freedom\n", m->sigma, m->df_residual);
     if (m->perfect_fit) fputs("Warning: essentially perfect fit: summary may be unreliable\n", out);
-    fprintf(out, "Multiple R-squared:  %.4g,\tAdjusted R-squared:  %.4g \n", m->r_squared, m->adj_r_squared);
+    pms__num_text r2, adj;
+    fprintf(out, "Multiple R-squared:  %s,\tAdjusted R-squared:  %s \n", pms__num(&r2, "%.4g", m->r_squared),
+            pms__num(&adj, "%.4g", m->adj_r_squared));
+    if (!isfinite(m->r_squared) || !isfinite(m->adj_r_squared)) undefined = 1;
+    if (undefined)
+        fprintf(out, "(-: undefined, 0/0: %s)\n",
+                m->sigma == 0 ? "the residuals are all 0 (an exact fit, or a constant response)"
+                              : "a coefficient without a standard error");
     if (m->method == PMS_LM_OLS && isfinite(m->f_statistic)) {
         char p[32];
         if (m->f_p_value < 2.220446e-16)

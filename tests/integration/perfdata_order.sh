@@ -17,27 +17,9 @@ export HOME=$tmp
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$samples" ] || fail "no $samples"
 
-# A workload of two threads for perf to record with 1-page buffers: a FINISHED_ROUND after
-# every drain of both CPUs' buffers.
-cat > "$tmp/threads.c" <<'C'
-#include <pthread.h>
-#include <stdlib.h>
-static void *spin(void *arg)
-{
-    volatile unsigned long x = 0;
-    for (unsigned long i = 0; i < (unsigned long)arg; i++) x += i;
-    return NULL;
-}
-int main(void)
-{
-    pthread_t t[2];
-    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, spin, (void *)60000000ul);
-    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
-    return 0;
-}
-C
-cc -O1 -pthread -o "$tmp/threads" "$tmp/threads.c"
-perf record -q -e cpu-clock -c 20000 -m 1 -o "$tmp/threads.data" "$tmp/threads" > /dev/null 2>&1 \
+# The two-thread workload recorded with 1-page buffers: a FINISHED_ROUND after every drain
+# of both CPUs' buffers.
+perf record -q -e cpu-clock -c 20000 -m 1 -o "$tmp/threads.data" "$PMS_WORKLOADS/threads" 2 60000000 > /dev/null 2>&1 \
     || fail "perf record of the two-thread workload"
 
 fixture=$(cd "$(dirname "$0")/../data/perf-order" && pwd)/threads-2cpu.data

@@ -132,7 +132,7 @@ $PMUSCOPE record -e cpu-clock -c 100000 --randomize=mask:16 -o "$dir/m.data" -- 
 cat "$dir/m.err"
 # A new period is drawn at each drain, and how often pmuscope drains depends on the CPU it
 # gets: the check is on the periods drawn, not on how many samples share one.
-changes=$(sed -n 's/.*--randomize=mask:16: \([0-9]*\) period changes.*/\1/p' "$dir/m.err")
+changes=$(sed -n 's/.*--randomize=mask:16 --seed [0-9]*: \([0-9]*\) period changes.*/\1/p' "$dir/m.err")
 perf script -i "$dir/m.data" -F period 2>/dev/null | awk -v changes="$changes" '
     { if ($1 < 100000 || $1 >= 165536) bad++; seen[$1] = 1; n++; if ($1 != last) { s += $1; k++; last = $1 } }
     END { d = length(seen); m = s / k

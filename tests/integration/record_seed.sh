@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # record --seed: the same seed gives the same sequence of randomised periods, another seed
-# another sequence; --seed without --randomize is a usage error. The samples show the period
+# another sequence, no --seed the sequence of seed 1 (the default of every command; the
+# summary says the seed); --seed without --randomize is a usage error. The samples show the period
 # in force when each was taken, so which periods appear (and how often) depends on timing:
 # a period replaced before any sample fell in it never shows. So the runs are compared as
 # sequences of distinct consecutive periods: those both runs show must come in one order.
@@ -10,9 +11,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-periods() { # SEED OUT: the periods after the leading base ones, as perf script reads them
-  "$PMUSCOPE" record -e cpu-clock -c 200000 --randomize=mask:16 --seed "$1" -o "$tmp/s.data" \
-    -- "$PMS_WORKLOADS/hotspots" 2>/dev/null
+periods() { # SEED OUT: the periods after the leading base ones, as perf script reads them (SEED "": no --seed)
+  "$PMUSCOPE" record -e cpu-clock -c 200000 --randomize=mask:16 ${1:+--seed "$1"} -o "$tmp/s.data" \
+    -- "$PMS_WORKLOADS/hotspots" 2>"$tmp/summary"
+  grep -q -- "--randomize=mask:16 --seed ${1:-1}: " "$tmp/summary" || fail "the summary does not say the seed: $(cat "$tmp/summary")"
   perf script -i "$tmp/s.data" -F period 2>/dev/null | tr -d ' ' | awk 'started || $1 != 200000 { started = 1; print }' | uniq >"$2"
   [ "$(wc -l <"$2")" -ge 100 ] || fail "seed $1: only $(wc -l <"$2") randomised periods"
 }
@@ -36,6 +38,12 @@ for x in a:
     prev = cur
 print(common, prev[-1])' "$1" "$2"
 }
+# No --seed is --seed 1, as in every command: the same order again.
+periods 1 "$tmp/d"
+periods "" "$tmp/e"
+read -r common_default ordered_default < <(compare "$tmp/d" "$tmp/e")
+[ "$common_default" -ge 50 ] && [ "$ordered_default" -ge $((common_default * 95 / 100)) ] ||
+  fail "without --seed the periods differ from --seed 1 ($ordered_default of $common_default in order)"
 read -r common ordered < <(compare "$tmp/a" "$tmp/b")
 read -r common_other _ < <(compare "$tmp/a" "$tmp/c")
 echo "seed 7 twice: $common periods in common, $ordered of them in the same order; seeds 7 and 8: $common_other in common"

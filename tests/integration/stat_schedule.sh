@@ -41,6 +41,23 @@ awk -F, 'NR > 1 { if (NR > 2 && $4 <= last) bad = 1; last = $4 } END { exit bad 
 awk -F, 'NR == 2 { a = $4 } NR == 5 { b = $4 } END { exit !((b - a) > 4 * 400 && (b - a) < 4 * 800) }' "$tmp/runs.csv" ||
     fail "page-faults from size 1 to 5 should grow by about 4 x 512"
 
+# --json=FILE beside the text, from the same runs: the JSON's counts are the plain table's
+# and the runs table's, number for number.
+"$PMUSCOPE" stat --schedule=runs --max-counters 1 --anchor task-clock -o "$tmp/plain.txt" --json="$tmp/plain.json" \
+    -e page-faults,context-switches -- "$PMS_WORKLOADS/sizes" 1 2>/dev/null
+for ev in page-faults context-switches; do
+    text=$(awk -v ev="$ev" '$2 == ev { gsub(",", "", $1); print $1 }' "$tmp/plain.txt")
+    json=$(jq --arg ev "$ev" '.counts[] | select(.event == $ev) | .value' "$tmp/plain.json")
+    [ -n "$text" ] && [ "$text" = "$json" ] || fail "--json=FILE: $ev is $json, the text says '$text'"
+done
+[ "$(jq .runs "$tmp/plain.json")" -eq 2 ] || fail "--json=FILE: runs $(jq .runs "$tmp/plain.json")"
+"$PMUSCOPE" stat --schedule=runs --max-counters 1 --sizes 1,3 -o "$tmp/runs.csv" --json="$tmp/runs.json" \
+    -e page-faults,minor-faults -- "$PMS_WORKLOADS/sizes" 2>/dev/null
+from_json=$(jq -r '.runs[] | [.run, .size, (.counts[] | select(.event != "task-clock") | .value)] | join(",")' \
+    "$tmp/runs.json")
+from_csv=$(tail -n +2 "$tmp/runs.csv" | cut -d, -f1,2,4,5)
+[ "$from_json" = "$from_csv" ] || fail "--sizes --json=FILE: $from_json, the runs table: $from_csv"
+
 # a command that fails in a run: exit 1, the rows already written are kept
 cat > "$tmp/flaky.sh" <<'SH'
 #!/bin/sh

@@ -122,5 +122,48 @@ to_stdout "${hot[@]}" --json
 to_file "${hot[@]}" -o /dev/full
 to_file "${hot[@]}" --json=/dev/full
 
+# record's own files on a full file system: perf.data cannot be /dev/full (it is written to a
+# temporary file beside it and renamed), so a file system with no room left is mounted in a
+# private mount namespace: a 1 MiB tmpfs filled up before pmuscope runs.
+# on_full_fs DIR CMD...: CMD with DIR a full tmpfs (gone again when CMD ends).
+on_full_fs() {
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    unshare -m sh -c 'mount -t tmpfs -o size=1m tmpfs "$1" && dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null
+                      shift; exec "$@"' sh "$dir" "$@"
+}
+full=$tmp/full
+on_full_fs "$full" "$PMS" record -e cpu-clock -c 100000 -o "$full/p.data" -- "$tmp/loop" >"$tmp/stdout" 2>"$err"
+check "$full/p.data" $? record -o FULL/p.data
+on_full_fs "$full" "$PMS" record -e cpu-clock -c 100000 --read page-faults --olr -o "$tmp/olr.data" \
+    --olr-output "$full/p.olr.csv" -- "$tmp/loop" >"$tmp/stdout" 2>"$err"
+check "$full/p.olr.csv" $? record --olr-output FULL/p.olr.csv
+on_full_fs "$full" "$PMS" demo -o "$full/demo" >"$tmp/stdout" 2>"$err"
+rc=$?
+if [ "$rc" -ne 1 ] || ! grep -q "^pmuscope: .*$full/demo.*: No space left on device" "$err"; then
+    echo "FAIL (exit $rc): demo -o FULL/demo"; sed 's/^/    stderr: /' "$err"; failures=$((failures + 1))
+else
+    echo "ok: demo -o FULL/demo: $(grep '^pmuscope:' "$err" | head -1)"
+fi
+
+# record -o /dev/null: a character device is written, never truncated (as perf record)
+"$PMS" record -e cpu-clock -c 100000 -o /dev/null -- "$tmp/loop" >"$tmp/stdout" 2>"$err" ||
+    { echo "FAIL: record -o /dev/null: $(cat "$err")"; failures=$((failures + 1)); }
+
+# record --olr keeps an existing FILE.olr.csv until the new one is complete: a recording that
+# fails leaves it as it was; one that succeeds replaces it.
+echo "the old segments" >"$tmp/keep.data.olr.csv"
+"$PMS" record -e cpu-clock -c 100000 --read page-faults --olr -o "$tmp/keep.data" -- /nonexistent \
+    >"$tmp/stdout" 2>"$err" && { echo "FAIL: record -- /nonexistent exited 0"; failures=$((failures + 1)); }
+[ "$(cat "$tmp/keep.data.olr.csv")" = "the old segments" ] ||
+    { echo "FAIL: a failed record --olr changed FILE.olr.csv"; failures=$((failures + 1)); }
+"$PMS" record -e cpu-clock -c 100000 --read page-faults --olr -o "$tmp/keep.data" -- "$tmp/loop" \
+    >"$tmp/stdout" 2>"$err" || { echo "FAIL: record --olr: $(cat "$err")"; failures=$((failures + 1)); }
+[ "$(head -1 "$tmp/keep.data.olr.csv")" != "the old segments" ] && [ "$(wc -l <"$tmp/keep.data.olr.csv")" -ge 2 ] &&
+    [ "$(ls "$tmp" | grep -c 'olr.csv.tmp-')" -eq 0 ] ||
+    { echo "FAIL: record --olr did not replace FILE.olr.csv: $(head -2 "$tmp/keep.data.olr.csv")"
+      failures=$((failures + 1)); }
+
 [ $failures -eq 0 ] || { echo "$failures outputs not checked"; exit 1; }
 echo "write_errors: ok"

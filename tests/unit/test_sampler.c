@@ -68,13 +68,12 @@ static int on_record(const struct perf_event_header *h, void *ctx)
     switch (h->type) {
     case PERF_RECORD_SAMPLE: {
         v->samples++;
-        /* identifier, ip, pid|tid, time, id, period, [read] */
+        /* identifier, ip, pid|tid, time, period, [read] */
         if (v->sample_size && h->size != v->sample_size) v->bad_size++;
         int a = attr_of(v->s, w[0]);
         if (a >= 0 && a < 4) v->per_attr[a]++;
-        if (w[0] != w[4]) v->bad_size++;
         if ((pid_t)(uint32_t)w[2] != v->pid) v->other_pid++;
-        uint64_t p = w[5];
+        uint64_t p = w[4];
         v->period_sum += (double)p;
         if (p != v->last_period && v->prev_time) {
             double dt = (double)(w[3] - v->prev_time);
@@ -101,14 +100,14 @@ static int on_record(const struct perf_event_header *h, void *ctx)
         v->prev_time = w[3];
         if (!v->period_min || p < v->period_min) v->period_min = p;
         if (p > v->period_max) v->period_max = p;
-        if (h->size > 8 + 6 * 8) {
+        if (h->size > 8 + 5 * 8) {
             /* GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING: nr, enabled, running, {value, id}... */
-            uint64_t nr = w[6];
+            uint64_t nr = w[5];
             v->read_nr = nr;
             size_t n;
             const pms_perfdata_attr *attrs = pms_sampler_attrs(v->s, &n);
-            int ok = nr == n && w[7] > 0 && w[8] <= w[7];
-            for (uint64_t k = 0; ok && k < nr; k++) ok = attr_of(v->s, w[9 + 2 * k + 1]) == (int)k;
+            int ok = nr == n && w[6] > 0 && w[7] <= w[6];
+            for (uint64_t k = 0; ok && k < nr; k++) ok = attr_of(v->s, w[8 + 2 * k + 1]) == (int)k;
             (void)attrs;
             v->read_groups_ok += ok;
         }
@@ -173,8 +172,8 @@ static seen run_hotspots(pms_sampler_config *cfg, pms_sampler_stats *st, const c
 {
     pms_child c;
     pms_sampler *s = open_on_held_hotspots(cfg, scale, &c);
-    /* Without read counters every sample is 56 bytes, also those copied out of a wrap. */
-    seen v = {.s = s, .pid = c.pid, .gap = gaps, .sample_size = cfg->events[0].nread ? 0 : 8 + 6 * 8};
+    /* Without read counters every sample is 48 bytes, also those copied out of a wrap. */
+    seen v = {.s = s, .pid = c.pid, .gap = gaps, .sample_size = cfg->events[0].nread ? 0 : 8 + 5 * 8};
     assert_int_equal(pms_child_release(&c, "hotspots"), 0);
     int status = 0;
     for (;;) {
@@ -254,7 +253,7 @@ static void test_read_group_in_every_sample(void **state)
 static void test_wrapping_small_buffer(void **state)
 {
     (void)state;
-    /* One data page (4 KiB, 73 samples of 56 bytes) at 20 kHz: records wrap all the time. */
+    /* One data page (4 KiB, 85 samples of 48 bytes) at 20 kHz: records wrap all the time. */
     pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 50000};
     pms_sampler_config cfg = {.events = &ev, .nevents = 1, .mmap_pages = 1};
     pms_sampler_stats st;
@@ -276,7 +275,7 @@ static long long process_cpu_ns(clockid_t clock)
 static void test_lost_samples_counted(void **state)
 {
     (void)state;
-    /* One data page (73 samples of 56 bytes), not drained until the child has run 150 ms of
+    /* One data page (85 samples of 48 bytes), not drained until the child has run 150 ms of
      * CPU time at 10 kHz of cpu-clock: the kernel drops what does not fit and says so with
      * PERF_RECORD_LOST. Everything is measured in the child's CPU time, not in wall time, so
      * the counts hold however busy the machine is. */
@@ -284,7 +283,7 @@ static void test_lost_samples_counted(void **state)
     pms_sampler_config cfg = {.events = &ev, .nevents = 1, .mmap_pages = 1};
     pms_child c;
     pms_sampler *s = open_on_held_hotspots(&cfg, "2", &c);
-    seen v = {.s = s, .pid = c.pid, .sample_size = 8 + 6 * 8};
+    seen v = {.s = s, .pid = c.pid, .sample_size = 8 + 5 * 8};
     clockid_t child_clock;
     assert_int_equal(clock_getcpuclockid(c.pid, &child_clock), 0);
     assert_int_equal(pms_child_release(&c, "hotspots"), 0);
@@ -303,7 +302,7 @@ static void test_lost_samples_counted(void **state)
     double expected = child_cpu_s / 100e-6;
     print_message("%llu samples delivered, %llu lost, %.0f expected from %.3f s of child CPU time\n",
                   (unsigned long long)v.samples, (unsigned long long)st.lost, expected, child_cpu_s);
-    /* 150 ms of CPU time is ~1500 samples, of which one page holds 73. */
+    /* 150 ms of CPU time is ~1500 samples, of which one page holds 85. */
     assert_true(st.lost > 1000);
     assert_true(v.samples >= 60); /* at least the full page found at the first drain */
     assert_int_equal(v.bad_size, 0);

@@ -2,8 +2,7 @@
  * writes them (group reads of a sampling event and a counter, perf's FINISHED_ROUND
  * records between drains of the buffers), the largest resident set of `pmuscope olr`
  * (getrusage of the child) at 2 million samples stays within a small margin of the one at
- * 200,000; and a streamed fit equals the fit of the loaded series.
- * ctest-labels: serial */
+ * 200,000; and a streamed fit equals the fit of the loaded series. */
 #include "test_support.h"
 #include "pmuscope/olr_series.h"
 #include "pmuscope/perfdata.h"

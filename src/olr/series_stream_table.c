@@ -163,10 +163,6 @@ static int parse_row(table_stream *t, const char *path, size_t k, const char *co
         size_t col = j == 0 ? t->xcol : t->ycol[j - 1];
         const field *f = &t->sp.f[col];
         pms_count_result cr = pms__parse_count(f->p, f->len, &t->row[j]);
-        if (cr == PMS_COUNT_OK && t->row[j] > INT64_MAX) /* the exact fit takes differences in int64_t */
-            return pms__fail(PMS_EFORMAT,
-                             "%s:%zu:%zu: column '%s': %llu is larger than 2^63 - 1, the largest count olr fits exactly",
-                             path, lineno, col + 1, names[j], (unsigned long long)t->row[j]);
         if (cr == PMS_COUNT_OK) continue;
         if (blank(f->p, f->len) || strcasecmp(f->p + strspn(f->p, " "), "nan") == 0)
             return pms__fail(PMS_EFORMAT, "%s:%zu:%zu: column '%s': expected a number, found an empty or NaN cell",

@@ -4,6 +4,7 @@ find_package(Threads REQUIRED)
 
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
 pkg_check_modules(GSL REQUIRED IMPORTED_TARGET gsl)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 
 find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)
 find_library(PFM_LIBRARY pfm REQUIRED)

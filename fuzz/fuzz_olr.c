@@ -1,9 +1,13 @@
 /* libFuzzer target for olr: the input is a stream of samples (8-byte x steps and y values,
  * both methods, joint or per counter, caps from the first bytes). Properties checked:
  * no crash or sanitizer report; opt's segments tile the samples and decode every sample
- * within eps; both methods count every sample once. */
+ * within eps; both methods count every sample once; the segment file written as the
+ * stream goes (pmuscope/olr_store.h) reads back and decodes every sample within eps (opt)
+ * or exactly (lossless). */
 #include "pmuscope/olr.h"
+#include "pmuscope/olr_store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +17,13 @@ typedef struct check {
     int64_t eps;
     uint64_t next[4];
     int opt;
+    pms_olr_writer *w;
 } check;
 
 static int on_segment(const pms_olr_segment *s, void *ctx)
 {
     check *c = ctx;
+    if (pms_olr_writer_add_segment(c->w, s)) abort();
     if (!c->opt) return 0;
     if (s->first != c->next[s->counter]) abort();
     for (uint64_t i = s->first; i < s->first + s->count; i++) {
@@ -28,6 +34,26 @@ static int on_segment(const pms_olr_segment *s, void *ctx)
     return 0;
 }
 
+/* Finishes the segment file and reads it back: every sample within eps (eps < 0: no bound). */
+static void check_file(pms_olr_writer *w, FILE *mem, char **file, size_t *size, const uint64_t *x,
+                       const uint64_t *y, size_t k, size_t n, int64_t eps)
+{
+    if (pms_olr_writer_finish(w) || fflush(mem)) abort();
+    pms_olr_stored st;
+    if (pms_olr_stored_read_mem(&st, *file, *size, "fuzz") || st.n != n || st.k != k) abort();
+    uint64_t *d = malloc(n * sizeof *d);
+    if (!d) abort();
+    for (size_t j = 0; j < k; j++) {
+        if (pms_olr_stored_decode(&st, j, x, d)) abort();
+        for (size_t i = 0; eps >= 0 && i < n; i++) {
+            uint64_t v = y[i * k + j], e = d[i] > v ? d[i] - v : v - d[i];
+            if (e > (uint64_t)eps) abort();
+        }
+    }
+    free(d);
+    pms_olr_stored_free(&st);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t k = 1 + data[0] % 3;
     int opt = data[1] & 1, per_counter = (data[1] >> 1) & 1, big = (data[1] >> 2) & 1;
     int64_t eps = data[2] % 17;
+    int store_bits = data[1] >> 3; /* the segment file: lossless, x left out */
     size_t max_hull = 8 + data[3] % 32;
     uint64_t max_len = data[0] & 4 ? 0 : 2 + data[3] % 50;
     data += 4;
@@ -69,11 +96,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     o.counters = c;
     check ch = {.x = x, .y = y, .k = k, .n = n, .eps = eps, .opt = opt};
+    char *file = NULL;
+    size_t file_size = 0;
+    FILE *mem = open_memstream(&file, &file_size);
+    pms_olr_store_options so;
+    pms_olr_store_options_init(&so);
+    so.level = 1;
+    so.lossless = store_bits & 1;
+    so.keep_x = !(store_bits & 2);
+    static const char *const names[3] = {"a", "b", "c"};
+    if (!mem || pms_olr_writer_create(&ch.w, mem, "fuzz", &so, &o, "x", names)) abort();
     pms_olr *olr;
     if (pms_olr_create(&olr, &o, on_segment, &ch)) abort();
     for (size_t i = 0; i < n; i++)
-        if (pms_olr_push(olr, x[i], &y[i * k])) abort();
+        if (pms_olr_writer_add_sample(ch.w, x[i], &y[i * k]) || pms_olr_push(olr, x[i], &y[i * k])) abort();
     int rc = pms_olr_finish(olr);
+    if (rc == 0) check_file(ch.w, mem, &file, &file_size, x, y, k, n, so.lossless ? 0 : opt ? eps : -1);
+    pms_olr_writer_destroy(ch.w);
+    fclose(mem);
+    free(file);
     if ((rc == 0) != (n >= 2)) abort();
     for (size_t j = 0; rc == 0 && j < k; j++) {
         pms_olr_summary s;

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
         perror(csv_path);
         return 1;
     }
-    pms_olr_live_options fit = {.method = PMS_OLR_WM};
+    pms_olr_live_options fit = {.method = PMS_OLR_WM, .csv = true}; /* CSV rows, to read them here */
     pms_olr_live *olr;
     pms_record_tap tap;
     if (pms_olr_live_create(&olr, &fit, csv) || pms_olr_live_tap(&tap, olr)) return fail("olr");

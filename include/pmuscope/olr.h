@@ -29,7 +29,7 @@
  *    never exceeds eps, even for counts near 2^63. A segment also closes when its
  *    x span reaches 2^62 or its y span 2^61, which keeps every product below 2^126.
  *
- * Values are whole counts in [0, 2^63 - 1]; x must increase strictly. */
+ * Values are whole counts in [0, 2^64 - 1]; x must increase strictly. */
 #ifndef PMUSCOPE_OLR_H
 #define PMUSCOPE_OLR_H
 #include "pmuscope/error.h"
@@ -86,7 +86,7 @@ typedef struct pms_olr_options {
  * slope), each through two hull points; their mean is the PGM-index's choice. */
 typedef struct pms_olr_exact {
     uint64_t x0;
-    int64_t y0;
+    uint64_t y0;
     int64_t x[2], y[2], dx[2], dy[2];
 } pms_olr_exact;
 
@@ -140,7 +140,7 @@ int pms_olr_create(pms_olr **out, const pms_olr_options *opt, pms_olr_segment_fn
 void pms_olr_destroy(pms_olr *o);
 
 /* One sample: x and y[0..k-1]. Errors (stream left unchanged): x not above the previous
- * x, a value above 2^63 - 1, a monotone counter that decreased. */
+ * x, a monotone counter that decreased. */
 int pms_olr_push(pms_olr *o, uint64_t x, const uint64_t *y);
 /* The same from doubles (CSV input): NaN, infinities, negative or fractional values are errors. */
 int pms_olr_push_double(pms_olr *o, double x, const double *y);
@@ -156,7 +156,8 @@ const pms_olr_options *pms_olr_get_options(const pms_olr *o);
 
 /* Decoding. The line of a segment at x, in counts. */
 double pms_olr_segment_eval(const pms_olr_segment *s, uint64_t x);
-/* The same rounded to a whole count; exact for opt segments (|y - result| <= eps). */
+/* The same rounded to a whole count; exact for opt segments (|y - result| <= eps), clamped
+ * to [INT64_MIN, INT64_MAX] (counts above 2^63 - 1: pmuscope/olr_store.h decodes them). */
 int64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x);
 /* The segment's samples: the line at each of their own x values x[0..n-1] (a segment's
  * samples are x[first .. first + count - 1] of the stream), rounded to whole counts, into

@@ -25,11 +25,15 @@ typedef struct pms_olr_live_options {
     pms_olr_method method;
     double eps;          /* opt: the error bound in counts */
     bool segments_only;  /* leave the samples out of perf.data (the segments stand for them) */
+    bool csv;            /* the segments as CSV rows (pms_olr_write_segment); default: the
+                          * segment file of pmuscope/olr_store.h, which keeps every sample's x */
 } pms_olr_live_options;
 
 typedef struct pms_olr_live pms_olr_live;
 
-/* segments: where the segment CSV goes (header now, then one row per closed segment). */
+/* segments: where the segments go, opened by the caller: the segment file (written as
+ * segments close, finished by pms_olr_live_finish), or with opt->csv the CSV (header now,
+ * then one row per closed segment). */
 int pms_olr_live_create(pms_olr_live **out, const pms_olr_live_options *opt, FILE *segments);
 /* The tap to put in pms_record_config (its ctx is l). */
 int pms_olr_live_tap(pms_record_tap *out, pms_olr_live *l);

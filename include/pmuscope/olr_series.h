@@ -8,6 +8,7 @@
 #ifndef PMUSCOPE_OLR_SERIES_H
 #define PMUSCOPE_OLR_SERIES_H
 #include "pmuscope/olr.h"
+#include "pmuscope/olr_store.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -73,7 +74,12 @@ void pms_olr_write_segment_header(FILE *out);
 void pms_olr_write_segment(FILE *out, const char *counter, const pms_olr_segment *s);
 /* All segments of a fit, with the header. */
 int pms_olr_write_segments(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
-/* The samples decoded back from the segments: counter,x,y. */
+/* The segment file (pmuscope/olr_store.h, docs/olr-format.md) of a fit; WHERE names OUT in
+ * messages; so NULL: the defaults; stats (or NULL): its bytes by part. */
+int pms_olr_write_store(FILE *out, const char *where, const pms_olr_store_options *so, const pms_olr_series *s,
+                        const pms_olr_fit *f, pms_olr_store_stats *stats);
+/* The samples decoded back from the segments, through the segment file, each at its own x:
+ * a CSV as pms_olr_write_series writes the input (x, then one column per counter). */
 int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 /* The input series as CSV: x and one column per counter. */
 int pms_olr_write_series(FILE *out, const pms_olr_series *s);

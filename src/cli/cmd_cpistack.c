@@ -1,10 +1,8 @@
 /* pmuscope cpistack: CPI stacks from interval counts by regression (Choudhary and Singh). */
 #include "cli/cli.h"
 #include "cli/methods.h"
-#include "pmuscope/chart.h"
-#include "pmuscope/cpistack.h"
+#include "pmuscope/cpistack_groups.h"
 #include "pmuscope/error.h"
-#include "pmuscope/json.h"
 #include "pmuscope/perfstat.h"
 
 #include <getopt.h>
@@ -204,177 +202,32 @@ static int parse_options(int argc, char **argv, struct opts *o)
     return CLI_OK;
 }
 
-/* Reads every FILE and merges them when there are several. */
-static int load(int nfiles, char **files, const struct opts *o, pms_table **out)
-{
-    pms_table **t = calloc((size_t)nfiles, sizeof *t);
-    if (!t) return cli_error("out of memory");
-    int rc = CLI_OK;
-    for (int i = 0; i < nfiles && rc == CLI_OK; i++) {
-        if (pms_interval_table_read(files[i], &t[i]) < 0)
-            rc = cli_lib_error();
-        else if (o->nprograms && pms_table_label_windows(t[i], o->programs[i], "program") < 0)
-            rc = cli_lib_error();
-    }
-    if (rc == CLI_OK && nfiles == 1) {
-        *out = t[0];
-        t[0] = NULL;
-    } else if (rc == CLI_OK && o->nprograms) {
-        if (pms_table_merge_runs_grouped((const pms_table *const *)t, (size_t)nfiles, "program", out) < 0)
-            rc = cli_lib_error();
-    } else if (rc == CLI_OK &&
-               pms_table_merge_runs((const pms_table *const *)t, (size_t)nfiles, o->merge, o->merge_tol, out) < 0) {
-        rc = cli_lib_error();
-    }
-    for (int i = 0; i < nfiles; i++) pms_table_free(t[i]);
-    free(t);
-    return rc;
-}
+enum { MAX_GROUP_CHARTS = 12 }; /* --svg: per-interval charts of the first groups only */
 
-struct group_run {
-    char **labels;
-    size_t n;
-    pms_cpistack **stacks;
-};
-
-static int compute_groups(const pms_table *t, const struct opts *o, struct group_run *g)
+static int write_svg(const struct opts *o, const pms_cpistack_groups *g)
 {
-    if (!o->by) {
-        g->n = 1;
-        g->labels = calloc(1, sizeof *g->labels);
-        g->stacks = calloc(1, sizeof *g->stacks);
-        if (!g->labels || !g->stacks || !(g->labels[0] = strdup(pms_table_name(t)))) return cli_error("out of memory");
-        return pms_cpistack_compute(t, &o->c, &g->stacks[0]) < 0 ? cli_lib_error() : CLI_OK;
-    }
-    size_t col;
-    if (pms_table_require(t, o->by, &col) < 0 || pms_table_distinct(t, col, &g->labels, &g->n) < 0) return cli_lib_error();
-    g->stacks = calloc(g->n, sizeof *g->stacks);
-    if (!g->stacks) return cli_error("out of memory");
-    for (size_t k = 0; k < g->n; k++) {
-        pms_cpistack_options c = o->c;
-        const char *where[17];
-        char cond[512];
-        memcpy(where, o->c.where, o->c.nwhere * sizeof *where);
-        snprintf(cond, sizeof cond, "%s=%s", o->by, g->labels[k]);
-        where[c.nwhere++] = cond;
-        c.where = where;
-        if (pms_cpistack_compute(t, &c, &g->stacks[k]) < 0) {
-            cli_error("%s %s: %s", o->by, g->labels[k], pms_strerror());
-            return CLI_FAIL;
-        }
-    }
-    return CLI_OK;
-}
-
-static int write_svg(const struct opts *o, const struct group_run *g)
-{
-    enum { MAX_GROUP_CHARTS = 12 };
-    pms_chart *charts[1 + 2 * MAX_GROUP_CHARTS] = {0};
-    size_t nc = 0;
-    int rc = CLI_OK;
-    if (pms_cpistack_bar_chart((const pms_cpistack *const *)g->stacks, (const char *const *)g->labels, g->n, &charts[nc]) < 0)
-        rc = cli_lib_error();
-    else
-        nc++;
-    for (size_t k = 0; k < g->n && k < MAX_GROUP_CHARTS && rc == CLI_OK; k++) {
-        if (pms_cpistack_charts(g->stacks[k], o->by ? g->labels[k] : NULL, &charts[nc], &charts[nc + 1]) < 0)
-            rc = cli_lib_error();
-        else
-            nc += 2;
-    }
     if (g->n > MAX_GROUP_CHARTS) cli_warn("--svg: per-interval charts drawn for the first %d groups only", MAX_GROUP_CHARTS);
-    if (rc == CLI_OK) {
-        FILE *f = cli_open_output(o->svg);
-        if (!f)
-            rc = CLI_FAIL;
-        else if (pms_chart_write_svg(charts, nc, 900, f) < 0)
-            rc = cli_output_error(f);
-        if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
-    }
-    for (size_t i = 0; i < nc; i++) pms_chart_free(charts[i]);
+    FILE *f = cli_open_output(o->svg);
+    if (!f) return CLI_FAIL;
+    int rc = pms_cpistack_groups_write_svg(f, g, MAX_GROUP_CHARTS) ? cli_output_error(f) : CLI_OK;
+    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
     return rc;
-}
-
-/* The --brief table as CSV; every group must have the same events (as the bar chart). */
-static int write_csv(FILE *f, const struct group_run *g)
-{
-    const pms_cpistack *first = g->stacks[0];
-    size_t ne = first->nevents, ncols = 7 + ne;
-    for (size_t k = 1; k < g->n; k++)
-        if (g->stacks[k]->nevents != ne)
-            return cli_error("--csv: group %s has %zu events, group %s has %zu: one table needs the same events",
-                             g->labels[0], ne, g->labels[k], g->stacks[k]->nevents);
-    double *v = malloc(g->n * ncols * sizeof *v);
-    pms_table *t = pms_table_new("cpistack");
-    int rc = v && t ? CLI_OK : cli_error("out of memory");
-    for (size_t k = 0; k < g->n && rc == CLI_OK; k++) {
-        const pms_cpistack *s = g->stacks[k];
-        double *row = v + k;
-        row[0] = (double)s->nrows, row[g->n] = s->model->r_squared, row[2 * g->n] = s->test_rmse;
-        row[3 * g->n] = s->base;
-        for (size_t j = 0; j < ne; j++) row[(4 + j) * g->n] = s->component[j];
-        row[(4 + ne) * g->n] = s->model_cpi, row[(5 + ne) * g->n] = s->observed_cpi;
-        row[(6 + ne) * g->n] = s->true_cpi;
-    }
-    if (rc == CLI_OK && pms_table_add_string(t, "group", (const char *const *)g->labels, g->n) < 0) rc = cli_lib_error();
-    for (size_t c = 0; c < ncols && rc == CLI_OK; c++) {
-        static const char *const fixed[] = {"n", "R2", "test_RMSE", "base"};
-        const char *name = c < 4 ? fixed[c] : c < 4 + ne ? first->events[c - 4] : c == 4 + ne ? "model_CPI"
-                         : c == 5 + ne ? "observed_CPI" : "true_CPI";
-        if (pms_table_add_numeric(t, name, v + c * g->n, g->n) < 0) rc = cli_lib_error();
-    }
-    if (rc == CLI_OK && pms_table_write(t, f, ',') < 0) rc = cli_output_error(f);
-    pms_table_free(t);
-    free(v);
-    return rc;
-}
-
-static int write_json(FILE *out, const struct group_run *g)
-{
-    pms_json j;
-    pms_json_init(&j, out, true);
-        pms_json_object_begin(&j);
-        pms_json_key(&j, "groups");
-        pms_json_array_begin(&j);
-        for (size_t k = 0; k < g->n; k++) {
-            pms_json_object_begin(&j);
-            pms_json_kv_string(&j, "group", g->labels[k]);
-            pms_json_key(&j, "result");
-            pms_cpistack_write_json(g->stacks[k], &j);
-            pms_json_object_end(&j);
-        }
-        pms_json_array_end(&j);
-        pms_json_object_end(&j);
-        pms_json_finish(&j);
-    return CLI_OK;
-}
-
-static int write_text(FILE *out, const struct opts *o, const struct group_run *g)
-{
-    for (size_t k = 0; k < g->n; k++) {
-        int rc;
-        if (o->brief) {
-            rc = pms_cpistack_write_row(g->stacks[k], g->labels[k], k == 0, out);
-        } else {
-            if (o->by) fprintf(out, "%s== %s = %s\n", k ? "\n" : "", o->by, g->labels[k]);
-            rc = pms_cpistack_write_text(g->stacks[k], out);
-        }
-        if (rc < 0) return cli_output_error(out);
-    }
-    return CLI_OK;
 }
 
 /* One output: the main one (text, or JSON/CSV in its place) or a --json/--csv FILE. */
-static int write_one(const char *path, int what, const struct opts *o, const struct group_run *g)
+static int write_one(const char *path, int what, const struct opts *o, const pms_cpistack_groups *g)
 {
     FILE *out = cli_open_output(path);
     if (!out) return CLI_FAIL;
-    int rc = what == 'j' ? write_json(out, g) : what == 'c' ? write_csv(out, g) : write_text(out, o, g);
-    if (cli_close_output(out) != CLI_OK) return CLI_FAIL;
+    int rc = what == 'j' ? pms_cpistack_groups_write_json(out, g)
+           : what == 'c' ? pms_cpistack_groups_write_csv(out, g)
+                         : pms_cpistack_groups_write_text(out, g, o->brief);
+    rc = rc ? cli_output_error(out) : CLI_OK;
+    if (cli_close_output(out) != CLI_OK) rc = CLI_FAIL;
     return rc;
 }
 
-static int write_report(const struct opts *o, const struct group_run *g)
+static int write_report(const struct opts *o, const pms_cpistack_groups *g)
 {
     int main_what = cli_is_main(o->json) ? 'j' : cli_is_main(o->csv) ? 'c' : 't';
     int rc = write_one(o->output, main_what, o, g);
@@ -392,17 +245,14 @@ int cmd_cpistack(int argc, char **argv)
         return rc == HELP_SHOWN ? CLI_OK : rc;
     }
     pms_table *t = NULL;
-    struct group_run g = {0};
-    rc = load(argc - optind, argv + optind, &o, &t);
-    if (rc == CLI_OK) rc = compute_groups(t, &o, &g);
+    pms_cpistack_groups g = {0};
+    if (pms_cpistack_load(&t, argv + optind, (size_t)(argc - optind), o.nprograms ? o.programs : NULL, o.merge,
+                          o.merge_tol) ||
+        pms_cpistack_groups_compute(&g, t, o.by, &o.c))
+        rc = cli_lib_error();
     if (rc == CLI_OK) rc = write_report(&o, &g);
     if (rc == CLI_OK && o.svg) rc = write_svg(&o, &g);
-    for (size_t k = 0; k < g.n; k++) {
-        if (g.labels) free(g.labels[k]);
-        if (g.stacks) pms_cpistack_free(g.stacks[k]);
-    }
-    free(g.labels);
-    free(g.stacks);
+    pms_cpistack_groups_free(&g);
     pms_table_free(t);
     free(o.events);
     return rc;

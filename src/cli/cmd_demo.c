@@ -38,6 +38,9 @@ static void usage(FILE *out)
           "                       olr, olr-opt, phase, cpistack, cpistack-lm, estimate\n"
           "      --step-timeout S a step still running after S seconds is stopped and reported\n"
           "                       as failed (default 300)\n"
+          "      --json[=FILE]    every step as JSON (its method and paper, status, command, the\n"
+          "                       files it wrote, the summary's rows or lines) to FILE, or to\n"
+          "                       stdout instead of the summary\n"
           "  -h, --help           this help\n\n"
           "A step that fails is named with its reason, the others still run and the page is\n"
           "still written; the exit status is then 1.\n",
@@ -242,13 +245,14 @@ int cmd_demo(int argc, char **argv)
                                              {"fixtures", required_argument, NULL, 'f'},
                                              {"steps", required_argument, NULL, 's'},
                                              {"step-timeout", required_argument, NULL, 't'},
+                                             {"json", optional_argument, NULL, 'j'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     char workloads[PATH_MAX + 64], fixtures[PATH_MAX + 64];
     pick_dir("workloads", "../libexec/pmuscope", workloads, sizeof workloads);
     pick_dir(PMS_FIXTURES_DIR, "../share/pmuscope/fixtures", fixtures, sizeof fixtures);
     demo_run run = {.dir = "pmuscope-demo", .workloads = workloads, .fixtures = fixtures, .step_timeout = 300};
-    const char *only = NULL;
+    const char *only = NULL, *json = NULL;
     run.nsteps = demo_steps(&run.steps);
     int c;
     optind = 1;
@@ -258,6 +262,7 @@ int cmd_demo(int argc, char **argv)
         case 'w': run.workloads = optarg; break;
         case 'f': run.fixtures = optarg; break;
         case 's': only = optarg; break;
+        case 'j': json = cli_format_target(optarg); break;
         case 't':
             if (!cli_parse_double(optarg, &run.step_timeout) || run.step_timeout <= 0)
                 return cli_usage_error("demo", "--step-timeout %s: expected a number of seconds above 0", optarg);
@@ -280,6 +285,8 @@ int cmd_demo(int argc, char **argv)
         return cli_error("%s: %s: the bundled ARM data is needed (give --fixtures DIR: tests/fixtures of the "
                          "source tree)", probe, strerror(errno));
     if (mkdir_p(run.dir) < 0) return cli_error("cannot create %s: %s", run.dir, strerror(errno));
+    FILE *jf = json ? cli_open_output(cli_is_main(json) ? "-" : json) : NULL; /* opened first: fail early */
+    if (json && !jf) return CLI_FAIL;
 
     probe_pmu(&run);
     if (run.pmu_note[0])
@@ -298,13 +305,15 @@ int cmd_demo(int argc, char **argv)
     char page[PATH_MAX];
     path_in(&run, "index.html", page, sizeof page);
     int page_rc = demo_write_page(&run, page);
-    demo_print_summary(&run, stdout);
+    if (jf) demo_write_json(&run, page_rc == CLI_OK ? page : NULL, jf);
+    if (jf && cli_close_output(jf) != CLI_OK && page_rc == CLI_OK) page_rc = CLI_FAIL;
+    if (!cli_is_main(json)) demo_print_summary(&run, stdout);
     size_t failed = 0;
     for (size_t i = 0; i < run.nsteps; i++) {
         failed += run.steps[i].status != 0;
         for (size_t k = 0; run.steps[i].argv[k]; k++) free(run.steps[i].argv[k]);
     }
-    if (page_rc == 0) printf("\npage: %s\n", page);
+    if (page_rc == CLI_OK && !cli_is_main(json)) printf("\npage: %s\n", page);
     if (page_rc != CLI_OK) return page_rc; /* said already: one message per run */
     if (failed)
         return cli_error("%zu of %zu steps failed (named above); the page shows what the others made", failed,

@@ -12,11 +12,12 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: pmuscope olr [options] INPUT\n\n"
+    fputs("usage: pmuscope olr [options] INPUT\n"
+          "       pmuscope olr --decode FILE [--x-from SAMPLES] [-o OUT]\n\n"
           "Replace a stream of samples by line segments fitted online. INPUT is a perf.data\n"
           "with read values (perf record -e '{cpu-clock,page-faults}:S', pmuscope record) or a\n"
           "CSV/TSV table with an x column and one column per counter, all cumulative counts\n"
-          "(whole numbers; a table holds them exactly up to 2^53, a perf.data up to 2^63).\n\n"
+          "(whole numbers up to 2^64 - 1, read exactly).\n\n"
           "      --method M        wm: Wu & Mencer's online regression (3 sigma, alpha test),\n"
           "                        default; opt: optimal segments with |error| <= eps at every sample\n"
           "      --eps E           opt: the error bound: a count (1000), a share of the range\n"
@@ -36,7 +37,15 @@ static void usage(FILE *out)
           "      --no-monotone     counters may decrease (default: a decrease is an error)\n"
           "  -o, --output FILE     the summary (or what --json/--csv put in its place) to FILE\n"
           "      --csv[=FILE]      the segments as CSV, to FILE or instead of the summary\n"
-          "      --decode FILE     the samples decoded back from the segments (CSV)\n"
+          "      --store FILE      the segment file (docs/olr-format.md): x as delta-of-delta\n"
+          "                        varints, segments as whole-count end points, zstd\n"
+          "      --no-x            leave x out of the segment file (the reader has it elsewhere)\n"
+          "      --lossless        store each sample's residual too: decoding gives it exactly\n"
+          "      --level N         zstd level of the segment file (19)\n"
+          "      --decode FILE     with INPUT: the samples decoded back from the segments, each at\n"
+          "                        its own x (CSV as --samples); alone: decode the segment file\n"
+          "                        FILE to -o (standard output)\n"
+          "      --x-from SAMPLES  --decode of a file without x: the samples' x from this input\n"
           "      --samples FILE    the input samples as CSV\n"
           "      --svg FILE        samples and lines, one chart per counter\n"
           "      --json[=FILE]     the summary as JSON, to FILE or instead of the text\n"
@@ -46,7 +55,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_METHOD = 256, OPT_EPS, OPT_COUNTERS, OPT_X, OPT_CSV, OPT_TID, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,
-       OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON };
+       OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON, OPT_STORE, OPT_NO_X, OPT_LOSSLESS, OPT_LEVEL, OPT_X_FROM };
 
 /* "[NAME=]VALUE[%|step]" */
 static int parse_eps(char *arg, pms_olr_eps_spec *out)
@@ -92,6 +101,62 @@ static int write_series(FILE *out, const pms_olr_series *s, const pms_olr_fit *f
     return pms_olr_write_series(out, s);
 }
 
+static int write_store(const char *path, const pms_olr_store_options *so, const pms_olr_series *s,
+                       const pms_olr_fit *f, pms_olr_store_stats *stats)
+{
+    FILE *out = cli_open_output(path);
+    if (!out) return CLI_FAIL;
+    int rc = pms_olr_write_store(out, path, so, s, f, stats);
+    if (cli_close_output(out) != CLI_OK) return CLI_FAIL;
+    return rc ? cli_lib_error() : CLI_OK;
+}
+
+/* The summary, and the bytes of the segment file after it. */
+static const pms_olr_store_stats *summary_store;
+static const char *summary_store_path;
+
+static int write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
+{
+    int rc = pms_olr_write_summary(out, s, f);
+    const pms_olr_store_stats *st = summary_store;
+    if (rc == 0 && st)
+        fprintf(out, "%s: %llu bytes: x %llu, segments %llu, residuals %llu, header %llu; %llu segments, %llu joint\n",
+                summary_store_path, (unsigned long long)st->bytes_total, (unsigned long long)st->bytes_x,
+                (unsigned long long)st->bytes_segments, (unsigned long long)st->bytes_residuals,
+                (unsigned long long)st->bytes_header, (unsigned long long)st->segments, (unsigned long long)st->joint);
+    return rc;
+}
+
+/* pmuscope olr --decode FILE: the segment file's samples as CSV. */
+static int decode_file(const char *path, const char *x_from, const pms_olr_input_options *in, const char *output)
+{
+    pms_olr_stored st;
+    if (pms_olr_stored_read(&st, path)) return cli_lib_error();
+    pms_olr_series xs = {0};
+    const uint64_t *x = NULL;
+    int rc = CLI_OK;
+    if (x_from) {
+        if (pms_olr_series_load(&xs, x_from, in)) rc = cli_lib_error();
+        else if (xs.n != st.n)
+            rc = cli_error("%s: %zu samples, but %s holds %llu", x_from, xs.n, path, (unsigned long long)st.n);
+        else x = xs.x;
+    } else if (!st.has_x) {
+        rc = cli_error("%s holds no x values (stored with --no-x): give the samples' x with --x-from", path);
+    }
+    if (rc == CLI_OK) {
+        FILE *out = cli_open_output(output);
+        if (!out) rc = CLI_FAIL;
+        else {
+            int lib = pms_olr_stored_write_csv(out, &st, x);
+            rc = cli_close_output(out);
+            if (lib) rc = cli_lib_error();
+        }
+    }
+    pms_olr_series_free(&xs);
+    pms_olr_stored_free(&st);
+    return rc;
+}
+
 int cmd_olr(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -103,9 +168,12 @@ int cmd_olr(int argc, char **argv)
         {"no-monotone", no_argument, NULL, OPT_NO_MONOTONE}, {"output", required_argument, NULL, 'o'},
         {"decode", required_argument, NULL, OPT_DECODE}, {"samples", required_argument, NULL, OPT_SAMPLES},
         {"svg", required_argument, NULL, OPT_SVG},  {"json", optional_argument, NULL, OPT_JSON},
-        {"csv", optional_argument, NULL, OPT_CSV},
+        {"csv", optional_argument, NULL, OPT_CSV},  {"store", required_argument, NULL, OPT_STORE},
+        {"no-x", no_argument, NULL, OPT_NO_X},      {"lossless", no_argument, NULL, OPT_LOSSLESS},
+        {"level", required_argument, NULL, OPT_LEVEL}, {"x-from", required_argument, NULL, OPT_X_FROM},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
+    summary_store = NULL;
     pms_olr_options opt;
     pms_olr_options_init(&opt);
     pms_olr_input_options in;
@@ -114,6 +182,9 @@ int cmd_olr(int argc, char **argv)
     size_t nspecs = 0;
     int monotone = 1;
     const char *output = "-", *json = NULL, *csv = NULL, *decode = NULL, *samples = NULL, *svg = NULL;
+    const char *store = NULL, *x_from = NULL;
+    pms_olr_store_options so;
+    pms_olr_store_options_init(&so);
     uint64_t count;
     optind = 1;
     for (int ch; (ch = cli_getopt(argc, argv, "o:h", longopts)) != -1;) {
@@ -158,11 +229,22 @@ int cmd_olr(int argc, char **argv)
         case OPT_SVG: svg = optarg; break;
         case OPT_JSON: json = cli_format_target(optarg); break;
         case OPT_CSV: csv = cli_format_target(optarg); break;
+        case OPT_STORE: store = optarg; break;
+        case OPT_NO_X: so.keep_x = 0; break;
+        case OPT_LOSSLESS: so.lossless = 1; break;
+        case OPT_LEVEL:
+            if (!cli_parse_count(optarg, &count) || count < 1 || count > 22)
+                return cli_usage_error("olr", "--level %s: expected a zstd level from 1 to 22", optarg);
+            so.level = (int)count;
+            break;
+        case OPT_X_FROM: x_from = optarg; break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
         default: return cli_usage_error("olr", "%s", cli_bad_option());
         }
     }
+    if (decode && optind == argc) return decode_file(decode, x_from, &in, output);
+    if (x_from) return cli_usage_error("olr", "--x-from goes with --decode FILE and no INPUT");
     if (optind + 1 != argc) return cli_usage_error("olr", "expected one INPUT file");
     if (cli_is_main(json) && cli_is_main(csv)) return cli_usage_error("olr", "--json and --csv both want the main output: give one a FILE");
     const char *path = argv[optind];
@@ -178,10 +260,15 @@ int cmd_olr(int argc, char **argv)
     if (csv && !cli_is_main(csv)) rc = write_file(csv, pms_olr_write_segments, &s, &fit);
     if (rc == 0 && json && !cli_is_main(json)) rc = write_file(json, pms_olr_write_json, &s, &fit);
     if (rc == 0 && decode) rc = write_file(decode, pms_olr_write_decoded, &s, &fit);
+    pms_olr_store_stats stats;
+    if (rc == 0 && store && (rc = write_store(store, &so, &s, &fit, &stats)) == 0) {
+        summary_store = &stats;
+        summary_store_path = store;
+    }
     if (rc == 0 && samples) rc = write_file(samples, write_series, &s, &fit);
     if (rc == 0 && svg) rc = write_file(svg, pms_olr_write_svg, &s, &fit);
     if (rc == 0)
-        rc = write_file(output, cli_is_main(json) ? pms_olr_write_json : cli_is_main(csv) ? pms_olr_write_segments : pms_olr_write_summary,
+        rc = write_file(output, cli_is_main(json) ? pms_olr_write_json : cli_is_main(csv) ? pms_olr_write_segments : write_summary,
                         &s, &fit);
     pms_olr_fit_free(&fit);
     pms_olr_series_free(&s);

@@ -6,6 +6,7 @@
 #include "pmuscope/error.h"
 #include "pmuscope/olr_live.h"
 #include "pmuscope/record.h"
+#include "pmuscope/record_report.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -45,9 +46,14 @@ static void usage(FILE *out)
           "      --olr[=METHOD]     fit the --read counters against the first event's count with\n"
           "                         line segments while recording (pmuscope olr): wm (default),\n"
           "                         opt or opt:EPS (error bound in counts); segments go to\n"
-          "                         FILE.olr.csv as they close\n"
-          "      --olr-output FILE  the segments CSV instead of FILE.olr.csv\n"
+          "                         FILE.olr as they close (the segment file of pmuscope olr\n"
+          "                         --store; pmuscope olr --decode reads it)\n"
+          "      --olr-output FILE  the segments to FILE instead of FILE.olr\n"
+          "      --olr-csv          the segments as CSV rows (FILE.olr.csv) instead\n"
           "      --olr-only         keep the segments instead of the samples\n"
+          "      --json[=FILE]      the summary as JSON (output, samples, lost, throttles, how the\n"
+          "                         command ended, events and periods) to FILE, or to stdout\n"
+          "                         after the command's own output\n"
           "  -h, --help             this help\n\n"
           "Ctrl-C, SIGTERM or the end of the target still leave a complete file (it is made valid\n"
           "every second while recording). The file is written beside FILE as FILE.tmp-XXXXXX and\n"
@@ -76,6 +82,7 @@ typedef struct record_opts {
     pid_t pid;
     bool fallback;
     olr_opts olr;
+    const char *json; /* --json[=FILE]: cli_format_target */
     char **argv;
 } record_opts;
 
@@ -93,7 +100,8 @@ static int parse_olr(const char *arg, olr_opts *o)
     return arg[3] == ':' && (!cli_parse_double(arg + 4, &o->fit.eps) || o->fit.eps < 0) ? -1 : 0;
 }
 
-enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_SEED, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY };
+enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_SEED, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY, OPT_OLR_CSV,
+       OPT_JSON };
 
 /* The kernel refuses frequencies above perf_event_max_sample_rate (EINVAL, which reads as a
  * bad config); perf record lowers the rate to the limit and says so. So does pmuscope. */
@@ -120,7 +128,8 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"output", required_argument, NULL, 'o'},      {"mmap-pages", required_argument, NULL, 'm'},
         {"pid", required_argument, NULL, 'p'},         {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
-        {"olr-only", no_argument, NULL, OPT_OLR_ONLY},
+        {"olr-only", no_argument, NULL, OPT_OLR_ONLY}, {"olr-csv", no_argument, NULL, OPT_OLR_CSV},
+        {"json", optional_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     *o = (record_opts){.output = "perf.data"};
@@ -166,6 +175,8 @@ static int parse_options(int argc, char **argv, record_opts *o)
             break;
         case OPT_OLR_OUTPUT: o->olr.path = optarg; break;
         case OPT_OLR_ONLY: o->olr.fit.segments_only = true; break;
+        case OPT_OLR_CSV: o->olr.fit.csv = true; break;
+        case OPT_JSON: o->json = cli_format_target(optarg); break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("record", "%s", cli_bad_option());
@@ -175,8 +186,8 @@ static int parse_options(int argc, char **argv, record_opts *o)
     if (o->period && o->freq) return cli_usage_error("record", "-c and -F exclude each other");
     if (!o->period && !o->freq) o->freq = DEFAULT_FREQ;
     lower_to_max_sample_rate(o);
-    if ((o->olr.path || o->olr.fit.segments_only) && !o->olr.enabled)
-        return cli_usage_error("record", "--olr-output and --olr-only go with --olr");
+    if ((o->olr.path || o->olr.fit.segments_only || o->olr.fit.csv) && !o->olr.enabled)
+        return cli_usage_error("record", "--olr-output, --olr-only and --olr-csv go with --olr");
     if (o->olr.enabled && !o->reads)
         return cli_usage_error("record", "--olr fits the counters of --read EVENTS: give them");
     if (seed_given && o->randomize.kind == PMS_RANDOMIZE_NONE)
@@ -262,12 +273,12 @@ static void print_olr_summary(const record_opts *o, const pms_olr_live *l, const
             1e3 * st.seconds, run_seconds > 0 ? 100 * st.seconds / run_seconds : 0.0, run_seconds);
 }
 
-/* The segments CSV of --olr: --olr-output or "<perf.data>.olr.csv". */
+/* The segments of --olr: --olr-output or "<perf.data>.olr" (.olr.csv with --olr-csv). */
 static char *olr_path(const record_opts *o)
 {
     char *path = NULL;
     if (o->olr.path) path = strdup(o->olr.path);
-    else if (asprintf(&path, "%s.olr.csv", o->output) < 0) path = NULL;
+    else if (asprintf(&path, "%s.olr%s", o->output, o->olr.fit.csv ? ".csv" : "") < 0) path = NULL;
     return path;
 }
 
@@ -289,7 +300,9 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     pms_olr_live *olr = NULL;
     pms_record_tap tap;
     int ret = CLI_OK;
-    if (o->olr.enabled) {
+    FILE *json = o->json ? cli_open_output(cli_is_main(o->json) ? "-" : o->json) : NULL;
+    if (o->json && !json) ret = CLI_FAIL;
+    if (!ret && o->olr.enabled) {
         if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
         else if (!(csv = cli_open_replacing(csv_path))) ret = CLI_FAIL; /* FILE.olr.csv kept until complete */
         else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
@@ -309,9 +322,13 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) print_summary(o, &r);
     if (olr && recorded) {
-        if (pms_olr_live_finish(olr)) ret = cli_error("record --olr: %s", pms_strerror());
+        if (pms_olr_live_finish(olr))
+            /* a write that failed is said once, by closing the file, with its path */
+            ret = csv && ferror(csv) ? CLI_FAIL : cli_error("record --olr: %s", pms_strerror());
         else print_olr_summary(o, olr, csv_path, r.seconds);
     }
+    if (!ret && json && pms_record_write_json(json, &cfg, &r)) ret = cli_output_error(json);
+    if (json && cli_close_output(json) != CLI_OK) ret = CLI_FAIL;
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
     pms_olr_live_destroy(olr);
     if (csv && csv != stdout && !recorded) /* the recording failed: no segments either */

@@ -70,5 +70,8 @@ void demo_last_line(const char *path, char *buf, size_t n);
 int demo_write_page(const demo_run *run, const char *path);
 /* demo_summary.c: the terminal summary on out. */
 void demo_print_summary(const demo_run *run, FILE *out);
+/* demo_summary.c: the same as JSON (--json): every step with its method and paper, status,
+ * command, files and the summary's rows (CSV) or lines (text); page NULL if not written. */
+void demo_write_json(const demo_run *run, const char *page, FILE *out);
 
 #endif

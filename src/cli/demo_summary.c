@@ -1,11 +1,14 @@
 /* pmuscope demo: the terminal summary, from the files the steps wrote. */
 #include "cli/demo.h"
+#include "cli/methods.h"
+#include "pmuscope/json.h"
 #include "pmuscope/table.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { MAX_COLS = 16, CELL = 160 };
 
@@ -25,12 +28,10 @@ static void cell(const pms_table *t, size_t r, size_t c, char *buf)
         snprintf(buf, CELL, "%.4g", v[r]);
 }
 
-/* The chosen columns of a CSV table, aligned, at most max_rows rows. */
-static void print_table(FILE *out, const char *path, const char *cols, size_t max_rows)
+/* The columns of t named in cols (comma-separated; NULL: all) into col; their number. */
+static size_t chosen_columns(const pms_table *t, const char *cols, size_t col[MAX_COLS])
 {
-    pms_table *t;
-    if (pms_table_read(path, NULL, &t) < 0) return;
-    size_t col[MAX_COLS], nc = 0;
+    size_t nc = 0;
     if (cols) {
         char list[512];
         snprintf(list, sizeof list, "%s", cols);
@@ -41,6 +42,15 @@ static void print_table(FILE *out, const char *path, const char *cols, size_t ma
     } else {
         for (; nc < pms_table_cols(t) && nc < MAX_COLS; nc++) col[nc] = nc;
     }
+    return nc;
+}
+
+/* The chosen columns of a CSV table, aligned, at most max_rows rows. */
+static void print_table(FILE *out, const char *path, const char *cols, size_t max_rows)
+{
+    pms_table *t;
+    if (pms_table_read(path, NULL, &t) < 0) return;
+    size_t col[MAX_COLS], nc = chosen_columns(t, cols, col);
     size_t rows = pms_table_rows(t);
     if (max_rows && rows > max_rows) rows = max_rows;
     int width[MAX_COLS];
@@ -91,6 +101,7 @@ void demo_print_summary(const demo_run *run, FILE *out)
         }
         if (!s->summary) continue;
         fprintf(out, "\n== %s\n", s->title);
+        cli_print_citation(out, s->name, "    "); /* the method's first step cites its paper */
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", run->dir, s->summary);
         size_t len = strlen(s->summary);
@@ -99,4 +110,120 @@ void demo_print_summary(const demo_run *run, FILE *out)
         else
             print_text(out, path, s->summary_rows);
     }
+}
+
+/* The rows the terminal summary shows of a CSV table, as objects (numbers as numbers). */
+static void json_table(pms_json *j, const char *path, const char *cols, size_t max_rows)
+{
+    pms_table *t;
+    pms_json_array_begin(j);
+    if (pms_table_read(path, NULL, &t) == 0) {
+        size_t col[MAX_COLS], nc = chosen_columns(t, cols, col);
+        size_t rows = pms_table_rows(t);
+        if (max_rows && rows > max_rows) rows = max_rows;
+        for (size_t r = 0; r < rows; r++) {
+            pms_json_object_begin(j);
+            for (size_t c = 0; c < nc; c++) {
+                const double *v;
+                pms_json_key(j, pms_table_col_name(t, col[c]));
+                if (pms_table_col_type(t, col[c]) == PMS_COLUMN_STRING) pms_json_string(j, pms_table_string(t, r, col[c]));
+                else if (pms_table_numeric(t, col[c], true, &v) < 0 || isnan(v[r])) pms_json_null(j);
+                else pms_json_double(j, v[r]);
+            }
+            pms_json_object_end(j);
+        }
+        pms_table_free(t);
+    }
+    pms_json_array_end(j);
+}
+
+/* The lines of a text summary, warnings left out (as in the terminal summary). */
+static void json_text(pms_json *j, const char *path, size_t max_lines)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    pms_json_array_begin(j);
+    for (size_t n = 0; f && fgets(line, sizeof line, f) && (!max_lines || n < max_lines);) {
+        if (strncmp(line, "pmuscope: warning:", 18) == 0) continue;
+        line[strcspn(line, "\n")] = '\0';
+        pms_json_string(j, line);
+        n++;
+    }
+    if (f) fclose(f);
+    pms_json_array_end(j);
+}
+
+/* The files of a step in the demo directory that are there: its stdout, what the page
+ * shows, and every path into the directory on its command line (-o FILE, --csv=FILE). */
+static void json_files(pms_json *j, const demo_run *run, const demo_step *s)
+{
+    char files[DEMO_MAX_SHOWN + DEMO_MAX_ARGS + 1][PATH_MAX];
+    size_t n = 0, dirlen = strlen(run->dir);
+    if (s->out) snprintf(files[n++], PATH_MAX, "%s/%s", run->dir, s->out);
+    for (size_t k = 0; k < DEMO_MAX_SHOWN && s->shown[k].file; k++)
+        snprintf(files[n++], PATH_MAX, "%s/%s", run->dir, s->shown[k].file);
+    for (size_t k = 1; s->argv[k]; k++) {
+        const char *p = strstr(s->argv[k], run->dir);
+        if (p && (p == s->argv[k] || p[-1] == '=') && p[dirlen] == '/') snprintf(files[n++], PATH_MAX, "%s", p);
+    }
+    pms_json_array_begin(j);
+    for (size_t k = 0; k < n; k++) {
+        struct stat st;
+        bool again = false;
+        for (size_t m = 0; m < k; m++) again |= strcmp(files[m], files[k]) == 0;
+        if (!again && stat(files[k], &st) == 0) pms_json_string(j, files[k]);
+    }
+    pms_json_array_end(j);
+}
+
+void demo_write_json(const demo_run *run, const char *page, FILE *out)
+{
+    pms_json j;
+    pms_json_init(&j, out, true);
+    pms_json_object_begin(&j);
+    pms_json_kv_string(&j, "directory", run->dir);
+    pms_json_key(&j, "page");
+    if (page) pms_json_string(&j, page);
+    else pms_json_null(&j);
+    pms_json_kv_double(&j, "seconds", run->seconds);
+    pms_json_key(&j, "no_pmu");
+    if (run->pmu_note[0]) pms_json_string(&j, run->pmu_note);
+    else pms_json_null(&j);
+    pms_json_key(&j, "steps");
+    pms_json_array_begin(&j);
+    for (size_t i = 0; i < run->nsteps; i++) {
+        const demo_step *s = &run->steps[i];
+        const cli_method *m = cli_method_of(s->name);
+        char path[PATH_MAX];
+        pms_json_object_begin(&j);
+        pms_json_kv_string(&j, "name", s->name);
+        pms_json_kv_string(&j, "title", s->title);
+        if (m) {
+            pms_json_kv_string(&j, "method", m->name);
+            pms_json_kv_string(&j, "citation", m->citation);
+        }
+        pms_json_kv_bool(&j, "ok", s->status == 0);
+        pms_json_kv_int(&j, "exit_status", s->status);
+        if (s->status != 0) pms_json_kv_string(&j, "why", s->why);
+        pms_json_kv_double(&j, "seconds", s->seconds);
+        pms_json_key(&j, "command");
+        pms_json_array_begin(&j);
+        for (size_t k = 0; s->argv[k]; k++) pms_json_string(&j, s->argv[k]);
+        pms_json_array_end(&j);
+        pms_json_key(&j, "files");
+        json_files(&j, run, s);
+        if (s->status == 0 && s->summary) {
+            size_t len = strlen(s->summary);
+            snprintf(path, sizeof path, "%s/%s", run->dir, s->summary);
+            pms_json_kv_string(&j, "summary_file", path);
+            bool csv = len > 4 && strcmp(s->summary + len - 4, ".csv") == 0;
+            pms_json_key(&j, csv ? "summary_rows" : "summary_lines");
+            if (csv) json_table(&j, path, s->summary_cols, s->summary_rows);
+            else json_text(&j, path, s->summary_rows);
+        }
+        pms_json_object_end(&j);
+    }
+    pms_json_array_end(&j);
+    pms_json_object_end(&j);
+    pms_json_finish(&j);
 }

@@ -92,6 +92,16 @@ void cli_print_method(FILE *out, const char *command)
     print_wrapped(out, "Paper: ", m->citation, "  ");
 }
 
+void cli_print_citation(FILE *out, const char *command, const char *indent)
+{
+    const cli_method *m = cli_method_of(command);
+    if (!m) return;
+    char first[64], rest[64];
+    snprintf(first, sizeof first, "%sPaper: ", indent);
+    snprintf(rest, sizeof rest, "%s  ", indent);
+    print_wrapped(out, first, m->citation, rest);
+}
+
 void cli_print_methods(FILE *out)
 {
     fputs("pmuscope's five analysis methods, each from a paper (see 'pmuscope COMMAND --help'):\n", out);

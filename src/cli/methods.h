@@ -18,6 +18,8 @@ const cli_method *cli_methods(size_t *n);
 const cli_method *cli_method_of(const char *command);
 /* "Method: NAME.\nPaper: CITATION.\n" word-wrapped to 80 columns, for the end of a --help. */
 void cli_print_method(FILE *out, const char *command);
+/* "<indent>Paper: CITATION" word-wrapped to 80 columns (nothing if command runs no method). */
+void cli_print_citation(FILE *out, const char *command, const char *indent);
 /* `pmuscope help methods`. */
 void cli_print_methods(FILE *out);
 

@@ -5,6 +5,7 @@
 #include "io/perfdata_format.h"
 #include "olr/columns.h"
 #include "pmuscope/olr_series.h"
+#include "pmuscope/olr_store.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -16,6 +17,7 @@ struct pms_olr_live {
     const pms_perfdata_attr *attrs;
     size_t nattrs;
     FILE *csv;
+    pms_olr_writer *store;           /* the segment file, unless opt.csv */
     olr_columns cols;
     olr_pending pending;             /* samples of the last two rounds, put in time order */
     uint64_t round_max, prev_round_max;
@@ -40,6 +42,7 @@ static double now(void)
 static int write_segment(const pms_olr_segment *s, void *ctx)
 {
     pms_olr_live *l = ctx;
+    if (l->store) return pms_olr_writer_add_segment(l->store, s);
     pms_olr_write_segment(l->csv, l->cols.names[s->counter], s);
     return 0;
 }
@@ -50,7 +53,7 @@ int pms_olr_live_create(pms_olr_live **out, const pms_olr_live_options *opt, FIL
     if (!l) return pms__fail(PMS_ENOMEM, "out of memory");
     l->opt = *opt;
     l->csv = segments;
-    pms_olr_write_segment_header(l->csv);
+    if (opt->csv) pms_olr_write_segment_header(l->csv);
     *out = l;
     return PMS_OK;
 }
@@ -83,6 +86,9 @@ static int start(pms_olr_live *l, const pms_sample *smp)
     }
     opt.counters = c;
     rc = pms_olr_create(&l->olr, &opt, write_segment, l);
+    if (rc == 0 && !l->opt.csv)
+        rc = pms_olr_writer_create(&l->store, l->csv, "the olr segment file", NULL, &opt, l->cols.xname,
+                                   (const char *const *)l->cols.names);
     free(c);
     return rc;
 }
@@ -132,6 +138,7 @@ static int fit_row(uint64_t group, const uint64_t *vals, void *ctx)
     pms_olr_live *l = ctx;
     uint64_t x;
     int rc = pms__olr_columns_accumulate(&l->cols, group, vals, &x, l->row);
+    if (rc == 0 && l->store) rc = pms_olr_writer_add_sample(l->store, x, l->row);
     if (rc == 0) rc = pms_olr_push(l->olr, x, l->row);
     l->samples += rc == 0;
     return rc;
@@ -164,6 +171,7 @@ int pms_olr_live_finish(pms_olr_live *l)
     if (l->olr && !l->failed) {
         int rc = pms__olr_pending_flush(&l->pending, UINT64_MAX, fit_row, l);
         if (!rc) rc = pms_olr_finish(l->olr);
+        if (!rc && l->store) rc = pms_olr_writer_finish(l->store);
         if (rc) stop(l, rc);
     }
     l->seconds += now() - t0;
@@ -192,6 +200,7 @@ void pms_olr_live_destroy(pms_olr_live *l)
 {
     if (!l) return;
     pms_olr_destroy(l->olr);
+    pms_olr_writer_destroy(l->store);
     pms__olr_columns_free(&l->cols);
     pms__olr_pending_free(&l->pending);
     free(l->vals);

@@ -249,7 +249,7 @@ static int counter_breaks(pms_olr *o, size_t j, uint64_t x, uint64_t y)
     }
     olr_opt *p = &o->op[j];
     if (o->opt.max_len && p->n >= o->opt.max_len) return OLR_CUT_LEN;
-    return pms__olr_opt_fits(p, x, (int64_t)y);
+    return pms__olr_opt_fits(p, x, y);
 }
 
 static int close_segment(pms_olr *o, size_t j, bool capped)
@@ -260,22 +260,16 @@ static int close_segment(pms_olr *o, size_t j, bool capped)
 static void add_sample(pms_olr *o, size_t j, uint64_t x, uint64_t y)
 {
     if (o->wm) pms__olr_wm_add(&o->wm[j], (double)x / o->scale_x, (double)y / o->scale_y[j], o->nsamples, x);
-    else pms__olr_opt_add(&o->op[j], x, (int64_t)y, o->nsamples);
+    else pms__olr_opt_add(&o->op[j], x, y, o->nsamples);
 }
 
 static int check_sample(const pms_olr *o, uint64_t x, const uint64_t *y)
 {
     if (o->finished) return pms__fail(PMS_EINVAL, "olr: sample %llu pushed after finish", (unsigned long long)o->nsamples);
-    if (x > (uint64_t)INT64_MAX)
-        return pms__fail(PMS_EINVAL, "olr: sample %llu: x = %llu: expected a count below 2^63",
-                        (unsigned long long)o->nsamples, (unsigned long long)x);
     if (o->nsamples && x <= o->last_x)
         return pms__fail(PMS_EINVAL, "olr: sample %llu: x = %llu after x = %llu: x must increase strictly",
                         (unsigned long long)o->nsamples, (unsigned long long)x, (unsigned long long)o->last_x);
     for (size_t j = 0; j < o->opt.ncounters; j++) {
-        if (y[j] > (uint64_t)INT64_MAX)
-            return pms__fail(PMS_EINVAL, "olr: sample %llu: counter %zu = %llu: expected a count below 2^63",
-                            (unsigned long long)o->nsamples, j, (unsigned long long)y[j]);
         if (o->nsamples && o->copt[j].monotone && y[j] < o->last_y[j])
             return pms__fail(PMS_EINVAL,
                             "olr: sample %llu: counter %zu fell from %llu to %llu, but it was declared monotone",

@@ -38,7 +38,7 @@ typedef struct olr_opt {
     uint64_t n;                  /* points in the current segment */
     uint64_t first;              /* sample index of its first point */
     uint64_t x0;                 /* origin: the first point; hull coordinates are relative */
-    int64_t y0;
+    uint64_t y0;
     uint64_t x_last;
     int64_t y_last;              /* relative */
     olr_pt rect[4];              /* PGM's rectangle: the two extreme lines are 0-2 and 1-3 */
@@ -62,8 +62,8 @@ int pms__olr_opt_init(olr_opt *p, int64_t eps, int monotone, size_t max_hull);
 void pms__olr_opt_free(olr_opt *p);
 /* Can (x, y) join the current segment (OLR_FITS), or why not? Makes room in the hulls
  * for it (no change of meaning). */
-int pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y);
-void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index);
+int pms__olr_opt_fits(olr_opt *p, uint64_t x, uint64_t y);
+void pms__olr_opt_add(olr_opt *p, uint64_t x, uint64_t y, uint64_t index);
 /* Fills the segment (exact line and its double view) and empties the fitter; its hulls
  * stay readable (pms__olr_opt_max_error) until the next sample is added. */
 void pms__olr_opt_segment(olr_opt *p, pms_olr_segment *s);
@@ -73,7 +73,11 @@ void pms__olr_opt_line(const olr_opt *p, double *a, double *b);
 double pms__olr_opt_max_error(const olr_opt *p, const pms_olr_segment *s);
 
 /* Exact value of an opt line at x, rounded to the nearest count (ties upward). */
-int64_t pms__olr_exact_eval(const pms_olr_exact *e, uint64_t x);
+__int128 pms__olr_exact_eval(const pms_olr_exact *e, uint64_t x);
 long double pms__olr_exact_eval_real(const pms_olr_exact *e, uint64_t x);
+/* The line's values at xa < xb as whole counts whose straight line stays within 1/2 (less,
+ * between them) of the exact line: a sample within eps of the exact line decodes within
+ * eps from them (docs/olr-format.md). */
+void pms__olr_exact_ends(const pms_olr_exact *e, uint64_t xa, uint64_t xb, __int128 *ya, __int128 *yb);
 
 #endif

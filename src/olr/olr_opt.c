@@ -80,35 +80,36 @@ static int room(olr_opt *p)
     return OLR_FITS;
 }
 
-int pms__olr_opt_fits(olr_opt *p, uint64_t x, int64_t y)
+int pms__olr_opt_fits(olr_opt *p, uint64_t x, uint64_t y)
 {
     if (p->n == 0) return OLR_FITS;
     uint64_t dx = x - p->x0;
-    int64_t dy = y - p->y0;
+    i128 dy = (i128)y - (i128)p->y0; /* counts reach 2^64 - 1: the difference needs 65 bits */
     if (dx >= (uint64_t)SPAN_X || dy >= SPAN_Y || dy <= -SPAN_Y) return OLR_CUT_SPAN;
     if (p->nup == p->cap || p->nlo == p->cap) { /* rarely: the hulls are full */
         int rc = room(p);
         if (rc != OLR_FITS) return rc;
     }
     if (p->n < 2) return OLR_FITS;
-    olr_pt p1 = {(int64_t)dx, dy + p->eps}, p2 = {(int64_t)dx, dy - p->eps};
+    olr_pt p1 = {(int64_t)dx, (int64_t)dy + p->eps}, p2 = {(int64_t)dx, (int64_t)dy - p->eps};
     olr_pt slope1 = sub(p->rect[2], p->rect[0]), slope2 = sub(p->rect[3], p->rect[1]);
     bool outside1 = slope_lt(sub(p1, p->rect[2]), slope1);
     bool outside2 = slope_gt(sub(p2, p->rect[3]), slope2);
     return outside1 || outside2 ? OLR_BREAK : OLR_FITS;
 }
 
-void pms__olr_opt_add(olr_opt *p, uint64_t x, int64_t y, uint64_t index)
+void pms__olr_opt_add(olr_opt *p, uint64_t x, uint64_t y, uint64_t index)
 {
     if (p->n == 0) {
         p->x0 = x;
         p->y0 = y;
         p->first = index;
     }
-    olr_pt p1 = {(int64_t)(x - p->x0), y - p->y0 + p->eps};
-    olr_pt p2 = {(int64_t)(x - p->x0), y - p->y0 - p->eps};
+    int64_t dy = (int64_t)((i128)y - (i128)p->y0); /* within the span cap: |dy| < 2^61 */
+    olr_pt p1 = {(int64_t)(x - p->x0), dy + p->eps};
+    olr_pt p2 = {(int64_t)(x - p->x0), dy - p->eps};
     p->x_last = x;
-    p->y_last = y - p->y0;
+    p->y_last = dy;
     if (p->n == 0) {
         p->rect[0] = p1;
         p->rect[1] = p2;
@@ -231,8 +232,8 @@ void pms__olr_opt_line(const olr_opt *p, double *a, double *b)
 /* |y - decoded y| at a hull point (hull coordinates: y shifted by +-eps). */
 static double error_at(const olr_opt *p, const pms_olr_segment *s, olr_pt pt, int64_t shift)
 {
-    int64_t y = p->y0 + (pt.y - shift);
-    int64_t d = y - pms__olr_exact_eval(&s->exact, p->x0 + (uint64_t)pt.x);
+    i128 y = (i128)p->y0 + (pt.y - shift);
+    i128 d = y - pms__olr_exact_eval(&s->exact, p->x0 + (uint64_t)pt.x);
     return d < 0 ? -(double)d : (double)d;
 }
 

@@ -3,6 +3,7 @@
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 #include "pmuscope/olr_series.h"
+#include "olr/series_internal.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
 
@@ -29,44 +30,24 @@ int pms_olr_write_segments(FILE *out, const pms_olr_series *s, const pms_olr_fit
     return PMS_OK;
 }
 
-int pms_olr_write_series(FILE *out, const pms_olr_series *s)
+void pms__olr_csv_header(FILE *out, const char *xname, const char *const *names, size_t k)
 {
-    pms_csv_cell(out, s->xname, ",");
-    for (size_t j = 0; j < s->k; j++) {
+    pms_csv_cell(out, xname, ",");
+    for (size_t j = 0; j < k; j++) {
         fputc(',', out);
-        pms_csv_cell(out, s->names[j], ",");
+        pms_csv_cell(out, names[j], ",");
     }
     fputc('\n', out);
+}
+
+int pms_olr_write_series(FILE *out, const pms_olr_series *s)
+{
+    pms__olr_csv_header(out, s->xname, (const char *const *)s->names, s->k);
     for (size_t i = 0; i < s->n; i++) {
         fprintf(out, "%llu", (unsigned long long)s->x[i]);
         for (size_t j = 0; j < s->k; j++) fprintf(out, ",%llu", (unsigned long long)s->y[i * s->k + j]);
         fputc('\n', out);
     }
-    return PMS_OK;
-}
-
-int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
-{
-    int64_t *y = malloc((s->n ? s->n : 1) * sizeof *y);
-    if (!y) return pms__fail(PMS_ENOMEM, "out of memory decoding the segments");
-    fputs("counter,x,y\n", out);
-    for (size_t j = 0; j < s->k; j++) {
-        int first = 1;
-        for (size_t i = 0; i < f->nseg; i++) {
-            const pms_olr_segment *g = &f->seg[i];
-            if (g->counter != j) continue;
-            /* wm's lines share their boundary sample: decode it once */
-            uint64_t skip = !first && f->opt.method == PMS_OLR_WM && g->count > 0;
-            size_t n = (size_t)(g->count - skip);
-            pms_olr_segment_decode(g, s->x + g->first + skip, n, y);
-            for (size_t k = 0; k < n; k++) {
-                pms_csv_cell(out, s->names[j], ",");
-                fprintf(out, ",%llu,%lld\n", (unsigned long long)s->x[g->first + skip + k], (long long)y[k]);
-            }
-            first = 0;
-        }
-    }
-    free(y);
     return PMS_OK;
 }
 

@@ -16,15 +16,7 @@ static int column_counts(const pms_table *t, size_t col, uint64_t *out, size_t s
     const uint64_t *v;
     int rc = pms_table_counts(t, col, &v);
     if (rc) return rc;
-    for (size_t i = 0; i < pms_table_rows(t); i++) {
-        if (v[i] > INT64_MAX) /* the exact segment fit takes differences in int64_t */
-            return pms__fail(PMS_EFORMAT,
-                            "%s:%zu:%zu: column '%s': %llu is larger than 2^63 - 1, the largest count olr fits "
-                            "exactly",
-                            pms_table_name(t), pms_table_row_line(t, i), col + 1, pms_table_col_name(t, col),
-                            (unsigned long long)v[i]);
-        out[i * stride] = v[i];
-    }
+    for (size_t i = 0; i < pms_table_rows(t); i++) out[i * stride] = v[i];
     return PMS_OK;
 }
 

@@ -44,7 +44,8 @@ awk -v eps="$wm_err" -F': ' '/"name": "page-faults"/ { p = 1 } p && /max_abs_err
   if ($2 + 0 > eps + 0) exit 1; exit 0 }' opt.json || fail "opt error above eps $wm_err: $(cat opt.json)"
 seg() { grep -c "^page-faults," "$1"; }
 [ "$(seg opt.csv)" -le "$(seg wm.csv)" ] || fail "opt kept more page-faults segments than wm"
-[ "$(grep -c '^page-faults,' dec.csv)" = "$(tail -n +2 samples.csv | wc -l)" ] || fail "decode count"
+[ "$(head -1 dec.csv)" = "$(head -1 samples.csv)" ] && [ "$(wc -l < dec.csv)" = "$(wc -l < samples.csv)" ] ||
+  fail "decode: $(head -2 dec.csv)"
 grep -q "<polyline" olr.svg && grep -q "<circle" olr.svg || fail "svg lacks lines or points"
 
 # Bad input: clear messages naming the file and the place.
@@ -69,7 +70,7 @@ expect_error missing.data "cannot open missing.data"
 printf 'x,"cpu/event=0x3c,umask=0/",y\n1,2,3\n2,4,6\n3,6,9\n' > comma.csv
 "$PMUSCOPE" olr --csv=comma_segs.csv --decode comma_dec.csv --samples comma_s.csv comma.csv > /dev/null
 grep -qx '"cpu/event=0x3c,umask=0/",0,3,1,3,2,6,2,0' comma_segs.csv || fail "segments: $(cat comma_segs.csv)"
-grep -qx '"cpu/event=0x3c,umask=0/",2,4' comma_dec.csv || fail "decode: $(cat comma_dec.csv)"
+cmp -s comma.csv comma_dec.csv || fail "decode: $(cat comma_dec.csv)"
 cmp -s comma.csv comma_s.csv || fail "samples: $(cat comma_s.csv)"
 set +e; "$PMUSCOPE" olr --csv=/dev/full comma.csv > /dev/null 2> err.txt; rc=$?; set -e
 [ "$rc" = 1 ] && grep -q "cannot write /dev/full" err.txt || fail "full disk: exit $rc, $(cat err.txt)"

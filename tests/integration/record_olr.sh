@@ -16,11 +16,17 @@ rec --olr -o rec.data
 grep -q "olr wm: .* samples of thread .* fitted" summary.txt || fail "summary: $(cat summary.txt)"
 grep -Eq "olr: [0-9.]+ ms in the regression, [0-9.]+% of the [0-9.]+ s run" summary.txt ||
   fail "no time share: $(cat summary.txt)"
-[ -s rec.data.olr.csv ] || fail "no segments file"
+[ -s rec.data.olr ] || fail "no segment file"
 
-# live = offline
-"$PMUSCOPE" olr --samples samples.csv --csv=offline.csv rec.data > /dev/null
-diff rec.data.olr.csv offline.csv > /dev/null || fail "record --olr and pmuscope olr differ"
+# live = offline: the same segment file, byte for byte, and the same CSV rows
+"$PMUSCOPE" olr --samples samples.csv --store offline.olr --csv=offline.csv rec.data > /dev/null
+cmp rec.data.olr offline.olr > /dev/null || fail "record --olr and pmuscope olr --store differ"
+"$PMUSCOPE" olr --decode rec.data.olr > decoded.csv
+[ "$(wc -l < decoded.csv)" = "$(wc -l < samples.csv)" ] && [ "$(cut -d, -f1 decoded.csv)" = "$(cut -d, -f1 samples.csv)" ] ||
+  fail "the segment file does not decode to the samples' x"
+rec --olr --olr-csv -o csv.data
+"$PMUSCOPE" olr --csv=offline.csv csv.data > /dev/null
+diff csv.data.olr.csv offline.csv > /dev/null || fail "record --olr --olr-csv and pmuscope olr --csv differ"
 # the samples against perf's dump of the raw read values (3 values per group, leader first),
 # of the first sample's thread (ASan's leak checker adds a thread at exit)
 perf script -D -i rec.data 2>/dev/null | perl -ne '
@@ -33,8 +39,9 @@ perf script -D -i rec.data 2>/dev/null | perl -ne '
 tail -n +2 samples.csv | diff - perf.csv > /dev/null || fail "samples differ from perf script -D"
 
 # segments instead of samples, with opt's bound
-rec --olr=opt:3 --olr-only --olr-output segs.csv -o only.data
-[ -s segs.csv ] || fail "no segments with --olr-only"
+rec --olr=opt:3 --olr-only --olr-output segs.olr -o only.data
+[ -s segs.olr ] || fail "no segments with --olr-only"
+"$PMUSCOPE" olr --decode segs.olr > /dev/null || fail "the --olr-only segments do not decode"
 perf evlist -i only.data > /dev/null 2>&1 || fail "only.data is not a valid perf.data"
 [ "$(perf script -i only.data 2>/dev/null | wc -l)" = 0 ] || fail "--olr-only kept samples"
 grep "olr page-faults:" summary.txt | grep -Eq "max error [0-3](\.|,| )" || fail "opt bound: $(cat summary.txt)"
@@ -43,4 +50,5 @@ usage() { set +e; "$PMUSCOPE" record "$@" -- true > /dev/null 2>&1; local rc=$?;
 usage --olr
 usage --olr=bogus --read page-faults
 usage --olr-only --read page-faults
+usage --olr-csv --read page-faults
 echo "record --olr: ok"

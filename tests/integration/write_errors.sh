@@ -58,6 +58,8 @@ else echo "ok: stat 2>/dev/full"; fi
 "$PMS" record -e cpu-clock -c 200000 -o "$tmp/p.data" -- "$PMS_WORKLOADS/loop" 20000000 >/dev/null 2>&1 ||
     { echo "FAIL: record"; exit 1; }
 data=(-i "$tmp/p.data")
+to_file record -e cpu-clock -o "$tmp/j.data" --json=/dev/full -- true
+to_stdout record -e cpu-clock -o "$tmp/j.data" --json -- true
 to_stdout report "${data[@]}"
 to_stdout report "${data[@]}" --json
 to_stdout report "${data[@]}" --csv
@@ -122,6 +124,9 @@ to_stdout "${hot[@]}" --json
 to_file "${hot[@]}" -o /dev/full
 to_file "${hot[@]}" --json=/dev/full
 
+to_file demo --steps record -o "$tmp/demo" --json=/dev/full
+to_stdout demo --steps record -o "$tmp/demo" --json
+
 # record's own files on a full file system: perf.data cannot be /dev/full (it is written to a
 # temporary file beside it and renamed), so a file system with no room left is mounted in a
 # private mount namespace: a 1 MiB tmpfs filled up before pmuscope runs.
@@ -151,18 +156,18 @@ fi
 "$PMS" record -e cpu-clock -c 100000 -o /dev/null -- "$tmp/loop" >"$tmp/stdout" 2>"$err" ||
     { echo "FAIL: record -o /dev/null: $(cat "$err")"; failures=$((failures + 1)); }
 
-# record --olr keeps an existing FILE.olr.csv until the new one is complete: a recording that
-# fails leaves it as it was; one that succeeds replaces it.
-echo "the old segments" >"$tmp/keep.data.olr.csv"
+# record --olr keeps an existing FILE.olr until the new one is complete: a recording that
+# fails leaves it as it was; one that succeeds replaces it with a segment file.
+echo "the old segments" >"$tmp/keep.data.olr"
 "$PMS" record -e cpu-clock -c 100000 --read page-faults --olr -o "$tmp/keep.data" -- /nonexistent \
     >"$tmp/stdout" 2>"$err" && { echo "FAIL: record -- /nonexistent exited 0"; failures=$((failures + 1)); }
-[ "$(cat "$tmp/keep.data.olr.csv")" = "the old segments" ] ||
-    { echo "FAIL: a failed record --olr changed FILE.olr.csv"; failures=$((failures + 1)); }
+[ "$(cat "$tmp/keep.data.olr")" = "the old segments" ] ||
+    { echo "FAIL: a failed record --olr changed FILE.olr"; failures=$((failures + 1)); }
 "$PMS" record -e cpu-clock -c 100000 --read page-faults --olr -o "$tmp/keep.data" -- "$tmp/loop" \
     >"$tmp/stdout" 2>"$err" || { echo "FAIL: record --olr: $(cat "$err")"; failures=$((failures + 1)); }
-[ "$(head -1 "$tmp/keep.data.olr.csv")" != "the old segments" ] && [ "$(wc -l <"$tmp/keep.data.olr.csv")" -ge 2 ] &&
-    [ "$(ls "$tmp" | grep -c 'olr.csv.tmp-')" -eq 0 ] ||
-    { echo "FAIL: record --olr did not replace FILE.olr.csv: $(head -2 "$tmp/keep.data.olr.csv")"
+[ "$(head -c 6 "$tmp/keep.data.olr")" = PMSOLR ] && "$PMS" olr --decode "$tmp/keep.data.olr" >/dev/null &&
+    [ "$(ls "$tmp" | grep -c 'olr.tmp-')" -eq 0 ] ||
+    { echo "FAIL: record --olr did not replace FILE.olr: $(head -c 40 "$tmp/keep.data.olr")"
       failures=$((failures + 1)); }
 
 [ $failures -eq 0 ] || { echo "$failures outputs not checked"; exit 1; }

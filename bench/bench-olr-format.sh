@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Bytes of the olr segment file (docs/olr-format.md) against lossless compressors of the
+# same samples: zstd -19 and xz -9 of the samples delta-encoded as binary (8-byte little-
+# endian differences, column by column), for x and the counters together, the counters
+# alone and x alone. Streams: recorded from the bundled workloads (cpu-clock every 20000 ns
+# reading page-faults and context-switches; one with randomised periods) and generated
+# (a fixed period, and random x steps). Prints the ratios and the goals of issue 16:
+#   G1 eps = 1 count: whole file smaller than delta+zstd of x and y
+#   G2 eps = 0.1% of range: the counters' part >= 10x smaller than delta+zstd of the counters
+#   G3 eps = 0.1%, fixed-period stream: whole file >= 10x smaller than delta+zstd of x and y
+#   G4 randomised or jittered x: x part within 5% of zstd of its deltas
+#   G5 lossless (--lossless, eps 0): whole file within 10% of delta+zstd of x and y
+set -euo pipefail
+build=$(cd "${1:-build}" && pwd)
+P=$build/pmuscope
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+# delta-encode CSV COLUMNS...: 8-byte signed differences, column after column
+delta() {
+  local csv=$1; shift
+  perl -e 'my @c = @ARGV; my (@col); <STDIN>;
+    while (<STDIN>) { chomp; my @f = split /,/; push @{$col[$_]}, $f[$c[$_]] for 0..$#c }
+    binmode STDOUT; for my $k (0..$#c) { my $p = 0; for my $v (@{$col[$k]}) { print pack("q<", $v - $p); $p = $v } }' "$@" < "$csv"
+}
+zbytes() { zstd -19 -q -c | wc -c; }
+xbytes() { xz -9 -c | wc -c; }
+
+streams=()
+rec() { # name, record options..., --, workload...
+  local name=$1; shift
+  if "$P" record -e cpu-clock -c 20000 --read page-faults,context-switches -o "$name.data" "$@" > /dev/null 2>&1; then
+    "$P" olr --samples "$name.csv" "$name.data" > /dev/null && streams+=("$name")
+  else
+    echo "($name: the recording failed)"
+  fi
+}
+rec sizes -- "$build/workloads/sizes" 8
+rec phases -- "$build/workloads/phases" --repeat 2
+rec sizes-randomized --randomize=mask:12 --seed 1 -- "$build/workloads/sizes" 8
+awk 'BEGIN { srand(16); print "x,a,b"; a = 0; b = 0
+  for (i = 1; i <= 100000; i++) { a += (int(i / 5000) % 2 ? 40 : 7) + int(rand() * 3); b += int(i / 20000) + (rand() < 0.1)
+    print 10000 * i "," a "," b } }' > gen-fixed.csv
+streams+=(gen-fixed)
+awk 'BEGIN { srand(17); print "x,a,b"; x = 0; a = 0; b = 0
+  for (i = 1; i <= 100000; i++) { d = 5000 + int(rand() * 10000); x += d; a += int(d * (int(i / 5000) % 2 ? 40 : 7) / 10000) + int(rand() * 3)
+    b += int(i / 20000) + (rand() < 0.1); print x "," a "," b } }' > gen-random-x.csv
+streams+=(gen-random-x)
+
+printf '%-18s %7s %8s %8s %8s %8s %8s %8s | %-9s %8s %8s %8s %8s %9s\n' stream samples \
+  zstd-xy xz-xy zstd-y xz-y zstd-x "" mode file x-part y-part "xy/file" "y/y-part"
+goal() { printf '  %-4s %-62s %s\n' "$1" "$2" "$3"; }
+for s in "${streams[@]}"; do
+  csv=$s.csv
+  n=$(($(wc -l < "$csv") - 1))
+  zxy=$(delta "$csv" 0 1 2 | zbytes); xxy=$(delta "$csv" 0 1 2 | xbytes)
+  zy=$(delta "$csv" 1 2 | zbytes); xy=$(delta "$csv" 1 2 | xbytes)
+  zx=$(delta "$csv" 0 | zbytes)
+  printf '%-18s %7d %8d %8d %8d %8d %8d %8s\n' "$s" "$n" "$zxy" "$xxy" "$zy" "$xy" "$zx" ""
+  declare -A tot=() xp=() yp=()
+  for mode in eps1 eps0.1% lossless; do
+    case $mode in
+      eps1) args=(--eps 1) ;;
+      eps0.1%) args=(--eps 0.1%) ;;
+      lossless) args=(--eps 0 --lossless) ;;
+    esac
+    line=$("$P" olr --method opt "${args[@]}" --store "$s.olr" "$csv" | tail -1)
+    read -r t x y r < <(echo "$line" | sed -E 's/.*: ([0-9]+) bytes: x ([0-9]+), segments ([0-9]+), residuals ([0-9]+).*/\1 \2 \3 \4/')
+    tot[$mode]=$t; xp[$mode]=$x; yp[$mode]=$((y + r))
+    printf '%-18s %7s %8s %8s %8s %8s %8s %8s | %-9s %8d %8d %8d %8.2f %9.2f\n' "" "" "" "" "" "" "" "" "$mode" \
+      "$t" "$x" "$((y + r))" "$(echo "$zxy / $t" | bc -l)" "$(echo "$zy / ($y + $r)" | bc -l)"
+  done
+  met() { if [ "$1" = 1 ]; then echo met; else echo "NOT met"; fi; }
+  goal G1 "eps 1: file ${tot[eps1]} < zstd xy $zxy" "$(met "$(echo "${tot[eps1]} < $zxy" | bc)")"
+  goal G2 "eps 0.1%: counters ${yp[eps0.1%]} x 10 <= zstd y $zy" "$(met "$(echo "${yp[eps0.1%]} * 10 <= $zy" | bc)")"
+  if [ "$s" = gen-fixed ]; then
+    goal G3 "fixed period, eps 0.1%: file ${tot[eps0.1%]} x 10 <= zstd xy $zxy" "$(met "$(echo "${tot[eps0.1%]} * 10 <= $zxy" | bc)")"
+  else
+    goal G4 "x ${xp[eps1]} <= 1.05 x zstd x $zx" "$(met "$(echo "${xp[eps1]} <= 1.05 * $zx" | bc)")"
+  fi
+  goal G5 "lossless: file ${tot[lossless]} <= 1.10 x zstd xy $zxy" "$(met "$(echo "${tot[lossless]} <= 1.10 * $zxy" | bc)")"
+  unset tot xp yp
+done

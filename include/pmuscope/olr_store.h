@@ -1,0 +1,99 @@
+/* pmuscope: the olr segment file (docs/olr-format.md): line segments stored as whole-count
+ * end points, so that a reader gets every sample back within eps at its own x.
+ *
+ * Writing is incremental, for streams: create the writer, hand it every sample (x and the
+ * k counters) and every segment as the fitter closes it (pmuscope/olr.h; a segment after
+ * its samples), then finish. It keeps the samples of the open segments and at most one
+ * chunk of encoded bytes per part before it compresses (zstd) and writes them.
+ * Reading loads a whole file: x (unless it was left out), each counter's segments, and
+ * decodes a counter's samples on request. */
+#ifndef PMUSCOPE_OLR_STORE_H
+#define PMUSCOPE_OLR_STORE_H
+#include "pmuscope/error.h"
+#include "pmuscope/olr.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
+
+#define PMS_OLR_STORE_VERSION 1u
+
+typedef struct pms_olr_store_options {
+    int keep_x;     /* 1 (default): x as delta-of-delta varints; 0: left out, for a reader that
+                     * has the samples' x elsewhere */
+    int lossless;   /* 1: each sample's residual (y - decoded) too: decoding is exact */
+    int level;      /* zstd level (default 19) */
+    size_t chunk;   /* encoded bytes per part before a chunk is compressed (default 1 MiB) */
+} pms_olr_store_options;
+
+void pms_olr_store_options_init(pms_olr_store_options *o);
+
+/* Bytes written, by part (the summary of `pmuscope olr --store`). */
+typedef struct pms_olr_store_stats {
+    uint64_t samples, segments, joint; /* joint: segments stored as continuing the previous one */
+    uint64_t split;                    /* segments stored as several (end points not found) */
+    uint64_t bytes_header, bytes_x, bytes_segments, bytes_residuals, bytes_total;
+} pms_olr_store_stats;
+
+typedef struct pms_olr_writer pms_olr_writer;
+
+/* Writes to OUT (opened by the caller, binary); WHERE names it in messages. FIT gives the
+ * method, ncounters, per_counter and each counter's eps; names: ncounters strings. */
+int pms_olr_writer_create(pms_olr_writer **w, FILE *out, const char *where, const pms_olr_store_options *so,
+                          const pms_olr_options *fit, const char *xname, const char *const *names);
+/* Every sample, in order (x strictly increasing). */
+int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y);
+/* Every segment, as it closes (after add_sample of its last sample). */
+int pms_olr_writer_add_segment(pms_olr_writer *w, const pms_olr_segment *s);
+/* Writes what is left and the end chunk; a write error names WHERE. */
+int pms_olr_writer_finish(pms_olr_writer *w);
+void pms_olr_writer_get_stats(const pms_olr_writer *w, pms_olr_store_stats *out);
+void pms_olr_writer_destroy(pms_olr_writer *w);
+
+/* A stored segment of one counter: samples first .. first + count - 1, decoded on the line
+ * from (x[first], y_start) to (x[first + count - 1], y_end), or, when joint, from the end of
+ * the previous segment (x[first - 1], y_start) to (x[first + count - 1], y_end). */
+typedef struct pms_olr_stored_segment {
+    uint64_t first, count;
+    int joint;
+    uint64_t y_start, y_end;
+} pms_olr_stored_segment;
+
+typedef struct pms_olr_stored {
+    unsigned version;
+    int has_x, lossless, per_counter;
+    pms_olr_method method;
+    size_t k;
+    char *xname;
+    char **names;              /* k */
+    uint64_t *eps;             /* k: the bound every decoded sample keeps (wm: 0, none) */
+    uint64_t n;                /* samples */
+    uint64_t *x;               /* n, or NULL when x was left out */
+    pms_olr_stored_segment **seg; /* k arrays */
+    size_t *nseg;              /* k */
+    uint64_t **residual;       /* k arrays of n (lossless), as differences mod 2^64 */
+} pms_olr_stored;
+
+/* Reads and checks a whole file (or SIZE bytes at DATA, named WHERE). Errors name the file,
+ * the byte offset and what was expected there. */
+int pms_olr_stored_read(pms_olr_stored *out, const char *path);
+int pms_olr_stored_read_mem(pms_olr_stored *out, const void *data, size_t size, const char *where);
+/* Counter j's samples into y[0..n-1], at x[0..n-1] (the stored x, or the caller's when the
+ * file has none; NULL: the stored ones). */
+int pms_olr_stored_decode(const pms_olr_stored *s, size_t j, const uint64_t *x, uint64_t *y);
+void pms_olr_stored_free(pms_olr_stored *s);
+
+/* The decoded samples as CSV: x and one column per counter (as `pmuscope olr --samples`
+ * writes the input). x: as for pms_olr_stored_decode. */
+int pms_olr_stored_write_csv(FILE *out, const pms_olr_stored *s, const uint64_t *x);
+
+#pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
+#endif

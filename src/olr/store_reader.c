@@ -1,0 +1,363 @@
+/* The olr segment file, read whole and checked (pmuscope/olr_store.h, docs/olr-format.md).
+ * Every error names the file, the byte offset and what was expected there; a chunk's
+ * contents are named by the chunk's offset and the byte within what it decompresses to. */
+#include "olr/series_internal.h"
+#include "olr/store_format.h"
+#include "olr/store_line.h"
+#include "olr/store_varint.h"
+#include "pmuscope/olr_store.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+typedef struct reader {
+    const char *where;
+    pms__cursor file;
+    size_t chunk_at;     /* file offset of the chunk being read; SIZE_MAX in the header */
+    pms__cursor in;      /* the decompressed chunk */
+    pms_olr_stored *s;
+    uint64_t nx, px, pd; /* x values read; the previous x and step */
+    size_t *cap;         /* k: room of seg[j] */
+    uint64_t *covered;   /* k: samples covered by segments */
+    uint64_t *nres;      /* k */
+    int ended;
+} reader;
+
+static int bad_at(reader *r, const pms__cursor *c, const char *what)
+{
+    if (c == &r->file) return pms__fail(PMS_EFORMAT, "%s: offset %zu: expected %s", r->where, c->pos, what);
+    return pms__fail(PMS_EFORMAT, "%s: offset %zu (chunk '%c', byte %zu of its %zu): expected %s", r->where,
+                     r->chunk_at, r->file.p[r->chunk_at], c->pos, c->n, what);
+}
+
+static int varint(reader *r, pms__cursor *c, uint64_t *v, const char *what)
+{
+    size_t at = c->pos;
+    int rc = pms__cursor_varint(c, v);
+    if (rc == 0) return PMS_OK;
+    c->pos = at;
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s (%s)", what,
+             rc == -1 ? "the bytes end inside a varint" : "a bad varint: more than 64 bits");
+    return bad_at(r, c, msg);
+}
+
+static int zigzag(reader *r, pms__cursor *c, uint64_t *v, const char *what)
+{
+    uint64_t z;
+    int rc = varint(r, c, &z, what);
+    if (rc == 0) *v = (z >> 1) ^ (0 - (z & 1));
+    return rc;
+}
+
+static int string(reader *r, char **out, const char *what)
+{
+    uint64_t n;
+    int rc = varint(r, &r->file, &n, what);
+    if (rc) return rc;
+    if (n > 4096 || n > r->file.n - r->file.pos) return bad_at(r, &r->file, "a name of at most 4096 bytes inside the file");
+    if (memchr(r->file.p + r->file.pos, 0, n)) return bad_at(r, &r->file, "a name without NUL bytes");
+    *out = strndup((const char *)r->file.p + r->file.pos, n);
+    if (!*out) return pms__fail(PMS_ENOMEM, "out of memory");
+    r->file.pos += n;
+    return PMS_OK;
+}
+
+static int header(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    pms__cursor *f = &r->file;
+    if (f->n < PMS_OLR_STORE_MAGIC_LEN + 2 || memcmp(f->p, PMS_OLR_STORE_MAGIC, PMS_OLR_STORE_MAGIC_LEN) != 0)
+        return bad_at(r, f, "the magic \"PMSOLR\" of an olr segment file");
+    f->pos = PMS_OLR_STORE_MAGIC_LEN;
+    s->version = f->p[f->pos];
+    if (s->version != PMS_OLR_STORE_VERSION) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "version %u (this reader knows version %u), found %u", PMS_OLR_STORE_VERSION,
+                 PMS_OLR_STORE_VERSION, s->version);
+        return bad_at(r, f, msg);
+    }
+    f->pos++;
+    unsigned flags = f->p[f->pos];
+    if (flags & ~(unsigned)PMS_OLR_FLAGS_KNOWN) return bad_at(r, f, "flags of bits 0 to 2 only");
+    f->pos++;
+    s->has_x = !!(flags & PMS_OLR_FLAG_X);
+    s->lossless = !!(flags & PMS_OLR_FLAG_LOSSLESS);
+    s->per_counter = !!(flags & PMS_OLR_FLAG_PER_COUNTER);
+    uint64_t method, k;
+    int rc = varint(r, f, &method, "the method");
+    if (rc) return rc;
+    if (method > 1) return bad_at(r, f, "method 0 (wm) or 1 (opt)") /* position after it: close enough */;
+    s->method = (pms_olr_method)method;
+    if ((rc = varint(r, f, &k, "the number of counters"))) return rc;
+    if (k == 0 || k > 4096) return bad_at(r, f, "1 to 4096 counters");
+    s->k = (size_t)k;
+    s->names = calloc(k, sizeof *s->names);
+    s->eps = calloc(k, sizeof *s->eps);
+    s->seg = calloc(k, sizeof *s->seg);
+    s->nseg = calloc(k, sizeof *s->nseg);
+    s->residual = calloc(k, sizeof *s->residual);
+    r->cap = calloc(k, sizeof *r->cap);
+    r->covered = calloc(k, sizeof *r->covered);
+    r->nres = calloc(k, sizeof *r->nres);
+    if (!s->names || !s->eps || !s->seg || !s->nseg || !s->residual || !r->cap || !r->covered || !r->nres)
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    if ((rc = string(r, &s->xname, "the length of x's name"))) return rc;
+    for (size_t j = 0; j < s->k; j++) {
+        if ((rc = string(r, &s->names[j], "the length of a counter's name"))) return rc;
+        if ((rc = varint(r, f, &s->eps[j], "a counter's eps"))) return rc;
+    }
+    return PMS_OK;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *n = realloc(*p, c * size);
+    if (!n) return -1;
+    *p = n;
+    *cap = c;
+    return 0;
+}
+
+static int chunk_x(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    uint64_t m;
+    int rc = varint(r, &r->in, &m, "the number of x values");
+    if (rc) return rc;
+    if (!s->has_x) return bad_at(r, &r->in, "no x chunk: the header says x was left out");
+    if (m > r->in.n) return bad_at(r, &r->in, "at most one x value per byte");
+    size_t cap = (size_t)r->nx;
+    if (grow((void **)&s->x, &cap, (size_t)(r->nx + m), sizeof *s->x)) return pms__fail(PMS_ENOMEM, "out of memory");
+    for (uint64_t i = 0; i < m; i++) {
+        uint64_t v, x;
+        if ((rc = r->nx < 2 ? varint(r, &r->in, &v, "an x value") : zigzag(r, &r->in, &v, "an x step change")))
+            return rc;
+        if (r->nx == 0) x = v;
+        else {
+            uint64_t d = r->nx == 1 ? v : r->pd + v;
+            x = r->px + d;
+            if (d == 0 || x < r->px) return bad_at(r, &r->in, "x values that increase strictly below 2^64");
+            r->pd = d;
+        }
+        s->x[r->nx++] = r->px = x;
+    }
+    return PMS_OK;
+}
+
+static int counter_index(reader *r, size_t *j)
+{
+    uint64_t v;
+    int rc = varint(r, &r->in, &v, "a counter index");
+    if (rc) return rc;
+    if (v >= r->s->k) return bad_at(r, &r->in, "a counter index below the number of counters");
+    *j = (size_t)v;
+    return PMS_OK;
+}
+
+/* A counter's chunk starts with its index and the number of items (at most one per byte). */
+static int counter_chunk(reader *r, size_t *j, uint64_t *m, const char *what, const char *per_byte)
+{
+    int rc = counter_index(r, j);
+    if (rc || (rc = varint(r, &r->in, m, what))) return rc;
+    return *m > r->in.n ? bad_at(r, &r->in, per_byte) : PMS_OK;
+}
+
+static int chunk_segments(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    size_t j = 0;
+    uint64_t m;
+    int rc = counter_chunk(r, &j, &m, "the number of segments", "at most one segment per byte");
+    if (rc) return rc;
+    if (grow((void **)&s->seg[j], &r->cap[j], s->nseg[j] + (size_t)m, sizeof **s->seg))
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    for (uint64_t i = 0; i < m; i++) {
+        uint64_t head, d1, d2 = 0;
+        if ((rc = varint(r, &r->in, &head, "a segment's length"))) return rc;
+        pms_olr_stored_segment g = {.first = r->covered[j], .count = head >> 1, .joint = (int)(head & 1)};
+        if (g.count == 0) return bad_at(r, &r->in, "a segment of at least one sample");
+        if (g.joint && s->nseg[j] == 0) return bad_at(r, &r->in, "a first segment that is not joint");
+        if (g.count > UINT64_MAX - g.first) return bad_at(r, &r->in, "fewer than 2^64 samples");
+        uint64_t prev = s->nseg[j] ? s->seg[j][s->nseg[j] - 1].y_end : 0;
+        if ((rc = zigzag(r, &r->in, &d1, g.joint ? "a joint segment's end value" : "a segment's start value")))
+            return rc;
+        if (!g.joint && g.count > 1 && (rc = zigzag(r, &r->in, &d2, "a segment's end value"))) return rc;
+        g.y_start = g.joint ? prev : prev + d1;
+        g.y_end = g.joint ? prev + d1 : g.y_start + d2;
+        s->seg[j][s->nseg[j]++] = g;
+        r->covered[j] += g.count;
+    }
+    return PMS_OK;
+}
+
+static int chunk_residuals(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    size_t j = 0;
+    uint64_t m;
+    int rc = counter_chunk(r, &j, &m, "the number of residuals", "at most one residual per byte");
+    if (rc) return rc;
+    if (!s->lossless) return bad_at(r, &r->in, "no residuals: the header says the file is not lossless");
+    size_t cap = (size_t)r->nres[j];
+    if (grow((void **)&s->residual[j], &cap, (size_t)(r->nres[j] + m), sizeof **s->residual))
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    for (uint64_t i = 0; i < m; i++)
+        if ((rc = zigzag(r, &r->in, &s->residual[j][r->nres[j]++], "a residual"))) return rc;
+    return PMS_OK;
+}
+
+static int chunk_end(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    int rc = varint(r, &r->in, &s->n, "the number of samples");
+    if (rc) return rc;
+    if (s->n < 1) return bad_at(r, &r->in, "at least one sample");
+    if (s->has_x && r->nx != s->n) return bad_at(r, &r->in, "as many samples as x values");
+    for (size_t j = 0; j < s->k; j++) {
+        uint64_t nseg;
+        if ((rc = varint(r, &r->in, &nseg, "a counter's number of segments"))) return rc;
+        if (nseg != s->nseg[j]) return bad_at(r, &r->in, "a counter's number of segments as its chunks hold");
+        if (r->covered[j] != s->n) return bad_at(r, &r->in, "segments of every counter covering every sample");
+        if (s->lossless && r->nres[j] != s->n) return bad_at(r, &r->in, "a residual of every sample");
+    }
+    r->ended = 1;
+    return PMS_OK;
+}
+
+static int chunk(reader *r)
+{
+    pms__cursor *f = &r->file;
+    r->chunk_at = f->pos;
+    int type = f->p[f->pos++];
+    if (type != PMS_OLR_CHUNK_X && type != PMS_OLR_CHUNK_SEGMENTS && type != PMS_OLR_CHUNK_RESIDUALS &&
+        type != PMS_OLR_CHUNK_END) {
+        f->pos--;
+        return bad_at(r, f, "a chunk type: X, S, R or E");
+    }
+    uint64_t raw, stored;
+    int rc = varint(r, f, &raw, "the chunk's decompressed length");
+    if (rc || (rc = varint(r, f, &stored, "the chunk's stored length"))) return rc;
+    if (raw > PMS_OLR_CHUNK_MAX) return bad_at(r, f, "a decompressed length of at most 64 MiB");
+    if (stored > f->n - f->pos) return bad_at(r, f, "the chunk's stored bytes (the file is truncated)");
+    void *buf = malloc(raw ? (size_t)raw : 1);
+    if (!buf) return pms__fail(PMS_ENOMEM, "out of memory");
+    size_t got = ZSTD_decompress(buf, (size_t)raw, f->p + f->pos, (size_t)stored);
+    if (ZSTD_isError(got) || got != raw) {
+        free(buf);
+        char msg[160];
+        snprintf(msg, sizeof msg, "a zstd frame of %llu bytes (%s)", (unsigned long long)raw,
+                 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "another length");
+        return bad_at(r, f, msg);
+    }
+    f->pos += (size_t)stored;
+    r->in = (pms__cursor){.p = buf, .n = (size_t)raw};
+    rc = type == PMS_OLR_CHUNK_X ? chunk_x(r) : type == PMS_OLR_CHUNK_SEGMENTS ? chunk_segments(r)
+         : type == PMS_OLR_CHUNK_RESIDUALS ? chunk_residuals(r) : chunk_end(r);
+    if (rc == 0 && r->in.pos != r->in.n) rc = bad_at(r, &r->in, "the end of the chunk");
+    free(buf);
+    return rc;
+}
+
+int pms_olr_stored_read_mem(pms_olr_stored *out, const void *data, size_t size, const char *where)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {.where = where, .file = {.p = data, .n = size}, .s = out};
+    int rc = header(&r);
+    while (rc == 0 && !r.ended) {
+        if (r.file.pos >= r.file.n) rc = bad_at(&r, &r.file, "a chunk (the file is truncated: no end chunk)");
+        else rc = chunk(&r);
+    }
+    if (rc == 0 && r.file.pos != r.file.n) rc = bad_at(&r, &r.file, "the end of the file after the end chunk");
+    free(r.cap);
+    free(r.covered);
+    free(r.nres);
+    if (rc) pms_olr_stored_free(out);
+    return rc;
+}
+
+int pms_olr_stored_read(pms_olr_stored *out, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) return pms__fail_errno(errno == ENOENT ? PMS_ENOENT : PMS_EIO, errno, "cannot open %s", path);
+    uint8_t *data = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (grow((void **)&data, &cap, n + 65536, 1)) {
+            fclose(f);
+            free(data);
+            return pms__fail(PMS_ENOMEM, "out of memory reading %s", path);
+        }
+        size_t got = fread(data + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    int rc = err ? pms__fail(PMS_EIO, "cannot read %s", path) : pms_olr_stored_read_mem(out, data, n, path);
+    free(data);
+    return rc;
+}
+
+int pms_olr_stored_decode(const pms_olr_stored *s, size_t j, const uint64_t *x, uint64_t *y)
+{
+    if (j >= s->k) return pms__fail(PMS_EINVAL, "olr file: counter %zu: there are %zu", j, s->k);
+    if (!x) x = s->x;
+    if (!x) return pms__fail(PMS_EINVAL, "the olr file holds no x values: give the samples' x");
+    for (uint64_t i = 1; i < s->n; i++)
+        if (x[i] <= x[i - 1])
+            return pms__fail(PMS_EINVAL, "olr file: x[%llu] = %llu after %llu: x must increase strictly",
+                             (unsigned long long)i, (unsigned long long)x[i], (unsigned long long)x[i - 1]);
+    for (size_t g = 0; g < s->nseg[j]; g++) {
+        const pms_olr_stored_segment *e = &s->seg[j][g];
+        uint64_t last = e->first + e->count - 1, x0 = e->joint ? x[e->first - 1] : x[e->first];
+        for (uint64_t i = e->first; i <= last; i++) {
+            y[i] = pms__olr_line_at(x0, e->y_start, x[last], e->y_end, x[i]);
+            if (s->lossless) y[i] += s->residual[j][i];
+        }
+    }
+    return PMS_OK;
+}
+
+int pms_olr_stored_write_csv(FILE *out, const pms_olr_stored *s, const uint64_t *x)
+{
+    if (!x) x = s->x;
+    uint64_t *y = malloc((size_t)s->n * s->k * sizeof *y);
+    if (!y) return pms__fail(PMS_ENOMEM, "out of memory decoding %llu samples", (unsigned long long)s->n);
+    int rc = PMS_OK;
+    for (size_t j = 0; rc == 0 && j < s->k; j++) rc = pms_olr_stored_decode(s, j, x, y + j * s->n);
+    if (rc == 0) {
+        pms__olr_csv_header(out, s->xname, (const char *const *)s->names, s->k);
+        for (uint64_t i = 0; i < s->n; i++) {
+            fprintf(out, "%llu", (unsigned long long)x[i]);
+            for (size_t j = 0; j < s->k; j++) fprintf(out, ",%llu", (unsigned long long)y[j * s->n + i]);
+            fputc('\n', out);
+        }
+    }
+    free(y);
+    return rc;
+}
+
+void pms_olr_stored_free(pms_olr_stored *s)
+{
+    for (size_t j = 0; j < s->k; j++) {
+        if (s->names) free(s->names[j]);
+        if (s->seg) free(s->seg[j]);
+        if (s->residual) free(s->residual[j]);
+    }
+    free(s->names);
+    free(s->seg);
+    free(s->nseg);
+    free(s->residual);
+    free(s->eps);
+    free(s->xname);
+    free(s->x);
+    memset(s, 0, sizeof *s);
+}

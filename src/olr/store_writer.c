@@ -1,0 +1,400 @@
+/* The olr segment file, written incrementally (pmuscope/olr_store.h, docs/olr-format.md).
+ * The samples of the open segments are kept until their segment comes: its end points are
+ * chosen as whole counts and checked against every one of its samples, exactly. */
+#include "olr/olr_internal.h"
+#include "olr/store_format.h"
+#include "olr/store_line.h"
+#include "olr/store_varint.h"
+#include "pmuscope/olr_store.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+typedef struct wcounter {
+    uint64_t next;         /* the first sample not yet stored */
+    uint64_t end_y;        /* the stored end value of the last segment (at x[next - 1]) */
+    uint64_t *y;           /* kept samples, from the writer's base */
+    pms__obuf seg, res;    /* encoded, not yet written */
+    uint64_t nseg_chunk, nres_chunk, nseg;
+} wcounter;
+
+struct pms_olr_writer {
+    FILE *out;
+    char *where;
+    pms_olr_store_options so;
+    pms_olr_method method;
+    size_t k;
+    uint64_t *eps;
+    wcounter *c;
+    uint64_t base, nkept, cap; /* kept samples: indexes base .. base + nkept - 1 */
+    uint64_t *x;
+    uint64_t n, px, pd;        /* samples; the previous x and x step */
+    pms__obuf xs;
+    uint64_t nx_chunk;
+    ZSTD_CCtx *zc;
+    pms_olr_store_stats st;
+    int failed, finished;
+};
+
+void pms_olr_store_options_init(pms_olr_store_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->keep_x = 1;
+    o->level = 19;
+    o->chunk = 1u << 20;
+}
+
+static int write_bytes(pms_olr_writer *w, const void *p, size_t n)
+{
+    if (n && fwrite(p, 1, n, w->out) != n) {
+        w->failed = 1;
+        return pms__fail_errno(PMS_EIO, errno, "cannot write %s", w->where);
+    }
+    return PMS_OK;
+}
+
+/* A chunk: type, varint raw length, varint stored length, the zstd frame of
+ * prefix + body. Adds its bytes to *part. */
+static int write_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, uint64_t *part)
+{
+    pms__obuf raw = {0}, head = {0};
+    pms__obuf_bytes(&raw, prefix->p, prefix->n);
+    pms__obuf_bytes(&raw, body->p, body->n);
+    size_t bound = ZSTD_compressBound(raw.n);
+    uint8_t *z = malloc(bound ? bound : 1);
+    int rc = PMS_OK;
+    if (raw.oom || prefix->oom || body->oom || !z) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
+    size_t zn = 0;
+    if (rc == 0) {
+        zn = ZSTD_compressCCtx(w->zc, z, bound, raw.p, raw.n, w->so.level);
+        if (ZSTD_isError(zn)) rc = pms__fail(PMS_EIO, "%s: zstd: %s", w->where, ZSTD_getErrorName(zn));
+    }
+    if (rc == 0) {
+        uint8_t t = (uint8_t)type;
+        pms__obuf_bytes(&head, &t, 1);
+        pms__obuf_varint(&head, raw.n);
+        pms__obuf_varint(&head, zn);
+        if (head.oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
+    }
+    if (rc == 0) rc = write_bytes(w, head.p, head.n);
+    if (rc == 0) rc = write_bytes(w, z, zn);
+    if (rc == 0) {
+        *part += head.n + zn;
+        w->st.bytes_total += head.n + zn;
+    }
+    free(z);
+    pms__obuf_free(&raw);
+    pms__obuf_free(&head);
+    return rc;
+}
+
+static int flush_x(pms_olr_writer *w)
+{
+    if (w->nx_chunk == 0) return PMS_OK;
+    pms__obuf pre = {0};
+    pms__obuf_varint(&pre, w->nx_chunk);
+    int rc = write_chunk(w, PMS_OLR_CHUNK_X, &pre, &w->xs, &w->st.bytes_x);
+    pms__obuf_free(&pre);
+    w->xs.n = 0;
+    w->nx_chunk = 0;
+    return rc;
+}
+
+static int flush_counter(pms_olr_writer *w, size_t j, int type)
+{
+    wcounter *c = &w->c[j];
+    pms__obuf *body = type == PMS_OLR_CHUNK_SEGMENTS ? &c->seg : &c->res;
+    uint64_t *count = type == PMS_OLR_CHUNK_SEGMENTS ? &c->nseg_chunk : &c->nres_chunk;
+    if (*count == 0) return PMS_OK;
+    pms__obuf pre = {0};
+    pms__obuf_varint(&pre, j);
+    pms__obuf_varint(&pre, *count);
+    int rc = write_chunk(w, type, &pre, body,
+                         type == PMS_OLR_CHUNK_SEGMENTS ? &w->st.bytes_segments : &w->st.bytes_residuals);
+    pms__obuf_free(&pre);
+    body->n = 0;
+    *count = 0;
+    return rc;
+}
+
+static void put_string(pms__obuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    pms__obuf_varint(b, n);
+    pms__obuf_bytes(b, s, n);
+}
+
+int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, const pms_olr_store_options *so,
+                          const pms_olr_options *fit, const char *xname, const char *const *names)
+{
+    *out = NULL;
+    if (fit->ncounters == 0) return pms__fail(PMS_EINVAL, "%s: no counters to store", where);
+    pms_olr_writer *w = calloc(1, sizeof *w);
+    if (!w) return pms__fail(PMS_ENOMEM, "out of memory");
+    w->out = f;
+    if (so) w->so = *so;
+    else pms_olr_store_options_init(&w->so);
+    if (w->so.chunk == 0) w->so.chunk = 1u << 20;
+    w->method = fit->method;
+    w->k = fit->ncounters;
+    w->where = strdup(where);
+    w->eps = calloc(w->k, sizeof *w->eps);
+    w->c = calloc(w->k, sizeof *w->c);
+    w->zc = ZSTD_createCCtx();
+    if (!w->where || !w->eps || !w->c || !w->zc) {
+        pms_olr_writer_destroy(w);
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    }
+    pms__obuf h = {0};
+    pms__obuf_bytes(&h, PMS_OLR_STORE_MAGIC, PMS_OLR_STORE_MAGIC_LEN);
+    uint8_t vf[2] = {PMS_OLR_STORE_VERSION, (uint8_t)((w->so.keep_x ? PMS_OLR_FLAG_X : 0) |
+                                                       (w->so.lossless ? PMS_OLR_FLAG_LOSSLESS : 0) |
+                                                       (fit->per_counter ? PMS_OLR_FLAG_PER_COUNTER : 0))};
+    pms__obuf_bytes(&h, vf, 2);
+    pms__obuf_varint(&h, (uint64_t)fit->method);
+    pms__obuf_varint(&h, w->k);
+    put_string(&h, xname);
+    for (size_t j = 0; j < w->k; j++) {
+        /* opt's bound in whole counts, as the fitter uses it; wm keeps none */
+        if (fit->method == PMS_OLR_OPT && fit->counters) w->eps[j] = (uint64_t)fit->counters[j].eps;
+        put_string(&h, names[j]);
+        pms__obuf_varint(&h, w->eps[j]);
+    }
+    int rc = h.oom ? pms__fail(PMS_ENOMEM, "out of memory") : write_bytes(w, h.p, h.n);
+    w->st.bytes_header = w->st.bytes_total = h.n;
+    pms__obuf_free(&h);
+    if (rc) {
+        pms_olr_writer_destroy(w);
+        return rc;
+    }
+    *out = w;
+    return PMS_OK;
+}
+
+/* Drops kept samples no counter needs (each keeps the one before its next, a joint
+ * segment's start), when that frees at least half the room. */
+static void compact(pms_olr_writer *w)
+{
+    uint64_t keep = w->base + w->nkept;
+    for (size_t j = 0; j < w->k; j++) {
+        uint64_t need = w->c[j].next ? w->c[j].next - 1 : 0;
+        if (need < keep) keep = need;
+    }
+    uint64_t drop = keep - w->base;
+    if (drop == 0 || drop < w->nkept / 2) return;
+    memmove(w->x, w->x + drop, (w->nkept - drop) * sizeof *w->x);
+    for (size_t j = 0; j < w->k; j++) memmove(w->c[j].y, w->c[j].y + drop, (w->nkept - drop) * sizeof *w->x);
+    w->base += drop;
+    w->nkept -= drop;
+}
+
+static int keep(pms_olr_writer *w, uint64_t x, const uint64_t *y)
+{
+    if (w->nkept == w->cap) compact(w);
+    if (w->nkept == w->cap) {
+        uint64_t cap = w->cap ? 2 * w->cap : 1024;
+        uint64_t *nx = realloc(w->x, cap * sizeof *nx);
+        if (!nx) return pms__fail(PMS_ENOMEM, "out of memory");
+        w->x = nx;
+        for (size_t j = 0; j < w->k; j++) {
+            uint64_t *ny = realloc(w->c[j].y, cap * sizeof *ny);
+            if (!ny) return pms__fail(PMS_ENOMEM, "out of memory");
+            w->c[j].y = ny;
+        }
+        w->cap = cap;
+    }
+    w->x[w->nkept] = x;
+    for (size_t j = 0; j < w->k; j++) w->c[j].y[w->nkept] = y[j];
+    w->nkept++;
+    return PMS_OK;
+}
+
+int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y)
+{
+    if (w->failed || w->finished) return pms__fail(PMS_EINVAL, "%s: the writer has stopped", w->where);
+    if (w->n && x <= w->px)
+        return pms__fail(PMS_EINVAL, "%s: sample %llu: x = %llu after %llu: x must increase strictly", w->where,
+                         (unsigned long long)w->n, (unsigned long long)x, (unsigned long long)w->px);
+    int rc = keep(w, x, y);
+    if (rc) return rc;
+    if (w->so.keep_x) {
+        /* the first x, the first step, then changes of the step (mod 2^64) */
+        uint64_t d = x - w->px;
+        if (w->n == 0) pms__obuf_varint(&w->xs, x);
+        else if (w->n == 1) pms__obuf_varint(&w->xs, d);
+        else pms__obuf_zigzag(&w->xs, d - w->pd);
+        w->pd = d;
+        w->nx_chunk++;
+        if (w->xs.n >= w->so.chunk && (rc = flush_x(w))) return rc;
+    }
+    w->px = x;
+    w->n++;
+    w->st.samples = w->n;
+    return PMS_OK;
+}
+
+/* Appends one stored segment of counter j over samples a .. b (kept indexes). */
+static int put_segment(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b, int joint, uint64_t ys, uint64_t ye)
+{
+    wcounter *c = &w->c[j];
+    uint64_t n = b - a + 1;
+    pms__obuf_varint(&c->seg, n << 1 | (uint64_t)joint);
+    if (joint) {
+        pms__obuf_zigzag(&c->seg, ye - c->end_y);
+    } else {
+        pms__obuf_zigzag(&c->seg, ys - c->end_y);
+        if (n > 1) pms__obuf_zigzag(&c->seg, ye - ys);
+        else ye = ys;
+    }
+    c->nseg_chunk++;
+    c->nseg++;
+    w->st.segments++;
+    w->st.joint += (uint64_t)joint;
+    if (w->so.lossless) {
+        uint64_t i0 = a - w->base;
+        uint64_t x0 = joint ? w->x[i0 - 1] : w->x[i0], y0 = joint ? c->end_y : ys;
+        for (uint64_t i = i0; i <= b - w->base; i++) {
+            uint64_t v = pms__olr_line_at(x0, y0, w->x[b - w->base], ye, w->x[i]);
+            pms__obuf_zigzag(&c->res, c->y[i] - v);
+            c->nres_chunk++;
+        }
+    }
+    c->end_y = ye;
+    c->next = b + 1;
+    int rc = PMS_OK;
+    if (c->seg.n >= w->so.chunk) rc = flush_counter(w, j, PMS_OLR_CHUNK_SEGMENTS);
+    if (rc == 0 && c->res.n >= w->so.chunk) rc = flush_counter(w, j, PMS_OLR_CHUNK_RESIDUALS);
+    if (rc == 0 && (c->seg.oom || c->res.oom)) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    return rc;
+}
+
+/* The longest piece from sample i (at most to b) whose line from (x[i], y[i]) has a
+ * whole-count end that fits, by doubling then bisection; *ye: that end. */
+static uint64_t piece(const pms_olr_writer *w, size_t j, uint64_t i, uint64_t b, uint64_t *ye)
+{
+    const uint64_t *x = w->x - w->base, *y = w->c[j].y - w->base, eps = w->eps[j];
+    pms__i128 lo, hi;
+    uint64_t good = i, bad = b + 1, step = 1;
+    *ye = y[i];
+    while (good + step < bad) {
+        uint64_t e = good + step;
+        if (pms__olr_joint_range(x[i], y[i], x + i + 1, y + i + 1, e - i, eps, &lo, &hi)) good = e, step *= 2;
+        else bad = e, step = 1;
+    }
+    if (good > i && pms__olr_joint_range(x[i], y[i], x + i + 1, y + i + 1, good - i, eps, &lo, &hi))
+        *ye = (uint64_t)((pms__i128)y[i] + lo);
+    return good;
+}
+
+static int put_pieces(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b)
+{
+    int rc = PMS_OK;
+    for (uint64_t i = a; rc == 0 && i <= b;) {
+        uint64_t ye, e = piece(w, j, i, b, &ye);
+        rc = put_segment(w, j, i, e, 0, w->c[j].y[i - w->base], ye);
+        i = e + 1;
+    }
+    return rc;
+}
+
+static uint64_t clamp_count(pms__i128 v)
+{
+    return v < 0 ? 0 : v > (pms__i128)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+static uint64_t nearest_count(double v)
+{
+    return !(v > 0) ? 0 : v >= 0x1p64 ? UINT64_MAX : (uint64_t)(v + 0.5);
+}
+
+int pms_olr_writer_add_segment(pms_olr_writer *w, const pms_olr_segment *s)
+{
+    if (w->failed || w->finished) return pms__fail(PMS_EINVAL, "%s: the writer has stopped", w->where);
+    size_t j = s->counter;
+    if (j >= w->k || s->count == 0 || s->first + s->count > w->n || s->first + s->count <= w->c[j].next ||
+        s->first > w->c[j].next)
+        return pms__fail(PMS_EINVAL, "%s: segment of counter %zu over samples %llu + %llu: not the next of %llu stored",
+                         w->where, j, (unsigned long long)s->first, (unsigned long long)s->count,
+                         (unsigned long long)w->c[j].next);
+    wcounter *c = &w->c[j];
+    uint64_t a = c->next, b = s->first + s->count - 1; /* wm's shared first sample is stored already */
+    const uint64_t *xs = w->x + (a - w->base), *ys = c->y + (a - w->base);
+    uint64_t n = b - a + 1, eps = w->eps[j], xa = xs[0], xb = xs[n - 1];
+    if (s->exact_valid) {
+        pms__i128 lo, hi, ea, eb;
+        pms__olr_exact_ends(&s->exact, xa, xb, &ea, &eb);
+        if (a > 0 && pms__olr_joint_range(w->x[a - 1 - w->base], c->end_y, xs, ys, n, eps, &lo, &hi)) {
+            /* the joint line nearest the fitter's at the end */
+            pms__i128 t = eb - (pms__i128)c->end_y;
+            t = t < lo ? lo : t > hi ? hi : t;
+            uint64_t ye = (uint64_t)((pms__i128)c->end_y + t);
+            if (pms__olr_line_holds(w->x[a - 1 - w->base], c->end_y, xb, ye, xs, ys, n, eps))
+                return put_segment(w, j, a, b, 1, 0, ye);
+        }
+        uint64_t ya = n == 1 ? ys[0] : clamp_count(ea), yb = n == 1 ? ys[0] : clamp_count(eb);
+        if (pms__olr_line_holds(xa, ya, xb, yb, xs, ys, n, eps)) return put_segment(w, j, a, b, 0, ya, yb);
+        /* The start clamped at 0 or 2^64 - 1 (it is then still within eps of its sample):
+         * an end that fits from there, if there is one. */
+        if (n > 1 && pms__olr_joint_range(xa, ya, xs + 1, ys + 1, n - 1, eps, &lo, &hi)) {
+            pms__i128 t = eb - (pms__i128)ya;
+            t = t < lo ? lo : t > hi ? hi : t;
+            yb = (uint64_t)((pms__i128)ya + t);
+            if (pms__olr_line_holds(xa, ya, xb, yb, xs, ys, n, eps)) return put_segment(w, j, a, b, 0, ya, yb);
+        }
+        /* No whole-count end points keep the bound (the line runs below 0 or above 2^64 - 1):
+         * pieces that start at their first sample's own value, each as long as an end fits. */
+        w->st.split++;
+        return put_pieces(w, j, a, b);
+    }
+    /* wm: its line at the ends, to the nearest count (no bound to keep) */
+    return put_segment(w, j, a, b, 0, nearest_count(pms_olr_segment_eval(s, xa)),
+                       nearest_count(pms_olr_segment_eval(s, xb)));
+}
+
+int pms_olr_writer_finish(pms_olr_writer *w)
+{
+    if (w->failed || w->finished) return pms__fail(PMS_EINVAL, "%s: the writer has stopped", w->where);
+    for (size_t j = 0; j < w->k; j++)
+        if (w->c[j].next != w->n)
+            return pms__fail(PMS_EINVAL, "%s: counter %zu: segments cover %llu of %llu samples", w->where, j,
+                             (unsigned long long)w->c[j].next, (unsigned long long)w->n);
+    int rc = flush_x(w);
+    for (size_t j = 0; rc == 0 && j < w->k; j++) {
+        rc = flush_counter(w, j, PMS_OLR_CHUNK_SEGMENTS);
+        if (rc == 0) rc = flush_counter(w, j, PMS_OLR_CHUNK_RESIDUALS);
+    }
+    if (rc == 0) {
+        pms__obuf end = {0}, none = {0};
+        pms__obuf_varint(&end, w->n);
+        for (size_t j = 0; j < w->k; j++) pms__obuf_varint(&end, w->c[j].nseg);
+        uint64_t bytes = 0;
+        rc = write_chunk(w, PMS_OLR_CHUNK_END, &end, &none, &bytes);
+        w->st.bytes_header += bytes;
+        pms__obuf_free(&end);
+    }
+    if (rc == 0 && fflush(w->out) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write %s", w->where);
+    w->finished = 1;
+    return rc;
+}
+
+void pms_olr_writer_get_stats(const pms_olr_writer *w, pms_olr_store_stats *out) { *out = w->st; }
+
+void pms_olr_writer_destroy(pms_olr_writer *w)
+{
+    if (!w) return;
+    for (size_t j = 0; w->c && j < w->k; j++) {
+        free(w->c[j].y);
+        pms__obuf_free(&w->c[j].seg);
+        pms__obuf_free(&w->c[j].res);
+    }
+    free(w->c);
+    free(w->eps);
+    free(w->x);
+    free(w->where);
+    pms__obuf_free(&w->xs);
+    ZSTD_freeCCtx(w->zc);
+    free(w);
+}

@@ -21,3 +21,9 @@ target_link_libraries(pms_dep_glpk INTERFACE ${GLPK_LIBRARY})
 if(NOT PMS_FUZZ)
   pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 endif()
+
+# pprof profiles: protobuf-c's runtime, its code generator (a build-machine program, also
+# when cross-building) and zlib for the gzip framing.
+pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
+pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
+find_program(PROTOC_C protoc-c REQUIRED)

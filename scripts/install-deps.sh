@@ -11,6 +11,7 @@ packages=(
   r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
   zstd xz-utils libzstd-dev
   libprotobuf-c-dev protobuf-c-compiler libiberty-dev golang-go
+  nodejs
   jq libxml2-utils python3
   chromium help2man
   gcc-aarch64-linux-gnu qemu-system-arm cpio
@@ -36,6 +37,9 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+# npm (the tests install the pprof-format decoder with it: scripts/npm-pprof-format.sh) is
+# Debian's npm package where nodejs is Debian's; NodeSource's nodejs carries its own.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "install-deps: installing ${missing[*]}" >&2

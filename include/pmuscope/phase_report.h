@@ -43,6 +43,11 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out);
 int pms_phase_write_csv(const pms_phase_run *r, FILE *out);
 void pms_phase_write_json(const pms_phase_run *r, FILE *out);
 int pms_phase_write_svg(const pms_phase_run *r, FILE *out);
+/* The timeline as Chrome trace event JSON (Perfetto, chrome://tracing): an "X" slice per
+ * run of one phase, a "C" counter event per interval for the metric; microseconds from
+ * the first interval (interval sizes stand in where the input has no times). PMS_EIO
+ * when the stream fails. */
+int pms_phase_write_trace(const pms_phase_run *r, FILE *out);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

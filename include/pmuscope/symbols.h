@@ -36,6 +36,7 @@ typedef struct pms_symbol_info {
     uint64_t symbol_offset;  /* address - symbol start */
     uint64_t symbol_address; /* the symbol's start as an ELF address (st_value) */
     int mapped;              /* 1 when the address fell in a file mapping */
+    uint64_t map_start, map_end, map_pgoff; /* that mapping: [start, end) at file offset pgoff */
 } pms_symbol_info;
 
 int pms_symbols_create(pms_symbols **out);
@@ -64,6 +65,15 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
  * tools). Returns PMS_OK with out->symbol NULL when no symbol covers it, PMS_ENOENT or
  * PMS_EFORMAT when the binary cannot be opened or is not ELF. */
 int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_offset, pms_symbol_info *out);
+
+/* The source line of file offset `file_offset` of `binary` from its DWARF line table
+ * (in the file or its separate debuginfo): *file (owned by the map) and *line, or
+ * PMS_ENOENT when the binary has no line information there. */
+int pms_symbols_source_line(pms_symbols *s, const char *binary, uint64_t file_offset, const char **file, int *line);
+
+/* The build-id of `binary` as the recording gave it (pms_symbols_add_build_id), else as
+ * the file on disk has it; "" when neither says. The string belongs to the map. */
+const char *pms_symbols_build_id(pms_symbols *s, const char *binary);
 
 /* The ELF address (as in nm, objdump) of a file offset in binary, through its PT_LOAD
  * program headers; and back. For tools whose addresses are ELF addresses plus a load

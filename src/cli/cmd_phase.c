@@ -61,6 +61,8 @@ static void usage(FILE *out)
             "      --csv[=FILE]         one row per interval, to FILE or instead of the text\n"
             "      --json[=FILE]        JSON, to FILE or instead of the text\n"
             "      --svg FILE           timeline above a heat map of the signatures\n"
+            "      --trace FILE         the timeline as Chrome trace event JSON (Perfetto, chrome://tracing):\n"
+            "                           a slice per run of one phase, a counter track of the metric\n"
             "      --write-bb FILE      the signatures as SimPoint .bb vectors\n"
             "  -o, --output FILE        the text (or what --json/--csv put in its place) to FILE\n"
             "  -h, --help\n");
@@ -70,7 +72,7 @@ static void usage(FILE *out)
 enum {
     OPT_SIGSIZE = 256, OPT_SEED, OPT_CLASSIFIER, OPT_TRANSITION, OPT_CACHE, OPT_RATE, OPT_PREDICTOR, OPT_HISTORY,
     OPT_PPM, OPT_PCACHE, OPT_CONF, OPT_GROW, OPT_MAXIV, OPT_RANDOM, OPT_IVEVENT, OPT_SPI, OPT_PC, OPT_FORMAT,
-    OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_WRITEBB, OPT_THRESHOLD, OPT_K, OPT_INTERVAL,
+    OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_TRACE, OPT_WRITEBB, OPT_THRESHOLD, OPT_K, OPT_INTERVAL,
 };
 
 static int parse_predictor(const char *s, pms_predictor_kind *out)
@@ -180,6 +182,7 @@ int cmd_phase(int argc, char **argv)
         {"format", required_argument, 0, OPT_FORMAT},          {"truth", required_argument, 0, OPT_TRUTH},
         {"quiet", no_argument, 0, 'q'},                        {"csv", optional_argument, 0, OPT_CSV},
         {"json", optional_argument, 0, OPT_JSON},                    {"svg", required_argument, 0, OPT_SVG},
+        {"trace", required_argument, 0, OPT_TRACE},
         {"write-bb", required_argument, 0, OPT_WRITEBB},       {"output", required_argument, 0, 'o'},
         {"pid", required_argument, 0, 'p'},                    {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
@@ -188,6 +191,7 @@ int cmd_phase(int argc, char **argv)
     pms_phase_config *cfg = &in.cfg;
     cfg->seed = in.live.random_seed = CLI_DEFAULT_SEED; /* --randomize=exp's periods too */
     const char *truth_path = NULL, *csv_path = NULL, *svg_path = NULL, *bb_path = NULL, *out_path = NULL;
+    const char *trace_path = NULL;
     const char *json = NULL;
     int quiet = 0, c;
     uint64_t u;
@@ -284,6 +288,7 @@ int cmd_phase(int argc, char **argv)
         case OPT_JSON: json = cli_format_target(optarg); break;
         case OPT_SVG: svg_path = optarg; break;
         case OPT_WRITEBB: bb_path = optarg; break;
+        case OPT_TRACE: trace_path = optarg; break;
         case 'o': out_path = optarg; break;
         case 'p': {
             char *end;
@@ -345,7 +350,7 @@ int cmd_phase(int argc, char **argv)
             const char *path;
             int (*write)(const pms_phase_run *, FILE *);
         } files[] = {{csv_path, pms_phase_write_csv}, {json, write_json}, {svg_path, pms_phase_write_svg},
-                     {bb_path, pms_phase_write_bb}};
+                     {bb_path, pms_phase_write_bb}, {trace_path, pms_phase_write_trace}};
         for (size_t i = 0; rc == CLI_OK && i < sizeof files / sizeof files[0]; i++) {
             if (!files[i].path || cli_is_main(files[i].path)) continue;
             FILE *f = cli_open_output(files[i].path);

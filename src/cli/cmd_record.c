@@ -5,6 +5,7 @@
 
 #include "pmuscope/error.h"
 #include "pmuscope/olr_live.h"
+#include "pmuscope/pprof.h"
 #include "pmuscope/record.h"
 #include "pmuscope/record_report.h"
 
@@ -39,6 +40,8 @@ static void usage(FILE *out)
           "      --seed N           seed of the randomised periods (default 1, as in every\n"
           "                         command: the same seed gives the same sequence)\n"
           "  -o, --output FILE      output file (default perf.data)\n"
+          "      --pprof FILE       also write the recording as a gzipped pprof profile (as\n"
+          "                         pmuscope report --pprof does), its comment naming the seed\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
           "      --fallback         let cpu-clock stand in for an event this machine cannot count\n"
@@ -78,6 +81,7 @@ typedef struct record_opts {
     uint64_t period, freq;
     pms_randomize randomize;
     const char *randomize_spec;
+    const char *pprof;
     size_t pages;
     pid_t pid;
     bool fallback;
@@ -85,6 +89,23 @@ typedef struct record_opts {
     const char *json; /* --json[=FILE]: cli_format_target */
     char **argv;
 } record_opts;
+
+/* --pprof FILE: the recording as a pprof profile whose comment says how it was sampled. */
+static int write_pprof(const record_opts *o)
+{
+    char note[256];
+    if (o->randomize.kind == PMS_RANDOMIZE_NONE)
+        snprintf(note, sizeof note, "recorded by pmuscope record %s %llu, periods not randomised",
+                 o->period ? "-c" : "-F", (unsigned long long)(o->period ? o->period : o->freq));
+    else
+        snprintf(note, sizeof note, "recorded by pmuscope record -c %llu --randomize=%s --seed %llu",
+                 (unsigned long long)o->period, o->randomize_spec, (unsigned long long)o->randomize.seed);
+    const char *notes[] = {note};
+    pms_pprof_options po = {.notes = notes, .nnotes = 1};
+    if (pms_pprof_write_perfdata(o->pprof, o->output, &po)) return cli_lib_error();
+    fprintf(stderr, "[ pmuscope record: pprof profile in %s ]\n", o->pprof);
+    return CLI_OK;
+}
 
 /* The argument of --olr: "wm", "opt" (eps 0) or "opt:EPS" (EPS in counts). 0 or -1. */
 static int parse_olr(const char *arg, olr_opts *o)
@@ -101,7 +122,7 @@ static int parse_olr(const char *arg, olr_opts *o)
 }
 
 enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_SEED, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY, OPT_OLR_CSV,
-       OPT_JSON };
+       OPT_JSON, OPT_PPROF };
 
 /* The kernel refuses frequencies above perf_event_max_sample_rate (EINVAL, which reads as a
  * bad config); perf record lowers the rate to the limit and says so. So does pmuscope. */
@@ -125,6 +146,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"event", required_argument, NULL, 'e'},       {"count", required_argument, NULL, 'c'},
         {"freq", required_argument, NULL, 'F'},        {"read", required_argument, NULL, OPT_READ},
         {"randomize", required_argument, NULL, OPT_RANDOMIZE}, {"seed", required_argument, NULL, OPT_SEED},
+        {"pprof", required_argument, NULL, OPT_PPROF},
         {"output", required_argument, NULL, 'o'},      {"mmap-pages", required_argument, NULL, 'm'},
         {"pid", required_argument, NULL, 'p'},         {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
@@ -177,6 +199,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case OPT_OLR_ONLY: o->olr.fit.segments_only = true; break;
         case OPT_OLR_CSV: o->olr.fit.csv = true; break;
         case OPT_JSON: o->json = cli_format_target(optarg); break;
+        case OPT_PPROF: o->pprof = optarg; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("record", "%s", cli_bad_option());
@@ -329,6 +352,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret && json && pms_record_write_json(json, &cfg, &r)) ret = cli_output_error(json);
     if (json && cli_close_output(json) != CLI_OK) ret = CLI_FAIL;
+    if (!ret && o->pprof) ret = write_pprof(o);
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
     pms_olr_live_destroy(olr);
     if (csv && csv != stdout && !recorded) /* the recording failed: no segments either */

@@ -3,7 +3,9 @@
 #include "pmuscope/profile_html.h"
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
+#include "pmuscope/merge.h"
 #include "pmuscope/perfdata.h"
+#include "pmuscope/pprof.h"
 #include "pmuscope/profile.h"
 #include "pmuscope/symbols.h"
 
@@ -14,7 +16,10 @@
 #define PROGRESS_MIN_BYTES (64u << 20)
 
 struct options {
-    const char *input, *event, *output, *html;
+    const char *input, *event, *output, *html, *pprof;
+    bool pprof_input, input_given;
+    char **files; /* FILE... after the options: one is -i, more are merged */
+    size_t nfiles;
     pms_profile_key key;
     pms_profile_weight weight;
     double confidence;
@@ -25,13 +30,17 @@ struct options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: pmuscope report [-i FILE] [--sort sym|ip|dso] [--weight samples|period] [--confidence C]\n"
-            "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"            "\n"
-            "Reads a perf.data written by `perf record` or `pmuscope record` in one streaming pass\n"
+            "usage: pmuscope report [-i FILE | FILE...] [--sort sym|ip|dso] [--weight samples|period] [--confidence C]\n"
+            "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"
+            "                       [--pprof FILE] [--pprof-input]\n"            "\n"
+            "Reads a perf.data written by `perf record` or `pmuscope record` (or a pprof profile) in one streaming pass\n"
             "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
             "samples fell: binary, function, samples and share of each event's samples.\n"
             "\n"
             "  -i, --input FILE      perf.data to read (default: perf.data)\n"
+            "  FILE...               several perf.data and pprof files merged into one table per\n"
+            "                        event: rows by (binary, function), binaries by build-id where\n"
+            "                        the files give one (memory grows with the distinct rows only)\n"
             "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
             "                        with its run-time IP, file offset and offset in the function;\n"
             "                        dso: one row per binary (perf report --sort dso)\n"
@@ -51,6 +60,16 @@ static void usage(FILE *out)
             "  -o, --output FILE     write the report to FILE instead of stdout\n"
             "      --html FILE       also write a self-contained HTML page: the tables, and a bar\n"
             "                        chart of the top 10 shares of each event with their intervals\n"
+            "      --pprof FILE      also write the recording as a gzipped pprof profile.proto (go tool\n"
+            "                        pprof, Parca, Pyroscope, speedscope): every event's samples and\n"
+            "                        periods (and --read counters' increments), locations with their\n"
+            "                        mappings, functions and DWARF lines; each sample labelled with\n"
+            "                        its share and Wilson interval, the comment naming the events,\n"
+            "                        their periods and each event's top functions with intervals\n"
+            "      --pprof-input     the input is a pprof profile (gzipped or not; told by its\n"
+            "                        content otherwise): from Go's runtime/pprof, a JVM agent, Parca or\n"
+            "                        pmuscope; the table of its default sample type (-e TYPE: another),\n"
+            "                        by function, flat, with intervals over its sample count\n"
             "  -h, --help            this help\n"
             "\n"
             "With a fixed period (-c) both weights give perf report's overhead. Period shares get\n"
@@ -60,14 +79,15 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT };
+    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT };
     static const struct option longopts[] = {
         {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
         {"weight", required_argument, NULL, OPT_WEIGHT}, {"event", required_argument, NULL, 'e'},
         {"confidence", required_argument, NULL, OPT_CONFIDENCE},
         {"limit", required_argument, NULL, OPT_LIMIT}, {"json", optional_argument, NULL, OPT_JSON},
         {"csv", optional_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
-        {"html", required_argument, NULL, OPT_HTML},
+        {"html", required_argument, NULL, OPT_HTML}, {"pprof", required_argument, NULL, OPT_PPROF},
+        {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     *o = (struct options){.input = "perf.data", .output = "-", .key = PMS_PROFILE_BY_SYMBOL,
@@ -76,7 +96,7 @@ static int parse_options(int argc, char **argv, struct options *o)
     int c;
     while ((c = cli_getopt(argc, argv, "i:s:e:o:h", longopts)) != -1) {
         switch (c) {
-        case 'i': o->input = optarg; break;
+        case 'i': o->input = optarg, o->input_given = true; break;
         case 'e': o->event = optarg; break;
         case 'o': o->output = optarg; break;
         case 's':
@@ -108,12 +128,20 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_JSON: o->json = cli_format_target(optarg); break;
         case OPT_CSV: o->csv = cli_format_target(optarg); break;
         case OPT_HTML: o->html = optarg; break;
+        case OPT_PPROF: o->pprof = optarg; break;
+        case OPT_PPROF_INPUT: o->pprof_input = true; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("report", "%s", cli_bad_option());
         }
     }
-    if (optind < argc) return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+    o->files = argv + optind;
+    o->nfiles = (size_t)(argc - optind);
+    if (o->nfiles && o->input_given) return cli_usage_error("report", "give -i FILE or FILE..., not both");
+    if (o->nfiles == 1) o->input = o->files[0];
+    if (o->nfiles > 1 && (o->key != PMS_PROFILE_BY_SYMBOL || o->weight != PMS_WEIGHT_SAMPLES || o->pprof || o->html))
+        return cli_usage_error("report", "merging files gives the table by function and samples: --sort, --weight, "
+                               "--pprof and --html apply to one file");
     if (cli_is_main(o->json) && cli_is_main(o->csv))
         return cli_usage_error("report", "--json and --csv both want the main output: give one a FILE");
     return CLI_OK;
@@ -241,7 +269,20 @@ struct sinks {
     FILE *text, *json, *csv;
 };
 
-static int emit(const struct sinks *out, const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+/* The tables of a report, made before any is printed. */
+struct tables {
+    struct table *t;
+    size_t n;
+    uint64_t lost;
+};
+
+static void tables_free(struct tables *ts)
+{
+    for (size_t i = 0; i < ts->n; i++) free(ts->t[i].rows);
+    free(ts->t);
+}
+
+static int emit(const struct sinks *out, const struct options *o, const struct tables *ts)
 {
     pms_json j;
     if (out->json) {
@@ -251,7 +292,7 @@ static int emit(const struct sinks *out, const struct options *o, pms_perfdata_r
         pms_json_kv_string(&j, "sort", o->key == PMS_PROFILE_BY_IP ? "ip" : o->key == PMS_PROFILE_BY_DSO ? "dso" : "sym");
         pms_json_kv_string(&j, "weight", o->weight == PMS_WEIGHT_PERIOD ? "period" : "samples");
         pms_json_kv_double(&j, "confidence", o->confidence);
-        pms_json_kv_uint(&j, "lost", pms_profile_lost(p));
+        pms_json_kv_uint(&j, "lost", ts->lost);
         pms_json_key(&j, "events");
         pms_json_array_begin(&j);
     }
@@ -261,24 +302,16 @@ static int emit(const struct sinks *out, const struct options *o, pms_perfdata_r
     FILE *html = NULL;
     if (o->html) {
         if (!(html = cli_open_output(o->html))) return CLI_FAIL;
-        pms_profile_html_begin(&page, html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP, pms_profile_lost(p));
+        pms_profile_html_begin(&page, html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP, ts->lost);
     }
-    int found = 0, rc = CLI_OK;
-    for (size_t e = 0; e < pms_perfdata_nattrs(r) && rc == CLI_OK; e++) {
-        const char *name = pms_perfdata_get_attr(r, e)->name;
-        if (o->event ? strcmp(o->event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
-        found = 1;
-        struct table t = {name, pms_profile_samples(p, e), NULL, 0};
-        if (pms_profile_table_weighted(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows)) {
-            rc = cli_lib_error();
-            break;
-        }
-        if (out->json) print_json_table(&j, o, &t);
-        if (out->csv) print_csv(out->csv, o, &t);
-        if (out->text) print_text(out->text, o, &t, pms_profile_lost(p));
-        if (html && pms_profile_html_event(&page, name, t.samples, t.rows, t.nrows, shown_rows(o, &t)))
+    int rc = CLI_OK;
+    for (size_t i = 0; i < ts->n && rc == CLI_OK; i++) {
+        const struct table *t = &ts->t[i];
+        if (out->json) print_json_table(&j, o, t);
+        if (out->csv) print_csv(out->csv, o, t);
+        if (out->text) print_text(out->text, o, t, ts->lost);
+        if (html && pms_profile_html_event(&page, t->event, t->samples, t->rows, t->nrows, shown_rows(o, t)))
             rc = cli_output_error(html);
-        free(t.rows);
     }
     if (html) {
         if (pms_profile_html_end(&page) && rc == CLI_OK) rc = cli_output_error(html);
@@ -290,13 +323,12 @@ static int emit(const struct sinks *out, const struct options *o, pms_perfdata_r
         pms_json_object_end(&j);
         pms_json_finish(&j);
     }
-    if (o->event && !found) return cli_error("%s: no event named '%s' in the file", o->input, o->event);
-    if (!found && out->text) fprintf(out->text, "# %s: no samples\n", o->input);
+    if (!ts->n && out->text) fprintf(out->text, "# %s: no samples\n", o->input);
     return CLI_OK;
 }
 
 /* Opens the main output and the --json/--csv files, emits, closes. */
-static int emit_all(const struct options *o, pms_perfdata_reader *r, pms_profile *p)
+static int emit_all(const struct options *o, const struct tables *ts)
 {
     FILE *main_out = cli_open_output(o->output);
     if (!main_out) return CLI_FAIL;
@@ -304,10 +336,139 @@ static int emit_all(const struct options *o, pms_perfdata_reader *r, pms_profile
     int rc = CLI_OK;
     if (o->json && !(out.json = cli_is_main(o->json) ? main_out : cli_open_output(o->json))) rc = CLI_FAIL;
     if (o->csv && !(out.csv = cli_is_main(o->csv) ? main_out : cli_open_output(o->csv))) rc = CLI_FAIL;
-    if (rc == CLI_OK) rc = emit(&out, o, r, p);
+    if (rc == CLI_OK) rc = emit(&out, o, ts);
     if (out.json && out.json != main_out) cli_close_output(out.json);
     if (out.csv && out.csv != main_out) cli_close_output(out.csv);
     cli_close_output(main_out);
+    return rc;
+}
+
+static int add_table(struct tables *ts, struct table t)
+{
+    struct table *grown = realloc(ts->t, (ts->n + 1) * sizeof *ts->t);
+    if (!grown) {
+        free(t.rows);
+        return cli_error("out of memory");
+    }
+    ts->t = grown;
+    ts->t[ts->n++] = t;
+    return CLI_OK;
+}
+
+/* One table per event of the perf.data that has samples (or the --event one). */
+static int perfdata_tables(const struct options *o, pms_perfdata_reader *r, pms_profile *p, struct tables *ts)
+{
+    ts->lost = pms_profile_lost(p);
+    int found = 0;
+    for (size_t e = 0; e < pms_perfdata_nattrs(r); e++) {
+        const char *name = pms_perfdata_get_attr(r, e)->name;
+        if (o->event ? strcmp(o->event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
+        found = 1;
+        struct table t = {name, pms_profile_samples(p, e), NULL, 0};
+        if (pms_profile_table_weighted(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows))
+            return cli_lib_error();
+        if (add_table(ts, t)) return CLI_FAIL;
+    }
+    if (o->event && !found) return cli_error("%s: no event named '%s' in the file", o->input, o->event);
+    return CLI_OK;
+}
+
+static int report_perfdata(const struct options *o)
+{
+    pms_perfdata_reader *r = NULL;
+    pms_symbols *syms = NULL;
+    pms_profile *p = NULL;
+    struct tables ts = {0};
+    int rc;
+    if (pms_perfdata_open(&r, o->input) || pms_symbols_create(&syms) || pms_profile_create(&p, syms) ||
+        read_profile(r, p)) {
+        rc = cli_lib_error();
+    } else {
+        rc = perfdata_tables(o, r, p, &ts);
+        if (rc == CLI_OK) rc = emit_all(o, &ts);
+        pms_pprof_options po = {.confidence = o->confidence};
+        if (rc == CLI_OK && o->pprof && pms_pprof_write_perfdata(o->pprof, o->input, &po)) rc = cli_lib_error();
+        const char *path, *recorded, *on_disk;
+        for (size_t i = 0; i < pms_symbols_build_id_mismatches(syms, i, &path, &recorded, &on_disk); i++)
+            cli_warn("%s: build-id %s on disk, %s in %s: rebuilt since the recording? Its samples are left "
+                     "without symbols",
+                     path, on_disk, recorded, o->input);
+    }
+    tables_free(&ts);
+    pms_profile_destroy(p);
+    pms_symbols_destroy(syms);
+    pms_perfdata_close(r);
+    return rc;
+}
+
+/* A pprof profile: the table of its default sample type, or of the --event one (a
+ * sample type's name); its rows as report's, by function. */
+static int report_pprof(const struct options *o)
+{
+    if (o->key != PMS_PROFILE_BY_SYMBOL || o->weight != PMS_WEIGHT_SAMPLES || o->pprof)
+        return cli_usage_error("report", "%s is a pprof profile: --sort, --weight and --pprof apply to perf.data "
+                               "files (-e picks the sample type)", o->input);
+    pms_pprof *p = NULL;
+    if (pms_pprof_open(&p, o->input)) return cli_lib_error();
+    size_t type = pms_pprof_default_type(p);
+    const char *name, *unit;
+    if (o->event) {
+        for (type = 0; type < pms_pprof_ntypes(p); type++) {
+            pms_pprof_type(p, type, &name, &unit);
+            if (strcmp(name, o->event) == 0) break;
+        }
+    }
+    int rc = CLI_OK;
+    struct tables ts = {0};
+    pms_pprof_row *rows = NULL;
+    size_t n = 0;
+    if (type >= pms_pprof_ntypes(p)) {
+        rc = o->event ? cli_error("%s: no sample type named '%s' in the profile", o->input, o->event)
+                      : cli_error("%s: the profile has no sample types", o->input);
+    } else if (pms_pprof_table(p, type, o->confidence, &rows, &n)) {
+        rc = cli_lib_error();
+    } else {
+        pms_pprof_type(p, type, &name, &unit);
+        struct table t = {name, 0, calloc(n ? n : 1, sizeof *t.rows), n};
+        if (!t.rows) rc = cli_error("out of memory");
+        for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+            uint64_t value = rows[i].value > 0 ? (uint64_t)rows[i].value : 0;
+            t.rows[i] = (pms_profile_row){.binary = rows[i].binary[0] ? rows[i].binary : rows[i].file, .symbol = rows[i].function,
+                                          .samples = rows[i].samples ? rows[i].samples : value, .period = value,
+                                          .share = rows[i].share, .ci_low = rows[i].ci_low, .ci_high = rows[i].ci_high};
+            t.samples += t.rows[i].samples;
+        }
+        if (rc == CLI_OK && !(rc = add_table(&ts, t))) rc = emit_all(o, &ts);
+    }
+    free(rows);
+    tables_free(&ts);
+    pms_pprof_close(p);
+    return rc;
+}
+
+/* FILE...: the files merged one at a time into tables by function. */
+static int report_merge(struct options *o)
+{
+    pms_merge *m = NULL;
+    struct tables ts = {0};
+    int rc = pms_merge_create(&m) ? cli_lib_error() : CLI_OK;
+    for (size_t i = 0; i < o->nfiles && rc == CLI_OK; i++)
+        if (pms_merge_add_file(m, o->files[i])) rc = cli_lib_error();
+    char what[64];
+    snprintf(what, sizeof what, "%zu files merged", o->nfiles);
+    o->input = what;
+    int found = 0;
+    for (size_t e = 0; rc == CLI_OK && e < pms_merge_nevents(m); e++) {
+        if (o->event && strcmp(o->event, pms_merge_event(m, e)) != 0) continue;
+        found = 1;
+        struct table t = {pms_merge_event(m, e), pms_merge_samples(m, e), NULL, 0};
+        if (pms_merge_table(m, e, o->confidence, &t.rows, &t.nrows)) rc = cli_lib_error();
+        else rc = add_table(&ts, t);
+    }
+    if (rc == CLI_OK && o->event && !found) rc = cli_error("no event named '%s' in the files", o->event);
+    if (rc == CLI_OK) rc = emit_all(o, &ts);
+    tables_free(&ts);
+    pms_merge_destroy(m);
     return rc;
 }
 
@@ -316,22 +477,11 @@ int cmd_report(int argc, char **argv)
     struct options o;
     int rc = parse_options(argc, argv, &o);
     if (rc) return rc < 0 ? CLI_OK : rc;
-    pms_perfdata_reader *r = NULL;
-    pms_symbols *syms = NULL;
-    pms_profile *p = NULL;
-    if (pms_perfdata_open(&r, o.input) || pms_symbols_create(&syms) || pms_profile_create(&p, syms) ||
-        read_profile(r, p)) {
-        rc = cli_lib_error();
-    } else {
-        rc = emit_all(&o, r, p);
-        const char *path, *recorded, *on_disk;
-        for (size_t i = 0; i < pms_symbols_build_id_mismatches(syms, i, &path, &recorded, &on_disk); i++)
-            cli_warn("%s: build-id %s on disk, %s in %s: rebuilt since the recording? Its samples are left "
-                     "without symbols",
-                     path, on_disk, recorded, o.input);
+    if (o.nfiles > 1) return report_merge(&o);
+    bool pprof = o.pprof_input, perfdata = false;
+    if (!pprof) { /* by content: a perf.data of any kind, else a pprof profile */
+        if (pms_perfdata_sniff(&perfdata, o.input)) return cli_lib_error();
+        if (!perfdata && pms_pprof_sniff(&pprof, o.input)) return cli_lib_error();
     }
-    pms_profile_destroy(p);
-    pms_symbols_destroy(syms);
-    pms_perfdata_close(r);
-    return rc;
+    return pprof ? report_pprof(&o) : report_perfdata(&o);
 }

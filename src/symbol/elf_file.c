@@ -164,3 +164,14 @@ const char *pms__elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symb
     *symbol_address = address - off;
     return name;
 }
+
+int pms__elf_source_line(pms_elf_file *f, uint64_t address, const char **file, int *line)
+{
+    Dwfl_Line *l = dwfl_module_getsrc(f->module, address + f->bias);
+    int lineno = 0;
+    const char *name = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (!name) return PMS_ENOENT;
+    *file = name;
+    *line = lineno;
+    return PMS_OK;
+}

@@ -18,4 +18,7 @@ int pms__elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t 
 int pms__elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset);
 /* The function symbol covering ELF address `address` (name owned by the file), or NULL. */
 const char *pms__elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address);
+/* The DWARF source line of ELF address `address`: file name (owned by the file) and line;
+ * PMS_ENOENT when there is none. */
+int pms__elf_source_line(pms_elf_file *f, uint64_t address, const char **file, int *line);
 #endif

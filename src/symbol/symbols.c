@@ -262,6 +262,9 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
     const struct map *m = find_map(s, p, ip, time);
     if (!m) return; /* perf too puts kernel samples outside the kernel's maps in [unknown] */
     out->binary = s->names[m->name];
+    out->map_start = m->start;
+    out->map_end = m->end;
+    out->map_pgoff = m->pgoff;
     if (kernel) { /* named, not symbolised: file offsets mean nothing there */
         if (s->vmlinux && strcmp(out->binary, PMS_BINARY_KERNEL) == 0) out->binary = vmlinux_name;
         out->mapped = 1;
@@ -283,6 +286,33 @@ int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_of
     out->binary = s->names[name];
     fill_symbol(s, out);
     return PMS_OK;
+}
+
+int pms_symbols_source_line(pms_symbols *s, const char *binary, uint64_t file_offset, const char **file, int *line)
+{
+    *file = NULL;
+    *line = 0;
+    if (binary[0] != '/' || !same_build(s, binary)) return PMS_ENOENT;
+    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
+    uint64_t address;
+    if (!f || pms__elf_offset_to_address(f, file_offset, &address)) return PMS_ENOENT;
+    return pms__elf_source_line(f, address, file, line);
+}
+
+const char *pms_symbols_build_id(pms_symbols *s, const char *binary)
+{
+    for (size_t i = 0; i < s->nbuild_ids; i++)
+        if (strcmp(s->build_ids[i].filename, binary) == 0) return s->build_ids[i].recorded;
+    if (binary[0] != '/') return "";
+    /* Kept in the build-id list (as not recorded), so that the string lives with the map. */
+    if (pms__grow(&s->build_ids, &s->build_ids_cap, s->nbuild_ids + 1, sizeof *s->build_ids)) return "";
+    struct build_id *id = &s->build_ids[s->nbuild_ids];
+    *id = (struct build_id){0};
+    if (!(id->filename = strdup(binary))) return "";
+    s->nbuild_ids++;
+    if (pms__elf_build_id(binary, id->recorded) != PMS_OK) id->recorded[0] = 0;
+    id->checked = 1; /* recorded is what is on disk: nothing to compare */
+    return id->recorded;
 }
 
 int pms_symbols_offset_to_address(pms_symbols *s, const char *binary, uint64_t file_offset, uint64_t *address)

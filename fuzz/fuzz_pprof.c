@@ -1,0 +1,26 @@
+/* libFuzzer target for the pprof reader: any bytes (gzipped or not) must give PMS_OK or
+ * an error, never a crash, a sanitizer report or a leak; a profile that decodes gives
+ * the table of each of its sample types, as `pmuscope report` makes it. */
+#include "pmuscope/pprof.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    pms_pprof *p;
+    if (pms_pprof_open_mem(&p, data, size, "fuzz.pb") != 0) return 0;
+    for (size_t t = 0; t < pms_pprof_ntypes(p) && t < 8; t++) {
+        pms_pprof_row *rows = NULL;
+        size_t n = 0;
+        (void)pms_pprof_table(p, t, 0.95, &rows, &n);
+        free(rows);
+    }
+    for (size_t i = 0; i < pms_pprof_ncomments(p); i++) (void)pms_pprof_comment(p, i);
+    (void)pms_pprof_default_type(p);
+    pms_pprof_close(p);
+    return 0;
+}

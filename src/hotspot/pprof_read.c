@@ -1,0 +1,230 @@
+/* A pprof profile from anyone, as a hotspot table: flat values by function (the leaf
+ * location's innermost line, as pprof's -top counts flat), shares and Wilson intervals. */
+#include "pmuscope/pprof.h"
+#include "pmuscope/profile.h"
+
+#include "io/pprof_file.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/keymap.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SNIFF_BYTES 16
+
+struct pms_pprof {
+    Pms__Profile *msg;
+    pms_keymap location_index, function_index, mapping_index; /* id -> index */
+    char **addresses; /* per location: its "0x..." name where it has no function, made when needed */
+};
+
+static int index_ids(pms_pprof *p)
+{
+    for (size_t i = 0; i < p->msg->n_location; i++) {
+        uint64_t *v = pms__keymap_upsert(&p->location_index, p->msg->location[i]->id, 0, i);
+        if (!v) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
+    }
+    for (size_t i = 0; i < p->msg->n_function; i++) {
+        uint64_t *v = pms__keymap_upsert(&p->function_index, p->msg->function[i]->id, 0, i);
+        if (!v) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
+    }
+    for (size_t i = 0; i < p->msg->n_mapping; i++) {
+        uint64_t *v = pms__keymap_upsert(&p->mapping_index, p->msg->mapping[i]->id, 0, i);
+        if (!v) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
+    }
+    return PMS_OK;
+}
+
+static int adopt(pms_pprof **out, Pms__Profile *msg)
+{
+    pms_pprof *p = calloc(1, sizeof *p);
+    if (!p) {
+        pms__pprof_free(msg);
+        return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
+    }
+    p->msg = msg;
+    p->addresses = calloc(msg->n_location ? msg->n_location : 1, sizeof *p->addresses);
+    pms__keymap_init(&p->location_index);
+    pms__keymap_init(&p->function_index);
+    pms__keymap_init(&p->mapping_index);
+    int rc = p->addresses ? index_ids(p) : pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
+    if (rc) {
+        pms_pprof_close(p);
+        return rc;
+    }
+    *out = p;
+    return PMS_OK;
+}
+
+int pms_pprof_open(pms_pprof **out, const char *path)
+{
+    *out = NULL;
+    Pms__Profile *msg = NULL;
+    int rc = pms__pprof_load(&msg, path);
+    return rc ? rc : adopt(out, msg);
+}
+
+int pms_pprof_open_mem(pms_pprof **out, const void *data, size_t len, const char *name)
+{
+    *out = NULL;
+    Pms__Profile *msg = NULL;
+    int rc = pms__pprof_decode(&msg, data, len, name);
+    return rc ? rc : adopt(out, msg);
+}
+
+void pms_pprof_close(pms_pprof *p)
+{
+    if (!p) return;
+    for (size_t i = 0; p->addresses && i < p->msg->n_location; i++) free(p->addresses[i]);
+    free(p->addresses);
+    pms__pprof_free(p->msg);
+    pms__keymap_free(&p->location_index);
+    pms__keymap_free(&p->function_index);
+    pms__keymap_free(&p->mapping_index);
+    free(p);
+}
+
+int pms_pprof_sniff(bool *out, const char *path)
+{
+    *out = false;
+    FILE *f = fopen(path, "rb");
+    if (!f) return pms__fail_errno(PMS_ENOENT, errno, "%s: cannot open", path);
+    unsigned char head[SNIFF_BYTES];
+    size_t n = fread(head, 1, sizeof head, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) return pms__fail(PMS_EIO, "%s: cannot read", path);
+    *out = pms__pprof_looks_like(head, n);
+    return PMS_OK;
+}
+
+static const char *str(const pms_pprof *p, int64_t i) { return p->msg->string_table[i]; }
+
+size_t pms_pprof_ntypes(const pms_pprof *p) { return p->msg->n_sample_type; }
+
+void pms_pprof_type(const pms_pprof *p, size_t i, const char **type, const char **unit)
+{
+    *type = i < p->msg->n_sample_type ? str(p, p->msg->sample_type[i]->type) : "";
+    *unit = i < p->msg->n_sample_type ? str(p, p->msg->sample_type[i]->unit) : "";
+}
+
+size_t pms_pprof_default_type(const pms_pprof *p)
+{
+    size_t n = p->msg->n_sample_type;
+    if (p->msg->default_sample_type)
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(str(p, p->msg->sample_type[i]->type), str(p, p->msg->default_sample_type)) == 0) return i;
+    return n ? n - 1 : 0;
+}
+
+size_t pms_pprof_ncomments(const pms_pprof *p) { return p->msg->n_comment; }
+const char *pms_pprof_comment(const pms_pprof *p, size_t i) { return i < p->msg->n_comment ? str(p, p->msg->comment[i]) : ""; }
+
+/* The sample type that counts samples ("count", as Go's "samples"), or SIZE_MAX. */
+static size_t count_type(const pms_pprof *p)
+{
+    for (size_t i = 0; i < p->msg->n_sample_type; i++)
+        if (strcmp(str(p, p->msg->sample_type[i]->unit), "count") == 0) return i;
+    return SIZE_MAX;
+}
+
+/* The function a sample's flat value goes to: its leaf location's innermost line. */
+static int leaf_function(pms_pprof *p, const Pms__Sample *s, const char **name, const char **file, const char **binary,
+                         const char **build_id)
+{
+    *name = PMS_BINARY_UNKNOWN;
+    *file = *binary = *build_id = "";
+    if (!s->n_location_id) return PMS_OK;
+    size_t at = (size_t)*pms__keymap_find(&p->location_index, s->location_id[0], 0);
+    const Pms__Location *loc = p->msg->location[at];
+    const uint64_t *m = loc->mapping_id ? pms__keymap_find(&p->mapping_index, loc->mapping_id, 0) : NULL;
+    if (m) {
+        *binary = str(p, p->msg->mapping[*m]->filename);
+        *build_id = str(p, p->msg->mapping[*m]->build_id);
+    }
+    if (loc->n_line) {
+        const Pms__Function *f = p->msg->function[*pms__keymap_find(&p->function_index, loc->line[0]->function_id, 0)];
+        *name = str(p, f->name)[0] ? str(p, f->name) : str(p, f->system_name);
+        *file = str(p, f->filename);
+        if ((*name)[0]) return PMS_OK;
+    }
+    if (!p->addresses[at] && asprintf(&p->addresses[at], "0x%llx", (unsigned long long)loc->address) < 0) {
+        p->addresses[at] = NULL;
+        return pms__fail(PMS_ENOMEM, "out of memory for the pprof table");
+    }
+    *name = p->addresses[at];
+    return PMS_OK;
+}
+
+static int compare_rows(const void *x, const void *y)
+{
+    const pms_pprof_row *a = x, *b = y;
+    if (a->value != b->value) return a->value < b->value ? 1 : -1;
+    int c = strcmp(a->function, b->function);
+    return c ? c : strcmp(a->file, b->file);
+}
+
+int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row **rows, size_t *nrows)
+{
+    *rows = NULL;
+    *nrows = 0;
+    if (type >= p->msg->n_sample_type)
+        return pms__fail(PMS_EINVAL, "sample type %zu: the profile has %zu", type, p->msg->n_sample_type);
+    if (!(confidence > 0 && confidence < 1))
+        return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
+    size_t counts = count_type(p), size = 0;
+    pms_keymap where, index; /* (file, binary) -> place; (name, place) -> row */
+    pms__keymap_init(&where);
+    pms__keymap_init(&index);
+    pms_pprof_row *out = NULL;
+    int64_t total = 0;
+    uint64_t draws = 0;
+    int rc = PMS_OK;
+    for (size_t i = 0; i < p->msg->n_sample && !rc; i++) {
+        const Pms__Sample *s = p->msg->sample[i];
+        const char *name, *file, *binary, *build_id;
+        if ((rc = leaf_function(p, s, &name, &file, &binary, &build_id))) break;
+        /* A row is a function (name and source file) in a binary; strings are told apart by
+         * their addresses (the string table's, or a location's made name). */
+        uint64_t *place = pms__keymap_upsert(&where, (uint64_t)(uintptr_t)file, (uint64_t)(uintptr_t)binary, where.count);
+        uint64_t *slot = place ? pms__keymap_upsert(&index, (uint64_t)(uintptr_t)name, *place, UINT64_MAX) : NULL;
+        if (!slot || (*slot == UINT64_MAX && pms__grow(&out, &size, *nrows + 1, sizeof *out))) {
+            rc = pms__fail(PMS_ENOMEM, "out of memory for the pprof table");
+            break;
+        }
+        if (*slot == UINT64_MAX) {
+            out[*nrows] = (pms_pprof_row){name, file, binary, build_id, 0, 0, 0, 0, 1};
+            *slot = (*nrows)++;
+        }
+        pms_pprof_row *r = &out[*slot];
+        r->value += s->value[type];
+        total += s->value[type];
+        uint64_t n = counts == SIZE_MAX ? 1 : (uint64_t)(s->value[counts] > 0 ? s->value[counts] : 0);
+        r->samples += counts == SIZE_MAX ? 0 : n;
+        draws += n;
+    }
+    pms__keymap_free(&where);
+    pms__keymap_free(&index);
+    if (rc) {
+        free(out);
+        *nrows = 0;
+        return rc;
+    }
+    /* Each share is a proportion of `draws` samples (the count type's total, else the
+     * number of samples in the profile) for its Wilson interval. */
+    for (size_t i = 0; i < *nrows; i++) {
+        pms_pprof_row *r = &out[i];
+        r->share = total > 0 ? (double)r->value / (double)total : 0;
+        double k = round(r->share * (double)draws);
+        if (k < 0) k = 0;
+        if (k > (double)draws) k = (double)draws;
+        if (draws) pms_wilson_interval((uint64_t)k, draws, confidence, &r->ci_low, &r->ci_high);
+    }
+    if (*nrows) qsort(out, *nrows, sizeof *out, compare_rows);
+    *rows = out;
+    return PMS_OK;
+}

@@ -1,0 +1,3 @@
+module pmuscope.test/goburn
+
+go 1.19

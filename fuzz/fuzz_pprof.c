@@ -1,13 +1,22 @@
 /* libFuzzer target for the pprof reader: any bytes (gzipped or not) must give PMS_OK or
  * an error, never a crash, a sanitizer report or a leak; a profile that decodes gives
- * the table of each of its sample types, as `pmuscope report` makes it. */
+ * the table of each of its sample types, as `pmuscope report` makes it, and its sampled
+ * sites in their files, as `pmuscope hotspot --truth` reads them. */
 #include "pmuscope/pprof.h"
+#include "hotspot/pprof_sites.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int count_leaf(const char *file, uint64_t offset, uint64_t count, void *ctx)
+{
+    (void)file;
+    *(uint64_t *)ctx += count + offset % 2;
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,6 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (size_t i = 0; i < pms_pprof_ncomments(p); i++) (void)pms_pprof_comment(p, i);
     (void)pms_pprof_default_type(p);
+    uint64_t sum = 0; /* the sampled sites, as hotspot --truth places them */
+    if (pms_pprof_ntypes(p)) (void)pms__pprof_each_leaf(p, pms__pprof_count_type(p), count_leaf, &sum);
     pms_pprof_close(p);
     return 0;
 }

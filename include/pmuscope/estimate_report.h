@@ -13,7 +13,9 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
-enum { PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_METHODS };
+/* LP, MRA and MRACM are the paper's methods (the default); ridge is a remedy for
+ * multicollinearity fitted on request. */
+enum { PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_RIDGE, PMS_EST_METHODS };
 
 /* Which runs and counters to use. */
 typedef struct pms_estimate_spec {
@@ -56,6 +58,7 @@ typedef struct pms_estimate_result {
     pms_lp_fit lp;
     pms_mra_fit mra;
     pms_mracm_fit mracm;
+    pms_ridge_fit ridge;
     const char *select;   /* MRA counter selection, as given */
 } pms_estimate_result;
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[PMS_EST_METHODS] = {"lp", "mra", "mracm"};
+static const char *const method_names[PMS_EST_METHODS] = {"lp", "mra", "mracm", "ridge"};
 
 static void usage(FILE *out)
 {
@@ -38,7 +38,9 @@ static void usage(FILE *out)
             "  --counters COLS     use only these counters (default: every counter column)\n"
             "  --ignore COLS       columns that are not counters\n"
             "Methods:\n"
-            "  --method LIST       lp, mra, mracm (default: all three)\n"
+            "  --method LIST       lp, mra, mracm, ridge (default: lp,mra,mracm, the paper's);\n"
+            "                      ridge: ridge regression on the standardised counters, lambda\n"
+            "                      chosen by generalised cross-validation\n"
             "  --select all|p|aic  MRA counters: all (default), backward elimination by p value\n"
             "                      (--p-value, default 0.05) or by AIC as R's step()\n"
             "  --p-value P         p value threshold for --select p and MRACM's selection\n"
@@ -122,7 +124,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"instructions", required_argument, 0, O_INSTRUCTIONS},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
-    for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = true;
+    for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = m != PMS_EST_RIDGE; /* the paper's three */
     o->fit.select_name = "all";
     o->fit.mracm.seed = CLI_DEFAULT_SEED;
     int c;
@@ -150,7 +152,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_JSON: o->json = cli_format_target(optarg); break;
         case O_METHOD:
             if (!parse_methods(optarg, o->fit.method))
-                return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm", optarg);
+                return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm, ridge", optarg);
             break;
         case O_SELECT:
             o->fit.select_name = optarg;

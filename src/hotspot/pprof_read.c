@@ -3,6 +3,7 @@
 #include "pmuscope/pprof.h"
 #include "pmuscope/profile.h"
 
+#include "hotspot/pprof_sites.h"
 #include "io/pprof_file.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -226,5 +227,38 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
     }
     if (*nrows) qsort(out, *nrows, sizeof *out, compare_rows);
     *rows = out;
+    return PMS_OK;
+}
+
+size_t pms__pprof_count_type(const pms_pprof *p)
+{
+    size_t t = count_type(p);
+    return t == SIZE_MAX ? pms_pprof_default_type(p) : t;
+}
+
+int64_t pms__pprof_period(const pms_pprof *p) { return p->msg->period; }
+
+int pms__pprof_each_leaf(const pms_pprof *p, size_t type, pms_pprof_leaf_fn fn, void *ctx)
+{
+    if (type >= p->msg->n_sample_type)
+        return pms__fail(PMS_EINVAL, "sample type %zu: the profile has %zu", type, p->msg->n_sample_type);
+    for (size_t i = 0; i < p->msg->n_sample; i++) {
+        const Pms__Sample *s = p->msg->sample[i];
+        uint64_t count = s->value[type] > 0 ? (uint64_t)s->value[type] : 0;
+        const char *file = NULL;
+        uint64_t offset = 0;
+        if (s->n_location_id) {
+            const Pms__Location *loc =
+                p->msg->location[*pms__keymap_find(&p->location_index, s->location_id[0], 0)];
+            const uint64_t *m = loc->mapping_id ? pms__keymap_find(&p->mapping_index, loc->mapping_id, 0) : NULL;
+            const Pms__Mapping *map = m ? p->msg->mapping[*m] : NULL;
+            if (map && loc->address >= map->memory_start) {
+                file = str(p, map->filename);
+                offset = loc->address - map->memory_start + map->file_offset;
+            }
+        }
+        int rc = fn(file, offset, count, ctx);
+        if (rc) return rc;
+    }
     return PMS_OK;
 }

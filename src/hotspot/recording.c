@@ -3,9 +3,13 @@
 #include "pmuscope/event.h"
 #include "pmuscope/hotspot.h"
 #include "pmuscope/perfdata.h"
+#include "pmuscope/pprof.h"
 #include "pmuscope/profile.h"
 #include "pmuscope/symbols.h"
+#include "hotspot/pprof_sites.h"
 #include "util/error.h"
+#include "util/grow.h"
+#include "util/keymap.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +48,76 @@ static int copy_cmdline(pms_hotspot_recording *out, const pms_perfdata_reader *r
     return PMS_OK;
 }
 
+/* A pprof profile's sampled instructions, merged by (file, offset) as BY_IP rows are. */
+struct pprof_place {
+    pms_hotspot_recording *out;
+    pms_keymap index; /* (file string's address, offset) -> sample */
+    size_t cap;
+};
+
+static int place_leaf(const char *file, uint64_t offset, uint64_t count, void *ctx)
+{
+    struct pprof_place *pl = ctx;
+    pms_hotspot_recording *out = pl->out;
+    out->total += count;
+    if (!file || file[0] != '/') { /* [kernel], [vdso], no mapping */
+        out->unplaced += count;
+        return PMS_OK;
+    }
+    uint64_t *slot = pms__keymap_upsert(&pl->index, (uint64_t)(uintptr_t)file, offset, UINT64_MAX);
+    if (!slot) return pms__fail(PMS_ENOMEM, "out of memory for sampled IPs");
+    if (*slot == UINT64_MAX) {
+        char *path = NULL;
+        if (pms__grow(&out->samples, &pl->cap, out->n + 1, sizeof *out->samples) || !(path = strdup(file)))
+            return pms__fail(PMS_ENOMEM, "out of memory for sampled IPs");
+        out->samples[out->n] = (pms_hotspot_sample){path, NULL, offset, 0};
+        *slot = out->n++;
+    }
+    out->samples[*slot].count += count;
+    return PMS_OK;
+}
+
+/* S from a pprof profile: its count sample type (else its default one) at each leaf. */
+static int read_pprof(pms_hotspot_recording *out, const char *path)
+{
+    pms_pprof *p = NULL;
+    int rc = pms_pprof_open(&p, path);
+    if (rc) return rc;
+    if (pms_pprof_ntypes(p) == 0) {
+        pms_pprof_close(p);
+        return pms__fail(PMS_EFORMAT, "%s: the profile has no sample types", path);
+    }
+    size_t type = pms__pprof_count_type(p);
+    const char *name, *unit;
+    pms_pprof_type(p, type, &name, &unit);
+    size_t len = strlen(name);
+    if (len > 8 && strcmp(name + len - 8, "_samples") == 0) len -= 8; /* pmuscope's "<event>_samples" */
+    snprintf(out->event, sizeof out->event, "%.*s", (int)len, name);
+    out->period = pms__pprof_period(p) > 0 ? (uint64_t)pms__pprof_period(p) : 0;
+    for (size_t t = 0; t < pms_pprof_ntypes(p); t++) { /* a CPU-time profile: periods in nanoseconds */
+        pms_pprof_type(p, t, &name, &unit);
+        if (strcmp(unit, "nanoseconds") == 0) out->time_based = 1;
+    }
+    struct pprof_place pl = {out, {0}, 0};
+    pms__keymap_init(&pl.index);
+    rc = pms__pprof_each_leaf(p, type, place_leaf, &pl);
+    if (!rc && !out->samples && !(out->samples = calloc(1, sizeof *out->samples)))
+        rc = pms__fail(PMS_ENOMEM, "out of memory");
+    pms__keymap_free(&pl.index);
+    pms_pprof_close(p);
+    return rc;
+}
+
 int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
 {
     memset(out, 0, sizeof *out);
+    bool is_perfdata = true, is_pprof = false;
+    if (pms_perfdata_sniff(&is_perfdata, perfdata) == PMS_OK && !is_perfdata &&
+        pms_pprof_sniff(&is_pprof, perfdata) == PMS_OK && is_pprof) {
+        int rc = read_pprof(out, perfdata);
+        if (rc < 0) pms_hotspot_recording_free(out);
+        return rc;
+    }
     pms_perfdata_reader *r = NULL;
     pms_symbols *sym = NULL;
     pms_profile *prof = NULL;

@@ -36,6 +36,11 @@ printf '500,250,7\n600,300,3\n' >>"$tmp/cpi.csv"
 refused "cpistack, a count of 2^53 + 1" "cpi.csv:3:3: column 'cache-misses': 9007199254740993 is 2^53 or more" \
     "$P" cpistack "$tmp/cpi.csv"
 
+# what the 600 s fuzz run found: a branches count of 2e25 kept GLPK's simplex busy for over
+# 20 minutes (libFuzzer's timeout); it is refused as it is read (its seed: lp-hang-huge-count.csv)
+refused "estimate, the LP fuzz input" "lp-hang-huge-count.csv:2:5: column 'branches': 2.0102421555555555e+25 is 2^53" \
+    "$P" estimate "$PMS_SOURCE_DIR/fuzz/corpus/estimate_runs/lp-hang-huge-count.csv" --group-by corerun --method lp
+
 # a run label of 600 characters comes out whole (it went through a 512-byte buffer)
 long=$(printf 'L%.0s' $(seq 600))
 printf 'run,cycles,a,b\n%s1,100,10,5\nR2,200,20,9\nR3,300,30,16\nR4,410,40,21\nR5,500,50,25\nR6,640,61,30\n' \

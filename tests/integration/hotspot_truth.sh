@@ -1,7 +1,8 @@
 #!/bin/bash
 # pmuscope hotspot --truth on a `perf record` file of the hotspots workload: the sampled
 # side agrees with perf script and perf report, the exact side with the workload's
-# source (hot_a's loop runs 40,000,000 times), the measures are in range; a recording of
+# source (hot_a's loop runs 40,000,000 times), the measures are in range, the recording
+# as a pprof profile scores the same; a recording of
 # another program, and a binary replaced after valgrind ran, are refused.
 # ctest-labels: serial;no-sanitize
 set -euo pipefail
@@ -57,6 +58,14 @@ for pair in hot_a:40000000 hot_b:25000000 hot_c:20000000 hot_d:10000000 hot_e:50
 done
 jq -e '.sc > 0 and .sc <= 1 and .nrmse_sr > 0 and .od > 0 and .m == (.ips | length)' "$tmp/out.json" >/dev/null ||
     fail "measures out of range: $(jq -c '{sc, nrmse_sr, od, m}' "$tmp/out.json")"
+# The same recording as a pprof profile (report --pprof) is scored the same: every sampled
+# IP in its file with its count, and so every measure.
+"$PMUSCOPE" report -i "$tmp/perf.data" --pprof "$tmp/perf.pb.gz" >/dev/null
+"$PMUSCOPE" hotspot --truth "$tmp/truth" --json "$tmp/perf.pb.gz" > "$tmp/pprof.json" 2>"$tmp/pprof.err" ||
+    fail "hotspot --truth on a pprof profile: $(cat "$tmp/pprof.err")"
+keys='{event, period, samples, unplaced_samples, m, ns, nrmse_sr, sc, od, ips: (.ips | sort_by(.object, .offset))}'
+cmp -s <(jq -S "$keys" "$tmp/out.json") <(jq -S "$keys" "$tmp/pprof.json") ||
+    fail "the pprof profile scores differently: $(diff <(jq -S "$keys" "$tmp/out.json") <(jq -S "$keys" "$tmp/pprof.json") | head)"
 # OD beside what it rests on: the samples with no truth and the covered IPs, recounted
 # from the IP list; the text names both ODs.
 jq -e '.ns_no_truth == ([.ips[] | select(.executed == 0) | .sampled] | add // 0) and

@@ -19,6 +19,10 @@ corpus, pmuscope, tmp = sys.argv[1:4]
 
 # Files pmuscope does not read like perf yet, each with why. Shrinks as they are fixed.
 KNOWN_FAILURES = {
+    # --sort dso agrees; by symbol perf names the recording's kernel addresses from this
+    # machine's /proc/kallsyms (the pipe holds no kernel build-id), pmuscope leaves them unnamed.
+    "perf.data.piped.no_attr_ids-4.14": "kernel symbols from the host's kallsyms",
+    "perf.data.piped.target.throttled-3.4": "kernel symbols from the host's kallsyms",
 }
 # Files perf itself cannot read: pmuscope must refuse them too, naming the file.
 PERF_FAILS = {

@@ -29,6 +29,7 @@ typedef struct pms_olr_series {
     size_t *lines;         /* source line of each sample (tables), or NULL */
     long tid;              /* perf.data: the thread whose samples these are */
     uint64_t skipped;      /* perf.data: samples of other threads left out */
+    size_t line;           /* pms_olr_series_stream, tables: the line of the row handed over */
 } pms_olr_series;
 
 typedef struct pms_olr_input_options {
@@ -44,6 +45,15 @@ void pms_olr_input_options_init(pms_olr_input_options *o);
  * file (and line for tables). */
 int pms_olr_series_load(pms_olr_series *out, const char *path, const pms_olr_input_options *opt);
 void pms_olr_series_free(pms_olr_series *s);
+
+/* The same input a row at a time, never whole (memory flat in the number of rows): META
+ * gets the names, x name, source, tid and skipped as pms_olr_series_load sets them, and n
+ * counts the rows handed over (x and y stay NULL); FN gets each row in order, x and the k
+ * counters (a perf.data's samples are put in time order as perf's rounds allow). A
+ * non-zero return of FN stops and is returned. Free META with pms_olr_series_free. */
+typedef int (*pms_olr_row_fn)(uint64_t x, const uint64_t *y, void *ctx);
+int pms_olr_series_stream(pms_olr_series *meta, const char *path, const pms_olr_input_options *opt,
+                          pms_olr_row_fn fn, void *ctx);
 
 /* An error bound for one counter (name) or for all (name NULL), as --eps gives it. */
 typedef struct pms_olr_eps_spec {
@@ -68,6 +78,13 @@ typedef struct pms_olr_fit {
 int pms_olr_fit_series(pms_olr_fit *out, const pms_olr_series *s, const pms_olr_options *opt,
                        const pms_olr_eps_spec *specs, size_t nspecs, int monotone, const char *where);
 void pms_olr_fit_free(pms_olr_fit *f);
+/* The same on the input at PATH read a row at a time (pms_olr_series_stream; twice when an
+ * eps is relative to the range or the step): memory flat in the number of rows. SEG_FN gets
+ * each segment as it closes (OUT keeps none: nseg 0), ROW_FN (or NULL) each row of the
+ * fitting pass, both with CTX. META as for pms_olr_series_stream. */
+int pms_olr_fit_stream(pms_olr_fit *out, pms_olr_series *meta, const char *path, const pms_olr_input_options *in,
+                       const pms_olr_options *opt, const pms_olr_eps_spec *specs, size_t nspecs, int monotone,
+                       pms_olr_segment_fn seg_fn, pms_olr_row_fn row_fn, void *ctx);
 
 /* The segment CSV (a header, then one row per segment as it closes). */
 void pms_olr_write_segment_header(FILE *out);
@@ -83,6 +100,9 @@ int pms_olr_write_store(FILE *out, const char *where, const pms_olr_store_option
 int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 /* The input series as CSV: x and one column per counter. */
 int pms_olr_write_series(FILE *out, const pms_olr_series *s);
+/* The same a row at a time (for pms_olr_series_stream): the header, then each row. */
+void pms_olr_write_series_header(FILE *out, const pms_olr_series *s);
+void pms_olr_write_series_row(FILE *out, uint64_t x, const uint64_t *y, size_t k);
 /* One chart per counter: the samples as points (every n-th beyond 4000), the lines over them. */
 int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 /* The summary: a table (per counter: eps, segments, reduction, bytes ratio, MNESD, errors)

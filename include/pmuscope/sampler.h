@@ -74,6 +74,8 @@ typedef struct pms_sampler_config {
     int clockid;
     int inherit;               /* follow threads and children created later */
     int enable_on_exec;        /* start counting when the launched child execs */
+    int time_order;            /* non-zero: records reach the callback in time order across the
+                                  buffers (see pms_sampler_poll); pms_sampler_flush() at the end */
 } pms_sampler_config;
 
 typedef struct pms_sampler_stats {
@@ -82,6 +84,8 @@ typedef struct pms_sampler_stats {
     uint64_t throttles, unthrottles;
     uint64_t period_updates;   /* PERF_EVENT_IOC_PERIOD calls made for randomisation */
     uint64_t period_update_ns; /* time spent in those calls */
+    uint64_t late;             /* with time_order: records that arrived after a newer one had
+                                  been passed on (passed on at once, out of order) */
 } pms_sampler_stats;
 
 typedef struct pms_sampler pms_sampler;
@@ -96,10 +100,18 @@ int pms_sampler_enable(pms_sampler *s);
 int pms_sampler_disable(pms_sampler *s);
 
 /* Waits up to timeout_ms (0: no wait, -1: forever) for data, then passes every
- * available record to fn. Returns the number of records, or a negative status
- * (fn's non-zero return stops the drain and is returned). */
+ * available record to fn. Returns the number of records drained, or a negative status
+ * (fn's non-zero return stops the drain and is returned).
+ *
+ * With time_order and more than one buffer (inherit: one per CPU; or several threads),
+ * the records drained are queued instead, and fn gets, sorted by time, those no newer
+ * than the newest record of the previous poll (as perf's FINISHED_ROUND): every buffer
+ * has been drained since, so nothing older can arrive. With one buffer they pass at once. */
 typedef int (*pms_record_fn)(const struct perf_event_header *h, void *ctx);
 int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx);
+/* With time_order: passes every record still queued to fn, in time order (after the last
+ * poll, once the events are disabled). Without it, does nothing. */
+int pms_sampler_flush(pms_sampler *s, pms_record_fn fn, void *ctx);
 
 /* Changes the period of sampling event i on every thread (PERF_EVENT_IOC_PERIOD). */
 int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period);

@@ -101,6 +101,55 @@ static int write_series(FILE *out, const pms_olr_series *s, const pms_olr_fit *f
     return pms_olr_write_series(out, s);
 }
 
+/* The streaming run: segments and samples written as they come, the summary at the end. */
+typedef struct streaming {
+    FILE *segments, *samples;
+    const pms_olr_series *meta;
+    bool samples_header;
+} streaming;
+
+static int stream_segment(const pms_olr_segment *seg, void *ctx)
+{
+    streaming *S = ctx;
+    if (S->segments) pms_olr_write_segment(S->segments, S->meta->names[seg->counter], seg);
+    return 0;
+}
+
+static int stream_row(uint64_t x, const uint64_t *y, void *ctx)
+{
+    streaming *S = ctx;
+    if (!S->samples) return 0;
+    if (!S->samples_header) pms_olr_write_series_header(S->samples, S->meta);
+    S->samples_header = true;
+    pms_olr_write_series_row(S->samples, x, y, S->meta->k);
+    return 0;
+}
+
+static int olr_streaming(const char *path, const pms_olr_input_options *in, const pms_olr_options *opt,
+                         const pms_olr_eps_spec *specs, size_t nspecs, int monotone, const char *output,
+                         const char *json, const char *csv, const char *samples)
+{
+    pms_olr_series meta = {0};
+    streaming S = {.meta = &meta};
+    int rc = CLI_OK;
+    /* the segments go to their file, or to the main output in place of the summary */
+    if (csv && !(S.segments = cli_open_output(cli_is_main(csv) ? output : csv))) return CLI_FAIL;
+    if (S.segments) pms_olr_write_segment_header(S.segments);
+    if (samples && !(S.samples = cli_open_output(samples))) rc = CLI_FAIL;
+    pms_olr_fit fit = {0};
+    if (rc == CLI_OK &&
+        pms_olr_fit_stream(&fit, &meta, path, in, opt, specs, nspecs, monotone, stream_segment, stream_row, &S))
+        rc = cli_lib_error();
+    if (S.segments && cli_close_output(S.segments) != CLI_OK) rc = CLI_FAIL;
+    if (S.samples && cli_close_output(S.samples) != CLI_OK) rc = CLI_FAIL;
+    if (rc == CLI_OK && json && !cli_is_main(json)) rc = write_file(json, pms_olr_write_json, &meta, &fit);
+    if (rc == CLI_OK && !cli_is_main(csv))
+        rc = write_file(output, cli_is_main(json) ? pms_olr_write_json : pms_olr_write_summary, &meta, &fit);
+    if (fit.sums) pms_olr_fit_free(&fit);
+    pms_olr_series_free(&meta);
+    return rc;
+}
+
 static int write_store(const char *path, const pms_olr_store_options *so, const pms_olr_series *s,
                        const pms_olr_fit *f, pms_olr_store_stats *stats)
 {
@@ -249,6 +298,9 @@ int cmd_olr(int argc, char **argv)
     if (cli_is_main(json) && cli_is_main(csv)) return cli_usage_error("olr", "--json and --csv both want the main output: give one a FILE");
     const char *path = argv[optind];
 
+    /* Outputs that need the whole series (decoded samples, charts, the segment file) load
+     * it; the others read the input a row at a time, so memory stays flat however long it is. */
+    if (!decode && !svg && !store) return olr_streaming(path, &in, &opt, specs, nspecs, monotone, output, json, csv, samples);
     pms_olr_series s;
     if (pms_olr_series_load(&s, path, &in)) return cli_lib_error();
     pms_olr_fit fit;

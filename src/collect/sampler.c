@@ -9,6 +9,7 @@
 #include "pmuscope/sampler.h"
 
 #include "collect/ring.h"
+#include "io/perfdata_order.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
 
@@ -86,6 +87,10 @@ struct pms_sampler {
     uint64_t *patched; /* a sample whose period we correct is copied here (64 KiB) */
     sampling_fd **resample; /* the fds marked in this drain */
     size_t nresample;
+    int ordered;            /* records pass through `order` (time_order with several buffers) */
+    pms__order_queue order; /* perf's ordered-events rules, as the perf.data reader applies them */
+    uint64_t last_time;     /* of the latest record drained, for one without a time */
+    uint64_t passed_time;   /* of the newest record passed on, to count late ones */
 };
 
 static uint64_t now_ns(clockid_t clock)
@@ -215,6 +220,38 @@ static int randomize_marked(pms_sampler *s)
     return rc;
 }
 
+/* A record's time: a sample's TIME, or the sample_id trailer's (sample_id_all is set:
+ * pid/tid, time, identifier end every other record); 0 if it is too short for one. */
+static uint64_t time_of(const struct perf_event_header *h)
+{
+    const uint64_t *w = (const uint64_t *)(const void *)(h + 1);
+    size_t words = (h->size - sizeof *h) / sizeof(uint64_t);
+    if (h->type == PERF_RECORD_SAMPLE) return words > W_TIME ? w[W_TIME] : 0;
+    return words >= 3 ? w[words - 2] : 0;
+}
+
+/* A record leaving the time-order queue: to the caller's callback. */
+static int pass_on(const unsigned char *rec, uint64_t file_off, void *ctx)
+{
+    (void)file_off;
+    pms_sampler *s = ctx;
+    const struct perf_event_header *h = (const void *)rec;
+    uint64_t t = time_of(h);
+    if (t && t < s->passed_time) s->stats.late++;
+    else if (t) s->passed_time = t;
+    return s->fn ? s->fn(h, s->ctx) : 0;
+}
+
+/* Queues a drained record for time order; one without a time goes with the one before. */
+static int queue_record(pms_sampler *s, const struct perf_event_header *h)
+{
+    uint64_t t = time_of(h);
+    if (t) s->last_time = t;
+    int rc = pms__order_push(&s->order, (const unsigned char *)h, h->size, s->last_time ? s->last_time : 1, 0,
+                             pass_on, s);
+    return rc == PMS_ENOMEM ? pms__fail(rc, "out of memory for the records awaiting time order") : rc;
+}
+
 static int on_record(const struct perf_event_header *h, void *ctx)
 {
     pms_sampler *s = ctx;
@@ -234,6 +271,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
     case PERF_RECORD_UNTHROTTLE: s->stats.unthrottles++; break;
     default: break;
     }
+    if (s->ordered) return queue_record(s, h);
     return s->fn ? s->fn(h, s->ctx) : 0;
 }
 
@@ -478,6 +516,7 @@ int pms_sampler_open(pms_sampler **out, const pms_sampler_config *cfg, pid_t pid
     rc = setup_events(s, cfg);
     if (!rc) rc = open_all(s, cfg, pid);
     if (!rc) rc = name_attrs(s);
+    s->ordered = cfg->time_order && s->nunits > 1;
     if (rc) {
         pms_sampler_close(s);
         return rc;
@@ -513,10 +552,18 @@ int pms_sampler_poll(pms_sampler *s, int timeout_ms, pms_record_fn fn, void *ctx
     uint64_t count = 0;
     int rc = 0;
     for (size_t u = 0; !rc && u < s->nunits; u++) rc = pms__ring_drain(&s->rings[u], on_record, s, &count);
+    if (!rc && s->ordered) rc = pms__order_round(&s->order, pass_on, s);
     int rrc = randomize_marked(s);
     if (rc) return rc;
     if (rrc) return rrc;
     return count > (uint64_t)INT32_MAX ? INT32_MAX : (int)count;
+}
+
+int pms_sampler_flush(pms_sampler *s, pms_record_fn fn, void *ctx)
+{
+    s->fn = fn;
+    s->ctx = ctx;
+    return s->ordered ? pms__order_drain(&s->order, pass_on, s) : PMS_OK;
 }
 
 int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period)
@@ -562,5 +609,6 @@ void pms_sampler_close(pms_sampler *s)
     free(s->ids);
     free(s->patched);
     free(s->resample);
+    pms__order_free(&s->order);
     free(s);
 }

@@ -40,14 +40,22 @@ void pms__olr_csv_header(FILE *out, const char *xname, const char *const *names,
     fputc('\n', out);
 }
 
-int pms_olr_write_series(FILE *out, const pms_olr_series *s)
+void pms_olr_write_series_header(FILE *out, const pms_olr_series *s)
 {
     pms__olr_csv_header(out, s->xname, (const char *const *)s->names, s->k);
-    for (size_t i = 0; i < s->n; i++) {
-        fprintf(out, "%llu", (unsigned long long)s->x[i]);
-        for (size_t j = 0; j < s->k; j++) fprintf(out, ",%llu", (unsigned long long)s->y[i * s->k + j]);
-        fputc('\n', out);
-    }
+}
+
+void pms_olr_write_series_row(FILE *out, uint64_t x, const uint64_t *y, size_t k)
+{
+    fprintf(out, "%llu", (unsigned long long)x);
+    for (size_t j = 0; j < k; j++) fprintf(out, ",%llu", (unsigned long long)y[j]);
+    fputc('\n', out);
+}
+
+int pms_olr_write_series(FILE *out, const pms_olr_series *s)
+{
+    pms_olr_write_series_header(out, s);
+    for (size_t i = 0; i < s->n; i++) pms_olr_write_series_row(out, s->x[i], &s->y[i * s->k], s->k);
     return PMS_OK;
 }
 

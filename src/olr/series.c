@@ -4,6 +4,7 @@
 #include "pmuscope/perfdata.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -31,7 +32,23 @@ void pms_olr_input_options_init(pms_olr_input_options *o)
     o->tid = -1;
 }
 
-int pms_olr_series_load(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
+/* Counts the rows handed to the caller's function. */
+typedef struct counting {
+    pms_olr_row_fn fn;
+    void *ctx;
+    uint64_t rows;
+} counting;
+
+static int count_row(uint64_t x, const uint64_t *y, void *ctx)
+{
+    counting *c = ctx;
+    int rc = c->fn(x, y, c->ctx);
+    c->rows += rc == 0;
+    return rc;
+}
+
+int pms_olr_series_stream(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
+                          pms_olr_row_fn fn, void *ctx)
 {
     memset(s, 0, sizeof *s);
     bool perfdata;
@@ -39,10 +56,40 @@ int pms_olr_series_load(pms_olr_series *s, const char *path, const pms_olr_input
     int rc = pms__input_open(&in, path);
     if (rc) return rc;
     rc = pms_perfdata_sniff(&perfdata, in.path);
-    if (!rc) rc = perfdata ? pms__olr_series_load_perfdata(s, in.path, opt) : pms__olr_series_load_table(s, in.path, opt);
-    pms__input_close(&in);
     if (rc == 0 && !(s->source = strdup(path))) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    counting c = {fn, ctx, 0};
+    if (rc == 0)
+        rc = perfdata ? pms__olr_series_stream_perfdata(s, in.path, opt, count_row, &c)
+                      : pms__olr_series_stream_table(s, in.path, opt, count_row, &c);
+    pms__input_close(&in);
+    s->n = c.rows;
     if (rc == 0 && s->n == 0) rc = pms__fail(PMS_EFORMAT, "%s: no samples", path);
+    return rc;
+}
+
+/* Loading: each row appended to the series, with its line for tables. */
+typedef struct loading {
+    pms_olr_series *s;
+    size_t lines_cap;
+} loading;
+
+static int append_row(uint64_t x, const uint64_t *y, void *ctx)
+{
+    loading *L = ctx;
+    pms_olr_series *s = L->s;
+    if (s->line && pms__grow(&s->lines, &L->lines_cap, s->n + 1, sizeof *s->lines))
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    if (s->line) s->lines[s->n] = s->line;
+    uint64_t *row = pms__olr_series_append(s, x);
+    if (!row) return pms__fail(PMS_ENOMEM, "out of memory");
+    memcpy(row, y, s->k * sizeof *row);
+    return PMS_OK;
+}
+
+int pms_olr_series_load(pms_olr_series *s, const char *path, const pms_olr_input_options *opt)
+{
+    loading L = {s, 0};
+    int rc = pms_olr_series_stream(s, path, opt, append_row, &L);
     if (rc) pms_olr_series_free(s);
     return rc;
 }

@@ -6,8 +6,10 @@
 /* Room for one more sample with this x; returns its y row, NULL when out of memory. */
 uint64_t *pms__olr_series_append(pms_olr_series *s, uint64_t x);
 
-int pms__olr_series_load_perfdata(pms_olr_series *s, const char *path, const pms_olr_input_options *opt);
-int pms__olr_series_load_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt);
+int pms__olr_series_stream_perfdata(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
+                                    pms_olr_row_fn fn, void *ctx);
+int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
+                                 pms_olr_row_fn fn, void *ctx);
 
 /* The header row of the samples CSV: x's name, then each counter's. */
 void pms__olr_csv_header(FILE *out, const char *xname, const char *const *names, size_t k);

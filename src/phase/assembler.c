@@ -93,6 +93,7 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
     if (s->nvalues && read_counts(a, s, &a->seen_cycles, &a->seen_instructions)) a->have_counts = 1;
     unsigned want = pms_phase_engine_next_multiple(a->engine);
     if (a->interval && s->attr == a->interval) {
+        if (a->cut_by_samples) return PMS_OK;
         /* perf record leaves PERIOD out of fixed-period samples: the attr has it then */
         a->size += s->period ? s->period : s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
         if (++a->marks >= (a->one_mark_per_interval ? 1 : want)) return end_interval(a, s);
@@ -101,6 +102,10 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
     if (pms__grow(&a->ips, &a->cap, a->n + 1, sizeof *a->ips))
         return pms__fail(PMS_ENOMEM, "out of memory for the interval's samples");
     a->ips[a->n++] = s->ip;
+    if (a->cut_by_samples) {
+        a->size += s->period;
+        return a->n >= a->samples_per_interval ? end_interval(a, s) : PMS_OK;
+    }
     if (!a->interval && a->n >= a->samples_per_interval * want) {
         a->size = a->n;
         return end_interval(a, s);
@@ -111,7 +116,7 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
 int pms__assembler_finish(pms_assembler *a)
 {
     if (!a->n) return PMS_OK;
-    if (!a->interval) a->size = a->n;
+    if (!a->interval && !a->cut_by_samples) a->size = a->n;
     return end_interval(a, NULL);
 }
 

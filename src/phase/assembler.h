@@ -14,6 +14,12 @@ typedef struct pms_assembler {
     uint64_t samples_per_interval;
     int one_mark_per_interval;         /* live: the interval event's period already follows
                                           the dynamic size; replay: merge marks */
+    int cut_by_samples;                /* live with per-CPU (or per-thread) interval counts: each
+                                          counts one CPU's share, so their marks fall anywhere in
+                                          the merged stream. The interval event's samples are left
+                                          out and every samples_per_interval IP samples make an
+                                          interval (the sample period follows the dynamic size),
+                                          whose size is the sum of their periods */
     uint64_t *ips;
     size_t n, cap;
     unsigned marks;

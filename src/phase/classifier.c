@@ -1,10 +1,11 @@
 /* Phase classifiers (Sembrant's thesis, 3.2).
  *
  * Distance based: an LRU cache of signatures with their phase ids. A signature within
- * the similarity threshold of its closest entry takes that entry's id and joins its
- * centroid (the running mean of the signatures it matched); otherwise it evicts the least
- * recently used entry. A new entry has the
- * transition phase id until it has been seen transition_threshold times (Lau et al.).
+ * the similarity threshold of its closest entry takes that entry's id; otherwise it evicts
+ * the least recently used entry. A new entry has the transition phase id until it has been
+ * seen transition_threshold times (Lau et al.); until then a match replaces its signature,
+ * as the thesis does, and from then on the entry's centroid is the running mean of the
+ * signatures it matched.
  *
  * Sequential k-means: the distance classifier runs until K phases have ids in the
  * cache; those entries become the K means, and from then on every signature joins the
@@ -20,6 +21,7 @@ typedef struct cache_entry {
     double *sig;
     int id;
     unsigned count;   /* times matched, including the first */
+    unsigned weight;  /* signatures in the running mean (since the entry got its phase id) */
     uint64_t used;    /* LRU stamp */
     int valid;
 } cache_entry;
@@ -47,6 +49,11 @@ void pms_classifier_config_default(pms_classifier_config *c)
     c->transition_threshold = 2;
     c->k = 4;
     c->learning_rate = 0;
+}
+
+double pms_phase_default_threshold(uint64_t samples_per_interval)
+{
+    return samples_per_interval >= 100 ? 35.0 : 50.0;
 }
 
 int pms_classifier_create(pms_classifier **out, const pms_classifier_config *cfg)
@@ -145,20 +152,30 @@ static int classify_distance(pms_classifier *c, const double *sig, double *dista
         if (d < bestd) bestd = d, best = e;
     }
     c->clock++;
+
     if (best && bestd <= limit) {
         best->count++;
-        /* A running mean of every signature the entry matched: replacing it by the last one
-         * let a phase drift away through its boundary intervals (one phase split in two). */
-        for (size_t i = 0; i < n; i++) best->sig[i] += (sig[i] - best->sig[i]) / best->count;
         best->used = c->clock;
-        if (best->id == PMS_PHASE_TRANSITION && best->count >= c->cfg.transition_threshold)
-            best->id = ++c->next_id;
+        if (best->id == PMS_PHASE_TRANSITION) {
+            /* As in the thesis: an entry still in the transition phase takes the newest
+             * signature, so that the interval that crossed a phase boundary (and created the
+             * entry) does not stay in the phase's centroid once the entry gets an id. */
+            memcpy(best->sig, sig, n * sizeof *sig);
+            best->weight = 1;
+            if (best->count >= c->cfg.transition_threshold) best->id = ++c->next_id;
+        } else {
+            /* A phase's centroid is the running mean of every signature it matched: replacing
+             * it by the last one let a phase drift away through its boundary intervals. */
+            best->weight++;
+            for (size_t i = 0; i < n; i++) best->sig[i] += (sig[i] - best->sig[i]) / best->weight;
+        }
         if (distance) *distance = bestd;
         return best->id;
     }
     memcpy(victim->sig, sig, n * sizeof *sig);
     victim->valid = 1;
     victim->count = 1;
+    victim->weight = 1;
     victim->used = c->clock;
     victim->id = c->cfg.transition_threshold <= 1 ? ++c->next_id : PMS_PHASE_TRANSITION;
     if (distance) *distance = best ? bestd : 2.0;

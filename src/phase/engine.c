@@ -61,10 +61,11 @@ int pms_phase_engine_create(pms_phase_engine **out, const pms_phase_config *cfg,
     pms_phase_engine *e = calloc(1, sizeof *e);
     if (!e) return pms__fail(PMS_ENOMEM, "out of memory for the phase engine");
     e->cfg = *cfg;
+    if (e->cfg.classifier.threshold == PMS_PHASE_THRESHOLD_AUTO) e->cfg.classifier.threshold = 35.0;
     e->base_size = base_size;
     e->multiple = 1;
     int rc = pms_projection_init(&e->proj, cfg->classifier.signature_size, cfg->seed);
-    if (!rc) rc = pms_classifier_create(&e->classifier, &cfg->classifier);
+    if (!rc) rc = pms_classifier_create(&e->classifier, &e->cfg.classifier);
     for (int k = 0; !rc && k < PMS_PREDICT_COUNT; k++) {
         pms_predictor_config pc = cfg->predictors[k];
         pc.kind = (pms_predictor_kind)k;
@@ -100,6 +101,7 @@ void pms_phase_engine_destroy(pms_phase_engine *e)
 }
 
 const pms_projection *pms_phase_engine_projection(const pms_phase_engine *e) { return &e->proj; }
+const pms_phase_config *pms_phase_engine_config(const pms_phase_engine *e) { return &e->cfg; }
 unsigned pms_phase_engine_next_multiple(const pms_phase_engine *e) { return e->multiple; }
 
 static int grow_history(pms_phase_engine *e, int phase)

@@ -15,6 +15,7 @@ void pms_phase_input_defaults(pms_phase_input *in)
     memset(in, 0, sizeof *in);
     pms_phase_config_default(&in->cfg);
     pms_phase_monitor_config_default(&in->live);
+    in->cfg.classifier.threshold = PMS_PHASE_THRESHOLD_AUTO;
 }
 
 int pms_phase_input_parse_format(const char *s, pms_phase_format *out)
@@ -41,6 +42,10 @@ static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run
     pms_phase_format format = in->format == PMS_PHASE_FORMAT_AUTO ? detect(path) : in->format;
     int rc;
     if (format == PMS_PHASE_FORMAT_PERF) {
+        /* Samples per interval decide the default threshold; with an interval event, unknown. */
+        if (in->cfg.classifier.threshold == PMS_PHASE_THRESHOLD_AUTO && !in->source.interval_event)
+            in->cfg.classifier.threshold = pms_phase_default_threshold(
+                in->source.samples_per_interval ? in->source.samples_per_interval : 100);
         if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, 0))) return rc;
         run->engine = in->engine;
         rc = pms_phase_replay_perfdata(in->engine, path, &in->source, pms_phase_run_collect, run);
@@ -89,8 +94,10 @@ static int replay(pms_phase_input *in, pms_phase_run *run)
 int pms_phase_input_run(pms_phase_input *in, pms_phase_run *run)
 {
     in->live.phase = in->cfg;
-    if (in->path) return replay(in, run);
-    return pms__phase_live_run(in, run);
+    int rc = in->path ? replay(in, run) : pms__phase_live_run(in, run);
+    /* What the report shows: the threshold in use, PMS_PHASE_THRESHOLD_AUTO resolved. */
+    if (run->engine) in->cfg.classifier.threshold = pms_phase_engine_config(run->engine)->classifier.threshold;
+    return rc;
 }
 
 void pms_phase_input_close(pms_phase_input *in)

@@ -34,6 +34,7 @@ void pms_phase_monitor_config_default(pms_phase_monitor_config *c)
 {
     memset(c, 0, sizeof *c);
     pms_phase_config_default(&c->phase);
+    c->phase.classifier.threshold = PMS_PHASE_THRESHOLD_AUTO;
     c->own_thread = 1;
 }
 
@@ -127,8 +128,10 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
         m->sampling[1].nread = 2;
     }
     if (pid == 0) pid = getpid();
+    /* Per-CPU (or per-thread) buffers are merged in time order before intervals are cut. */
     pms_sampler_config sc = {.events = m->sampling, .nevents = 2, .use_clockid = cfg->use_clockid,
-                             .clockid = cfg->clockid, .inherit = cfg->inherit, .enable_on_exec = cfg->enable_on_exec};
+                             .clockid = cfg->clockid, .inherit = cfg->inherit, .enable_on_exec = cfg->enable_on_exec,
+                             .time_order = 1};
     rc = pms_sampler_open(&m->sampler, &sc, pid);
     if (rc == PMS_EINVAL && sc.inherit && m->sampling[1].nread) {
         /* Linux before 6.12 refuses PERF_SAMPLE_READ on inherited events: following the
@@ -136,7 +139,10 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
         m->sampling[1].nread = 0;
         rc = pms_sampler_open(&m->sampler, &sc, pid);
     }
-    if (!rc) rc = pms_phase_engine_create(&m->engine, &cfg->phase, m->sampling[1].period);
+    pms_phase_config phase = cfg->phase;
+    if (phase.classifier.threshold == PMS_PHASE_THRESHOLD_AUTO)
+        phase.classifier.threshold = pms_phase_default_threshold(m->sampling[1].period / m->sampling[0].period);
+    if (!rc) rc = pms_phase_engine_create(&m->engine, &phase, m->sampling[1].period);
     if (rc) {
         pms_phase_monitor_close(m);
         return rc;
@@ -146,6 +152,13 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     pms__assembler_init(&m->assembler, m->engine, NULL, attrs, nattrs, on_interval, m);
     m->assembler.interval = &attrs[1];
     m->assembler.one_mark_per_interval = 1;
+    if (attrs[1].nids > 1) {
+        /* One interval counter per CPU (or thread): each overflows on its own share, so an
+         * interval is cut every interval/sample-period samples of the merged stream instead. */
+        m->assembler.cut_by_samples = 1;
+        uint64_t n = m->sampling[1].period / m->sampling[0].period;
+        m->assembler.samples_per_interval = n ? n : 1;
+    }
     *out = m;
     return PMS_OK;
 }
@@ -204,6 +217,8 @@ int pms_phase_monitor_stop(pms_phase_monitor *m)
             break;
         }
     }
+    if (!rc) rc = pms_sampler_flush(m->sampler, on_record, m);
+    if (!rc && m->callback_status) rc = m->callback_status;
     if (!rc) rc = pms__assembler_finish(&m->assembler);
     if (rc && !m->failure) {
         m->failure = rc;

@@ -27,21 +27,17 @@ ari_at_least() {
 ari_at_least 0.9 -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 -- --units 1000 --repeat 2
 [ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$')" -gt 100 ]
 
-# The default sampling for software events (what a machine without PMU gets: cpu-clock
-# every 4 ms, intervals of 20 samples = 80 ms of task-clock, chosen for an overhead below
-# 1%) resolves phases of a few hundred ms: A and D last about 300 ms and C 1.4 s at 4000
-# units; B (about 30 ms) is shorter than an interval, so this run leaves it out
-# (--sequence ACD): its instances only make mixed intervals. With 20 samples an interval
-# the float loop's signatures are noisy, and at --threshold 50 a mixed interval at a boundary can
-# replace a phase's cached signature: seen here, ARI 0.81 to 0.96 from run to run (the
-# 0.9 of the issue is the fine-sampling check above; this one checks that the low-overhead
-# defaults still find the long phases).
-ari_at_least 0.75 -e cpu-clock --interval-event task-clock --threshold 50 -- --sequence ACD --units 4000 --repeat 2
+# The defaults for software events (what a machine without PMU gets: cpu-clock every 4 ms,
+# intervals of 20 samples = 80 ms of task-clock, chosen for an overhead below 1%, and with
+# 20 samples an interval the similarity threshold 50%) resolve phases of a few hundred ms:
+# A and D last about 300 ms and C 1.4 s at 4000 units; B (about 30 ms) is shorter than an
+# interval, so this run leaves it out (--sequence ACD): its instances only make mixed
+# intervals. Seen here: 0.84 to 0.98 from run to run, median 0.9 or more
+# (bench/bench-phase-ari.sh); the first intervals of each phase are in the transition
+# phase until seen twice, which costs 0.03 to 0.1. The bound holds on a loaded machine.
+ari_at_least 0.75 -e cpu-clock --interval-event task-clock -- --sequence ACD --units 4000 --repeat 2
 
-# The CSV has a row per interval, every predictor, and truth labels from the trace; the
-# intervals are 80 ms of task-clock. The samples (one per 4 ms of cpu-clock) add up to the
-# task-clock time of all intervals. (Not per interval: on a busy machine how the samples
-# split between neighbouring intervals varies, 4 in one and 38 in the next was seen.)
+# The CSV has a row per interval, every predictor, and truth labels from the trace.
 head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth"
 # Nearly every interval has a truth label (the count of intervals follows the workload's CPU
 # time, 36 to 50 here depending on the machine's load, so it is not asserted itself).
@@ -49,9 +45,13 @@ rows=$(($(wc -l <"$tmp/live.csv") - 1))
 labelled=$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ACD]$' || true)
 echo "$labelled of $rows intervals labelled A, C or D"
 [ "$rows" -ge 20 ] && [ "$labelled" -ge $((rows * 9 / 10)) ]
-awk -F, 'NR > 1 && $4 != 80000000 { bad++ } NR > 1 { samples += $5; expected += $4 / 4000000 }
-  END { printf "%d samples in %d intervals, %d expected from their task-clock time\n", samples, NR - 1, expected
-        exit !(bad <= 1 && samples >= 0.95 * expected && samples <= 1.05 * expected) }' "$tmp/live.csv"
+# The program is not pinned: it runs on either CPU, each with its own buffer and its own
+# task-clock count. The buffers are merged in time order and every 20 samples make an
+# interval: exactly 20 in every interval but the last, partial one, each sample one 4 ms
+# period of cpu-clock (size 80 ms).
+awk -F, 'NR > 2 && (last_n != 20 || last_size != 80000000) { bad++ } NR > 1 { last_n = $5; last_size = $4 }
+  END { printf "%d of %d intervals without exactly 20 samples (the last excepted)\n", bad, NR - 2; exit bad != 0 }' \
+  "$tmp/live.csv"
 grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-clock\)"' "$tmp/live.json"
 # The baseline beside the predictors: last value on the known labels, recounted here
 # from the CSV's truth column ("-" where an interval has no label).

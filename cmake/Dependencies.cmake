@@ -22,6 +22,13 @@ if(NOT PMS_FUZZ)
   pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 endif()
 
+# libiberty's demangler (C++, and Rust in its auto mode), as perf uses it for symbol names.
+find_path(IBERTY_INCLUDE_DIR libiberty/demangle.h REQUIRED)
+find_library(IBERTY_LIBRARY NAMES libiberty.a iberty REQUIRED)
+add_library(pms_dep_iberty INTERFACE)
+target_include_directories(pms_dep_iberty INTERFACE ${IBERTY_INCLUDE_DIR})
+target_link_libraries(pms_dep_iberty INTERFACE ${IBERTY_LIBRARY})
+
 # pprof profiles: protobuf-c's runtime, its code generator (a build-machine program, also
 # when cross-building) and zlib for the gzip framing.
 pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)

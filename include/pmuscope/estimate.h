@@ -253,6 +253,57 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
                        const char *const *names, const pms_mracm_options *opt, pms_mracm_fit *out);
 void pms_mracm_fit_free(pms_mracm_fit *f);
 
+/* ---- Ridge ------------------------------------------------------------------ */
+
+/* A remedy for multicollinearity: the counters standardised (centred, divided by
+ * their sd with m - 1 as R's scale()), cycles centred, the standardised
+ * coefficients b = solve(Z'Z + lambda I, Z'y) with lambda minimising the
+ * generalised cross-validation score GCV(lambda) = m RSS / (m - df)^2, df the
+ * trace of the hat matrix Z (Z'Z + lambda I)^-1 Z' (as MASS::lm.ridge); GSL's
+ * SVD, GCV curve and minimiser do the work. The intercept is not penalised.
+ * Constant counters are left out (dropped). Fails on fewer than k + 2 runs for
+ * k varying counters. */
+typedef struct pms_ridge_fit {
+    pms_cycle_model model; /* in the counters' own units */
+    double lambda;         /* the penalty on the standardised coefficients */
+    double df;             /* effective degrees of freedom (trace of the hat matrix) */
+    double rss;            /* residual sum of squares of the fitting runs */
+    double gcv;            /* GCV(lambda) */
+    double *std_coef;      /* n: the standardised coefficients (0 for dropped counters) */
+    size_t *dropped;       /* constant counters */
+    size_t n_dropped;
+} pms_ridge_fit;
+
+int pms_ridge_fit_runs(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
+                       pms_ridge_fit *out);
+void pms_ridge_fit_free(pms_ridge_fit *f);
+
+/* ---- Principal-component regression --------------------------------------- */
+
+/* The other remedy (Hattori's paper suggests PCA): the principal components of the
+ * standardised counters (as R's prcomp(scale. = TRUE)), the fewest leading ones
+ * whose variance reaches `share` of the total kept, cycles regressed on their scores
+ * (as R's lm on prcomp(...)$x[, 1:k]) and the coefficients carried back to the
+ * counters. Constant counters are left out. Fails on fewer than k + 2 runs for k
+ * varying counters. */
+#define PMS_PCR_SHARE 0.99
+
+typedef struct pms_pcr_fit {
+    pms_cycle_model model; /* in the counters' own units */
+    double share;          /* the share asked */
+    size_t n_components;   /* kept */
+    size_t n_total;        /* components (varying counters) */
+    double kept_share;     /* share of the variance the kept components explain */
+    double *std_coef;      /* n: the standardised coefficients (0 for dropped counters) */
+    size_t *dropped;       /* constant counters */
+    size_t n_dropped;
+} pms_pcr_fit;
+
+/* share in (0, 1]; 0 means PMS_PCR_SHARE. */
+int pms_pcr_fit_runs(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
+                     double share, pms_pcr_fit *out);
+void pms_pcr_fit_free(pms_pcr_fit *f);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

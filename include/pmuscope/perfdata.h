@@ -152,6 +152,10 @@ size_t pms_perfdata_encode_sample(void *buf, size_t cap, const pms_perfdata_attr
 /* Writes MMAP2 (device/inode zero; prot from m->prot, or PROT_READ|PROT_EXEC when
  * m->executable and m->prot is 0). */
 size_t pms_perfdata_encode_mmap2(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_mmap_event *m);
+/* The kernel's text as perf record synthesizes it: PERF_RECORD_MMAP of pid -1 named
+ * "[kernel.kallsyms]_text" from start (_text) for len bytes (to _etext). */
+size_t pms_perfdata_encode_kernel_mmap(void *buf, size_t cap, const pms_perfdata_attr *attr, uint64_t start,
+                                        uint64_t len);
 /* COMM, FORK or EXIT after t->type. */
 size_t pms_perfdata_encode_task(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_task_event *t);
 
@@ -174,6 +178,9 @@ int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_head
 int pms_perfdata_writer_sync(pms_perfdata_writer *w);
 /* Syncs, writes the feature sections, closes and frees. */
 int pms_perfdata_writer_close(pms_perfdata_writer *w);
+/* Sets the build-id section (HEADER_BUILD_ID, what `perf buildid-list` lists) to these
+ * binaries, from the next sync on. */
+int pms_perfdata_writer_set_build_ids(pms_perfdata_writer *w, const pms_perfdata_build_id *ids, size_t n);
 /* Bytes of records written so far. */
 uint64_t pms_perfdata_writer_data_size(const pms_perfdata_writer *w);
 

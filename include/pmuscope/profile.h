@@ -40,7 +40,9 @@ typedef struct pms_profile_row {
     const char *binary;     /* file, "[vdso]"-style name, "[kernel]" or "[unknown]" */
     const char *symbol;     /* function, or NULL when none covers the address(es) */
     uint64_t ip;            /* BY_IP: a run-time IP of the row (the first one seen); else 0 */
-    uint64_t file_offset;   /* BY_IP: offset in the binary; BY_SYMBOL: of the symbol start */
+    uint64_t file_offset;   /* BY_IP: offset in the binary; BY_SYMBOL: of the symbol start, or without a
+                             * symbol of the address (a row per address, as perf; kernel and
+                             * unmapped addresses are their own offsets) */
     uint64_t symbol_offset; /* BY_IP: offset of the IP in its symbol */
     uint64_t samples;
     uint64_t period;        /* sum of the samples' periods */

@@ -121,6 +121,11 @@ int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period);
  * mappings the kernel reported before the events existed. */
 int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, void *ctx);
 
+/* Passes the kernel's text mapping as perf record synthesizes it ([kernel.kallsyms]_text,
+ * _text to _etext from /proc/kallsyms), so that kernel samples are named from the file
+ * alone; nothing when every event excludes the kernel or its addresses are hidden. */
+int pms_sampler_synthesize_kernel(const pms_sampler *s, pms_record_fn fn, void *ctx);
+
 /* True once every monitored thread has exited (all buffers report POLLHUP). */
 int pms_sampler_target_gone(const pms_sampler *s);
 

@@ -61,6 +61,10 @@ size_t pms_symbols_build_id_mismatches(const pms_symbols *s, size_t i, const cha
  * (PERF_RECORD_MISC_KERNEL). Never fails: unmapped addresses land in a bucket. */
 void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel, pms_symbol_info *out);
 
+/* Only the mapping's name ("[kernel.kallsyms]" for the kernel, a path for a file), or NULL
+ * when the address is in no mapping: no symbol is looked up. */
+const char *pms_symbols_binary(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel);
+
 /* The symbol that covers file offset `file_offset` of `binary` (for addresses from other
  * tools). Returns PMS_OK with out->symbol NULL when no symbol covers it, PMS_ENOENT or
  * PMS_EFORMAT when the binary cannot be opened or is not ELF. */

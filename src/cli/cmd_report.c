@@ -197,8 +197,10 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
             fputc('\n', out);
         } else if (o->key == PMS_PROFILE_BY_DSO) {
             fprintf(out, "%s\n", base_name(r->binary));
-        } else {
-            fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol ? r->symbol : "[unknown]");
+        } else if (r->symbol) {
+            fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol);
+        } else { /* perf's name for an address without a symbol */
+            fprintf(out, "%-20s 0x%016llx\n", base_name(r->binary), (unsigned long long)r->file_offset);
         }
     }
     if (shown < t->nrows) {
@@ -213,12 +215,32 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
     }
 }
 
+/* A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break: demangled
+ * names such as `std::map<int, int>::find` do. */
+static void put_csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
 static void print_csv(FILE *out, const struct options *o, const struct table *t)
 {
     for (size_t i = 0; i < shown_rows(o, t); i++) {
         const pms_profile_row *r = &t->rows[i];
-        fprintf(out, "%s,%s,%s,%#llx,%#llx,%#llx,%llu,%llu,%.6f,%.6f,%.6f\n", t->event, r->binary,
-                r->symbol ? r->symbol : "", (unsigned long long)r->ip, (unsigned long long)r->file_offset,
+        put_csv_field(out, t->event);
+        fputc(',', out);
+        put_csv_field(out, r->binary);
+        fputc(',', out);
+        put_csv_field(out, r->symbol ? r->symbol : "");
+        fprintf(out, ",%#llx,%#llx,%#llx,%llu,%llu,%.9f,%.9f,%.9f\n", (unsigned long long)r->ip, (unsigned long long)r->file_offset,
                 (unsigned long long)r->symbol_offset, (unsigned long long)r->samples, (unsigned long long)r->period,
                 r->share, r->ci_low, r->ci_high);
     }

@@ -1,5 +1,6 @@
 /* Recording into perf.data as a library call (see pmuscope/record.h). */
 #include "pmuscope/record.h"
+#include "collect/record_build_ids.h"
 #include "collect/record_output.h"
 #include "io/perfdata_writer.h"
 #include "pmuscope/error.h"
@@ -182,10 +183,15 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
         return abandon(rc, c, &s, sm);
+    /* Before the command runs: reading kallsyms is slow in an emulator. */
+    if ((rc = pms_sampler_synthesize_kernel(sm, write_record, &s))) return abandon(rc, c, &s, sm);
     double started = now_s();
     if (launched && (rc = pms_child_release(&child, cfg->argv[0]))) /* the command could not run */
         return abandon(rc, NULL, &s, sm);
     rc = record(&s, sm, c, started);
+    if (!rc) rc = pms_perfdata_writer_sync(s.w);
+    /* The file is published under its name once it holds a sample. */
+    if (!rc) rc = pms__record_build_ids(s.file.published ? s.file.path : pms__record_output_file(&s.file), s.w);
     pms_sampler_get_stats(sm, &out->stats);
     rc = finish_file(&s, rc);
     pms_sampler_close(sm);

@@ -4,6 +4,7 @@
 #include "pmuscope/sampler.h"
 
 #include "pmuscope/target.h"
+#include "symbol/kallsyms.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -81,4 +82,18 @@ int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, vo
     if (f) fclose(f);
     free(y);
     return rc;
+}
+
+int pms_sampler_synthesize_kernel(const pms_sampler *s, pms_record_fn fn, void *ctx)
+{
+    size_t nattrs;
+    const pms_perfdata_attr *attrs = pms_sampler_attrs(s, &nattrs);
+    int kernel = 0;
+    for (size_t i = 0; i < nattrs; i++) kernel |= !attrs[i].attr.exclude_kernel;
+    uint64_t start, end;
+    /* Nothing to name without kernel samples; hidden addresses leave them unnamed, as with perf. */
+    if (!kernel || pms__kernel_text(&start, &end)) return PMS_OK;
+    uint64_t buf[64];
+    size_t n = pms_perfdata_encode_kernel_mmap(buf, sizeof buf, attrs, start, end - start);
+    return n ? fn((const struct perf_event_header *)(const void *)buf, ctx) : PMS_OK;
 }

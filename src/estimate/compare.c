@@ -1,5 +1,5 @@
 /* A cycle-estimation comparison: the fitting and test runs and counters chosen
- * from a runs table, and the three methods fitted on them. */
+ * from a runs table, and the methods fitted on them. */
 #include "pmuscope/estimate_report.h"
 #include "util/error.h"
 
@@ -104,6 +104,18 @@ size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *
             r->model = &r->mracm.model;
         }
     }
+    if (res[PMS_EST_RIDGE].wanted) {
+        pms_estimate_result *r = &res[PMS_EST_RIDGE];
+        r->ok = pms_ridge_fit_runs(c, e, m, n, d->names, &r->ridge) == PMS_OK;
+        if (r->ok) r->model = &r->ridge.model;
+        else fail_reason(r);
+    }
+    if (res[PMS_EST_PCR].wanted) {
+        pms_estimate_result *r = &res[PMS_EST_PCR];
+        r->ok = pms_pcr_fit_runs(c, e, m, n, d->names, o->pcr_share, &r->pcr) == PMS_OK;
+        if (r->ok) r->model = &r->pcr.model;
+        else fail_reason(r);
+    }
     size_t fitted = 0;
     for (size_t k = 0; k < PMS_EST_METHODS; k++) fitted += res[k].ok;
     return fitted;
@@ -114,4 +126,6 @@ void pms_estimate_result_free(pms_estimate_result *res)
     pms_lp_fit_free(&res[PMS_EST_LP].lp);
     pms_mra_fit_free(&res[PMS_EST_MRA].mra);
     pms_mracm_fit_free(&res[PMS_EST_MRACM].mracm);
+    pms_ridge_fit_free(&res[PMS_EST_RIDGE].ridge);
+    pms_pcr_fit_free(&res[PMS_EST_PCR].pcr);
 }

@@ -211,10 +211,10 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
         pms_symbol_info si;
         pms_symbols_resolve(p->symbols, (uint32_t)e->event_pid, e->ip, e->first_time, (e->event_pid >> 32) & 1, &si);
         /* Rows merge by (binary, file offset of the IP or of its symbol); the binary
-         * string is interned by the symbol map, so its address identifies it. The
-         * unresolved addresses of a binary share one row in the symbol view. */
+         * string is interned by the symbol map, so its address identifies it. An
+         * address without a symbol is a row of its own in the symbol view, as in perf. */
         uint64_t a = (uint64_t)(uintptr_t)si.binary, b = si.file_offset;
-        if (key == PMS_PROFILE_BY_SYMBOL) b = si.symbol ? si.file_offset - si.symbol_offset : UINT64_MAX;
+        if (key == PMS_PROFILE_BY_SYMBOL && si.symbol) b = si.file_offset - si.symbol_offset;
         if (key == PMS_PROFILE_BY_DSO) b = 0;
         uint64_t *slot = pms__keymap_upsert(&merged, a, b, UINT64_MAX);
         if (!slot) {
@@ -231,7 +231,7 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
                 row.ip = e->ip;
                 row.file_offset = si.file_offset;
                 row.symbol_offset = si.symbol_offset;
-            } else if (si.symbol) {
+            } else if (key == PMS_PROFILE_BY_SYMBOL) {
                 row.file_offset = si.file_offset - si.symbol_offset;
             }
             out[n] = row;

@@ -129,3 +129,32 @@ void pms__features_free(pms_feature *f, size_t count)
     for (size_t i = 0; i < count; i++) free(f[i].data);
     free(f);
 }
+
+static int hex_value(char c) { return c >= 'a' ? c - 'a' + 10 : c - '0'; }
+
+/* perf's build_id_event: header (misc: cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE), pid,
+ * build_id[20] padded to 24 with the id's size in byte 20, the file name padded to 64. */
+int pms__feature_build_ids(pms_feature *out, const pms_perfdata_build_id *ids, size_t n)
+{
+    static const unsigned char zeros[64];
+    struct bytes b = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t name = strlen(ids[i].filename) + 1, padded = (name + 63) / 64 * 64;
+        unsigned char id[24] = {0};
+        size_t len = strlen(ids[i].hex) / 2;
+        if (len > 20) len = 20;
+        for (size_t k = 0; k < len; k++)
+            id[k] = (unsigned char)(hex_value(ids[i].hex[2 * k]) << 4 | hex_value(ids[i].hex[2 * k + 1]));
+        id[20] = (unsigned char)len;
+        struct perf_event_header h = {PMS_RECORD_HEADER_BUILD_ID,
+                                      (uint16_t)(ids[i].cpumode | PMS_PERF_RECORD_MISC_BUILD_ID_SIZE),
+                                      (uint16_t)(sizeof h + 4 + sizeof id + padded)};
+        append(&b, &h, sizeof h);
+        append_u32(&b, (uint32_t)ids[i].pid);
+        append(&b, id, sizeof id);
+        append(&b, ids[i].filename, name);
+        append(&b, zeros, padded - name);
+    }
+    size_t count = 0;
+    return add(out, &count, PMS_FEAT_BUILD_ID, &b);
+}

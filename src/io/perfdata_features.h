@@ -16,6 +16,8 @@ typedef struct pms_feature {
  * ids). *out is sorted by bit. */
 int pms__features_build(pms_feature **out, size_t *count, const pms_perfdata_attr *attrs, size_t nattrs, int argc,
                        char *const argv[]);
+/* The HEADER_BUILD_ID section of the given build-ids, as perf record writes it. */
+int pms__feature_build_ids(pms_feature *out, const pms_perfdata_build_id *ids, size_t n);
 void pms__features_free(pms_feature *f, size_t count);
 
 #endif

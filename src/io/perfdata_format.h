@@ -33,6 +33,7 @@ enum {
 /* Record types that perf itself adds to the data section (enum perf_user_event_type). */
 enum {
     PMS_RECORD_HEADER_ATTR = 64,
+    PMS_RECORD_HEADER_BUILD_ID = 67, /* the build_id_event of the HEADER_BUILD_ID feature */
     PMS_RECORD_FINISHED_ROUND = 68,
     PMS_RECORD_ID_INDEX = 69,
     PMS_RECORD_AUXTRACE = 71, /* followed by `size` (u64 at +8) bytes of trace outside h.size */
@@ -54,6 +55,7 @@ _Static_assert(sizeof(struct pms_file_header) == PMS_PERFDATA_HEADER_SIZE, "perf
 
 /* Strings in feature sections: u32 length (padded to 64, with the NUL), then the bytes. */
 #define PMS_FEAT_STRING_ALIGN 64u
+#define PMS_PERF_RECORD_MISC_BUILD_ID_SIZE (1u << 15) /* a build_id_event says its id's size */
 
 static inline uint64_t pms__get_u64(const unsigned char *p)
 {

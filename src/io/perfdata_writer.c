@@ -32,6 +32,7 @@ struct pms_perfdata_writer {
     unsigned char *buf;    /* records not yet written */
     size_t buflen;
     int features_on_disk; /* the header points at feature sections after the data */
+    int features_changed; /* the sections on disk are not the current ones */
 };
 
 static int write_at(pms_perfdata_writer *w, const void *p, size_t n, uint64_t off)
@@ -212,10 +213,10 @@ int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_head
 int pms_perfdata_writer_sync(pms_perfdata_writer *w)
 {
     int rc = flush(w);
-    if (!rc && !w->features_on_disk) {
+    if (!rc && (!w->features_on_disk || w->features_changed)) {
         rc = write_features(w);
         if (!rc) rc = write_header(w, 1);
-        if (!rc) w->features_on_disk = 1;
+        if (!rc) w->features_on_disk = 1, w->features_changed = 0;
     }
     return rc;
 }
@@ -231,3 +232,28 @@ int pms_perfdata_writer_close(pms_perfdata_writer *w)
 }
 
 uint64_t pms_perfdata_writer_data_size(const pms_perfdata_writer *w) { return w->data_on_disk + w->buflen; }
+
+int pms_perfdata_writer_set_build_ids(pms_perfdata_writer *w, const pms_perfdata_build_id *ids, size_t n)
+{
+    pms_feature f;
+    int rc = pms__feature_build_ids(&f, ids, n);
+    if (rc) return rc;
+    size_t at = 0; /* the table stays sorted by bit; an earlier set is replaced */
+    while (at < w->nfeatures && w->features[at].bit < f.bit) at++;
+    if (at < w->nfeatures && w->features[at].bit == f.bit) {
+        free(w->features[at].data);
+        w->features[at] = f;
+    } else {
+        pms_feature *grown = realloc(w->features, (w->nfeatures + 1) * sizeof *grown);
+        if (!grown) {
+            free(f.data);
+            return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
+        }
+        w->features = grown;
+        memmove(&w->features[at + 1], &w->features[at], (w->nfeatures - at) * sizeof *grown);
+        w->features[at] = f;
+        w->nfeatures++;
+    }
+    w->features_changed = 1; /* the next sync writes the new table */
+    return PMS_OK;
+}

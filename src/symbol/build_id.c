@@ -4,8 +4,24 @@
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libelf.h>
+#include <gelf.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
+
+static void hex_of(Elf *elf, char hex[PMS_BUILD_ID_HEX])
+{
+    const unsigned char *id;
+    ssize_t len = dwelf_elf_gnu_build_id(elf, (const void **)&id);
+    static const char digits[] = "0123456789abcdef";
+    for (ssize_t i = 0; len > 0 && (size_t)len * 2 < PMS_BUILD_ID_HEX && i < len; i++) {
+        hex[2 * i] = digits[id[i] >> 4];
+        hex[2 * i + 1] = digits[id[i] & 15];
+        hex[2 * i + 2] = '\0';
+    }
+}
 
 int pms__elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX])
 {
@@ -16,20 +32,31 @@ int pms__elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX])
         return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     int rc = PMS_OK;
-    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+    if (!elf || elf_kind(elf) != ELF_K_ELF)
         rc = pms__fail(PMS_EFORMAT, "%s: not an ELF file", path);
-    } else {
-        const unsigned char *id;
-        ssize_t len = dwelf_elf_gnu_build_id(elf, (const void **)&id);
-        static const char digits[] = "0123456789abcdef";
-        for (ssize_t i = 0; len > 0 && (size_t)len * 2 < PMS_BUILD_ID_HEX && i < len; i++) {
-            hex[2 * i] = digits[id[i] >> 4];
-            hex[2 * i + 1] = digits[id[i] & 15];
-            hex[2 * i + 2] = '\0';
-        }
-    }
+    else
+        hex_of(elf, hex);
     if (elf)
         elf_end(elf);
     close(fd);
+    return rc;
+}
+
+int pms__vdso_build_id(char hex[PMS_BUILD_ID_HEX])
+{
+    hex[0] = '\0';
+    const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
+    if (!eh) return pms__fail(PMS_ENOENT, "this process has no vDSO");
+    /* A copy: libelf may not be handed read-only pages. The image ends with its section headers. */
+    size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+    char *copy = malloc(size);
+    if (!copy) return pms__fail(PMS_ENOMEM, "out of memory for the vDSO");
+    memcpy(copy, eh, size);
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_memory(copy, size);
+    int rc = elf && elf_kind(elf) == ELF_K_ELF ? PMS_OK : pms__fail(PMS_EFORMAT, "the vDSO is not ELF");
+    if (!rc) hex_of(elf, hex);
+    if (elf) elf_end(elf);
+    free(copy);
     return rc;
 }

@@ -9,4 +9,8 @@
 /* Writes the lower-case hex build-id of PATH ("" if it has none). */
 int pms__elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX]);
 
+/* The build-id of this process's vDSO, which is every process's on this kernel (as perf
+ * takes it for [vdso]). */
+int pms__vdso_build_id(char hex[PMS_BUILD_ID_HEX]);
+
 #endif

@@ -2,6 +2,7 @@
  * the standard debug paths), and the PT_LOAD headers that relate file offsets to ELF
  * addresses. */
 #include "symbol/elf_file.h"
+#include "symbol/elf_symbols.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -25,6 +26,8 @@ struct pms_elf_file {
     size_t nsegments;
     int ok;
     char *error; /* why it could not be opened */
+    pms__symtab symbols;
+    int symbols_loaded; /* 1: loaded, -1: failed */
 };
 
 struct pms_elf_cache {
@@ -46,6 +49,7 @@ static void file_free(pms_elf_file *f)
 {
     if (!f) return;
     if (f->dwfl) dwfl_end(f->dwfl);
+    pms__symtab_free(&f->symbols);
     free(f->segments);
     free(f->error);
     free(f->path);
@@ -155,14 +159,11 @@ int pms__elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t
 
 const char *pms__elf_symbol_at(pms_elf_file *f, uint64_t address, uint64_t *symbol_address)
 {
-    GElf_Off off;
-    GElf_Sym sym;
-    const char *name = dwfl_module_addrinfo(f->module, address + f->bias, &off, &sym, NULL, NULL, NULL);
-    if (!name) return NULL;
-    int type = GELF_ST_TYPE(sym.st_info);
-    if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) return NULL;
-    *symbol_address = address - off;
-    return name;
+    if (!f->symbols_loaded) f->symbols_loaded = pms__elf_symbols_load(f->module, &f->symbols) == PMS_OK ? 1 : -1;
+    const struct pms__sym *s = f->symbols_loaded > 0 ? pms__symtab_find(&f->symbols, address) : NULL;
+    if (!s) return NULL;
+    *symbol_address = s->start;
+    return s->name;
 }
 
 int pms__elf_source_line(pms_elf_file *f, uint64_t address, const char **file, int *line)

@@ -3,6 +3,7 @@
 #include "pmuscope/symbols.h"
 #include "symbol/build_id.h"
 #include "symbol/elf_file.h"
+#include "symbol/kallsyms.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -48,6 +49,9 @@ struct pms_symbols {
     struct build_id *build_ids;
     size_t nbuild_ids, build_ids_cap;
     int vmlinux; /* the kernel was recorded against a vmlinux file: perf names it [kernel.vmlinux] */
+    char kernel_build_id[PMS_BUILD_ID_HEX]; /* as recorded ("" if not) */
+    pms__symtab kallsyms;
+    int kallsyms_state; /* 0: not tried, 1: loaded, -1: not this kernel's or unreadable */
 };
 
 int pms_symbols_create(pms_symbols **out)
@@ -72,6 +76,7 @@ void pms_symbols_destroy(pms_symbols *s)
     for (size_t i = 0; i < s->nbuild_ids; i++) free(s->build_ids[i].filename);
     free(s->build_ids);
     pms__keymap_free(&s->pid_index);
+    pms__symtab_free(&s->kallsyms);
     pms__elf_cache_destroy(s->elf);
     free(s);
 }
@@ -198,6 +203,8 @@ int pms_symbols_add_build_id(pms_symbols *s, const pms_perfdata_build_id *b)
     if (b->cpumode == PERF_RECORD_MISC_KERNEL && b->filename[0] == '/' && !ends_with(b->filename, ".ko") &&
         !strstr(b->filename, ".ko."))
         s->vmlinux = 1;
+    if (b->cpumode == PERF_RECORD_MISC_KERNEL && strncmp(b->filename, "[kernel.kallsyms]", 17) == 0)
+        snprintf(s->kernel_build_id, sizeof s->kernel_build_id, "%s", b->hex);
     if (b->filename[0] != '/' || !b->hex[0]) return PMS_OK;
     if (pms__grow(&s->build_ids, &s->build_ids_cap, s->nbuild_ids + 1, sizeof *s->build_ids))
         return pms__fail(PMS_ENOMEM, "out of memory for build-ids");
@@ -254,12 +261,52 @@ static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
     if (out->symbol) out->symbol_offset = address - out->symbol_address;
 }
 
+/* The running kernel's symbols, when the recording is of this kernel (as perf decides:
+ * its recorded build-id is this kernel's, or none was recorded). */
+static const pms__symtab *kernel_symbols(pms_symbols *s)
+{
+    if (!s->kallsyms_state) {
+        char running[PMS_BUILD_ID_HEX];
+        s->kallsyms_state = -1;
+        if (s->kernel_build_id[0] &&
+            (pms__kernel_build_id("/sys/kernel/notes", running) || strcmp(running, s->kernel_build_id) != 0))
+            return NULL;
+        if (pms__kallsyms_load("/proc/kallsyms", &s->kallsyms) == PMS_OK) s->kallsyms_state = 1;
+        else pms__symtab_free(&s->kallsyms);
+    }
+    return s->kallsyms_state > 0 ? &s->kallsyms : NULL;
+}
+
+/* A kernel sample's function from kallsyms ([kernel.kallsyms] only: modules are not
+ * symbolised). Kernel addresses are their own "file offsets". */
+static void fill_kernel_symbol(pms_symbols *s, pms_symbol_info *out, uint64_t ip)
+{
+    out->file_offset = ip;
+    int kernel = strcmp(out->binary, PMS_BINARY_KERNEL) == 0 || out->binary == vmlinux_name;
+    const pms__symtab *t = kernel ? kernel_symbols(s) : NULL;
+    const struct pms__sym *sym = t ? pms__symtab_find(t, ip) : NULL;
+    if (!sym) return;
+    out->symbol = sym->name;
+    out->symbol_address = sym->start;
+    out->symbol_offset = ip - sym->start;
+}
+
+static const struct map *map_of(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel)
+{
+    size_t p;
+    return process_index(s, kernel ? KERNEL_PID : pid, 0, &p) ? NULL : find_map(s, p, ip, time);
+}
+
+const char *pms_symbols_binary(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel)
+{
+    const struct map *m = map_of(s, pid, ip, time, kernel);
+    return m ? s->names[m->name] : NULL;
+}
+
 void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel, pms_symbol_info *out)
 {
     *out = (pms_symbol_info){unknown_bucket, ip, NULL, 0, 0, 0};
-    size_t p;
-    if (process_index(s, kernel ? KERNEL_PID : pid, 0, &p)) return;
-    const struct map *m = find_map(s, p, ip, time);
+    const struct map *m = map_of(s, pid, ip, time, kernel);
     if (!m) return; /* perf too puts kernel samples outside the kernel's maps in [unknown] */
     out->binary = s->names[m->name];
     out->map_start = m->start;
@@ -268,6 +315,7 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
     if (kernel) { /* named, not symbolised: file offsets mean nothing there */
         if (s->vmlinux && strcmp(out->binary, PMS_BINARY_KERNEL) == 0) out->binary = vmlinux_name;
         out->mapped = 1;
+        fill_kernel_symbol(s, out, ip);
         return;
     }
     out->file_offset = ip - m->start + m->pgoff;

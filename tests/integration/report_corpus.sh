@@ -1,5 +1,6 @@
 #!/bin/bash
-# pmuscope report --sort dso against perf report --sort dso on perf.data files nobody here
+# pmuscope report --sort dso and --sort sym (rows by binary and function) against perf report
+# --sort dso and --sort dso,sym on perf.data files nobody here
 # wrote (tests/data/perf-corpus: google/perf_data_converter's quipper test data, BSD-3-Clause,
 # and google/autofdo's test data, Apache-2.0). For every event of every file, each row over
 # 1% in either tool's table must agree within 0.1 percentage point (perf's overhead: shares
@@ -36,8 +37,8 @@ THRESHOLD = 1.0  # rows over 1% are compared
 def short(dso):
     return dso if dso.startswith("[") else os.path.basename(dso)
 
-def perf_tables(path):
-    p = subprocess.run(["perf", "report", "-i", path, "--sort", "dso", "--stdio", "--no-group", "-g", "none",
+def perf_tables(path, sort):
+    p = subprocess.run(["perf", "report", "-i", path, "--sort", sort, "--stdio", "--no-group", "-g", "none",
                         "--no-children", "--no-branch-stack", "--no-itrace", "--percent-limit", "0"],
                        capture_output=True, text=True, env=dict(os.environ, PAGER="cat"))
     tables, event = {}, None
@@ -47,26 +48,39 @@ def perf_tables(path):
             event = m.group(1)
             tables.setdefault(event, {})
             continue
-        m = re.match(r"\s+([\d.]+)%\s+(\S.*?)\s*$", line)
+        if sort == "dso":
+            m = re.match(r"\s+([\d.]+)%\s+(\S.*?)\s*$", line)
+            key = m and m.group(2)
+        else:  # "  6.66%  [kernel.kallsyms]  [k] 0xffffffff9661da49"
+            m = re.match(r"\s+([\d.]+)%\s+(\S+)\s+\[.\] (.*?)\s*$", line)
+            key = m and (m.group(2), m.group(3))
         if m and event is not None:
-            tables[event][m.group(2)] = tables[event].get(m.group(2), 0) + float(m.group(1))
+            tables[event][key] = tables[event].get(key, 0) + float(m.group(1))
     return p.returncode, tables, p.stderr
 
-def our_tables(path):
-    p = subprocess.run([pmuscope, "report", "-i", path, "--sort", "dso", "--weight", "period", "--csv",
+def our_tables(path, sort):
+    p = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv",
                         "--limit", "0"], capture_output=True, text=True)
     tables = {}
     if p.returncode == 0:
         for row in csv.DictReader(io.StringIO(p.stdout)):
             t = tables.setdefault(row["event"], {})
             d = short(row["binary"])
+            if sort == "sym":  # perf names an address without a symbol by its offset in the binary
+                d = (d, row["function"] or "0x%016x" % int(row["file_offset"], 16))
             t[d] = t.get(d, 0) + 100 * float(row["share"])
     return p.returncode, tables, p.stderr
 
 def compare(name, path):
-    """Returns a list of differences (empty: agreement)."""
-    prc, theirs, perr = perf_tables(path)
-    orc, ours, oerr = our_tables(path)
+    """Returns a list of differences (empty: agreement), by binary, then by binary and function."""
+    problems = compare_by(name, path, "dso", "dso")
+    if not problems and name not in PERF_FAILS:
+        problems = compare_by(name, path, "dso,sym", "sym")
+    return problems
+
+def compare_by(name, path, perf_sort, our_sort):
+    prc, theirs, perr = perf_tables(path, perf_sort)
+    orc, ours, oerr = our_tables(path, our_sort)
     if name in PERF_FAILS:
         problems = []
         if theirs and prc == 0:
@@ -94,10 +108,10 @@ def compare(name, path):
         perf_rows = theirs[event]
         if not perf_rows and not mine:
             continue
-        for dso in sorted(set(perf_rows) | set(mine)):
-            a, b = mine.get(dso, 0.0), perf_rows.get(dso, 0.0)
+        for row in sorted(set(perf_rows) | set(mine)):
+            a, b = mine.get(row, 0.0), perf_rows.get(row, 0.0)
             if max(a, b) > THRESHOLD and abs(a - b) > TOLERANCE + 0.005:  # perf prints 2 decimals
-                problems.append("%s: %s: pmuscope %.2f%% perf %.2f%%" % (event, dso, a, b))
+                problems.append("%s: %s: pmuscope %.2f%% perf %.2f%%" % (event, row, a, b))
     return problems
 
 files = []

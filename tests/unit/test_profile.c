@@ -130,7 +130,7 @@ static void test_shares_agree_with_perf_report(void **state)
     pms_profile_row *rows;
     size_t n;
     assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, 0.95, &rows, &n), PMS_OK);
-    assert_int_equal(n, 6); /* five functions and the kernel bucket */
+    assert_true(n >= 6); /* five functions, then the kernel's samples (by function or address) */
     for (int f = 0; f < 5; f++) {
         assert_string_equal(rows[f].symbol, names[f]); /* sorted: hot_a first ... hot_e last */
         assert_int_equal(rows[f].samples, counts[f]);
@@ -139,8 +139,12 @@ static void test_shares_agree_with_perf_report(void **state)
         assert_true(fabs(100 * rows[f].share - perf) <= 0.005 + 1e-9);
         assert_true(rows[f].ci_low < rows[f].share && rows[f].share < rows[f].ci_high);
     }
-    assert_string_equal(rows[5].binary, PMS_BINARY_KERNEL);
-    assert_int_equal(rows[5].samples, kernel);
+    uint64_t in_kernel = 0;
+    for (size_t i = 5; i < n; i++) {
+        assert_string_equal(rows[i].binary, PMS_BINARY_KERNEL);
+        in_kernel += rows[i].samples;
+    }
+    assert_int_equal(in_kernel, kernel);
     free(rows);
 
     /* By instruction: the same samples, finer rows, offsets inside the functions. */
@@ -148,7 +152,7 @@ static void test_shares_agree_with_perf_report(void **state)
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
         total += rows[i].samples;
-        if (rows[i].symbol) assert_true(rows[i].symbol_offset < 40);
+        if (rows[i].symbol && strcmp(rows[i].binary, PMS_BINARY_KERNEL) != 0) assert_true(rows[i].symbol_offset < 40);
     }
     assert_int_equal(total, 5000);
     assert_true(n > 100);

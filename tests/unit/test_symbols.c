@@ -106,6 +106,11 @@ static void test_hotspots_mapped_like_the_kernel(void **state)
                              .filename = "/lib/modules/6.1.0/kernel/drivers/usb/storage/usb-storage.ko.xz"};
     assert_int_equal(pms_symbols_add_mmap(s, &kernel), PMS_OK);
     assert_int_equal(pms_symbols_add_mmap(s, &module), PMS_OK);
+    /* Recorded on another kernel (its build-id is not this one's): named by address only,
+     * as perf does without that kernel's kallsyms. */
+    pms_perfdata_build_id other = {"00112233445566778899aabbccddeeff00112233", "[kernel.kallsyms]",
+                                   PERF_RECORD_MISC_KERNEL, -1};
+    assert_int_equal(pms_symbols_add_build_id(s, &other), PMS_OK);
     pms_symbols_resolve(s, 5, 0xffffffff81000000ull, 0, 1, &si);
     assert_string_equal(si.binary, PMS_BINARY_KERNEL);
     assert_null(si.symbol);

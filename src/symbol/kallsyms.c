@@ -1,0 +1,89 @@
+/* /proc/kallsyms and /sys/kernel/notes read the way perf reads them (symbol types T, W,
+ * D, B in either case; module symbols, marked "[module]", belong to the modules' maps). */
+#include "symbol/kallsyms.h"
+#include "util/error.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int wanted_type(char type)
+{
+    type = (char)toupper((unsigned char)type);
+    return type == 'T' || type == 'W' || type == 'D' || type == 'B';
+}
+
+int pms__kallsyms_load(const char *path, pms__symtab *t)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
+    char line[1024];
+    int rc = PMS_OK, nonzero = 0;
+    unsigned long lineno = 0;
+    while (rc == PMS_OK && fgets(line, sizeof line, f)) {
+        lineno++;
+        char type, name[512];
+        uint64_t addr;
+        if (sscanf(line, "%" SCNx64 " %c %511s", &addr, &type, name) != 3) {
+            rc = pms__fail(PMS_EFORMAT, "%s:%lu: expected 'ADDRESS TYPE NAME'", path, lineno);
+            break;
+        }
+        if (strchr(line, '[')) continue; /* a module's symbol */
+        if (addr) nonzero = 1;
+        if (wanted_type(type))
+            rc = pms__symtab_add(t, addr, 0, isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL, name);
+    }
+    fclose(f);
+    if (rc == PMS_OK && !nonzero) rc = pms__fail(PMS_EPERM, "%s: every address is 0 (kernel.kptr_restrict)", path);
+    if (rc == PMS_OK) pms__symtab_finish(t);
+    return rc;
+}
+
+int pms__kernel_text(uint64_t *start, uint64_t *end)
+{
+    FILE *f = fopen("/proc/kallsyms", "r");
+    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open /proc/kallsyms");
+    char line[1024], name[512], type;
+    uint64_t addr;
+    *start = *end = 0;
+    while ((!*start || !*end) && fgets(line, sizeof line, f))
+        if (sscanf(line, "%" SCNx64 " %c %511s", &addr, &type, name) == 3) {
+            if (strcmp(name, "_text") == 0) *start = addr;
+            if (strcmp(name, "_etext") == 0) *end = addr;
+        }
+    fclose(f);
+    if (!*start || *end <= *start) return pms__fail(PMS_ENOENT, "/proc/kallsyms: no _text and _etext addresses");
+    return PMS_OK;
+}
+
+int pms__kernel_build_id(const char *notes_path, char hex[PMS_BUILD_ID_HEX])
+{
+    hex[0] = '\0';
+    FILE *f = fopen(notes_path, "rb");
+    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", notes_path);
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f), at = 0;
+    fclose(f);
+    static const char digits[] = "0123456789abcdef";
+    while (at + sizeof(Elf64_Nhdr) <= n) { /* 4-byte aligned notes: namesz, descsz, type */
+        const Elf64_Nhdr *h = (const void *)(buf + at);
+        size_t name = (h->n_namesz + 3u) & ~3u, desc = (h->n_descsz + 3u) & ~3u;
+        size_t body = at + sizeof *h;
+        if (body + name + desc > n) break;
+        if (h->n_type == NT_GNU_BUILD_ID && h->n_namesz == 4 && memcmp(buf + body, "GNU", 4) == 0 &&
+            h->n_descsz * 2 < PMS_BUILD_ID_HEX) {
+            for (size_t i = 0; i < h->n_descsz; i++) {
+                hex[2 * i] = digits[buf[body + name + i] >> 4];
+                hex[2 * i + 1] = digits[buf[body + name + i] & 15];
+            }
+            hex[2 * h->n_descsz] = '\0';
+            return PMS_OK;
+        }
+        at = body + name + desc;
+    }
+    return PMS_OK;
+}

@@ -278,6 +278,32 @@ int pms_ridge_fit_runs(const double *cycles, const double *events, size_t m, siz
                        pms_ridge_fit *out);
 void pms_ridge_fit_free(pms_ridge_fit *f);
 
+/* ---- Principal-component regression --------------------------------------- */
+
+/* The other remedy (Hattori's paper suggests PCA): the principal components of the
+ * standardised counters (as R's prcomp(scale. = TRUE)), the fewest leading ones
+ * whose variance reaches `share` of the total kept, cycles regressed on their scores
+ * (as R's lm on prcomp(...)$x[, 1:k]) and the coefficients carried back to the
+ * counters. Constant counters are left out. Fails on fewer than k + 2 runs for k
+ * varying counters. */
+#define PMS_PCR_SHARE 0.99
+
+typedef struct pms_pcr_fit {
+    pms_cycle_model model; /* in the counters' own units */
+    double share;          /* the share asked */
+    size_t n_components;   /* kept */
+    size_t n_total;        /* components (varying counters) */
+    double kept_share;     /* share of the variance the kept components explain */
+    double *std_coef;      /* n: the standardised coefficients (0 for dropped counters) */
+    size_t *dropped;       /* constant counters */
+    size_t n_dropped;
+} pms_pcr_fit;
+
+/* share in (0, 1]; 0 means PMS_PCR_SHARE. */
+int pms_pcr_fit_runs(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
+                     double share, pms_pcr_fit *out);
+void pms_pcr_fit_free(pms_pcr_fit *f);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

@@ -13,9 +13,9 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
-/* LP, MRA and MRACM are the paper's methods (the default); ridge is a remedy for
- * multicollinearity fitted on request. */
-enum { PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_RIDGE, PMS_EST_METHODS };
+/* LP, MRA and MRACM are the paper's methods (the default); ridge and principal-
+ * component regression are remedies for multicollinearity fitted on request. */
+enum { PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_RIDGE, PMS_EST_PCR, PMS_EST_METHODS };
 
 /* Which runs and counters to use. */
 typedef struct pms_estimate_spec {
@@ -48,6 +48,7 @@ typedef struct pms_estimate_options {
     const char *select_name;      /* MRA counter selection, as shown ("all", "p", "aic") */
     pms_mra_options mra;
     pms_mracm_options mracm;
+    double pcr_share;             /* PCR: share of variance kept; 0 means PMS_PCR_SHARE */
 } pms_estimate_options;
 
 typedef struct pms_estimate_result {
@@ -59,6 +60,7 @@ typedef struct pms_estimate_result {
     pms_mra_fit mra;
     pms_mracm_fit mracm;
     pms_ridge_fit ridge;
+    pms_pcr_fit pcr;
     const char *select;   /* MRA counter selection, as given */
 } pms_estimate_result;
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[PMS_EST_METHODS] = {"lp", "mra", "mracm", "ridge"};
+static const char *const method_names[PMS_EST_METHODS] = {"lp", "mra", "mracm", "ridge", "pcr"};
 
 static void usage(FILE *out)
 {
@@ -38,9 +38,12 @@ static void usage(FILE *out)
             "  --counters COLS     use only these counters (default: every counter column)\n"
             "  --ignore COLS       columns that are not counters\n"
             "Methods:\n"
-            "  --method LIST       lp, mra, mracm, ridge (default: lp,mra,mracm, the paper's);\n"
+            "  --method LIST       lp, mra, mracm, ridge, pcr (default: lp,mra,mracm, the paper's);\n"
             "                      ridge: ridge regression on the standardised counters, lambda\n"
-            "                      chosen by generalised cross-validation\n"
+            "                      chosen by generalised cross-validation; pcr: regression on\n"
+            "                      the leading principal components of the standardised counters\n"
+            "  --pcr-share F       pcr keeps the fewest components explaining a share F of the\n"
+            "                      variance, F in (0, 1] (default 0.99)\n"
             "  --select all|p|aic  MRA counters: all (default), backward elimination by p value\n"
             "                      (--p-value, default 0.05) or by AIC as R's step()\n"
             "  --p-value P         p value threshold for --select p and MRACM's selection\n"
@@ -106,7 +109,7 @@ static int parse_options(int argc, char **argv, est_options *o)
 {
     enum { O_TRAIN = 256, O_TEST, O_BY_INDEX, O_CYCLES, O_COUNTERS, O_IGNORE, O_METHOD, O_SELECT, O_ALPHA, O_HIGH,
            O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON, O_CSV,
-           O_MRACM, O_CRITERION, O_INSTRUCTIONS };
+           O_MRACM, O_CRITERION, O_INSTRUCTIONS, O_PCR_SHARE };
     static const struct option opts[] = {
         {"train", required_argument, 0, O_TRAIN},       {"test", required_argument, 0, O_TEST},
         {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
@@ -121,10 +124,10 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"json", optional_argument, 0, O_JSON},         {"csv", optional_argument, 0, O_CSV},
         {"output", required_argument, 0, 'o'},
         {"mracm", required_argument, 0, O_MRACM},       {"criterion", required_argument, 0, O_CRITERION},
-        {"instructions", required_argument, 0, O_INSTRUCTIONS},
+        {"instructions", required_argument, 0, O_INSTRUCTIONS}, {"pcr-share", required_argument, 0, O_PCR_SHARE},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
-    for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = m != PMS_EST_RIDGE; /* the paper's three */
+    for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = m <= PMS_EST_MRACM; /* the paper's three */
     o->fit.select_name = "all";
     o->fit.mracm.seed = CLI_DEFAULT_SEED;
     int c;
@@ -152,7 +155,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_JSON: o->json = cli_format_target(optarg); break;
         case O_METHOD:
             if (!parse_methods(optarg, o->fit.method))
-                return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm, ridge", optarg);
+                return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm, ridge, pcr", optarg);
             break;
         case O_SELECT:
             o->fit.select_name = optarg;
@@ -173,6 +176,11 @@ static int parse_options(int argc, char **argv, est_options *o)
             else return cli_usage_error("estimate", "--criterion '%s': expected fit, loo or partial", optarg);
             break;
         case O_INSTRUCTIONS: o->fit.mracm.instructions = optarg; break;
+        case O_PCR_SHARE:
+            if (!cli_parse_double(optarg, &v) || !(v > 0 && v <= 1))
+                return cli_usage_error("estimate", "--pcr-share '%s': expected a number in (0, 1]", optarg);
+            o->fit.pcr_share = v;
+            break;
         case O_ALPHA: case O_HIGH: case O_LOW: case O_MAXVIF: case O_VALIDATE: {
             /* probabilities and fractions in (0, 1), correlations in (0, 1], VIF > 0 */
             double hi = c == O_MAXVIF ? INFINITY : 1.0;

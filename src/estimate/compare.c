@@ -110,6 +110,12 @@ size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *
         if (r->ok) r->model = &r->ridge.model;
         else fail_reason(r);
     }
+    if (res[PMS_EST_PCR].wanted) {
+        pms_estimate_result *r = &res[PMS_EST_PCR];
+        r->ok = pms_pcr_fit_runs(c, e, m, n, d->names, o->pcr_share, &r->pcr) == PMS_OK;
+        if (r->ok) r->model = &r->pcr.model;
+        else fail_reason(r);
+    }
     size_t fitted = 0;
     for (size_t k = 0; k < PMS_EST_METHODS; k++) fitted += res[k].ok;
     return fitted;
@@ -121,4 +127,5 @@ void pms_estimate_result_free(pms_estimate_result *res)
     pms_mra_fit_free(&res[PMS_EST_MRA].mra);
     pms_mracm_fit_free(&res[PMS_EST_MRACM].mracm);
     pms_ridge_fit_free(&res[PMS_EST_RIDGE].ridge);
+    pms_pcr_fit_free(&res[PMS_EST_PCR].pcr);
 }

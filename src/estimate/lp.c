@@ -137,6 +137,10 @@ static int lp_solve(glp_prob *P)
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
+    /* A bound on the simplex iterations, far above what these LPs need (a few per run):
+     * the 600 s fuzz run found tables on which GLPK's simplex stalled for over 20 minutes
+     * (counts spanning many orders of magnitude); those now fail as "no optimum". */
+    parm.it_lim = 100000;
     glp_scale_prob(P, GLP_SF_AUTO);
     glp_adv_basis(P, 0);
     /* glp_exact is not used to polish: GLPK's rational conversion of large

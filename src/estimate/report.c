@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const labels[PMS_EST_METHODS] = {"LP", "MRA", "MRACM", "ridge"};
-static const char *const keys[PMS_EST_METHODS] = {"lp", "mra", "mracm", "ridge"};
+static const char *const labels[PMS_EST_METHODS] = {"LP", "MRA", "MRACM", "ridge", "PCR"};
+static const char *const keys[PMS_EST_METHODS] = {"lp", "mra", "mracm", "ridge", "pcr"};
 
 /* The chosen counters of run j (a row of runs), as the models were fitted on them. */
 static void chosen_counters(const pms_estimate_data *d, size_t run, double *out)
@@ -112,16 +112,29 @@ static void print_lm(FILE *out, const struct pms_lm *lm)
         fputs("  (-: undefined, 0/0: the residuals are all 0)\n", out);
 }
 
+static void print_constant_and_coefficients(FILE *out, const pms_estimate_data *d, const size_t *dropped,
+                                            size_t n_dropped, const pms_cycle_model *m)
+{
+    if (n_dropped) {
+        fprintf(out, "  left out, constant over the fitting runs:");
+        for (size_t k = 0; k < n_dropped; k++) fprintf(out, " %s", d->names[dropped[k]]);
+        fputc('\n', out);
+    }
+    print_coefficients(out, d, m);
+}
+
 static void print_ridge(FILE *out, const pms_estimate_data *d, const pms_ridge_fit *f)
 {
     fprintf(out, "\nridge: lambda %.6g on the standardised counters (chosen by GCV, score %.6g), effective df %.4g, "
                  "RSS %.6g\n", f->lambda, f->gcv, f->df, f->rss);
-    if (f->n_dropped) {
-        fprintf(out, "  left out, constant over the fitting runs:");
-        for (size_t k = 0; k < f->n_dropped; k++) fprintf(out, " %s", d->names[f->dropped[k]]);
-        fputc('\n', out);
-    }
-    print_coefficients(out, d, &f->model);
+    print_constant_and_coefficients(out, d, f->dropped, f->n_dropped, &f->model);
+}
+
+static void print_pcr(FILE *out, const pms_estimate_data *d, const pms_pcr_fit *f)
+{
+    fprintf(out, "\nPCR: %zu of %zu principal components of the standardised counters kept, explaining %.6g%% of "
+                 "their variance (asked: %.6g%%)\n", f->n_components, f->n_total, 100 * f->kept_share, 100 * f->share);
+    print_constant_and_coefficients(out, d, f->dropped, f->n_dropped, &f->model);
 }
 
 static void print_mra(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
@@ -204,6 +217,7 @@ void pms_estimate_write_text(FILE *out, const pms_estimate_data *d, const pms_es
     if (res[PMS_EST_MRA].ok) print_mra(out, d, &res[PMS_EST_MRA]);
     if (res[PMS_EST_MRACM].wanted && res[PMS_EST_MRACM].mracm.correlation) print_mracm(out, d, &res[PMS_EST_MRACM]);
     if (res[PMS_EST_RIDGE].ok) print_ridge(out, d, &res[PMS_EST_RIDGE].ridge);
+    if (res[PMS_EST_PCR].ok) print_pcr(out, d, &res[PMS_EST_PCR].pcr);
 }
 
 static void json_model(pms_json *j, const pms_estimate_data *d, const pms_cycle_model *m)
@@ -260,6 +274,12 @@ static void json_method_details(pms_json *j, const pms_estimate_data *d, size_t 
         pms_json_kv_double(j, "rss", r->ridge.rss);
         pms_json_kv_double(j, "gcv", r->ridge.gcv);
         json_names(j, "constant_left_out", d, r->ridge.dropped, r->ridge.n_dropped);
+    } else if (k == PMS_EST_PCR) {
+        pms_json_kv_uint(j, "components", r->pcr.n_components);
+        pms_json_kv_uint(j, "components_total", r->pcr.n_total);
+        pms_json_kv_double(j, "variance_share", r->pcr.kept_share);
+        pms_json_kv_double(j, "variance_share_asked", r->pcr.share);
+        json_names(j, "constant_left_out", d, r->pcr.dropped, r->pcr.n_dropped);
     }
     if (k != PMS_EST_MRACM || !r->mracm.correlation) return;
     const pms_mracm_fit *f = &r->mracm;
@@ -362,7 +382,7 @@ static double run_x(const pms_estimate_data *d, size_t run, bool numbered)
 
 int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
 {
-    static const char *const colors[PMS_EST_METHODS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
+    static const char *const colors[PMS_EST_METHODS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b"};
     bool numbered = pms_runs_numbered(d->runs);
     pms_chart *c = pms_chart_new("Estimated cycles: error per run (fitting runs and test runs)",
                                  numbered ? "run number" : "run (row)", "error %");

@@ -1,14 +1,14 @@
-/* Ridge cycle model: a remedy for multicollinearity beside NNLS. The counters are
- * standardised (centred, divided by their sd as R's scale()), cycles centred, and
- * the penalty lambda on the standardised coefficients chosen by generalised
- * cross-validation, all with GSL's regularised least squares (SVD, GCV curve and
- * its minimiser). The intercept is not penalised. */
+/* Ridge cycle model: a remedy for multicollinearity beside NNLS. On the standardised
+ * design (estimate/standardised.h) the penalty lambda on the standardised
+ * coefficients is chosen by generalised cross-validation, all with GSL's
+ * regularised least squares (SVD, GCV curve and its minimiser). The intercept is
+ * not penalised. */
 #include "estimate/model.h"
+#include "estimate/standardised.h"
 #include "util/error.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,37 +36,19 @@ static int ridge_gcv(const gsl_vector *y, gsl_vector *reg, gsl_vector *g, double
     return s;
 }
 
-/* Column means and sds of the m x n events; the counters with sd > 0 into cols. */
-static size_t varying_columns(const double *events, size_t m, size_t n, double *mean, double *sd, size_t *cols)
+static int ridge_solve(const pms__std_design *sd, pms_ridge_fit *f)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        mean[i] = gsl_stats_mean(events + i, n, m);
-        sd[i] = gsl_stats_sd_m(events + i, n, m, mean[i]);
-        if (sd[i] > 0) cols[k++] = i;
-    }
-    return k;
-}
-
-static int ridge_solve(const double *cycles, const double *events, size_t m, size_t n, const double *mean,
-                       const double *sd, const size_t *cols, size_t k, pms_ridge_fit *f)
-{
-    gsl_matrix *z = gsl_matrix_alloc(m, k);
-    gsl_vector *y = gsl_vector_alloc(m), *c = gsl_vector_alloc(k);
+    size_t m = sd->m, k = sd->k;
+    gsl_vector *c = gsl_vector_alloc(k);
     gsl_vector *reg = gsl_vector_alloc(RIDGE_GRID), *g = gsl_vector_alloc(RIDGE_GRID);
     gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(m, k);
-    int rc = z && y && c && reg && g && w ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
-    double ymean = gsl_stats_mean(cycles, 1, m), lambda = 0, rnorm = 0, snorm = 0;
+    int rc = c && reg && g && w ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    double lambda = 0, rnorm = 0, snorm = 0;
     if (rc == PMS_OK) {
-        for (size_t j = 0; j < m; j++) {
-            gsl_vector_set(y, j, cycles[j] - ymean);
-            for (size_t a = 0; a < k; a++)
-                gsl_matrix_set(z, j, a, (events[j * n + cols[a]] - mean[cols[a]]) / sd[cols[a]]);
-        }
         gsl_error_handler_t *old = gsl_set_error_handler_off();
-        int s = gsl_multifit_linear_svd(z, w);
-        if (s == GSL_SUCCESS) s = ridge_gcv(y, reg, g, &lambda, w);
-        if (s == GSL_SUCCESS) s = gsl_multifit_linear_solve(lambda, z, y, c, &rnorm, &snorm, w);
+        int s = gsl_multifit_linear_svd(sd->z, w);
+        if (s == GSL_SUCCESS) s = ridge_gcv(sd->yc, reg, g, &lambda, w);
+        if (s == GSL_SUCCESS) s = gsl_multifit_linear_solve(lambda, sd->z, sd->yc, c, &rnorm, &snorm, w);
         gsl_set_error_handler(old);
         if (s != GSL_SUCCESS) rc = pms__fail(PMS_ENUMERIC, "ridge: GSL failed: %s", gsl_strerror(s));
     }
@@ -80,19 +62,12 @@ static int ridge_solve(const double *cycles, const double *events, size_t m, siz
         }
         f->rss = rnorm * rnorm;
         f->gcv = (double)m * f->rss / (((double)m - f->df) * ((double)m - f->df));
-        f->model.intercept = ymean;
-        for (size_t a = 0; a < k; a++) {
-            size_t i = cols[a];
-            f->std_coef[i] = gsl_vector_get(c, a);
-            f->model.coef[i] = f->std_coef[i] / sd[i];
-            f->model.used[i] = true;
-            f->model.intercept -= f->model.coef[i] * mean[i];
-        }
-        f->model.n_used = k;
+        pms__std_design_model(sd, c, &f->model, f->std_coef);
     }
-    gsl_multifit_linear_free(w);
-    gsl_vector_free(g), gsl_vector_free(reg), gsl_vector_free(c), gsl_vector_free(y);
-    gsl_matrix_free(z);
+    if (w) gsl_multifit_linear_free(w);
+    if (g) gsl_vector_free(g);
+    if (reg) gsl_vector_free(reg);
+    if (c) gsl_vector_free(c);
     return rc;
 }
 
@@ -100,24 +75,13 @@ int pms_ridge_fit_runs(const double *cycles, const double *events, size_t m, siz
                        pms_ridge_fit *out)
 {
     memset(out, 0, sizeof *out);
-    int rc = pms__estimate_check(cycles, events, m, n, names, 3);
-    if (rc != PMS_OK) return rc;
-    double *mean = malloc(n * sizeof *mean), *sd = malloc(n * sizeof *sd);
-    size_t *cols = malloc(n * sizeof *cols);
-    out->std_coef = calloc(n, sizeof *out->std_coef);
-    out->dropped = malloc(n * sizeof *out->dropped);
-    rc = mean && sd && cols && out->std_coef && out->dropped ? pms__cycle_model_alloc(&out->model, n)
-                                                            : pms__fail(PMS_ENOMEM, "out of memory");
-    size_t k = rc == PMS_OK ? varying_columns(events, m, n, mean, sd, cols) : 0;
-    for (size_t i = 0; rc == PMS_OK && i < n; i++)
-        if (!(sd[i] > 0)) out->dropped[out->n_dropped++] = i;
-    if (rc == PMS_OK && k == 0) rc = pms__fail(PMS_EINVAL, "ridge: no counter varies over the %zu fitting runs", m);
-    /* GSL's SVD wants at least as many rows as columns; centring takes one degree of freedom */
-    if (rc == PMS_OK && m < k + 2)
-        rc = pms__fail(PMS_EINVAL, "ridge: %zu fitting runs for %zu varying counters: needs at least %zu runs", m, k,
-                       k + 2);
-    if (rc == PMS_OK) rc = ridge_solve(cycles, events, m, n, mean, sd, cols, k, out);
-    free(mean), free(sd), free(cols);
+    pms__std_design sd;
+    int rc = pms__std_design_make(cycles, events, m, n, names, "ridge", &sd);
+    if (rc == PMS_OK) rc = pms__cycle_model_alloc(&out->model, n);
+    if (rc == PMS_OK && !(out->std_coef = calloc(n, sizeof *out->std_coef))) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) rc = ridge_solve(&sd, out);
+    if (rc == PMS_OK) out->dropped = sd.dropped, out->n_dropped = sd.n_dropped, sd.dropped = NULL;
+    pms__std_design_free(&sd);
     if (rc != PMS_OK) pms_ridge_fit_free(out);
     return rc;
 }

@@ -33,6 +33,12 @@ perf record -q -e cpu-clock:u -c 100000 -o "$tmp/perf.data" -- "$tmp/bin/hotspot
 "$PMUSCOPE" hotspot --truth "$tmp/truth" --json "$tmp/perf.data" > "$tmp/out.json"
 "$PMUSCOPE" hotspot --truth "$tmp/truth" --rows 5 "$tmp/perf.data" > "$tmp/out.txt"
 grep -q "^OD " "$tmp/out.txt" && grep -q "the period counts nanoseconds" "$tmp/out.txt" || fail "text output: $(cat "$tmp/out.txt")"
+# --rows N lists N sampled IPs; --rows 0 lists them all, as report's --limit 0 does.
+rows() { awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ && $3 ~ /^[0-9]+$/ && $NF ~ /\+0x[0-9a-f]+$/ {n++} END {print n + 0}' "$1"; }
+[ "$(rows "$tmp/out.txt")" -eq 5 ] || fail "--rows 5 listed $(rows "$tmp/out.txt") rows"
+"$PMUSCOPE" hotspot --truth "$tmp/truth" --rows 0 "$tmp/perf.data" > "$tmp/all.txt"
+[ "$(rows "$tmp/all.txt")" -eq "$(jq '.ips | length' "$tmp/out.json")" ] && [ "$(rows "$tmp/all.txt")" -gt 15 ] ||
+    fail "--rows 0 listed $(rows "$tmp/all.txt") of $(jq '.ips | length' "$tmp/out.json") sampled IPs"
 
 # Sampled side: every sample is accounted for, as perf script counts them.
 theirs=$(perf script -i "$tmp/perf.data" -F ip 2>/dev/null | wc -l)

@@ -25,6 +25,11 @@ typedef enum pms_profile_key {
     PMS_PROFILE_BY_SYMBOL = 0,
     PMS_PROFILE_BY_IP = 1,
     PMS_PROFILE_BY_DSO = 2, /* one row per binary (perf report --sort dso) */
+    PMS_PROFILE_BY_NONE = 3, /* no location: rows by the flags below only (perf --sort comm) */
+    /* Flags ORed with one of the above: rows split further by the thread's command name
+     * (perf's comm key) and by thread id (perf's pid key, printed TID:comm). */
+    PMS_PROFILE_WITH_COMM = 0x100,
+    PMS_PROFILE_WITH_PID = 0x200,
 } pms_profile_key;
 
 /* What a share counts: samples (each sample one binomial draw), or the events they stand
@@ -37,7 +42,7 @@ typedef enum pms_profile_weight {
 } pms_profile_weight;
 
 typedef struct pms_profile_row {
-    const char *binary;     /* file, "[vdso]"-style name, "[kernel]" or "[unknown]" */
+    const char *binary;     /* file, "[vdso]"-style name, "[kernel]" or "[unknown]"; "" for BY_NONE */
     const char *symbol;     /* function, or NULL when none covers the address(es) */
     uint64_t ip;            /* BY_IP: a run-time IP of the row (the first one seen); else 0 */
     uint64_t file_offset;   /* BY_IP: offset in the binary; BY_SYMBOL: of the symbol start, or without a
@@ -48,6 +53,9 @@ typedef struct pms_profile_row {
     uint64_t period;        /* sum of the samples' periods */
     double share;           /* samples (or period) / all samples (or period) of the event */
     double ci_low, ci_high; /* Wilson score interval of share */
+    const char *comm;        /* WITH_COMM: the thread's command name at the samples, NULL if unknown */
+    uint32_t tid;            /* WITH_PID: the thread id (perf's pid key); else 0 */
+    const char *thread_comm; /* WITH_PID: the thread's last command name (perf prints TID:it) */
 } pms_profile_row;
 
 /* Reports progress of pms_profile_read: bytes of the data section done and in all. */

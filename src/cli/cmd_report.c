@@ -16,7 +16,7 @@
 #define PROGRESS_MIN_BYTES (64u << 20)
 
 struct options {
-    const char *input, *event, *output, *html, *pprof;
+    const char *input, *event, *output, *html, *pprof, *sort;
     bool pprof_input, input_given;
     char **files; /* FILE... after the options: one is -i, more are merged */
     size_t nfiles;
@@ -30,7 +30,7 @@ struct options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: pmuscope report [-i FILE | FILE...] [--sort sym|ip|dso] [--weight samples|period] [--confidence C]\n"
+            "usage: pmuscope report [-i FILE | FILE...] [--sort KEYS] [--weight samples|period] [--confidence C]\n"
             "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"
             "                       [--pprof FILE] [--pprof-input]\n"            "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` (or a pprof profile) in one streaming pass\n"
@@ -44,7 +44,9 @@ static void usage(FILE *out)
             "                        the files give one (memory grows with the distinct rows only)\n"
             "  -s, --sort KEY        sym: one row per function (default); ip: one row per instruction,\n"
             "                        with its run-time IP, file offset and offset in the function;\n"
-            "                        dso: one row per binary (perf report --sort dso)\n"
+            "                        dso: one row per binary (perf report --sort dso); comm: per\n"
+            "                        command name; pid: per thread, printed TID:comm as perf does;\n"
+            "                        several comma-separated (comm,dso, pid,sym, comm,dso,sym...)\n"
             "  -e, --event NAME      only this event (default: one table per event in the file)\n"
             "      --weight W        what a share counts: samples (default), or period: the events\n"
             "                        the samples stand for, as perf report's overhead (they differ when\n"
@@ -58,6 +60,7 @@ static void usage(FILE *out)
             "      --json[=FILE]     JSON (all fields, full paths), to FILE or instead of the text\n"
             "      --csv[=FILE]      CSV, to FILE or instead of the text: event,binary,function,ip,\n"
             "                        file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n"
+            "                        (and comm,pid,thread_comm with --sort comm or pid)\n"
             "  -o, --output FILE     write the report to FILE instead of stdout\n"
             "      --html FILE       also write a self-contained HTML page: the tables, and a bar\n"
             "                        chart of the top 10 shares of each event with their intervals\n"
@@ -78,6 +81,28 @@ static void usage(FILE *out)
             "Kernel-mode samples are counted in [kernel.kallsyms], addresses in no known mapping in [unknown].\n");
 }
 
+/* --sort KEYS: comma-separated perf keys; the finest location among ip, sym and dso
+ * (sym rows are by binary and function: dso,sym and sym give the same rows). */
+static int parse_sort(const char *arg, pms_profile_key *key)
+{
+    int base = PMS_PROFILE_BY_NONE, flags = 0;
+    const char *p = arg;
+    do {
+        size_t len = strcspn(p, ",");
+#define IS(word) (len == strlen(word) && strncmp(p, word, len) == 0)
+        if (IS("ip")) base = PMS_PROFILE_BY_IP;
+        else if (IS("sym") || IS("symbol")) base = base == PMS_PROFILE_BY_IP ? base : PMS_PROFILE_BY_SYMBOL;
+        else if (IS("dso")) base = base == PMS_PROFILE_BY_NONE ? PMS_PROFILE_BY_DSO : base;
+        else if (IS("comm")) flags |= PMS_PROFILE_WITH_COMM;
+        else if (IS("pid")) flags |= PMS_PROFILE_WITH_PID;
+        else return -1;
+#undef IS
+        p += len;
+    } while (*p++ == ',');
+    *key = (pms_profile_key)(base | flags);
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
     enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT };
@@ -91,7 +116,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
-    *o = (struct options){.input = "perf.data", .output = "-", .key = PMS_PROFILE_BY_SYMBOL,
+    *o = (struct options){.input = "perf.data", .output = "-", .sort = "sym", .key = PMS_PROFILE_BY_SYMBOL,
                           .weight = PMS_WEIGHT_SAMPLES, .confidence = 0.95, .limit = 25};
     optind = 1;
     int c;
@@ -101,14 +126,10 @@ static int parse_options(int argc, char **argv, struct options *o)
         case 'e': o->event = optarg; break;
         case 'o': o->output = optarg; break;
         case 's':
-            if (strcmp(optarg, "sym") == 0 || strcmp(optarg, "symbol") == 0)
-                o->key = PMS_PROFILE_BY_SYMBOL;
-            else if (strcmp(optarg, "ip") == 0)
-                o->key = PMS_PROFILE_BY_IP;
-            else if (strcmp(optarg, "dso") == 0)
-                o->key = PMS_PROFILE_BY_DSO;
-            else
-                return cli_usage_error("report", "--sort: expected 'sym', 'ip' or 'dso', got '%s'", optarg);
+            if (parse_sort(optarg, &o->key))
+                return cli_usage_error("report", "--sort: expected keys among sym, ip, dso, comm and pid separated "
+                                       "by commas, got '%s'", optarg);
+            o->sort = optarg;
             break;
         case OPT_WEIGHT:
             if (strcmp(optarg, "samples") == 0)
@@ -143,6 +164,9 @@ static int parse_options(int argc, char **argv, struct options *o)
     if (o->nfiles > 1 && (o->key != PMS_PROFILE_BY_SYMBOL || o->weight != PMS_WEIGHT_SAMPLES || o->pprof || o->html))
         return cli_usage_error("report", "merging files gives the table by function and samples: --sort, --weight, "
                                "--pprof and --html apply to one file");
+    if (o->html && (o->key & (PMS_PROFILE_WITH_COMM | PMS_PROFILE_WITH_PID)))
+        return cli_usage_error("report", "--html shows rows by location: --sort comm and pid apply to the text, "
+                               "--json and --csv");
     if (cli_is_main(o->json) && cli_is_main(o->csv))
         return cli_usage_error("report", "--json and --csv both want the main output: give one a FILE");
     return CLI_OK;
@@ -172,31 +196,60 @@ static size_t shown_rows(const struct options *o, const struct table *t)
     return o->limit && o->limit < t->nrows ? (size_t)o->limit : t->nrows;
 }
 
+static pms_profile_key base_key(const struct options *o) { return (pms_profile_key)(o->key & 0xff); }
+static bool by_thread(const struct options *o) { return (o->key & (PMS_PROFILE_WITH_COMM | PMS_PROFILE_WITH_PID)) != 0; }
+
+/* perf's name of a thread whose comm is unknown: ":TID" */
+static const char *name_or_tid(const char *comm, uint32_t tid, char *buf, size_t size)
+{
+    if (comm) return comm;
+    snprintf(buf, size, ":%u", (unsigned)tid);
+    return buf;
+}
+
+/* The comm and pid columns, as perf report prints them (pid: TID:comm). */
+static void print_thread(FILE *out, const struct options *o, const pms_profile_row *r)
+{
+    char buf[16], pid[64];
+    if (o->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", name_or_tid(r->comm, r->tid, buf, sizeof buf));
+    if (o->key & PMS_PROFILE_WITH_PID) {
+        snprintf(pid, sizeof pid, "%u:%s", (unsigned)r->tid, name_or_tid(r->thread_comm, r->tid, buf, sizeof buf));
+        fprintf(out, "%-24s ", pid);
+    }
+}
+
 static void print_text(FILE *out, const struct options *o, const struct table *t, uint64_t lost)
 {
     fprintf(out, "# %s: event %s, %llu samples", o->input, t->event, (unsigned long long)t->samples);
     if (lost) fprintf(out, ", %llu lost", (unsigned long long)lost);
     fprintf(out, "; share of %s with its %g%% Wilson interval\n", o->weight == PMS_WEIGHT_PERIOD ? "period" : "samples",
             100 * o->confidence);
-    if (o->key == PMS_PROFILE_BY_IP)
-        fprintf(out, "%8s  %-17s %9s  %-18s %-20s %10s  %s\n", "share", "interval", "samples", "ip", "binary",
-                "offset", "function");
-    else if (o->key == PMS_PROFILE_BY_DSO)
-        fprintf(out, "%8s  %-17s %9s  %s\n", "share", "interval", "samples", "binary");
+    fprintf(out, "%8s  %-17s %9s  ", "share", "interval", "samples");
+    if (o->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", "comm");
+    if (o->key & PMS_PROFILE_WITH_PID) fprintf(out, "%-24s ", "pid:comm");
+    if (base_key(o) == PMS_PROFILE_BY_IP)
+        fprintf(out, "%-18s %-20s %10s  %s\n", "ip", "binary", "offset", "function");
+    else if (base_key(o) == PMS_PROFILE_BY_DSO)
+        fprintf(out, "%s\n", "binary");
+    else if (base_key(o) == PMS_PROFILE_BY_SYMBOL)
+        fprintf(out, "%-20s %s\n", "binary", "function");
     else
-        fprintf(out, "%8s  %-17s %9s  %-20s %s\n", "share", "interval", "samples", "binary", "function");
+        fputc('\n', out);
     size_t shown = shown_rows(o, t);
     for (size_t i = 0; i < shown; i++) {
         const pms_profile_row *r = &t->rows[i];
         char interval[40];
         snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
         fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
-        if (o->key == PMS_PROFILE_BY_IP) {
+        print_thread(out, o, r);
+        if (base_key(o) == PMS_PROFILE_BY_NONE) {
+            fputc('\n', out);
+        } else if (base_key(o) == PMS_PROFILE_BY_IP) {
             fprintf(out, "0x%-16llx %-20s %#10llx  %s", (unsigned long long)r->ip, base_name(r->binary),
                     (unsigned long long)r->file_offset, r->symbol ? r->symbol : "[unknown]");
             if (r->symbol) fprintf(out, "+%#llx", (unsigned long long)r->symbol_offset);
             fputc('\n', out);
-        } else if (o->key == PMS_PROFILE_BY_DSO) {
+        } else if (base_key(o) == PMS_PROFILE_BY_DSO) {
             fprintf(out, "%s\n", base_name(r->binary));
         } else if (r->symbol) {
             fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol);
@@ -241,9 +294,17 @@ static void print_csv(FILE *out, const struct options *o, const struct table *t)
         put_csv_field(out, r->binary);
         fputc(',', out);
         put_csv_field(out, r->symbol ? r->symbol : "");
-        fprintf(out, ",%#llx,%#llx,%#llx,%llu,%llu,%.9f,%.9f,%.9f\n", (unsigned long long)r->ip, (unsigned long long)r->file_offset,
+        fprintf(out, ",%#llx,%#llx,%#llx,%llu,%llu,%.9f,%.9f,%.9f", (unsigned long long)r->ip, (unsigned long long)r->file_offset,
                 (unsigned long long)r->symbol_offset, (unsigned long long)r->samples, (unsigned long long)r->period,
                 r->share, r->ci_low, r->ci_high);
+        if (by_thread(o)) {
+            char buf[16];
+            fputc(',', out);
+            put_csv_field(out, (o->key & PMS_PROFILE_WITH_COMM) ? name_or_tid(r->comm, r->tid, buf, sizeof buf) : "");
+            fprintf(out, ",%u,", (unsigned)r->tid);
+            put_csv_field(out, (o->key & PMS_PROFILE_WITH_PID) ? name_or_tid(r->thread_comm, r->tid, buf, sizeof buf) : "");
+        }
+        fputc('\n', out);
     }
 }
 
@@ -257,11 +318,22 @@ static void print_json_table(pms_json *j, const struct options *o, const struct 
     for (size_t i = 0; i < shown_rows(o, t); i++) {
         const pms_profile_row *r = &t->rows[i];
         pms_json_object_begin(j);
+        if (o->key & PMS_PROFILE_WITH_COMM) {
+            pms_json_key(j, "comm");
+            if (r->comm) pms_json_string(j, r->comm);
+            else pms_json_null(j);
+        }
+        if (o->key & PMS_PROFILE_WITH_PID) {
+            pms_json_kv_uint(j, "pid", r->tid);
+            pms_json_key(j, "thread_comm");
+            if (r->thread_comm) pms_json_string(j, r->thread_comm);
+            else pms_json_null(j);
+        }
         pms_json_kv_string(j, "binary", r->binary);
         pms_json_key(j, "function");
         if (r->symbol) pms_json_string(j, r->symbol);
         else pms_json_null(j);
-        if (o->key == PMS_PROFILE_BY_IP) {
+        if (base_key(o) == PMS_PROFILE_BY_IP) {
             pms_json_kv_uint(j, "ip", r->ip);
             pms_json_kv_uint(j, "symbol_offset", r->symbol_offset);
         }
@@ -312,7 +384,7 @@ static int emit(const struct sinks *out, const struct options *o, const struct t
         pms_json_init(&j, out->json, true);
         pms_json_object_begin(&j);
         pms_json_kv_string(&j, "file", o->input);
-        pms_json_kv_string(&j, "sort", o->key == PMS_PROFILE_BY_IP ? "ip" : o->key == PMS_PROFILE_BY_DSO ? "dso" : "sym");
+        pms_json_kv_string(&j, "sort", o->sort);
         pms_json_kv_string(&j, "weight", o->weight == PMS_WEIGHT_PERIOD ? "period" : "samples");
         pms_json_kv_double(&j, "confidence", o->confidence);
         pms_json_kv_uint(&j, "lost", ts->lost);
@@ -320,12 +392,13 @@ static int emit(const struct sinks *out, const struct options *o, const struct t
         pms_json_array_begin(&j);
     }
     if (out->csv)
-        fputs("event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n", out->csv);
+        fprintf(out->csv, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s\n",
+                by_thread(o) ? ",comm,pid,thread_comm" : "");
     pms_profile_html page;
     FILE *html = NULL;
     if (o->html) {
         if (!(html = cli_open_output(o->html))) return CLI_FAIL;
-        pms_profile_html_begin(&page, html, o->input, o->confidence, o->key == PMS_PROFILE_BY_IP, ts->lost);
+        pms_profile_html_begin(&page, html, o->input, o->confidence, base_key(o) == PMS_PROFILE_BY_IP, ts->lost);
     }
     int rc = CLI_OK;
     for (size_t i = 0; i < ts->n && rc == CLI_OK; i++) {

@@ -1,5 +1,6 @@
 /* The sampled-IP profile: streaming counts per (event, pid, IP), symbolised at the end. */
 #include "pmuscope/profile.h"
+#include "hotspot/comms.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -13,13 +14,15 @@
 #define PROGRESS_STEP (8u << 20) /* bytes between progress calls */
 
 struct entry {
-    uint64_t event_pid; /* event << 33 | kernel << 32 | pid */
+    uint64_t event_tid; /* comm << 43 | event << 33 | kernel << 32 | tid */
     uint64_t ip, samples, period, first_time;
+    uint32_t pid;
 };
 
 struct pms_profile {
     pms_symbols *symbols;
-    pms_keymap index; /* (event_pid, ip) -> index in entries */
+    pms_keymap index; /* (event_tid, ip) -> index in entries */
+    pms__comms comms;
     struct entry *entries;
     size_t n, cap;
     uint64_t totals[MAX_EVENTS];
@@ -34,6 +37,7 @@ int pms_profile_create(pms_profile **out, pms_symbols *symbols)
     if (!p) return pms__fail(PMS_ENOMEM, "out of memory for the profile");
     p->symbols = symbols;
     pms__keymap_init(&p->index);
+    pms__comms_init(&p->comms);
     *out = p;
     return PMS_OK;
 }
@@ -42,6 +46,7 @@ void pms_profile_destroy(pms_profile *p)
 {
     if (!p) return;
     pms__keymap_free(&p->index);
+    pms__comms_free(&p->comms);
     free(p->entries);
     free(p);
 }
@@ -51,13 +56,17 @@ int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
     if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
     int kernel = (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
                  (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_GUEST_KERNEL;
-    uint64_t key = (uint64_t)event << 33 | (uint64_t)kernel << 32 | s->pid;
+    /* The thread's name at the sample (an id of p->comms): perf's comm key counts a
+     * thread's samples before an exec under its old name. */
+    uint64_t comm = pms__comms_at(&p->comms, s->tid, s->time);
+    if (comm >= (1u << 21)) comm = 0; /* more names than the key holds: unnamed */
+    uint64_t key = comm << 43 | (uint64_t)event << 33 | (uint64_t)kernel << 32 | s->tid;
     uint64_t *slot = pms__keymap_upsert(&p->index, key, s->ip, UINT64_MAX);
     if (!slot) return pms__fail(PMS_ENOMEM, "out of memory for the profile");
     if (*slot == UINT64_MAX) {
         if (pms__grow(&p->entries, &p->cap, p->n + 1, sizeof *p->entries))
             return pms__fail(PMS_ENOMEM, "out of memory for the profile");
-        p->entries[p->n] = (struct entry){key, s->ip, 0, 0, s->time};
+        p->entries[p->n] = (struct entry){key, s->ip, 0, 0, s->time, s->pid};
         *slot = p->n++;
     }
     struct entry *e = &p->entries[*slot];
@@ -90,7 +99,19 @@ static int on_sample(const pms_sample *s, void *ctx)
 }
 
 static int on_mmap(const pms_mmap_event *m, void *ctx) { return pms_symbols_add_mmap(((struct read_ctx *)ctx)->p->symbols, m); }
-static int on_task(const pms_task_event *t, void *ctx) { return pms_symbols_add_task(((struct read_ctx *)ctx)->p->symbols, t); }
+static int on_task(const pms_task_event *t, void *ctx)
+{
+    pms_profile *p = ((struct read_ctx *)ctx)->p;
+    int rc = PMS_OK;
+    if (t->type == PERF_RECORD_COMM && t->comm) {
+        rc = pms__comms_set(&p->comms, t->tid, t->time, t->comm);
+    } else if (t->type == PERF_RECORD_FORK) { /* a new thread starts with its parent's name */
+        size_t parent = pms__comms_at(&p->comms, t->ptid, t->time);
+        if (!parent) parent = pms__comms_at(&p->comms, t->ppid, t->time);
+        if (parent) rc = pms__comms_set(&p->comms, t->tid, t->time, pms__comms_name(&p->comms, parent));
+    }
+    return rc ? rc : pms_symbols_add_task(p->symbols, t);
+}
 
 static int on_lost(uint64_t n, void *ctx)
 {
@@ -159,6 +180,7 @@ static int compare_rows(const void *x, const void *y)
     if (a->samples != b->samples) return a->samples < b->samples ? 1 : -1;
     int c = strcmp(a->binary, b->binary);
     if (c) return c;
+    if (a->tid != b->tid) return a->tid < b->tid ? -1 : 1;
     if (a->file_offset != b->file_offset) return a->file_offset < b->file_offset ? -1 : 1;
     return 0;
 }
@@ -186,6 +208,13 @@ static int fill_shares(const pms_profile *p, size_t event, pms_profile_weight we
     return PMS_OK;
 }
 
+/* The name of comm id of thread tid; perf names the idle task (tid 0) swapper. */
+static const char *comm_name(const pms_profile *p, uint32_t tid, size_t id)
+{
+    const char *name = pms__comms_name(&p->comms, id);
+    return !name && tid == 0 ? "swapper" : name;
+}
+
 int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double confidence, pms_profile_row **rows,
                       size_t *nrows)
 {
@@ -201,22 +230,38 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
         return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
     if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
     int rc = PMS_OK;
-    pms_keymap merged;
+    int by_comm = (key & PMS_PROFILE_WITH_COMM) != 0, by_tid = (key & PMS_PROFILE_WITH_PID) != 0;
+    key &= 0xff;
+    if (key > PMS_PROFILE_BY_NONE) return pms__fail(PMS_EINVAL, "profile: unknown sort key %d", (int)key);
+    /* Rows merge by (thread group, location): the group is the (comm, tid) pair the keys
+     * ask for, the location the (binary, offset) pair; each gets a dense id first. */
+    pms_keymap merged, groups, places;
     pms__keymap_init(&merged);
+    pms__keymap_init(&groups);
+    pms__keymap_init(&places);
     pms_profile_row *out = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < p->n && !rc; i++) {
         const struct entry *e = &p->entries[i];
-        if (e->event_pid >> 33 != event) continue;
+        if ((e->event_tid >> 33 & (MAX_EVENTS - 1)) != event) continue;
         pms_symbol_info si;
-        pms_symbols_resolve(p->symbols, (uint32_t)e->event_pid, e->ip, e->first_time, (e->event_pid >> 32) & 1, &si);
+        pms_symbols_resolve(p->symbols, e->pid, e->ip, e->first_time, (e->event_tid >> 32) & 1, &si);
+        uint32_t tid = (uint32_t)e->event_tid;
+        /* perf's pid key prints the thread's last name, its comm key the name at the sample */
+        const char *comm = by_comm ? comm_name(p, tid, e->event_tid >> 43) : NULL;
+        const char *last = by_tid ? comm_name(p, tid, pms__comms_at(&p->comms, tid, UINT64_MAX)) : NULL;
         /* Rows merge by (binary, file offset of the IP or of its symbol); the binary
          * string is interned by the symbol map, so its address identifies it. An
          * address without a symbol is a row of its own in the symbol view, as in perf. */
         uint64_t a = (uint64_t)(uintptr_t)si.binary, b = si.file_offset;
         if (key == PMS_PROFILE_BY_SYMBOL && si.symbol) b = si.file_offset - si.symbol_offset;
         if (key == PMS_PROFILE_BY_DSO) b = 0;
-        uint64_t *slot = pms__keymap_upsert(&merged, a, b, UINT64_MAX);
+        if (key == PMS_PROFILE_BY_NONE) a = b = 0;
+        /* comm names are interned, so their addresses identify them too */
+        uint64_t *group = pms__keymap_upsert(&groups, (uint64_t)(uintptr_t)comm,
+                                             by_tid ? tid : 0, groups.count);
+        uint64_t *place = group ? pms__keymap_upsert(&places, a, b, places.count) : NULL;
+        uint64_t *slot = place ? pms__keymap_upsert(&merged, *group, *place, UINT64_MAX) : NULL;
         if (!slot) {
             rc = pms__fail(PMS_ENOMEM, "out of memory for the profile table");
             break;
@@ -226,7 +271,9 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
                 rc = pms__fail(PMS_ENOMEM, "out of memory for the profile table");
                 break;
             }
-            pms_profile_row row = {si.binary, key == PMS_PROFILE_BY_DSO ? NULL : si.symbol, 0, 0, 0, 0, 0, 0, 0, 0};
+            pms_profile_row row = {key == PMS_PROFILE_BY_NONE ? "" : si.binary,
+                                   key >= PMS_PROFILE_BY_DSO ? NULL : si.symbol, 0, 0, 0, 0, 0, 0, 0, 0,
+                                   comm, by_tid ? tid : 0, last};
             if (key == PMS_PROFILE_BY_IP) {
                 row.ip = e->ip;
                 row.file_offset = si.file_offset;
@@ -241,6 +288,8 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
         out[*slot].period += e->period;
     }
     pms__keymap_free(&merged);
+    pms__keymap_free(&groups);
+    pms__keymap_free(&places);
     if (rc) {
         free(out);
         return rc;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # pmuscope report --sort dso and --sort sym (rows by binary and function) against perf report
-# --sort dso and --sort dso,sym on perf.data files nobody here
+# --sort dso and --sort dso,sym, then --sort comm, pid (TID:comm) and comm,dso against perf
+# with the same keys, on perf.data files nobody here
 # wrote (tests/data/perf-corpus: google/perf_data_converter's quipper test data, BSD-3-Clause,
 # and google/autofdo's test data, Apache-2.0). For every event of every file, each row over
 # 1% in either tool's table must agree within 0.1 percentage point (perf's overhead: shares
@@ -12,10 +13,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # perf looks binaries and kallsyms up by build-id in ~/.debug: keep it from this user's cache.
 export HOME=$tmp
-python3 - "$corpus" "$PMUSCOPE" "$tmp" <<'EOF'
+python3 - "$corpus" "$PMUSCOPE" "$tmp" "$(dirname "$0")" <<'EOF'
 import csv, io, os, re, subprocess, sys
 
-corpus, pmuscope, tmp = sys.argv[1:4]
+corpus, pmuscope, tmp, here = sys.argv[1:5]
+sys.path.insert(0, here)
+from sort_keys import perf_row, our_row, short
+THREAD_KEYS = ("comm", "pid", "comm,dso")
 
 # Files pmuscope does not read like perf yet, each with why. Shrinks as they are fixed.
 KNOWN_FAILURES = {
@@ -31,9 +35,6 @@ PERF_FAILS = {
 TOLERANCE = 0.1  # percentage points
 THRESHOLD = 1.0  # rows over 1% are compared
 
-def short(dso):
-    return dso if dso.startswith("[") else os.path.basename(dso)
-
 def perf_tables(path, sort):
     p = subprocess.run(["perf", "report", "-i", path, "--sort", sort, "--stdio", "--no-group", "-g", "none",
                         "--no-children", "--no-branch-stack", "--no-itrace", "--percent-limit", "0"],
@@ -44,6 +45,12 @@ def perf_tables(path, sort):
         if m:
             event = m.group(1)
             tables.setdefault(event, {})
+            continue
+        if sort in THREAD_KEYS:
+            r = perf_row(sort, line)
+            m, key = r, r and r[1]
+            if r and event is not None:
+                tables[event][key] = tables[event].get(key, 0) + r[0]
             continue
         if sort == "dso":
             m = re.match(r"\s+([\d.]+)%\s+(\S.*?)\s*$", line)
@@ -63,7 +70,9 @@ def our_tables(path, sort):
         for row in csv.DictReader(io.StringIO(p.stdout)):
             t = tables.setdefault(row["event"], {})
             d = short(row["binary"])
-            if sort == "sym":  # perf names an address without a symbol by its offset in the binary
+            if sort in THREAD_KEYS:
+                d = our_row(sort, row)
+            elif sort == "sym":  # perf names an address without a symbol by its offset in the binary
                 d = (d, row["function"] or "0x%016x" % int(row["file_offset"], 16))
             t[d] = t.get(d, 0) + 100 * float(row["share"])
     return p.returncode, tables, p.stderr
@@ -73,6 +82,9 @@ def compare(name, path):
     problems = compare_by(name, path, "dso", "dso")
     if not problems and name not in PERF_FAILS:
         problems = compare_by(name, path, "dso,sym", "sym")
+    for keys in THREAD_KEYS:
+        if not problems and name not in PERF_FAILS:
+            problems = compare_by(name, path, keys, keys)
     return problems
 
 def compare_by(name, path, perf_sort, our_sort):

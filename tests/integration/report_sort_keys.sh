@@ -17,33 +17,22 @@ python3 - "$PMUSCOPE" "$tmp" "$(dirname "$0")" <<'PY'
 import csv, io, os, subprocess, sys
 pmuscope, tmp, here = sys.argv[1:4]
 sys.path.insert(0, here)
-from sort_keys import perf_row, our_row
+from sort_keys import perf_table, our_row
 TOLERANCE, THRESHOLD = 0.1, 0.5
 failed = []
 
-def perf_rows(path, sort):
-    out = subprocess.run(["perf", "report", "-i", path, "--stdio", "--sort", sort, "--percent-limit", "0"],
-                         capture_output=True, text=True, env=dict(os.environ, PAGER="cat"), check=True).stdout
-    rows = {}
-    for line in out.splitlines():
-        r = None if line.startswith("#") else perf_row(sort, line)
-        if r:
-            rows[r[1]] = rows.get(r[1], 0) + r[0]
-    return rows
-
-def our_rows(path, sort):
+def our_table(path, sort):
     out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv", "--limit", "0"],
                          capture_output=True, text=True, check=True).stdout
-    rows = {}
+    table = {}
     for r in csv.DictReader(io.StringIO(out)):
-        key = our_row(sort, r)
-        rows[key] = rows.get(key, 0) + 100 * float(r["share"])
-    return rows
+        table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
+    return table
 
 for label in ("perf.data", "ours.data"):
     path = os.path.join(tmp, label)
     for sort in ("comm", "pid", "comm,dso", "pid,sym"):
-        theirs, mine = perf_rows(path, sort), our_rows(path, sort)
+        theirs, mine = perf_table(path, sort), our_table(path, sort)
         if not theirs:
             failed.append("%s --sort %s: perf printed no rows" % (label, sort))
         for key in sorted(set(theirs) | set(mine)):

@@ -2,7 +2,7 @@
 alike, for the keys comm, pid, dso and sym in any comma-separated combination: a row's key is
 the tuple of its columns as perf prints them (pid as TID:comm, sym without its [.] mark,
 dso as a base name). Shared by report_sort_keys.sh and report_corpus.sh."""
-import os, re
+import os, re, subprocess
 
 def short(dso):
     return dso if dso.startswith("[") else os.path.basename(dso)
@@ -31,3 +31,13 @@ def our_row(sort, row):
         elif k == "sym":  # perf names an address without a symbol by its offset in the binary
             key.append(row["function"] or "0x%016x" % int(row["file_offset"], 16))
     return tuple(key)
+
+def perf_table(path, sort):
+    """{key: share} of perf report --stdio --sort KEYS on one file (rows of the same key summed)."""
+    out = subprocess.run(["perf", "report", "-i", path, "--stdio", "--sort", sort, "--percent-limit", "0"],
+                         capture_output=True, text=True, env=dict(os.environ, PAGER="cat"), check=True).stdout
+    table = {}
+    for r in (perf_row(sort, l) for l in out.splitlines() if not l.startswith("#")):
+        if r:
+            table[r[1]] = table.get(r[1], 0) + r[0]
+    return table

@@ -13,6 +13,11 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
+/* perf's tool events (not perf_event_open events): type PMS_STAT_TOOL_TYPE with config
+ * duration_time (wall time of the run), user_time and system_time (the command's rusage); in ns. */
+#define PMS_STAT_TOOL_TYPE 0x7f7f0000u
+enum { PMS_STAT_TOOL_DURATION, PMS_STAT_TOOL_USER, PMS_STAT_TOOL_SYSTEM };
+
 /* One event's result, in the unit perf prints (msec for task-clock and cpu-clock). */
 typedef struct pms_stat_value {
     char name[PMS_EVENT_NAME_MAX]; /* as the user wrote it */
@@ -36,7 +41,7 @@ double pms_stat_cv(const pms_stat_value *runs, size_t nruns, size_t n, size_t i)
 
 /* Fills v from an event and its count. */
 void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count *c);
-/* "msec" for the clock events, "" otherwise. */
+/* "msec" for the clock events, "ns" for the tool events, "" otherwise. */
 const char *pms_stat_unit(const pms_stat_value *v);
 /* The share of time the event was on a counter, in % (100 when it never ran, as perf). */
 double pms_stat_running_pct(const pms_stat_value *v);

@@ -16,7 +16,11 @@ void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count 
     v->state = c->state;
 }
 
-const char *pms_stat_unit(const pms_stat_value *v) { return pms_event_counts_time(v->type, v->config) ? "msec" : ""; }
+const char *pms_stat_unit(const pms_stat_value *v)
+{
+    if (v->type == PMS_STAT_TOOL_TYPE) return "ns";
+    return pms_event_counts_time(v->type, v->config) ? "msec" : "";
+}
 
 double pms_stat_running_pct(const pms_stat_value *v)
 {

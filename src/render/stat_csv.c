@@ -7,7 +7,7 @@
 
 static void print_number(FILE *out, const pms_stat_value *v)
 {
-    if (*pms_stat_unit(v))
+    if (strcmp(pms_stat_unit(v), "msec") == 0) /* ns, like counts, are whole */
         fprintf(out, "%.2f", v->value);
     else
         fprintf(out, "%.0f", v->value);

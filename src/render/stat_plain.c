@@ -8,7 +8,7 @@ static void print_value(FILE *out, const pms_stat_value *v)
 {
     if (v->state != PMS_COUNT_COUNTED)
         fprintf(out, "%18s", pms_count_state_name(v->state));
-    else if (*pms_stat_unit(v))
+    else if (strcmp(pms_stat_unit(v), "msec") == 0) /* ns, like counts, are whole */
         fprintf(out, "%18.2f", v->value);
     else
         fprintf(out, "%18.0f", v->value);

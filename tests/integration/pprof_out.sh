@@ -39,7 +39,7 @@ read -r pmin pmax < <(perf script -i "$tmp/rec.data" -F period 2>/dev/null |
                       awk 'NR == 1 || $1 < lo {lo = $1} $1 > hi {hi = $1} END {print lo, hi}')
 grep -q "^event cpu-clock: [0-9]* samples, sampled every 100000 nanoseconds, randomised: periods from $pmin to $pmax$" \
     "$tmp/comments.txt" || fail "no randomised periods $pmin to $pmax in the comment: $(cat "$tmp/comments.txt")"
-"$PMUSCOPE" report -i "$tmp/rec.data" --csv --limit 0 > "$tmp/rec.csv"
+"$PMUSCOPE" report -i "$tmp/rec.data" --csv --limit 0 | plain_csv > "$tmp/rec.csv"
 share_a=$(awk -F, '$3 == "hot_a" {printf "%.2f%% [%.2f, %.2f]", 100 * $9, 100 * $10, 100 * $11}' "$tmp/rec.csv")
 grep -qF "$share_a  hot_a" "$tmp/comments.txt" || fail "the comment lacks hot_a's $share_a: $(cat "$tmp/comments.txt")"
 gopprof -comments "$tmp/perf.pb.gz" 2>&1 | grep -q 'sampled every 100000 nanoseconds (fixed, not randomised)' ||

@@ -8,14 +8,13 @@ trap 'rm -rf "$tmp"' EXIT
 data=$tmp/perf.data
 fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$PMS_SOURCE_DIR/tests/lib/processes.sh"
+. "$PMS_SOURCE_DIR/tests/lib/csv.sh" # plain_csv
 
 perf record -q -e cpu-clock -c 100000 -o "$data" -- "$PMS_WORKLOADS/hotspots" >/dev/null 2>&1
 
 # Samples: the sum of the CSV rows equals perf script's line count.
 # Function names may hold commas (demangled C++ templates, quoted in the CSV): the awk checks
 # below read a copy whose quoted commas are semicolons.
-plain_csv() { python3 -c 'import csv, sys; w = csv.writer(sys.stdout, lineterminator="\n")
-for row in csv.reader(sys.stdin): w.writerow([f.replace(",", ";") for f in row])'; }
 "$PMUSCOPE" report -i "$data" --csv --limit 0 > "$tmp/raw.csv"
 plain_csv < "$tmp/raw.csv" > "$tmp/sym.csv"
 ours=$(awk -F, 'NR>1{s+=$7} END{print s}' "$tmp/sym.csv")

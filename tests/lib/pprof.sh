@@ -3,6 +3,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$PMS_SOURCE_DIR/tests/lib/csv.sh" # plain_csv
 
 # go tool pprof offline, writing nothing outside $tmp.
 gopprof() {
@@ -19,10 +20,20 @@ go_flat() { # FILE SAMPLE_INDEX
 }
 
 # "share<TAB>function" per function name from a pmuscope report CSV (share column 9, rows of
-# one name summed: pprof merges functions by name, report by binary and function).
+# one name summed: pprof merges functions by name, report by binary and function). A real CSV
+# reader: demangled C++ names hold commas inside quoted fields.
 report_flat() { # CSV
-    awk -F, 'NR > 1 {name = $3 == "" ? "[unknown]" : $3; s[name] += 100 * $9}
-             END {for (n in s) printf "%.4f\t%s\n", s[n], n}' "$1"
+    python3 -c '
+import csv, sys
+shares = {}
+with open(sys.argv[1], newline="") as f:
+    rows = csv.reader(f)
+    next(rows)
+    for r in rows:
+        name = r[2] or "[unknown]"
+        shares[name] = shares.get(name, 0.0) + 100 * float(r[8])
+for name, share in shares.items():
+    print("%.4f\t%s" % (share, name))' "$1"
 }
 
 # Every function of A with a share of at least MIN percent has the same share in B within

@@ -363,6 +363,7 @@ int pms_pprof_write_perfdata(const char *out, const char *perfdata, const pms_pp
         if (!(p.ev = calloc(p.nattrs ? p.nattrs : 1, sizeof *p.ev))) rc = pms__fail(PMS_ENOMEM, "out of memory");
     }
     if (!rc) rc = pms_symbols_create(&p.symbols);
+    if (!rc) rc = pms_symbols_set_symfs(p.symbols, o.symfs);
     if (!rc) rc = pms_profile_create(&p.profile, p.symbols);
     for (size_t i = 0; !rc && i < pms_perfdata_nbuild_ids(r); i++)
         rc = pms_symbols_add_build_id(p.symbols, pms_perfdata_get_build_id(r, i));

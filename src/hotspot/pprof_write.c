@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
+#include "hotspot/read_delta.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,10 +101,9 @@ static int on_sample(const pms_sample *s, void *ctx)
     for (size_t i = 0; i < s->nvalues; i++) {
         const pms_perfdata_attr *a = pms_attr_by_id(p->attrs, p->nattrs, s->values[i].id);
         if (!a || a == s->attr) continue;
-        uint64_t *last = pms__keymap_upsert(&p->last_read, s->values[i].id, 0, 0);
-        if (!last) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
-        uint64_t delta = s->values[i].value >= *last ? s->values[i].value - *last : 0;
-        *last = s->values[i].value;
+        uint64_t delta;
+        if (pms__read_delta(&p->last_read, s->values[i].id, s->values[i].value, &delta))
+            return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
         size_t j = (size_t)(a - p->attrs);
         v[2 * j + 1] += delta;
         p->ev[j].value += delta;

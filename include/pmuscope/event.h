@@ -7,6 +7,7 @@
  *   raw                rNNNN (hex config)
  *   sysfs PMU          pmu/event=0x3c,umask=0x1/ using /sys/bus/event_source/devices/PMU/format
  *   libpfm4            INST_RETIRED:ANY_P, skl::L1D:REPLACEMENT, ...
+ *   tool               duration_time, user_time, system_time (perf's; measured, not opened)
  * each optionally followed by modifiers :u :k :h :p :pp :ppp (combinations such as :uk, :upp).
  * Lists are comma-separated; {a,b,c} makes a group led by its first member.
  * The sysfs tree is read under $PMS_SYSFS_ROOT (default /sys), so tests can use a fake one. */
@@ -29,7 +30,15 @@ typedef enum pms_event_source {
     PMS_EVSRC_RAW,      /* rNNNN */
     PMS_EVSRC_SYSFS,    /* pmu/term=value,.../ */
     PMS_EVSRC_PFM,      /* a libpfm4 name */
+    PMS_EVSRC_TOOL,     /* perf's tool events duration_time, user_time, system_time */
 } pms_event_source;
+
+/* perf's tool events are not perf_event_open events: a counter set (pmuscope/counter.h)
+ * measures them itself, in ns: duration_time is the wall time of the run (of the interval
+ * with -I), user_time and system_time the launched command's rusage. Their attr.type is
+ * PMS_EVENT_TOOL_TYPE and attr.config one of PMS_EVENT_TOOL_*. */
+#define PMS_EVENT_TOOL_TYPE 0x7f7f0000u
+enum { PMS_EVENT_TOOL_DURATION, PMS_EVENT_TOOL_USER, PMS_EVENT_TOOL_SYSTEM };
 
 typedef struct pms_event {
     char name[PMS_EVENT_NAME_MAX]; /* as written by the user, e.g. "cycles:u" */
@@ -59,6 +68,8 @@ int pms_event_open(const char *name, struct perf_event_attr *attr, pid_t pid, in
  * process). Returns PMS_OK or the status pms_event_open gave, with its message. */
 int pms_event_probe(const pms_event *ev);
 
+/* True for perf's tool events (source PMS_EVSRC_TOOL). */
+int pms_event_is_tool(const pms_event *ev);
 /* True if the event is a software event that works without a hardware PMU. */
 int pms_event_is_software(const pms_event *ev);
 /* True for the clock events (cpu-clock, task-clock): they count nanoseconds, so their

@@ -1,7 +1,6 @@
 /* pmuscope stat: count events of a command or a running process, as perf stat does. */
 #include "cli/cli.h"
 #include "cli/stat_cli.h"
-#include "cli/stat_tools.h"
 
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
@@ -57,31 +56,21 @@ struct printer {
     FILE *out;
     pms_json *json;
     const pms_event *events;
-    size_t ncounted;
-    const stat_tools *tools;
-    pms_stat_value *counted; /* ncounted values of the counted events */
-    size_t n;                /* ncounted + tool events */
+    size_t n;
     pms_stat_value *values;  /* n values in -e order */
-    double last_t;           /* the previous interval's end, s */
     bool header_done;
 };
 
-/* The counted events' values and the tool events' (times in s), into p->values. */
-static void to_values(struct printer *p, const pms_count *counts, double duration_s, bool has_rusage,
-                      double user_s, double sys_s)
+static void to_values(struct printer *p, const pms_count *counts)
 {
-    for (size_t i = 0; i < p->ncounted; i++) pms_stat_value_set(&p->counted[i], &p->events[i], &counts[i]);
-    stat_tools_merge(p->tools, p->counted, p->ncounted, duration_s * 1e9, has_rusage, user_s * 1e9, sys_s * 1e9,
-                     p->values);
+    for (size_t i = 0; i < p->n; i++) pms_stat_value_set(&p->values[i], &p->events[i], &counts[i]);
 }
 
 static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
 {
     struct printer *p = ctx;
     (void)n;
-    /* As perf: duration_time is the interval's; rusage is known only at the end. */
-    to_values(p, delta, t - p->last_t, false, 0, 0);
-    p->last_t = t;
+    to_values(p, delta);
     double step = p->o->interval_ms / 1000.0;
     if (p->json) {
         pms_json_object_begin(p->json);
@@ -109,8 +98,7 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
 static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals, pms_measure_result *res)
 {
     pms_counter *c;
-    p->last_t = 0;
-    if (pms_counter_create(p->events, p->ncounted, PMS_COUNTER_SKIP_UNSUPPORTED, &c) != PMS_OK) return cli_lib_error();
+    if (pms_counter_create(p->events, p->n, PMS_COUNTER_SKIP_UNSUPPORTED, &c) != PMS_OK) return cli_lib_error();
     pms_measure_opts mo = {.interval_ms = o->interval_ms, .on_interval = on_interval, .ctx = p, .stop = &stat_stop};
     int r = o->pid ? pms_measure_pid(c, o->pid, &mo, totals, res) : pms_measure_command(c, o->argv, &mo, totals, res);
     pms_counter_destroy(c);
@@ -152,31 +140,19 @@ static int run_stat(const stat_opts *o)
 {
     stat_notes notes = {0};
     pms_event *events = NULL;
-    size_t ncounted = 0;
-    stat_tools tools;
-    char *counted_spec = NULL;
-    if (!stat_tools_split(o->events_spec, &counted_spec, &tools))
-        return cli_error("out of memory or more than %d tool events", STAT_TOOLS_MAX);
-    if (!*counted_spec) {
-        free(counted_spec);
-        return cli_usage_error("stat", "-e: duration_time, user_time and system_time need at least one other "
-                                       "event beside them (e.g. task-clock)");
-    }
-    int rc = stat_prepare_events(counted_spec, o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_SHOW,
-                                 &events, &ncounted, &notes);
-    free(counted_spec);
+    size_t n = 0;
+    int rc = stat_prepare_events(o->events_spec, o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_SHOW,
+                                 &events, &n, &notes);
     if (rc) {
         free(events);
         stat_notes_free(&notes);
         return rc;
     }
-    size_t n = ncounted + tools.n;
     FILE *out = stat_open_output(o, o->json || o->wide);
     pms_stat_value *runs = calloc((size_t)o->repeat * n, sizeof *runs), *avg = calloc(n, sizeof *avg);
-    pms_count *totals = calloc(ncounted + 1, sizeof *totals);
-    pms_stat_value *counted = calloc(ncounted + 1, sizeof *counted);
+    pms_count *totals = calloc(n, sizeof *totals);
     double *elapsed = calloc(o->repeat, sizeof *elapsed);
-    if (!out || !runs || !avg || !totals || !counted || !elapsed) {
+    if (!out || !runs || !avg || !totals || !elapsed) {
         rc = out ? cli_error("out of memory") : CLI_FAIL;
         goto done;
     }
@@ -194,7 +170,7 @@ static int run_stat(const stat_opts *o)
             pms_json_array_begin(&json);
         }
     }
-    struct printer p = {o, out, jf ? &json : NULL, events, ncounted, &tools, counted, n, avg, 0, false};
+    struct printer p = {o, out, jf ? &json : NULL, events, n, avg, false};
     pms_measure_result res = {0};
     unsigned done = 0;
     double user = 0, sys = 0;
@@ -203,7 +179,7 @@ static int run_stat(const stat_opts *o)
     while (done < o->repeat && !stat_stop) {
         if ((rc = measure_once(o, &p, totals, &res)) != CLI_OK) break;
         p.values = runs + (size_t)done * n;
-        to_values(&p, totals, res.elapsed_s, !o->pid, res.user_s, res.sys_s);
+        to_values(&p, totals);
         p.values = avg;
         elapsed[done++] = res.elapsed_s;
         user += res.user_s;
@@ -236,7 +212,7 @@ static int run_stat(const stat_opts *o)
     }
 done:
     if (out) stat_close_output(out);
-    free(runs), free(avg), free(totals), free(counted), free(elapsed), free(events);
+    free(runs), free(avg), free(totals), free(elapsed), free(events);
     stat_notes_free(&notes);
     return rc;
 }

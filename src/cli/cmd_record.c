@@ -8,6 +8,7 @@
 #include "pmuscope/pprof.h"
 #include "pmuscope/record.h"
 #include "pmuscope/record_report.h"
+#include "pmuscope/target.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -348,7 +349,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret && r.exited && WIFSIGNALED(r.wait_status)) {
         char how[96];
-        stat_describe_status(r.wait_status, how, sizeof how);
+        pms_wait_status_describe(how, sizeof how, r.wait_status);
         cli_warn("the command %s; the file holds its samples until then", how);
     }
     if (!ret) print_summary(o, &r);

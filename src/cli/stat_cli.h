@@ -50,8 +50,6 @@ int stat_prepare_events(const char *spec, stat_unsupported policy, pms_event **e
 
 /* "'cmd arg ...'" for the report header. */
 void stat_describe_command(char *const argv[], char *buf, size_t size);
-/* "exited with status 3", "was killed by signal 9 (Killed)". */
-void stat_describe_status(int wait_status, char *buf, size_t size);
 /* Handlers that set stat_stop on SIGINT and SIGTERM. */
 void stat_install_signals(void);
 /* The exit code for a command's wait status: its code, or 128 + signal (with a message). */

@@ -3,6 +3,7 @@
 #include "cli/stat_cli.h"
 
 #include "pmuscope/error.h"
+#include "pmuscope/target.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -85,21 +86,11 @@ void stat_describe_command(char *const argv[], char *buf, size_t size)
     buf[k] = '\0';
 }
 
-void stat_describe_status(int wait_status, char *buf, size_t size)
-{
-    if (WIFEXITED(wait_status))
-        snprintf(buf, size, "exited with status %d", WEXITSTATUS(wait_status));
-    else if (WIFSIGNALED(wait_status))
-        snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(wait_status), strsignal(WTERMSIG(wait_status)));
-    else
-        snprintf(buf, size, "ended with wait status 0x%x", (unsigned)wait_status);
-}
-
 int stat_exit_code(int wait_status)
 {
     if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
     char how[64];
-    stat_describe_status(wait_status, how, sizeof how);
+    pms_wait_status_describe(how, sizeof how, wait_status);
     cli_warn("the command %s; the counts cover it until then", how);
     return WIFSIGNALED(wait_status) ? 128 + WTERMSIG(wait_status) : CLI_FAIL;
 }

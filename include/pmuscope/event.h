@@ -81,6 +81,35 @@ int pms_event_counts_time(uint32_t type, uint64_t config);
 typedef enum pms_fallback_use { PMS_FALLBACK_SAMPLING, PMS_FALLBACK_COUNTING } pms_fallback_use;
 int pms_event_fallback(const pms_event *ev, pms_fallback_use use, pms_event *out);
 
+/* An event list prepared for a command (stat, record): parsed, every event checked on this
+ * machine (pms_event_probe), and the ones it cannot count (PMS_ENOTSUP) handled by policy.
+ * Any other failure (an unknown name, permission) fails the list. */
+typedef enum pms_unsupported_policy {
+    PMS_UNSUPPORTED_FAIL,     /* the list fails with the reason */
+    PMS_UNSUPPORTED_KEEP,     /* kept: a counter set with PMS_COUNTER_SKIP_UNSUPPORTED reports
+                                 it <not supported>, as perf stat does */
+    PMS_UNSUPPORTED_FALLBACK, /* pms_event_fallback's time event stands in for it; a counting
+                                 substitute is named "task-clock(for cycles)" */
+} pms_unsupported_policy;
+
+typedef struct pms_event_note {
+    char event[PMS_EVENT_NAME_MAX];      /* the event asked for */
+    char substitute[PMS_EVENT_NAME_MAX]; /* what stands in for it, "" when kept as it is */
+    char reason[512];                    /* why this machine cannot count it (pms_event_probe's message) */
+} pms_event_note;
+
+typedef struct pms_event_set {
+    pms_event *events; /* n events, substitutes in place */
+    size_t n;
+    pms_event_note *notes; /* one per event this machine cannot count */
+    size_t nnotes;
+} pms_event_set;
+
+/* Prepares spec for use (sampling or counting: tool events cannot be sampled, and the
+ * substitute differs); free with pms_event_set_free (also after a failure). */
+int pms_event_set_prepare(pms_event_set *out, const char *spec, pms_fallback_use use, pms_unsupported_policy policy);
+void pms_event_set_free(pms_event_set *s);
+
 /* Calls fn for every event name this machine knows (generic, cache, software, the
  * sysfs events of each PMU, libpfm4's events for the detected PMUs); stops early and
  * returns fn's value if it returns non-zero. */

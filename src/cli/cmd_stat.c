@@ -28,6 +28,7 @@ static void usage(FILE *out)
           "  -I, --interval-print MS  print the counts of every MS milliseconds\n"
           "  -x, --field-separator SEP  CSV in perf's columns: [time,]value,unit,event,[variance,]\n"
           "                         run time,running %,metric value,metric unit\n"
+          "  -j, --json-output      perf's JSON lines: one object per event (and interval)\n"
           "  -o, --output FILE      write the results to FILE\n"
           "      --wide             CSV table: header time,<event>,..., one row per interval (or one\n"
           "                         for the whole run), on stdout unless -o\n"
@@ -86,6 +87,8 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
         pms_stat_wide_row(p->out, t, p->values, p->n);
     } else if (p->o->sep) {
         pms_stat_print_csv(p->out, p->o->sep, t, step, 1, p->values, p->n);
+    } else if (p->o->json_lines) {
+        pms_stat_print_json_lines(p->out, t, step, 1, p->values, p->n);
     } else {
         pms_stat_print_plain_interval(p->out, t, step, p->values, p->n, !p->header_done);
     }
@@ -124,6 +127,9 @@ static void print_totals(const stat_opts *o, FILE *out, pms_json *json, const pm
     }
     if (o->json) {
         /* JSON only */
+    } else if (o->json_lines) { /* the notes would not be JSON: they go to the standard error */
+        if (!o->interval_ms) pms_stat_print_json_lines(out, -1, s->elapsed_s, s->runs, v, n);
+        for (size_t k = 0; k < s->nnotes; k++) fprintf(stderr, "pmuscope stat: %s\n", s->notes[k]);
     } else if (o->interval_ms) {
         for (size_t k = 0; k < s->nnotes; k++) fprintf(out, "# %s\n", s->notes[k]);
     } else if (o->wide) {
@@ -141,8 +147,8 @@ static int run_stat(const stat_opts *o)
     stat_notes notes = {0};
     pms_event *events = NULL;
     size_t n = 0;
-    int rc = stat_prepare_events(o->events_spec, o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_SHOW,
-                                 &events, &n, &notes);
+    int rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING,
+                                o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_KEEP, &events, &n, &notes);
     if (rc) {
         free(events);
         stat_notes_free(&notes);
@@ -234,6 +240,7 @@ int cmd_stat(int argc, char **argv)
     enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES };
     static const struct option longopts[] = {
         {"event", required_argument, NULL, 'e'},        {"pid", required_argument, NULL, 'p'},
+        {"json-output", no_argument, NULL, 'j'},
         {"interval-print", required_argument, NULL, 'I'}, {"field-separator", required_argument, NULL, 'x'},
         {"output", required_argument, NULL, 'o'},       {"repeat", required_argument, NULL, 'r'},
         {"wide", no_argument, NULL, OPT_WIDE},          {"fallback", no_argument, NULL, OPT_FALLBACK},
@@ -246,7 +253,7 @@ int cmd_stat(int argc, char **argv)
     int opt, rc = CLI_OK;
     uint64_t v;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:h", longopts)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:jh", longopts)) != -1) {
         switch (opt) {
         case 'e':
             if (!append_events(&o.events_spec, optarg)) rc = cli_error("out of memory");
@@ -272,6 +279,7 @@ int cmd_stat(int argc, char **argv)
             o.repeat = (unsigned)v;
             break;
         case OPT_WIDE: o.wide = true; break;
+        case 'j': o.json_lines = true; break;
         case OPT_FALLBACK: o.fallback = true; break;
         case OPT_JSON:
             o.json = optarg == NULL;
@@ -307,8 +315,8 @@ int cmd_stat(int argc, char **argv)
             rc = cli_usage_error("stat", "expected a command to run (after --) or -p PID");
         else if (has_cmd && o.pid)
             rc = cli_usage_error("stat", "give either a command or -p PID, not both");
-        else if ((o.json ? 1 : 0) + (o.wide ? 1 : 0) + (o.sep ? 1 : 0) > 1)
-            rc = cli_usage_error("stat", "--json, --wide and -x choose different outputs: give one");
+        else if ((o.json ? 1 : 0) + (o.wide ? 1 : 0) + (o.sep ? 1 : 0) + (o.json_lines ? 1 : 0) > 1)
+            rc = cli_usage_error("stat", "--json, --wide, -x and -j choose different outputs: give one");
         else if (o.schedule_runs && (o.pid || o.interval_ms || o.repeat > 1))
             rc = cli_usage_error("stat", "--schedule=runs runs a command whole: it does not go with -p, -I or -r");
         else if (!o.schedule_runs && (o.sizes_spec || o.max_counters || o.anchor_spec))

@@ -28,48 +28,31 @@ void stat_notes_free(stat_notes *notes)
     notes->n = 0;
 }
 
-int stat_prepare_events(const char *spec, stat_unsupported policy, pms_event **events, size_t *n,
-                        stat_notes *notes)
+int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,
+                       size_t *n, stat_notes *notes)
 {
-    if (pms_event_list_parse(spec, events, n) != PMS_OK) return cli_lib_error();
-    int rc = CLI_OK;
-    for (size_t i = 0; i < *n && rc == CLI_OK; i++) {
-        pms_event *ev = &(*events)[i];
-        int r = pms_event_probe(ev);
-        if (r == PMS_OK) continue;
-        if (policy == STAT_UNSUPPORTED_FAIL || r != PMS_ENOTSUP) {
-            rc = cli_lib_error();
-            break;
-        }
+    pms_event_set set;
+    if (pms_event_set_prepare(&set, spec, use, policy) != PMS_OK) {
+        pms_event_set_free(&set);
+        return cli_lib_error();
+    }
+    for (size_t k = 0; k < set.nnotes; k++) {
+        const pms_event_note *e = &set.notes[k];
         /* The reason without the advice after ';' (the advice is what --fallback does). */
-        char reason[512];
-        snprintf(reason, sizeof reason, "%.*s", (int)strcspn(pms_strerror(), ";"), pms_strerror());
-        if (policy == STAT_UNSUPPORTED_SHOW) { /* counted as <not supported>, as perf stat does */
-            stat_note(notes, "%s", reason);
+        int cut = (int)strcspn(e->reason, ";");
+        if (!notes) cli_warn("%s", e->reason);
+        if (!e->substitute[0]) { /* counted as <not supported>, as perf stat does */
+            if (notes) stat_note(notes, "%.*s", cut, e->reason);
             continue;
         }
-        pms_event sub;
-        if (pms_event_fallback(ev, PMS_FALLBACK_COUNTING, &sub) != PMS_OK) {
-            rc = cli_lib_error();
-            break;
-        }
-        /* The column says what was measured, and for what. */
-        char name[2 * PMS_EVENT_NAME_MAX + 16];
-        snprintf(name, sizeof name, "%s(for %s)", sub.name, ev->name);
-        if (strlen(name) >= sizeof sub.name) {
-            rc = cli_error("%s: the event name is too long to name its substitute", ev->name);
-            break;
-        }
-        memcpy(sub.name, name, sizeof sub.name);
-        stat_note(notes, "%s stands in for %s (--fallback): %s", sub.name, ev->name, reason);
-        cli_warn("%s stands in for %s (--fallback): it counts time, not %s", sub.name, ev->name, ev->name);
-        *ev = sub;
+        if (notes) stat_note(notes, "%s stands in for %s (--fallback): %.*s", e->substitute, e->event, cut, e->reason);
+        cli_warn("%s stands in for %s (--fallback): it %s time, not %s", e->substitute, e->event,
+                 use == PMS_FALLBACK_SAMPLING ? "samples" : "counts", e->event);
     }
-    if (rc != CLI_OK) {
-        free(*events);
-        *events = NULL;
-    }
-    return rc;
+    *events = set.events;
+    *n = set.n;
+    free(set.notes);
+    return CLI_OK;
 }
 
 void stat_describe_command(char *const argv[], char *buf, size_t size)

@@ -193,6 +193,8 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
         pms_stat_wide_row(out, 0, merged, n);
     } else if (o->sep) {
         pms_stat_print_csv(out, o->sep, -1, 0, 1, merged, n);
+    } else if (o->json_lines) {
+        pms_stat_print_json_lines(out, -1, 0, 1, merged, n);
     } else {
         char target[512];
         stat_describe_command(o->argv, target, sizeof target);
@@ -206,9 +208,9 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
 }
 
 /* Every run of the schedule must count its events: one it cannot count is an error. */
-static stat_unsupported schedule_policy(const stat_opts *o)
+static pms_unsupported_policy schedule_policy(const stat_opts *o)
 {
-    return o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_FAIL;
+    return o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_FAIL;
 }
 
 int stat_schedule(const stat_opts *o)
@@ -216,9 +218,9 @@ int stat_schedule(const stat_opts *o)
     stat_notes notes = {0};
     pms_event *anchors = NULL, *events = NULL;
     size_t na = 0, ne = 0;
-    int rc = stat_prepare_events(o->anchor_spec ? o->anchor_spec : pms_schedule_default_anchors(), schedule_policy(o),
-                                 &anchors, &na, &notes);
-    if (rc == CLI_OK) rc = stat_prepare_events(o->events_spec, schedule_policy(o), &events, &ne, &notes);
+    const char *anchor_spec = o->anchor_spec ? o->anchor_spec : pms_schedule_default_anchors();
+    int rc = cli_prepare_events(anchor_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &anchors, &na, &notes);
+    if (rc == CLI_OK) rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &events, &ne, &notes);
     if (rc) goto out;
     struct plan p = {.o = o, .na = na};
     int st = pms_schedule_create(anchors, na, events, ne, o->max_counters, &p.s);

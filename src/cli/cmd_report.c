@@ -18,6 +18,7 @@
 struct options {
     const char *input, *event, *output, *html, *pprof, *sort;
     bool pprof_input, input_given;
+    int children; /* --children 1, --no-children 0, -1: as perf, children when the file has callchains */
     char **files; /* FILE... after the options: one is -i, more are merged */
     size_t nfiles;
     pms_profile_key key;
@@ -32,7 +33,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: pmuscope report [-i FILE | FILE...] [--sort KEYS] [--weight samples|period] [--confidence C]\n"
             "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"
-            "                       [--pprof FILE] [--pprof-input]\n"            "\n"
+            "                       [--pprof FILE] [--pprof-input] [--children | --no-children]\n"            "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` (or a pprof profile) in one streaming pass\n"
             "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
             "samples fell: binary, function, samples and share of each event's samples.\n"
@@ -47,6 +48,11 @@ static void usage(FILE *out)
             "                        dso: one row per binary (perf report --sort dso); comm: per\n"
             "                        command name; pid: per thread, printed TID:comm as perf does;\n"
             "                        several comma-separated (comm,dso, pid,sym, comm,dso,sym...)\n"
+            "      --children        with callchains (perf record -g, pmuscope record -g): each row also\n"
+            "                        gets the samples whose callchain passes through it (its callees'\n"
+            "                        included, each sample once), rows sorted by them: perf report\n"
+            "                        --children, the default for files with callchains as in perf\n"
+            "      --no-children     only the samples taken in each row (perf report --no-children)\n"
             "  -e, --event NAME      only this event (default: one table per event in the file)\n"
             "      --weight W        what a share counts: samples (default), or period: the events\n"
             "                        the samples stand for, as perf report's overhead (they differ when\n"
@@ -60,7 +66,9 @@ static void usage(FILE *out)
             "      --json[=FILE]     JSON (all fields, full paths), to FILE or instead of the text\n"
             "      --csv[=FILE]      CSV, to FILE or instead of the text: event,binary,function,ip,\n"
             "                        file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n"
-            "                        (and comm,pid,thread_comm with --sort comm or pid)\n"
+            "                        (and comm,pid,thread_comm with --sort comm or pid; and children_samples,\n"
+            "                        children_period,children_share,children_ci_low,children_ci_high\n"
+            "                        with --children)\n"
             "  -o, --output FILE     write the report to FILE instead of stdout\n"
             "      --html FILE       also write a self-contained HTML page: the tables, and a bar\n"
             "                        chart of the top 10 shares of each event with their intervals\n"
@@ -105,7 +113,8 @@ static int parse_sort(const char *arg, pms_profile_key *key)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT };
+    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT,
+           OPT_CHILDREN, OPT_NO_CHILDREN };
     static const struct option longopts[] = {
         {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
         {"weight", required_argument, NULL, OPT_WEIGHT}, {"event", required_argument, NULL, 'e'},
@@ -114,10 +123,11 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"csv", optional_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
         {"html", required_argument, NULL, OPT_HTML}, {"pprof", required_argument, NULL, OPT_PPROF},
         {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT},
+        {"children", no_argument, NULL, OPT_CHILDREN}, {"no-children", no_argument, NULL, OPT_NO_CHILDREN},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     *o = (struct options){.input = "perf.data", .output = "-", .sort = "sym", .key = PMS_PROFILE_BY_SYMBOL,
-                          .weight = PMS_WEIGHT_SAMPLES, .confidence = 0.95, .limit = 25};
+                          .weight = PMS_WEIGHT_SAMPLES, .confidence = 0.95, .limit = 25, .children = -1};
     optind = 1;
     int c;
     while ((c = cli_getopt(argc, argv, "i:s:e:o:h", longopts)) != -1) {
@@ -152,6 +162,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_HTML: o->html = optarg; break;
         case OPT_PPROF: o->pprof = optarg; break;
         case OPT_PPROF_INPUT: o->pprof_input = true; break;
+        case OPT_CHILDREN: o->children = 1; break;
+        case OPT_NO_CHILDREN: o->children = 0; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("report", "%s", cli_bad_option());
@@ -189,6 +201,7 @@ struct table {
     uint64_t samples;
     pms_profile_row *rows;
     size_t nrows;
+    bool children; /* rows carry children shares and are sorted by them */
 };
 
 static size_t shown_rows(const struct options *o, const struct table *t)
@@ -224,7 +237,8 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
     if (lost) fprintf(out, ", %llu lost", (unsigned long long)lost);
     fprintf(out, "; share of %s with its %g%% Wilson interval\n", o->weight == PMS_WEIGHT_PERIOD ? "period" : "samples",
             100 * o->confidence);
-    fprintf(out, "%8s  %-17s %9s  ", "share", "interval", "samples");
+    if (t->children) fprintf(out, "%8s  %-17s ", "children", "interval");
+    fprintf(out, "%8s  %-17s %9s  ", t->children ? "self" : "share", "interval", "samples");
     if (o->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", "comm");
     if (o->key & PMS_PROFILE_WITH_PID) fprintf(out, "%-24s ", "pid:comm");
     if (base_key(o) == PMS_PROFILE_BY_IP)
@@ -239,6 +253,10 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
     for (size_t i = 0; i < shown; i++) {
         const pms_profile_row *r = &t->rows[i];
         char interval[40];
+        if (t->children) {
+            snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->children_ci_low, 100 * r->children_ci_high);
+            fprintf(out, "%7.2f%%  %-17s ", 100 * r->children_share, interval);
+        }
         snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
         fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
         print_thread(out, o, r);
@@ -254,7 +272,7 @@ static void print_text(FILE *out, const struct options *o, const struct table *t
         } else if (r->symbol) {
             fprintf(out, "%-20s %s\n", base_name(r->binary), r->symbol);
         } else { /* perf's name for an address without a symbol */
-            fprintf(out, "%-20s 0x%016llx\n", base_name(r->binary), (unsigned long long)r->file_offset);
+            fprintf(out, "%-20s %#.16llx\n", base_name(r->binary), (unsigned long long)r->file_offset);
         }
     }
     if (shown < t->nrows) {
@@ -285,7 +303,7 @@ static void put_csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_csv(FILE *out, const struct options *o, const struct table *t)
+static void print_csv(FILE *out, const struct options *o, const struct table *t, bool children)
 {
     for (size_t i = 0; i < shown_rows(o, t); i++) {
         const pms_profile_row *r = &t->rows[i];
@@ -304,6 +322,9 @@ static void print_csv(FILE *out, const struct options *o, const struct table *t)
             fprintf(out, ",%u,", (unsigned)r->tid);
             put_csv_field(out, (o->key & PMS_PROFILE_WITH_PID) ? name_or_tid(r->thread_comm, r->tid, buf, sizeof buf) : "");
         }
+        if (children)
+            fprintf(out, ",%llu,%llu,%.9f,%.9f,%.9f", (unsigned long long)r->children_samples,
+                    (unsigned long long)r->children_period, r->children_share, r->children_ci_low, r->children_ci_high);
         fputc('\n', out);
     }
 }
@@ -343,6 +364,13 @@ static void print_json_table(pms_json *j, const struct options *o, const struct 
         pms_json_kv_double(j, "share", r->share);
         pms_json_kv_double(j, "ci_low", r->ci_low);
         pms_json_kv_double(j, "ci_high", r->ci_high);
+        if (t->children) {
+            pms_json_kv_uint(j, "children_samples", r->children_samples);
+            pms_json_kv_uint(j, "children_period", r->children_period);
+            pms_json_kv_double(j, "children_share", r->children_share);
+            pms_json_kv_double(j, "children_ci_low", r->children_ci_low);
+            pms_json_kv_double(j, "children_ci_high", r->children_ci_high);
+        }
         pms_json_object_end(j);
     }
     pms_json_array_end(j);
@@ -369,6 +397,7 @@ struct tables {
     struct table *t;
     size_t n;
     uint64_t lost;
+    bool children; /* some table has children shares */
 };
 
 static void tables_free(struct tables *ts)
@@ -392,8 +421,9 @@ static int emit(const struct sinks *out, const struct options *o, const struct t
         pms_json_array_begin(&j);
     }
     if (out->csv)
-        fprintf(out->csv, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s\n",
-                by_thread(o) ? ",comm,pid,thread_comm" : "");
+        fprintf(out->csv, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s%s\n",
+                by_thread(o) ? ",comm,pid,thread_comm" : "",
+                ts->children ? ",children_samples,children_period,children_share,children_ci_low,children_ci_high" : "");
     pms_profile_html page;
     FILE *html = NULL;
     if (o->html) {
@@ -404,7 +434,7 @@ static int emit(const struct sinks *out, const struct options *o, const struct t
     for (size_t i = 0; i < ts->n && rc == CLI_OK; i++) {
         const struct table *t = &ts->t[i];
         if (out->json) print_json_table(&j, o, t);
-        if (out->csv) print_csv(out->csv, o, t);
+        if (out->csv) print_csv(out->csv, o, t, ts->children);
         if (out->text) print_text(out->text, o, t, ts->lost);
         if (html && pms_profile_html_event(&page, t->event, t->samples, t->rows, t->nrows, shown_rows(o, t)))
             rc = cli_output_error(html);
@@ -460,9 +490,12 @@ static int perfdata_tables(const struct options *o, pms_perfdata_reader *r, pms_
         const char *name = pms_perfdata_get_attr(r, e)->name;
         if (o->event ? strcmp(o->event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
         found = 1;
-        struct table t = {name, pms_profile_samples(p, e), NULL, 0};
-        if (pms_profile_table_weighted(p, e, o->key, o->weight, o->confidence, &t.rows, &t.nrows))
+        bool children = o->children == 1 || (o->children < 0 && pms_profile_has_callchains(p, e));
+        struct table t = {name, pms_profile_samples(p, e), NULL, 0, children};
+        pms_profile_key key = (pms_profile_key)(o->key | (children ? PMS_PROFILE_CHILDREN : 0));
+        if (pms_profile_table_weighted(p, e, key, o->weight, o->confidence, &t.rows, &t.nrows))
             return cli_lib_error();
+        ts->children |= children;
         if (add_table(ts, t)) return CLI_FAIL;
     }
     if (o->event && !found) return cli_error("%s: no event named '%s' in the file", o->input, o->event);
@@ -525,7 +558,7 @@ static int report_pprof(const struct options *o)
         rc = cli_lib_error();
     } else {
         pms_pprof_type(p, type, &name, &unit);
-        struct table t = {name, 0, calloc(n ? n : 1, sizeof *t.rows), n};
+        struct table t = {name, 0, calloc(n ? n : 1, sizeof *t.rows), n, false};
         if (!t.rows) rc = cli_error("out of memory");
         for (size_t i = 0; i < n && rc == CLI_OK; i++) {
             uint64_t value = rows[i].value > 0 ? (uint64_t)rows[i].value : 0;
@@ -557,7 +590,7 @@ static int report_merge(struct options *o)
     for (size_t e = 0; rc == CLI_OK && e < pms_merge_nevents(m); e++) {
         if (o->event && strcmp(o->event, pms_merge_event(m, e)) != 0) continue;
         found = 1;
-        struct table t = {pms_merge_event(m, e), pms_merge_samples(m, e), NULL, 0};
+        struct table t = {pms_merge_event(m, e), pms_merge_samples(m, e), NULL, 0, false};
         if (pms_merge_table(m, e, o->confidence, &t.rows, &t.nrows)) rc = cli_lib_error();
         else rc = add_table(&ts, t);
     }

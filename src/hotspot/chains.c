@@ -37,7 +37,7 @@ static int same(const pms__chains *c, const pms__chain *k, uint64_t event_tid, u
 }
 
 int pms__chains_add(pms__chains *c, uint64_t event_tid, uint32_t pid, uint64_t ip, uint64_t time,
-                    const uint64_t *chain, size_t nr, uint64_t period)
+                    const uint64_t *chain, size_t nr, uint64_t period, size_t *index)
 {
     uint64_t h = mix(mix(event_tid, ip), nr);
     for (size_t i = 0; i < nr; i++) h = mix(h, chain[i]);
@@ -50,6 +50,7 @@ int pms__chains_add(pms__chains *c, uint64_t event_tid, uint32_t pid, uint64_t i
             if (!same(c, k, event_tid, ip, chain, nr)) continue;
             k->samples++;
             k->period += period;
+            if (index) *index = (size_t)*slot;
             return PMS_OK;
         }
         if (pms__grow(&c->items, &c->cap, c->n + 1, sizeof *c->items) ||
@@ -60,6 +61,7 @@ int pms__chains_add(pms__chains *c, uint64_t event_tid, uint32_t pid, uint64_t i
         if (nr) memcpy(c->pool + c->pool_n, chain, nr * sizeof *chain);
         c->items[c->n] = (pms__chain){event_tid, ip, pid, time, 1, period, c->pool_n, nr};
         c->pool_n += nr;
+        if (index) *index = c->n;
         *slot = c->n++;
         return PMS_OK;
     }

@@ -27,9 +27,13 @@ typedef struct pms__chains {
 
 void pms__chains_init(pms__chains *c);
 void pms__chains_free(pms__chains *c);
-/* Counts one sample with chain[0..nr); returns PMS_OK or PMS_ENOMEM. */
+/* perf report's default --max-stack (kernel.perf_event_max_stack): entries of a chain used. */
+#define PMS__MAX_STACK 127u
+
+/* Counts one sample with chain[0..nr); its chain's index in items goes to *index (may be
+ * NULL). Returns PMS_OK or PMS_ENOMEM. */
 int pms__chains_add(pms__chains *c, uint64_t event_tid, uint32_t pid, uint64_t ip, uint64_t time,
-                    const uint64_t *chain, size_t nr, uint64_t period);
+                    const uint64_t *chain, size_t nr, uint64_t period, size_t *index);
 
 /* One address of a walked chain: kernel says which map space it is looked up in. */
 typedef struct pms__chain_ip {

@@ -13,7 +13,6 @@
 
 #define MAX_EVENTS 1024u
 #define PROGRESS_STEP (8u << 20) /* bytes between progress calls */
-#define MAX_STACK 127u            /* perf report's default --max-stack (kernel.perf_event_max_stack) */
 
 struct entry {
     uint64_t event_tid; /* comm << 43 | event << 33 | kernel << 32 | tid */
@@ -84,7 +83,7 @@ int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
     e->period += period;
     if (s->nr_callchain || (s->attr && (s->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN))) {
         p->chained[event] = 1;
-        int rc = pms__chains_add(&p->chains, key, s->pid, s->ip, s->time, s->callchain, (size_t)s->nr_callchain, period);
+        int rc = pms__chains_add(&p->chains, key, s->pid, s->ip, s->time, s->callchain, (size_t)s->nr_callchain, period, NULL);
         if (rc) return rc;
     }
     p->totals[event]++;
@@ -312,7 +311,7 @@ static int count_children(struct table_build *t, size_t id, pms__chain_ip *walk)
 {
     pms_profile *p = t->p;
     const pms__chain *k = &p->chains.items[id];
-    size_t n = pms__chain_walk(p->chains.pool + k->start, k->len, MAX_STACK, walk);
+    size_t n = pms__chain_walk(p->chains.pool + k->start, k->len, PMS__MAX_STACK, walk);
     for (size_t i = 0; i <= n; i++) {
         pms_symbol_info si;
         uint64_t ip = i == 0 ? k->ip : walk[i - 1].ip;
@@ -348,7 +347,7 @@ static int build_rows(struct table_build *t, size_t event)
         }
     }
     if (!t->children || !p->chained[event]) return PMS_OK;
-    pms__chain_ip *walk = malloc(MAX_STACK * sizeof *walk);
+    pms__chain_ip *walk = malloc(PMS__MAX_STACK * sizeof *walk);
     if (!walk) return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
     int rc = PMS_OK;
     for (size_t i = 0; i < p->chains.n && !rc; i++)

@@ -33,7 +33,7 @@ problems = []
 for sort in ("dso,sym", "dso"):
     problems += children_problems(pmuscope, data, sort, 1.0, 0.1)
 # --no-children: the self table, as perf report --no-children
-theirs = perf_table(data, "sym", "--no-children", "-g", "none")
+theirs = perf_table(data, "sym", ("--no-children", "-g", "none"))
 mine = {}
 rows = ours(data, "--no-children", "--weight", "period")
 if "children_share" in rows[0]:

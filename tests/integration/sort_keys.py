@@ -38,7 +38,7 @@ def our_row(sort, row):
             key.append(sym_name(row))
     return tuple(key)
 
-def perf_table(path, sort, *extra):
+def perf_table(path, sort, extra=()):
     """{key: share} of perf report --stdio --sort KEYS [EXTRA...] on one file (rows of the same key summed)."""
     out = subprocess.run(["perf", "report", "-i", path, "--stdio", "--sort", sort, "--percent-limit", "0", *extra],
                          capture_output=True, text=True, env=dict(os.environ, PAGER="cat"), check=True).stdout

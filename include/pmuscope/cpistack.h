@@ -54,6 +54,10 @@ typedef struct pms_cpistack_options {
     pms_cpistack_validation validation;
     const char *run_column;    /* PMS_CPISTACK_RUNS: the column naming the run of each interval */
     bool newey_west;           /* also Newey-West (HAC) standard errors (OLS without weights) */
+    /* replicates > 0: bootstrap intervals of the coefficients, the training intervals
+     * resampled in moving blocks of `block` intervals (0: pms_bootstrap_block_length,
+     * n^(1/3); 1: single intervals) and refitted by the same method and weights */
+    pms_bootstrap_options bootstrap;
 } pms_cpistack_options;
 
 typedef struct pms_cpistack {
@@ -84,6 +88,7 @@ typedef struct pms_cpistack {
     double true_cpi;       /* total cycles / total instructions over the training intervals */
     double program_cpi;    /* total cycles / total instructions over every interval used */
     double *stack;         /* nrows x (1 + nevents): base, coefficient x regressor of each interval */
+    pms_bootstrap boot;    /* with bootstrap replicates: intervals of model->coef */
 } pms_cpistack;
 
 int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pms_cpistack **out);
@@ -97,6 +102,9 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out);
 int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first, FILE *out);
 /* One JSON object with every number of the text report. */
 void pms_cpistack_write_json(const pms_cpistack *s, struct pms_json *j);
+/* The bootstrap replicates kept (bootstrap.keep) as CSV (pms_bootstrap_write_replicates;
+ * rows are 1-based positions among the training intervals), what naming the group. */
+int pms_cpistack_write_bootstrap_replicates(const pms_cpistack *s, const char *what, bool header, FILE *out);
 /* A chart of the stacked CPI per interval over time and one of observed
  * against model CPI; title names the group (may be NULL). */
 int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **stacks, pms_chart **cpi);

@@ -127,6 +127,61 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out);
 int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_iter, double *x,
              double *rnorm);
 
+/* ---- Bootstrap -------------------------------------------------------- */
+
+/* Percentile confidence intervals of a fit's coefficients by resampling its rows
+ * with replacement and refitting (Efron and Tibshirani, An Introduction to the
+ * Bootstrap, ch. 13). Case resampling draws n rows one by one, for rows that are
+ * independent (runs); the moving-block bootstrap (Kuensch 1989) draws blocks of
+ * `block` consecutive rows, starting anywhere in 0..n-block, until n rows are
+ * drawn (the last block cut short), for rows in time order whose errors are
+ * correlated (intervals). The bounds are the (1 - level) / 2 and (1 + level) / 2
+ * quantiles (R's type 7) of the refits that succeeded; a refit that fails (a
+ * resample with a singular design) is left out and counted. */
+typedef struct pms_bootstrap_options {
+    size_t replicates;  /* resamples; 0: no bootstrap */
+    uint64_t seed;      /* GSL's MT19937: the same seed gives the same resamples on every machine */
+    size_t block;       /* 0 or 1: case resampling; L > 1: moving blocks of L rows */
+    double level;       /* of the intervals, in (0, 1); 0 means 0.95 */
+    bool keep;          /* keep every resample's rows and refit (pms_bootstrap_write_replicates) */
+} pms_bootstrap_options;
+
+typedef struct pms_bootstrap {
+    size_t replicates, n, ncoef; /* resamples of n rows, ncoef coefficients each */
+    size_t block;                /* 1: case resampling */
+    uint64_t seed;
+    double level;
+    size_t n_ok;                 /* refits that succeeded: the intervals are over these */
+    double *lower, *upper;       /* ncoef bounds (NaN when no refit succeeded) */
+    size_t *rows;                /* keep: replicates x n resampled rows (0-based), else NULL */
+    double *coef;                /* keep: replicates x ncoef refits (NaN for a failed one), else NULL */
+} pms_bootstrap;
+
+/* Refits on the rows rows[0..n-1] (with repeats) into coef[ncoef]; PMS_OK or a
+ * failure (the replicate is then left out). */
+typedef int (*pms_bootstrap_refit)(const size_t *rows, size_t n, void *ctx, double *coef);
+
+/* Fails (PMS_EINVAL) on n < 2, a block longer than n or a level outside (0, 1). */
+int pms_bootstrap_run(size_t n, size_t ncoef, pms_bootstrap_refit refit, void *ctx, const pms_bootstrap_options *opt,
+                      pms_bootstrap *out);
+void pms_bootstrap_free(pms_bootstrap *b);
+/* The usual block length of the moving-block bootstrap, n^(1/3) rounded up (Hall,
+ * Horowitz and Jing 1995: the order that minimises the error of a variance). */
+size_t pms_bootstrap_block_length(size_t n);
+/* "name estimate lower upper" lines under a heading saying the scheme, the
+ * resamples and how many refits failed; names and estimate have ncoef entries. */
+int pms_bootstrap_write_text(const pms_bootstrap *b, const char *what, const char *const *names,
+                             const double *estimate, FILE *out);
+/* The replicates kept (opt.keep) as CSV lines what,replicate,ok,rows,<coef...>:
+ * rows are the 1-based resampled rows separated by spaces, coef empty for a failed
+ * refit; with header first the line what,replicate,ok,rows,<names...>. */
+struct pms_json; /* pmuscope/json.h */
+/* {"scheme", "block", "replicates", "ok", "seed", "level", "intervals": {name: [lower, upper]}}
+ * as the value of the key the caller has written. */
+void pms_bootstrap_write_json(const pms_bootstrap *b, const char *const *names, struct pms_json *j);
+int pms_bootstrap_write_replicates(const pms_bootstrap *b, const char *what, const char *const *names, bool header,
+                                   FILE *out);
+
 /* ---- Errors ----------------------------------------------------------- */
 
 double pms_rmse(const double *y, const double *yhat, size_t n);

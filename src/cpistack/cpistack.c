@@ -1,6 +1,6 @@
 /* CPI stacks by regression (Choudhary and Singh): choose the intervals and regressors,
  * split, fit, test, and read the stack off the coefficients. */
-#include "pmuscope/cpistack.h"
+#include "cpistack/cpistack_internal.h"
 #include "pmuscope/perfstat.h"
 #include "util/error.h"
 
@@ -21,6 +21,7 @@ void pms_cpistack_free(pms_cpistack *s)
     free(s->train);
     free(s->test);
     pms_lm_free(s->model);
+    pms_bootstrap_free(&s->boot);
     free(s->hac_se);
     free(s->cor);
     free(s->vif);
@@ -295,6 +296,8 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
             if (rc == PMS_OK && !s->hac_se) rc = pms__fail(PMS_ENOMEM, "out of memory");
             if (rc == PMS_OK) rc = pms_lm_newey_west(s->model, xtr, s->hac_lag, s->hac_se);
         }
+        if (rc == PMS_OK && o->bootstrap.replicates && (rc = pms__cpistack_bootstrap(s, o, xtr, ytr, wtr)) < 0)
+            rc = pms__fail_context(rc, "bootstrap over the %zu training intervals", s->ntrain);
     }
     if (rc == PMS_OK) {
         correlation_and_vif(s, xtr, ytr);

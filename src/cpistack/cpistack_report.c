@@ -65,6 +65,12 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
                     pms_t_p_value(tv, (double)s->model->df_residual));
         }
     }
+    if (s->boot.replicates) {
+        fputc('\n', out);
+        if ((rc = pms_bootstrap_write_text(&s->boot, "training intervals", (const char *const *)s->model->names,
+                                           s->model->coef, out)) < 0)
+            return rc;
+    }
     int w = event_width(s);
     write_correlation(s, out, w);
 
@@ -184,7 +190,16 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
     }
     pms_json_kv_double(j, "program_cpi", s->program_cpi);
     pms_json_object_end(j);
+    if (s->boot.replicates) {
+        pms_json_key(j, "bootstrap");
+        pms_bootstrap_write_json(&s->boot, (const char *const *)s->model->names, j);
+    }
     pms_json_object_end(j);
+}
+
+int pms_cpistack_write_bootstrap_replicates(const pms_cpistack *s, const char *what, bool header, FILE *out)
+{
+    return pms_bootstrap_write_replicates(&s->boot, what, (const char *const *)s->model->names, header, out);
 }
 
 /* Component names for charts: "base" then the events. */

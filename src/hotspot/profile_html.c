@@ -3,17 +3,12 @@
 #include "pmuscope/chart.h"
 #include "pmuscope/error.h"
 #include "util/error.h"
+#include "util/file.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { CHART_ROWS = 10, LABEL_MAX = 17 };
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash && slash[1] ? slash + 1 : path;
-}
 
 int pms_profile_html_begin(pms_profile_html *h, FILE *out, const char *input, double confidence, bool by_ip,
                            uint64_t lost)
@@ -21,7 +16,7 @@ int pms_profile_html_begin(pms_profile_html *h, FILE *out, const char *input, do
     h->confidence = confidence;
     h->by_ip = by_ip;
     char text[1024];
-    snprintf(text, sizeof text, "pmuscope report: %s", base_name(input));
+    snprintf(text, sizeof text, "pmuscope report: %s", pms__base_name(input));
     pms_html_begin(&h->html, out, text);
     snprintf(text, sizeof text,
              "Where the samples of %s fell, by %s. Each share comes with its %g%% Wilson score interval: "
@@ -67,7 +62,7 @@ static void table(pms_profile_html *h, const pms_profile_row *rows, size_t shown
         row_name(h, r, 0, name, sizeof name);
         snprintf(ip, sizeof ip, "%#llx", (unsigned long long)r->ip);
         snprintf(off, sizeof off, "%#llx", (unsigned long long)r->file_offset);
-        const char *cells[] = {share, interval, samples, base_name(r->binary), name, ip, off};
+        const char *cells[] = {share, interval, samples, pms__base_name(r->binary), name, ip, off};
         pms_html_table_row(&h->html, cells, ncols);
     }
     pms_html_table_end(&h->html);

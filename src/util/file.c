@@ -38,3 +38,9 @@ int pms__read_file(const char *path, char **data, size_t *len)
     *len = n;
     return PMS_OK;
 }
+
+const char *pms__base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}

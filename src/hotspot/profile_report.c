@@ -1,0 +1,138 @@
+/* The tables of a report (pmuscope/profile_report.h): sort keys, and one table per event
+ * from a perf.data's profile, a pprof profile or merged files. */
+#include "pmuscope/profile_report.h"
+#include "pmuscope/error.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int pms_profile_report_sort(pms_profile_report *rep, const char *keys)
+{
+    int base = PMS_PROFILE_BY_NONE, flags = 0;
+    size_t nsort_keys = 0;
+    const char *p = keys;
+    do {
+        size_t len = strcspn(p, ",");
+        pms_profile_sort_key sort_key;
+#define IS(word) (len == strlen(word) && strncmp(p, word, len) == 0)
+        if (IS("ip")) {
+            base = PMS_PROFILE_BY_IP, sort_key = PMS_SORT_IP;
+        } else if (IS("sym") || IS("symbol")) {
+            base = base == PMS_PROFILE_BY_IP ? base : PMS_PROFILE_BY_SYMBOL, sort_key = PMS_SORT_SYM;
+        } else if (IS("dso")) {
+            base = base == PMS_PROFILE_BY_NONE ? PMS_PROFILE_BY_DSO : base, sort_key = PMS_SORT_DSO;
+        } else if (IS("comm")) {
+            flags |= PMS_PROFILE_WITH_COMM, sort_key = PMS_SORT_COMM;
+        } else if (IS("pid")) {
+            flags |= PMS_PROFILE_WITH_PID, sort_key = PMS_SORT_PID;
+        } else {
+            return pms__fail(PMS_EINVAL, "expected sort keys among sym, ip, dso, comm and pid separated by "
+                             "commas, got '%s'", keys);
+        }
+#undef IS
+        if (nsort_keys == PMS_PROFILE_MAX_SORT_KEYS)
+            return pms__fail(PMS_EINVAL, "expected at most %d sort keys, got '%s'", PMS_PROFILE_MAX_SORT_KEYS, keys);
+        rep->sort_keys[nsort_keys++] = sort_key;
+        p += len;
+    } while (*p++ == ',');
+    rep->key = (pms_profile_key)(base | flags);
+    rep->nsort_keys = nsort_keys;
+    rep->sort = keys;
+    return PMS_OK;
+}
+
+/* Takes t's rows (freed here on failure). */
+static int add_table(pms_profile_report *rep, pms_profile_event_table t)
+{
+    pms_profile_event_table *grown = realloc(rep->tables, (rep->ntables + 1) * sizeof *rep->tables);
+    if (!grown) {
+        free(t.rows);
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    }
+    rep->tables = grown;
+    rep->tables[rep->ntables++] = t;
+    return PMS_OK;
+}
+
+int pms_profile_report_add_perfdata(pms_profile_report *rep, pms_profile *p, const pms_perfdata_reader *r,
+                                    const char *event)
+{
+    rep->lost = pms_profile_lost(p);
+    bool found = false;
+    for (size_t e = 0; e < pms_perfdata_nattrs(r); e++) {
+        const char *name = pms_perfdata_get_attr(r, e)->name;
+        if (event ? strcmp(event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
+        found = true;
+        pms_profile_event_table t = {name, pms_profile_samples(p, e), NULL, 0};
+        int rc = pms_profile_table_weighted(p, e, rep->key, rep->weight, rep->confidence, &t.rows, &t.nrows);
+        if (rc || (rc = add_table(rep, t))) return rc;
+    }
+    if (event && !found) return pms__fail(PMS_ENOENT, "%s: no event named '%s' in the file", rep->input, event);
+    return PMS_OK;
+}
+
+int pms_profile_report_add_pprof(pms_profile_report *rep, pms_pprof *p, const char *type_name)
+{
+    size_t type = pms_pprof_default_type(p);
+    const char *name, *unit;
+    if (type_name) {
+        for (type = 0; type < pms_pprof_ntypes(p); type++) {
+            pms_pprof_type(p, type, &name, &unit);
+            if (strcmp(name, type_name) == 0) break;
+        }
+    }
+    if (type >= pms_pprof_ntypes(p))
+        return type_name ? pms__fail(PMS_ENOENT, "%s: no sample type named '%s' in the profile", rep->input, type_name)
+                         : pms__fail(PMS_ENOENT, "%s: the profile has no sample types", rep->input);
+    pms_pprof_row *rows = NULL;
+    size_t n = 0;
+    int rc = pms_pprof_table(p, type, rep->confidence, &rows, &n);
+    if (rc) {
+        free(rows);
+        return rc;
+    }
+    pms_pprof_type(p, type, &name, &unit);
+    pms_profile_event_table t = {name, 0, calloc(n ? n : 1, sizeof *t.rows), n};
+    if (!t.rows) {
+        free(rows);
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) { /* the strings belong to p */
+        uint64_t value = rows[i].value > 0 ? (uint64_t)rows[i].value : 0;
+        t.rows[i] = (pms_profile_row){.binary = rows[i].binary[0] ? rows[i].binary : rows[i].file,
+                                      .symbol = rows[i].function, .samples = rows[i].samples ? rows[i].samples : value,
+                                      .period = value, .share = rows[i].share, .ci_low = rows[i].ci_low,
+                                      .ci_high = rows[i].ci_high};
+        t.samples += t.rows[i].samples;
+    }
+    free(rows);
+    return add_table(rep, t);
+}
+
+int pms_profile_report_add_merge(pms_profile_report *rep, const pms_merge *m, const char *event)
+{
+    bool found = false;
+    for (size_t e = 0; e < pms_merge_nevents(m); e++) {
+        if (event && strcmp(event, pms_merge_event(m, e)) != 0) continue;
+        found = true;
+        pms_profile_event_table t = {pms_merge_event(m, e), pms_merge_samples(m, e), NULL, 0};
+        int rc = pms_merge_table(m, e, rep->confidence, &t.rows, &t.nrows);
+        if (rc || (rc = add_table(rep, t))) return rc;
+    }
+    if (event && !found) return pms__fail(PMS_ENOENT, "no event named '%s' in the files", event);
+    return PMS_OK;
+}
+
+void pms_profile_report_free(pms_profile_report *rep)
+{
+    for (size_t i = 0; i < rep->ntables; i++) free(rep->tables[i].rows);
+    free(rep->tables);
+    rep->tables = NULL;
+    rep->ntables = 0;
+}
+
+size_t pms_profile_report_shown(const pms_profile_report *rep, const pms_profile_event_table *t)
+{
+    return rep->limit && rep->limit < t->nrows ? (size_t)rep->limit : t->nrows;
+}

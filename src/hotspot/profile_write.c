@@ -1,0 +1,215 @@
+/* A report's tables as text, CSV, JSON and HTML (pmuscope/profile_report.h). */
+#include "pmuscope/error.h"
+#include "pmuscope/json.h"
+#include "pmuscope/profile_html.h"
+#include "pmuscope/profile_report.h"
+#include "pmuscope/table.h"
+#include "util/error.h"
+#include "util/file.h"
+
+#include <string.h>
+
+static pms_profile_key base_key(const pms_profile_report *rep) { return (pms_profile_key)(rep->key & 0xff); }
+static bool by_thread(const pms_profile_report *rep)
+{
+    return (rep->key & (PMS_PROFILE_WITH_COMM | PMS_PROFILE_WITH_PID)) != 0;
+}
+
+static int stream_status(FILE *out)
+{
+    return ferror(out) ? pms__fail(PMS_EIO, "a write failed") : PMS_OK;
+}
+
+/* perf's name of a thread whose comm is unknown: ":TID" */
+static const char *name_or_tid(const char *comm, uint32_t tid, char *buf, size_t size)
+{
+    if (comm) return comm;
+    snprintf(buf, size, ":%u", (unsigned)tid);
+    return buf;
+}
+
+/* The comm and pid columns, as perf report prints them (pid: TID:comm). */
+static void text_thread(FILE *out, const pms_profile_report *rep, const pms_profile_row *r)
+{
+    char buf[16], pid[64];
+    if (rep->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", name_or_tid(r->comm, r->tid, buf, sizeof buf));
+    if (rep->key & PMS_PROFILE_WITH_PID) {
+        snprintf(pid, sizeof pid, "%u:%s", (unsigned)r->tid, name_or_tid(r->thread_comm, r->tid, buf, sizeof buf));
+        fprintf(out, "%-24s ", pid);
+    }
+}
+
+static void text_header(FILE *out, const pms_profile_report *rep)
+{
+    fprintf(out, "%8s  %-17s %9s  ", "share", "interval", "samples");
+    if (rep->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", "comm");
+    if (rep->key & PMS_PROFILE_WITH_PID) fprintf(out, "%-24s ", "pid:comm");
+    if (base_key(rep) == PMS_PROFILE_BY_IP)
+        fprintf(out, "%-18s %-20s %10s  %s\n", "ip", "binary", "offset", "function");
+    else if (base_key(rep) == PMS_PROFILE_BY_DSO)
+        fprintf(out, "%s\n", "binary");
+    else if (base_key(rep) == PMS_PROFILE_BY_SYMBOL)
+        fprintf(out, "%-20s %s\n", "binary", "function");
+    else
+        fputc('\n', out);
+}
+
+static void text_location(FILE *out, const pms_profile_report *rep, const pms_profile_row *r)
+{
+    if (base_key(rep) == PMS_PROFILE_BY_NONE) {
+        fputc('\n', out);
+    } else if (base_key(rep) == PMS_PROFILE_BY_IP) {
+        fprintf(out, "0x%-16llx %-20s %#10llx  %s", (unsigned long long)r->ip, pms__base_name(r->binary),
+                (unsigned long long)r->file_offset, r->symbol ? r->symbol : "[unknown]");
+        if (r->symbol) fprintf(out, "+%#llx", (unsigned long long)r->symbol_offset);
+        fputc('\n', out);
+    } else if (base_key(rep) == PMS_PROFILE_BY_DSO) {
+        fprintf(out, "%s\n", pms__base_name(r->binary));
+    } else if (r->symbol) {
+        fprintf(out, "%-20s %s\n", pms__base_name(r->binary), r->symbol);
+    } else { /* perf's name for an address without a symbol */
+        fprintf(out, "%-20s 0x%016llx\n", pms__base_name(r->binary), (unsigned long long)r->file_offset);
+    }
+}
+
+static void text_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
+{
+    fprintf(out, "# %s: event %s, %llu samples", rep->input, t->event, (unsigned long long)t->samples);
+    if (rep->lost) fprintf(out, ", %llu lost", (unsigned long long)rep->lost);
+    fprintf(out, "; share of %s with its %g%% Wilson interval\n",
+            rep->weight == PMS_WEIGHT_PERIOD ? "period" : "samples", 100 * rep->confidence);
+    text_header(out, rep);
+    size_t shown = pms_profile_report_shown(rep, t);
+    for (size_t i = 0; i < shown; i++) {
+        const pms_profile_row *r = &t->rows[i];
+        char interval[40];
+        snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
+        fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
+        text_thread(out, rep, r);
+        text_location(out, rep, r);
+    }
+    if (shown < t->nrows) {
+        uint64_t rest = 0;
+        double rest_share = 0;
+        for (size_t i = shown; i < t->nrows; i++) {
+            rest += t->rows[i].samples;
+            rest_share += t->rows[i].share;
+        }
+        fprintf(out, "# %zu more rows with %llu samples (%.2f%%); --limit 0 shows all\n", t->nrows - shown,
+                (unsigned long long)rest, 100 * rest_share);
+    }
+}
+
+int pms_profile_report_write_text(FILE *out, const pms_profile_report *rep)
+{
+    for (size_t i = 0; i < rep->ntables; i++) text_table(out, rep, &rep->tables[i]);
+    if (!rep->ntables) fprintf(out, "# %s: no samples\n", rep->input);
+    return stream_status(out);
+}
+
+static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
+{
+    for (size_t i = 0; i < pms_profile_report_shown(rep, t); i++) {
+        const pms_profile_row *r = &t->rows[i];
+        pms_csv_cell(out, t->event, ",");
+        fputc(',', out);
+        pms_csv_cell(out, r->binary, ",");
+        fputc(',', out);
+        pms_csv_cell(out, r->symbol ? r->symbol : "", ",");
+        fprintf(out, ",%#llx,%#llx,%#llx,%llu,%llu,%.9f,%.9f,%.9f", (unsigned long long)r->ip,
+                (unsigned long long)r->file_offset, (unsigned long long)r->symbol_offset,
+                (unsigned long long)r->samples, (unsigned long long)r->period, r->share, r->ci_low, r->ci_high);
+        if (by_thread(rep)) {
+            char buf[16];
+            fputc(',', out);
+            pms_csv_cell(out, (rep->key & PMS_PROFILE_WITH_COMM) ? name_or_tid(r->comm, r->tid, buf, sizeof buf) : "",
+                         ",");
+            fprintf(out, ",%u,", (unsigned)r->tid);
+            pms_csv_cell(out,
+                         (rep->key & PMS_PROFILE_WITH_PID) ? name_or_tid(r->thread_comm, r->tid, buf, sizeof buf) : "",
+                         ",");
+        }
+        fputc('\n', out);
+    }
+}
+
+int pms_profile_report_write_csv(FILE *out, const pms_profile_report *rep)
+{
+    fprintf(out, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s\n",
+            by_thread(rep) ? ",comm,pid,thread_comm" : "");
+    for (size_t i = 0; i < rep->ntables; i++) csv_table(out, rep, &rep->tables[i]);
+    return stream_status(out);
+}
+
+static void json_string_or_null(pms_json *j, const char *key, const char *s)
+{
+    pms_json_key(j, key);
+    if (s) pms_json_string(j, s);
+    else pms_json_null(j);
+}
+
+static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_row *r)
+{
+    pms_json_object_begin(j);
+    if (rep->key & PMS_PROFILE_WITH_COMM) json_string_or_null(j, "comm", r->comm);
+    if (rep->key & PMS_PROFILE_WITH_PID) {
+        pms_json_kv_uint(j, "pid", r->tid);
+        json_string_or_null(j, "thread_comm", r->thread_comm);
+    }
+    pms_json_kv_string(j, "binary", r->binary);
+    json_string_or_null(j, "function", r->symbol);
+    if (base_key(rep) == PMS_PROFILE_BY_IP) {
+        pms_json_kv_uint(j, "ip", r->ip);
+        pms_json_kv_uint(j, "symbol_offset", r->symbol_offset);
+    }
+    pms_json_kv_uint(j, "file_offset", r->file_offset);
+    pms_json_kv_uint(j, "samples", r->samples);
+    pms_json_kv_uint(j, "period", r->period);
+    pms_json_kv_double(j, "share", r->share);
+    pms_json_kv_double(j, "ci_low", r->ci_low);
+    pms_json_kv_double(j, "ci_high", r->ci_high);
+    pms_json_object_end(j);
+}
+
+int pms_profile_report_write_json(FILE *out, const pms_profile_report *rep)
+{
+    pms_json j;
+    pms_json_init(&j, out, true);
+    pms_json_object_begin(&j);
+    pms_json_kv_string(&j, "file", rep->input);
+    pms_json_kv_string(&j, "sort", rep->sort ? rep->sort : "sym");
+    pms_json_kv_string(&j, "weight", rep->weight == PMS_WEIGHT_PERIOD ? "period" : "samples");
+    pms_json_kv_double(&j, "confidence", rep->confidence);
+    pms_json_kv_uint(&j, "lost", rep->lost);
+    pms_json_key(&j, "events");
+    pms_json_array_begin(&j);
+    for (size_t i = 0; i < rep->ntables; i++) {
+        const pms_profile_event_table *t = &rep->tables[i];
+        pms_json_object_begin(&j);
+        pms_json_kv_string(&j, "event", t->event);
+        pms_json_kv_uint(&j, "samples", t->samples);
+        pms_json_key(&j, "rows");
+        pms_json_array_begin(&j);
+        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, &t->rows[k]);
+        pms_json_array_end(&j);
+        pms_json_kv_uint(&j, "rows_total", t->nrows);
+        pms_json_object_end(&j);
+    }
+    pms_json_array_end(&j);
+    pms_json_object_end(&j);
+    pms_json_finish(&j);
+    return stream_status(out);
+}
+
+int pms_profile_report_write_html(FILE *out, const pms_profile_report *rep)
+{
+    pms_profile_html page;
+    int rc = pms_profile_html_begin(&page, out, rep->input, rep->confidence, base_key(rep) == PMS_PROFILE_BY_IP,
+                                    rep->lost);
+    for (size_t i = 0; i < rep->ntables && rc == PMS_OK; i++) {
+        const pms_profile_event_table *t = &rep->tables[i];
+        rc = pms_profile_html_event(&page, t->event, t->samples, t->rows, t->nrows, pms_profile_report_shown(rep, t));
+    }
+    int end = pms_profile_html_end(&page);
+    return rc ? rc : end;
+}

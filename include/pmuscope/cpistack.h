@@ -49,7 +49,7 @@ typedef struct pms_cpistack_options {
     size_t range_last;
     double train_fraction;     /* (0, 1]; 0 means 0.8; 1 fits on every interval and leaves none to test */
     uint64_t seed;
-    pms_lm_method method;
+    pms_lm_method method;      /* OLS, NNLS, or PMS_LM_RIDGE (pms_ridge_fit_runs, not weighted) */
     bool drop_missing;         /* drop intervals with an empty/NaN count (<not counted>) instead of failing */
     pms_cpistack_validation validation;
     const char *run_column;    /* PMS_CPISTACK_RUNS: the column naming the run of each interval */
@@ -89,6 +89,9 @@ typedef struct pms_cpistack {
     double program_cpi;    /* total cycles / total instructions over every interval used */
     double *stack;         /* nrows x (1 + nevents): base, coefficient x regressor of each interval */
     pms_bootstrap boot;    /* with bootstrap replicates: intervals of model->coef */
+    /* PMS_LM_RIDGE: the penalty on the standardised regressors chosen by GCV, the
+     * effective degrees of freedom and the GCV score (pms_ridge_fit); NaN otherwise */
+    double ridge_lambda, ridge_df, ridge_gcv;
 } pms_cpistack;
 
 int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pms_cpistack **out);

@@ -28,6 +28,9 @@ typedef enum pms_lm_method {
     PMS_LM_OLS = 0,  /* least squares by Householder QR (as R's lm) */
     PMS_LM_NNLS = 1, /* least squares with every coefficient >= 0 (Lawson-Hanson),
                         the intercept included when there is one */
+    PMS_LM_RIDGE = 2, /* ridge regression with lambda by GCV: fitted by pms_ridge_fit_runs
+                         (pmuscope/estimate.h), summarised by pms_lm_from_coef; pms_lm_fit
+                         does not fit it */
 } pms_lm_method;
 
 typedef struct pms_lm_options {
@@ -88,6 +91,13 @@ double pms_f_p_value(double f, double d1, double d2);
 int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char *const *names,
                const pms_lm_options *opt, pms_lm **out);
 void pms_lm_free(pms_lm *m);
+
+/* The summary of coefficients fitted elsewhere (method PMS_LM_RIDGE, or PMS_LM_NNLS) on
+ * the same rows: coef holds the intercept then the p coefficients; fitted values,
+ * residuals and their quantiles, sigma on n - p - 1 degrees of freedom and R^2 against
+ * the centred total sum of squares, as for NNLS; no standard errors, t or p values (NaN). */
+int pms_lm_from_coef(const double *x, size_t n, size_t p, const double *y, const char *const *names,
+                     pms_lm_method method, const double *coef, pms_lm **out);
 
 /* The columns of x (0-based, in the order R's pivoting would alias them) that
  * are linear combinations of the intercept (when intercept) and the columns

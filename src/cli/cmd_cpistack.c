@@ -41,7 +41,10 @@ static void usage(FILE *out)
           "  --run-column COL       the column naming the run of each interval (Run(#))\n"
           "  --newey-west           also Newey-West (HAC) standard errors, for residuals that\n"
           "                         are autocorrelated (see the Durbin-Watson statistic)\n"
-          "  --method ols|nnls      least squares, or with every coefficient >= 0 (default ols)\n"
+          "  --method ols|nnls|ridge\n"
+          "                         least squares (default), with every coefficient >= 0, or ridge\n"
+          "                         regression on the standardised regressors with lambda chosen by\n"
+          "                         generalised cross-validation (as estimate --method ridge)\n"
           "  --bootstrap N          95% percentile intervals of the coefficients from N resamples of\n"
           "                         the training intervals, refitted by --method; the intervals are a\n"
           "                         time series, so they are resampled in moving blocks of\n"
@@ -172,8 +175,10 @@ static int parse_options(int argc, char **argv, struct opts *o)
                 o->c.method = PMS_LM_OLS;
             else if (strcmp(optarg, "nnls") == 0)
                 o->c.method = PMS_LM_NNLS;
+            else if (strcmp(optarg, "ridge") == 0)
+                o->c.method = PMS_LM_RIDGE;
             else
-                return cli_usage_error("cpistack", "--method '%s': expected ols or nnls", optarg);
+                return cli_usage_error("cpistack", "--method '%s': expected ols, nnls or ridge", optarg);
             break;
         case O_BY: o->by = optarg; break;
         case O_WHERE:

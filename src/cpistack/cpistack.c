@@ -281,8 +281,9 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
                                        "throughout (was the cycles event counted?)", s->ntrain);
     }
     if (rc == PMS_OK) {
-        pms_lm_options lo = {.method = o->method, .weights = o->weighted ? wtr : NULL};
-        rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
+        pms__cpistack_ridge ridge = {NAN, NAN, NAN};
+        rc = pms__cpistack_fit(xtr, s->ntrain, p, ytr, wtr, (const char *const *)s->events, o, &s->model, &ridge);
+        s->ridge_lambda = ridge.lambda, s->ridge_df = ridge.df, s->ridge_gcv = ridge.gcv;
         if (rc < 0) rc = pms__fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
     }
     if (rc == PMS_OK) {

@@ -46,6 +46,9 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     fputs("\n\n", out);
     int rc = pms_lm_write_summary(s->model, "CPI", out);
     if (rc < 0) return rc;
+    if (s->model->method == PMS_LM_RIDGE)
+        fprintf(out, "Ridge: lambda %.6g on the standardised regressors (chosen by GCV, score %.6g), effective df %.4g\n",
+                s->ridge_lambda, s->ridge_gcv, s->ridge_df);
     if (s->ntest)
         fprintf(out, "\nTest RMSE: %.4g CPI on %zu intervals (MAE %.4g)\n", s->test_rmse, s->ntest, s->test_mae);
     else
@@ -147,7 +150,15 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
 {
     size_t p = s->nevents;
     pms_json_object_begin(j);
-    pms_json_kv_string(j, "method", s->model->method == PMS_LM_NNLS ? "nnls" : "ols");
+    pms_json_kv_string(j, "method", s->model->method == PMS_LM_NNLS ? "nnls" : s->model->method == PMS_LM_RIDGE ? "ridge" : "ols");
+    if (s->model->method == PMS_LM_RIDGE) {
+        pms_json_key(j, "ridge");
+        pms_json_object_begin(j);
+        pms_json_kv_double(j, "lambda", s->ridge_lambda);
+        pms_json_kv_double(j, "df", s->ridge_df);
+        pms_json_kv_double(j, "gcv", s->ridge_gcv);
+        pms_json_object_end(j);
+    }
     pms_json_kv_uint(j, "intervals", s->nrows);
     pms_json_kv_uint(j, "train", s->ntrain);
     pms_json_kv_uint(j, "test", s->ntest);

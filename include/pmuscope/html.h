@@ -35,6 +35,9 @@ int pms_html_charts(pms_html *h, pms_chart *const *charts, size_t ncharts, const
  * PMS_EFORMAT naming the file when it holds no single <svg>...</svg> element or
  * when it holds a script (src/render/html_embed.c). */
 int pms_html_svg_file(pms_html *h, const char *path, const char *caption);
+/* A text file (terminal output) as preformatted text: its first max_lines lines (0: all),
+ * at most 64 KiB of it. PMS_EIO if it cannot be read. */
+int pms_html_text_file(pms_html *h, const char *path, size_t max_lines);
 /* A table (as read by pms_table_read) with its header: at most max_rows rows
  * (0: all), then a line saying how many were left out. */
 int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows);

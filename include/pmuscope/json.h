@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pmuscope/table.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +37,9 @@ void pms_json_bool(pms_json *j, bool v);
 void pms_json_null(pms_json *j);
 /* Ends the document with a newline. */
 void pms_json_finish(pms_json *j);
+/* An array of the table's first max_rows rows (0: all), each an object of the columns
+ * named in `columns` (as pms_table_pick_columns): numbers as numbers, missing ones null. */
+void pms_json_table_rows(pms_json *j, const pms_table *t, const char *columns, size_t max_rows);
 
 /* Shorthands for "key": value members. A double that is not finite is written as
  * null with a "key_reason" member beside it (see pms_json_kv_number). */

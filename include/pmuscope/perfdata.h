@@ -184,6 +184,11 @@ int pms_perfdata_writer_close(pms_perfdata_writer *w);
 /* Sets the build-id section (HEADER_BUILD_ID, what `perf buildid-list` lists) to these
  * binaries, from the next sync on. */
 int pms_perfdata_writer_set_build_ids(pms_perfdata_writer *w, const pms_perfdata_build_id *ids, size_t n);
+/* perf record -z: the records added from now on go out as PERF_RECORD_COMPRESSED records
+ * of a zstd stream at this level (1 to 22), with the HEADER_COMPRESSED feature that perf
+ * report and pms_perfdata_open() read them by; each sync flushes the stream, so the file
+ * stays whole. Before the first record, on a file (not "-"). */
+int pms_perfdata_writer_compress(pms_perfdata_writer *w, int level);
 /* Bytes of records written so far. */
 uint64_t pms_perfdata_writer_data_size(const pms_perfdata_writer *w);
 

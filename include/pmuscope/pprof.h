@@ -33,6 +33,7 @@ typedef struct pms_pprof_options {
     const char *const *notes; /* extra comment lines: how the recording was made (seed ...) */
     size_t nnotes;
     size_t top;               /* functions per event listed in the comment (0: 10) */
+    const char *symfs;        /* read the binaries under this directory (pms_symbols_set_symfs) */
 } pms_pprof_options;
 
 /* Reads the perf.data at `perfdata` in one pass (memory grows with the distinct sampled

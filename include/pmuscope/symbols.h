@@ -42,6 +42,12 @@ typedef struct pms_symbol_info {
 int pms_symbols_create(pms_symbols **out);
 void pms_symbols_destroy(pms_symbols *s);
 
+/* Reads binaries under directory `dir` (perf's --symfs): a binary recorded at /usr/bin/x is
+ * read from dir/usr/bin/x, for a recording made on another machine (another architecture
+ * too); its name stays the recorded path. NULL, "" or "/" reads them where they were. Set it
+ * before the first lookup. */
+int pms_symbols_set_symfs(pms_symbols *s, const char *dir);
+
 /* Feeds one mapping (only executable ones are kept). */
 int pms_symbols_add_mmap(pms_symbols *s, const pms_mmap_event *m);
 /* Feeds a FORK (the child sees its parent's mappings) or EXEC/EXIT; others are ignored. */

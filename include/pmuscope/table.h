@@ -98,6 +98,16 @@ int pms_table_filter(const pms_table *t, const char *const *where, size_t nwhere
 /* Writes the table with a header line, sep ',' or '\t' (quoting fields that need it). */
 int pms_table_write(const pms_table *t, FILE *out, char sep);
 
+/* The most columns pms_table_pick_columns and the writers below pick. */
+#define PMS_TABLE_MAX_PICKED 16
+/* The indices of the columns named in `names` (comma-separated; names the table lacks are
+ * left out; NULL: every column), at most max of them; their number. */
+size_t pms_table_pick_columns(const pms_table *t, const char *names, size_t *cols, size_t max);
+/* The columns named in `columns` (as pms_table_pick_columns) aligned for a terminal, each
+ * line after `indent`: the header, at most max_rows rows (0: all), then how many more. A
+ * whole number prints in full, others to 4 digits, an absolute path by its file name. */
+int pms_table_write_aligned(FILE *out, const pms_table *t, const char *columns, size_t max_rows, const char *indent);
+
 /* A CSV cell, quoted when it holds the separator, a quote or a newline. */
 void pms_csv_cell(FILE *out, const char *s, const char *sep);
 

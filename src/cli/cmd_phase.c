@@ -146,26 +146,6 @@ static int require_intervals(const pms_phase_input *in, const pms_phase_run *run
                      "run, or a smaller --interval-size or -c)", run->source);
 }
 
-/* Labels each interval from the known schedule; one that labels none is an error. */
-static int label_from_truth(pms_phase_run *run, const pms_phase_truth *truth, const char *path)
-{
-    size_t labelled = 0;
-    for (size_t i = 0; i < run->n; i++) {
-        int label = pms_phase_truth_label(truth, run->rows[i].ev.start_time, run->rows[i].ev.end_time);
-        labelled += label >= 0;
-        if (pms_phase_run_set_truth(run, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL))
-            return cli_lib_error();
-    }
-    if (labelled) return CLI_OK;
-    if (!run->rows[run->n - 1].ev.end_time)
-        return cli_error("--truth %s: the intervals of %s carry no times to match the known schedule "
-                         "(--truth functions labels exp-bbv intervals)", path, run->source);
-    return cli_error("--truth %s: no interval overlaps the known schedule (the %zu intervals run from %llu to "
-                     "%llu ns; the schedule's times must be on the same clock)",
-                     path, run->n, (unsigned long long)run->rows[0].ev.start_time,
-                     (unsigned long long)run->rows[run->n - 1].ev.end_time);
-}
-
 int cmd_phase(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -332,7 +312,7 @@ int cmd_phase(int argc, char **argv)
     /* Loaded afterwards: a live command may be the one writing it (phases --trace). */
     if (rc == CLI_OK && truth_path && !by_function && pms_phase_truth_load(&truth, truth_path))
         rc = cli_lib_error();
-    if (rc == CLI_OK && truth) rc = label_from_truth(&run, truth, truth_path);
+    if (rc == CLI_OK && truth && pms_phase_run_label(&run, truth, truth_path)) rc = cli_error("--truth %s", pms_strerror());
     if (rc == CLI_OK && by_function && pms_phase_input_function_truth(&in, &run)) rc = cli_lib_error();
     if (rc == CLI_OK) {
         FILE *out = cli_open_output(out_path);

@@ -43,6 +43,8 @@ static void usage(FILE *out)
           "                         the standard output (| perf script -i -, | pmuscope report -i -)\n"
           "      --pprof FILE       also write the recording as a gzipped pprof profile (as\n"
           "                         pmuscope report --pprof does), its comment naming the seed\n"
+          "  -z, --compression-level[=N]  compress the records with zstd at level N (1-22, default 1),\n"
+          "                         as perf record -z: perf report reads the file as it is\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
           "      --fallback         let cpu-clock stand in for an event this machine cannot count\n"
@@ -86,6 +88,7 @@ typedef struct record_opts {
     size_t pages;
     pid_t pid;
     bool fallback;
+    int compression_level; /* -z: 0 none */
     olr_opts olr;
     const char *json; /* --json[=FILE]: cli_format_target */
     char **argv;
@@ -153,6 +156,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
         {"olr-only", no_argument, NULL, OPT_OLR_ONLY}, {"olr-csv", no_argument, NULL, OPT_OLR_CSV},
         {"json", optional_argument, NULL, OPT_JSON},
+        {"compression-level", optional_argument, NULL, 'z'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     *o = (record_opts){.output = "perf.data"};
@@ -160,7 +164,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
     bool seed_given = false;
     int c;
     optind = 1;
-    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:h", longopts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:z::h", longopts)) != -1) {
         switch (c) {
         case 'e': o->events = optarg; break;
         case OPT_READ: o->reads = optarg; break;
@@ -173,6 +177,12 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case 'F':
             if (!cli_parse_count(optarg, &o->freq) || !o->freq)
                 return cli_usage_error("record", "-F %s: expected a frequency in Hz, at least 1", optarg);
+            break;
+        case 'z':
+            if (!optarg) v = 1;
+            else if (!cli_parse_count(optarg, &v) || v < 1 || v > 22)
+                return cli_usage_error("record", "-z %s: expected a zstd level from 1 to 22", optarg);
+            o->compression_level = (int)v;
             break;
         case 'm':
             if (!cli_parse_count(optarg, &v) || !v || (v & (v - 1)))
@@ -222,6 +232,9 @@ static int parse_options(int argc, char **argv, record_opts *o)
     if (strcmp(o->output, "-") == 0 && ((o->json && cli_is_main(o->json)) || o->olr.enabled || o->pprof))
         return cli_usage_error("record", "-o - writes the recording to the standard output: give --json=FILE; "
                                          "--olr and --pprof need a file");
+    if (strcmp(o->output, "-") == 0 && o->compression_level)
+        return cli_usage_error("record", "-z compresses a file: perf report reads compressed records only from a "
+                                         "file, not from -o -");
     if (!o->pid == !o->argv[0])
         return cli_usage_error("record", o->pid ? "give either -p PID or a command, not both"
                                                 : "no command to record: give -- COMMAND or -p PID");
@@ -325,7 +338,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     sev[0].nread = nreads;
     pms_record_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .argv = o->argv,
                              .pid = o->pid, .output = o->output, .cmdline_argc = argc, .cmdline_argv = argv,
-                             .stop = &stat_stop};
+                             .stop = &stat_stop, .compression_level = o->compression_level};
     char *csv_path = NULL;
     FILE *csv = NULL;
     pms_olr_live *olr = NULL;

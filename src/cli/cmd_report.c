@@ -17,6 +17,7 @@ struct options {
     size_t nfiles;
     pms_profile_report rep; /* input, sort keys, weight, confidence and limit; the tables later */
     const char *json, *csv; /* --json[=FILE], --csv[=FILE] (see cli_format_target) */
+    const char *symfs;      /* --symfs DIR */
 };
 
 static void usage(FILE *out)
@@ -24,7 +25,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: pmuscope report [-i FILE | FILE...] [--sort KEYS] [--weight samples|period] [--confidence C]\n"
             "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"
-            "                       [--pprof FILE] [--pprof-input]\n"            "\n"
+            "                       [--pprof FILE] [--pprof-input] [--symfs DIR]\n"            "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` (or a pprof profile) in one streaming pass\n"
             "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
             "samples fell: binary, function, samples and share of each event's samples.\n"
@@ -66,6 +67,9 @@ static void usage(FILE *out)
             "                        content otherwise): from Go's runtime/pprof, a JVM agent, Parca or\n"
             "                        pmuscope; the table of its default sample type (-e TYPE: another),\n"
             "                        by function, flat, with intervals over its sample count\n"
+            "      --symfs DIR       read the binaries under DIR, as perf report --symfs: a binary\n"
+            "                        recorded at /usr/bin/x is read from DIR/usr/bin/x (a recording\n"
+            "                        from another machine or architecture); rows keep the recorded path\n"
             "  -h, --help            this help\n"
             "\n"
             "With a fixed period (-c) both weights give perf report's overhead. Period shares get\n"
@@ -75,7 +79,7 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT };
+    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT, OPT_SYMFS };
     static const struct option longopts[] = {
         {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
         {"weight", required_argument, NULL, OPT_WEIGHT}, {"event", required_argument, NULL, 'e'},
@@ -83,7 +87,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"limit", required_argument, NULL, OPT_LIMIT}, {"json", optional_argument, NULL, OPT_JSON},
         {"csv", optional_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
         {"html", required_argument, NULL, OPT_HTML}, {"pprof", required_argument, NULL, OPT_PPROF},
-        {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT},
+        {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT}, {"symfs", required_argument, NULL, OPT_SYMFS},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     *o = (struct options){.output = "-",
@@ -121,6 +125,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_HTML: o->html = optarg; break;
         case OPT_PPROF: o->pprof = optarg; break;
         case OPT_PPROF_INPUT: o->pprof_input = true; break;
+        case OPT_SYMFS: o->symfs = optarg; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("report", "%s", cli_bad_option());
@@ -133,6 +138,8 @@ static int parse_options(int argc, char **argv, struct options *o)
     if (o->nfiles > 1 && (rep->key != PMS_PROFILE_BY_SYMBOL || rep->weight != PMS_WEIGHT_SAMPLES || o->pprof || o->html))
         return cli_usage_error("report", "merging files gives the table by function and samples: --sort, --weight, "
                                "--pprof and --html apply to one file");
+    if (o->symfs && o->nfiles > 1)
+        return cli_usage_error("report", "--symfs applies to one perf.data (-i FILE)");
     if (o->html && (rep->key & (PMS_PROFILE_WITH_COMM | PMS_PROFILE_WITH_PID)))
         return cli_usage_error("report", "--html shows rows by location: --sort comm and pid apply to the text, "
                                "--json and --csv");
@@ -185,12 +192,12 @@ static int report_perfdata(struct options *o)
     pms_profile *p = NULL;
     const char *input = o->rep.input;
     int rc;
-    if (pms_perfdata_open(&r, input) || pms_symbols_create(&syms) || pms_profile_create(&p, syms) ||
-        read_profile(r, p) || pms_profile_report_add_perfdata(&o->rep, p, r, o->event)) {
+    if (pms_perfdata_open(&r, input) || pms_symbols_create(&syms) || pms_symbols_set_symfs(syms, o->symfs) ||
+        pms_profile_create(&p, syms) || read_profile(r, p) || pms_profile_report_add_perfdata(&o->rep, p, r, o->event)) {
         rc = cli_lib_error();
     } else {
         rc = emit(o);
-        pms_pprof_options po = {.confidence = o->rep.confidence};
+        pms_pprof_options po = {.confidence = o->rep.confidence, .symfs = o->symfs};
         if (rc == CLI_OK && o->pprof && pms_pprof_write_perfdata(o->pprof, input, &po)) rc = cli_lib_error();
         const char *path, *recorded, *on_disk;
         for (size_t i = 0; i < pms_symbols_build_id_mismatches(syms, i, &path, &recorded, &on_disk); i++)

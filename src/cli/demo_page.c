@@ -19,28 +19,6 @@ static void command_line(const demo_step *s, char *buf, size_t n)
     for (size_t k = 0; s->argv[k] && used < n; k++) used += (size_t)snprintf(buf + used, n - used, " %s", s->argv[k]);
 }
 
-/* A text file as a preformatted block: its first max_lines lines (0: all, up to 64 KiB). */
-static int text_file(pms_html *h, const char *path, size_t max_lines)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    size_t cap = 1 << 16;
-    char *text = malloc(cap);
-    if (text) {
-        size_t len = fread(text, 1, cap - 1, f);
-        text[len] = '\0';
-        if (len == cap - 1) snprintf(text + len - 40, 40, "\n[... cut: the rest is in the file]\n");
-        char *p = text;
-        for (size_t n = 0; max_lines && p && n < max_lines; n++)
-            if ((p = strchr(p, '\n'))) p++;
-        if (max_lines && p) *p = '\0';
-        pms_html_pre(h, text);
-    }
-    free(text);
-    fclose(f);
-    return text ? 0 : -1;
-}
-
 static bool exists(const demo_run *run, const char *file)
 {
     char path[PATH_MAX];
@@ -65,7 +43,7 @@ static int show(pms_html *h, const demo_run *run, const demo_shown *d)
             rc = pms_html_table_from(h, t, d->max_rows);
             pms_table_free(t);
         }
-    } else if (text_file(h, path, d->max_rows) < 0) {
+    } else if (pms_html_text_file(h, path, d->max_rows) < 0) {
         snprintf(msg, sizeof msg, "%s: cannot be read", d->file);
         pms_html_paragraph(h, msg);
         return -1;

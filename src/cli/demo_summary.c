@@ -5,75 +5,16 @@
 #include "pmuscope/table.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-enum { MAX_COLS = 16, CELL = 160 };
-
-static void cell(const pms_table *t, size_t r, size_t c, char *buf)
-{
-    const double *v;
-    if (pms_table_col_type(t, c) == PMS_COLUMN_STRING) {
-        const char *text = pms_table_string(t, r, c);
-        if (text[0] == '/') text = strrchr(text, '/') + 1; /* a binary: its name is enough here */
-        snprintf(buf, CELL, "%s", text);
-    }
-    else if (pms_table_numeric(t, c, true, &v) < 0 || isnan(v[r]))
-        snprintf(buf, CELL, "-");
-    else if (v[r] == floor(v[r]) && fabs(v[r]) < 1e15)
-        snprintf(buf, CELL, "%.0f", v[r]);
-    else
-        snprintf(buf, CELL, "%.4g", v[r]);
-}
-
-/* The columns of t named in cols (comma-separated; NULL: all) into col; their number. */
-static size_t chosen_columns(const pms_table *t, const char *cols, size_t col[MAX_COLS])
-{
-    size_t nc = 0;
-    if (cols) {
-        char list[512];
-        snprintf(list, sizeof list, "%s", cols);
-        for (char *save, *name = strtok_r(list, ",", &save); name && nc < MAX_COLS; name = strtok_r(NULL, ",", &save)) {
-            long k = pms_table_find(t, name);
-            if (k >= 0) col[nc++] = (size_t)k;
-        }
-    } else {
-        for (; nc < pms_table_cols(t) && nc < MAX_COLS; nc++) col[nc] = nc;
-    }
-    return nc;
-}
 
 /* The chosen columns of a CSV table, aligned, at most max_rows rows. */
 static void print_table(FILE *out, const char *path, const char *cols, size_t max_rows)
 {
     pms_table *t;
     if (pms_table_read(path, NULL, &t) < 0) return;
-    size_t col[MAX_COLS], nc = chosen_columns(t, cols, col);
-    size_t rows = pms_table_rows(t);
-    if (max_rows && rows > max_rows) rows = max_rows;
-    int width[MAX_COLS];
-    char buf[CELL];
-    for (size_t c = 0; c < nc; c++) {
-        width[c] = (int)strlen(pms_table_col_name(t, col[c]));
-        for (size_t r = 0; r < rows; r++) {
-            cell(t, r, col[c], buf);
-            if ((int)strlen(buf) > width[c]) width[c] = (int)strlen(buf);
-        }
-    }
-    fputs("   ", out);
-    for (size_t c = 0; c < nc; c++) fprintf(out, " %*s", width[c], pms_table_col_name(t, col[c]));
-    fputc('\n', out);
-    for (size_t r = 0; r < rows; r++) {
-        fputs("   ", out);
-        for (size_t c = 0; c < nc; c++) {
-            cell(t, r, col[c], buf);
-            fprintf(out, " %*s", width[c], buf);
-        }
-        fputc('\n', out);
-    }
-    if (rows < pms_table_rows(t)) fprintf(out, "    (%zu more rows)\n", pms_table_rows(t) - rows);
+    pms_table_write_aligned(out, t, cols, max_rows, "   ");
     pms_table_free(t);
 }
 
@@ -116,25 +57,13 @@ void demo_print_summary(const demo_run *run, FILE *out)
 static void json_table(pms_json *j, const char *path, const char *cols, size_t max_rows)
 {
     pms_table *t;
-    pms_json_array_begin(j);
     if (pms_table_read(path, NULL, &t) == 0) {
-        size_t col[MAX_COLS], nc = chosen_columns(t, cols, col);
-        size_t rows = pms_table_rows(t);
-        if (max_rows && rows > max_rows) rows = max_rows;
-        for (size_t r = 0; r < rows; r++) {
-            pms_json_object_begin(j);
-            for (size_t c = 0; c < nc; c++) {
-                const double *v;
-                pms_json_key(j, pms_table_col_name(t, col[c]));
-                if (pms_table_col_type(t, col[c]) == PMS_COLUMN_STRING) pms_json_string(j, pms_table_string(t, r, col[c]));
-                else if (pms_table_numeric(t, col[c], true, &v) < 0 || isnan(v[r])) pms_json_null(j);
-                else pms_json_double(j, v[r]);
-            }
-            pms_json_object_end(j);
-        }
+        pms_json_table_rows(j, t, cols, max_rows);
         pms_table_free(t);
+    } else {
+        pms_json_array_begin(j);
+        pms_json_array_end(j);
     }
-    pms_json_array_end(j);
 }
 
 /* The lines of a text summary, warnings left out (as in the terminal summary). */

@@ -180,6 +180,7 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     /* a full disk names FILE, not the FILE.tmp-* being written */
     rc = pms__perfdata_writer_open_as(&s.w, pms__record_output_file(&s.file), cfg->output, attrs, nattrs,
                                       cfg->cmdline_argc, (char **)cfg->cmdline_argv);
+    if (!rc && cfg->compression_level) rc = pms_perfdata_writer_compress(s.w, cfg->compression_level);
     if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
         return abandon(rc, c, &s, sm);

@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
+#include "hotspot/read_delta.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,10 +101,9 @@ static int on_sample(const pms_sample *s, void *ctx)
     for (size_t i = 0; i < s->nvalues; i++) {
         const pms_perfdata_attr *a = pms_attr_by_id(p->attrs, p->nattrs, s->values[i].id);
         if (!a || a == s->attr) continue;
-        uint64_t *last = pms__keymap_upsert(&p->last_read, s->values[i].id, 0, 0);
-        if (!last) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
-        uint64_t delta = s->values[i].value >= *last ? s->values[i].value - *last : 0;
-        *last = s->values[i].value;
+        uint64_t delta;
+        if (pms__read_delta(&p->last_read, s->values[i].id, s->values[i].value, &delta))
+            return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
         size_t j = (size_t)(a - p->attrs);
         v[2 * j + 1] += delta;
         p->ev[j].value += delta;
@@ -363,6 +363,7 @@ int pms_pprof_write_perfdata(const char *out, const char *perfdata, const pms_pp
         if (!(p.ev = calloc(p.nattrs ? p.nattrs : 1, sizeof *p.ev))) rc = pms__fail(PMS_ENOMEM, "out of memory");
     }
     if (!rc) rc = pms_symbols_create(&p.symbols);
+    if (!rc) rc = pms_symbols_set_symfs(p.symbols, o.symfs);
     if (!rc) rc = pms_profile_create(&p.profile, p.symbols);
     for (size_t i = 0; !rc && i < pms_perfdata_nbuild_ids(r); i++)
         rc = pms_symbols_add_build_id(p.symbols, pms_perfdata_get_build_id(r, i));

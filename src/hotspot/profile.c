@@ -1,6 +1,7 @@
 /* The sampled-IP profile: streaming counts per (event, pid, IP), symbolised at the end. */
 #include "pmuscope/profile.h"
 #include "hotspot/comms.h"
+#include "hotspot/read_delta.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -29,6 +30,7 @@ struct pms_profile {
     uint64_t total_period[MAX_EVENTS];
     double total_period_sq[MAX_EVENTS]; /* for the effective sample size of period shares */
     uint64_t lost;
+    pms_keymap last_read; /* sample id -> the value its last PERF_SAMPLE_READ gave */
 };
 
 int pms_profile_create(pms_profile **out, pms_symbols *symbols)
@@ -37,6 +39,7 @@ int pms_profile_create(pms_profile **out, pms_symbols *symbols)
     if (!p) return pms__fail(PMS_ENOMEM, "out of memory for the profile");
     p->symbols = symbols;
     pms__keymap_init(&p->index);
+    pms__keymap_init(&p->last_read);
     pms__comms_init(&p->comms);
     *out = p;
     return PMS_OK;
@@ -46,12 +49,14 @@ void pms_profile_destroy(pms_profile *p)
 {
     if (!p) return;
     pms__keymap_free(&p->index);
+    pms__keymap_free(&p->last_read);
     pms__comms_free(&p->comms);
     free(p->entries);
     free(p);
 }
 
-int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
+/* Counts one sample of `event` standing for `period`. */
+static int add_weighted(pms_profile *p, size_t event, const pms_sample *s, uint64_t period)
 {
     if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
     int kernel = (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
@@ -71,15 +76,20 @@ int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
     }
     struct entry *e = &p->entries[*slot];
     e->samples++;
-    /* Without PERF_SAMPLE_PERIOD (perf record -c) every sample stands for the fixed period. */
-    uint64_t period = s->period;
-    if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
-        period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
     e->period += period;
     p->totals[event]++;
     p->total_period[event] += period;
     p->total_period_sq[event] += (double)period * (double)period;
     return PMS_OK;
+}
+
+int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
+{
+    /* Without PERF_SAMPLE_PERIOD (perf record -c) every sample stands for the fixed period. */
+    uint64_t period = s->period;
+    if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
+        period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
+    return add_weighted(p, event, s, period);
 }
 
 struct read_ctx {
@@ -91,9 +101,32 @@ struct read_ctx {
     uint64_t next_progress, total;
 };
 
+/* A sample that read counters (perf record -e '{a,b}:S', pmuscope record --read) counts,
+ * as in perf report, once for every counter that advanced since its last read, weighted by
+ * that increment, under the counter's own event; the sampling event among them. A value
+ * whose id no event of the file owns counts for none (perf's nr_unknown_id). */
+static int add_read_values(struct read_ctx *c, const pms_sample *s)
+{
+    for (size_t i = 0; i < s->nvalues; i++) {
+        const pms_perfdata_attr *a = pms_attr_by_id(c->attrs, c->nattrs, s->values[i].id);
+        uint64_t delta;
+        if (!a) continue;
+        if (pms__read_delta(&c->p->last_read, s->values[i].id, s->values[i].value, &delta))
+            return pms__fail(PMS_ENOMEM, "out of memory for the profile");
+        if (!delta) continue;
+        pms_sample v = *s;
+        v.attr = a;
+        v.id = s->values[i].id;
+        int rc = add_weighted(c->p, (size_t)(a - c->attrs), &v, delta);
+        if (rc) return rc;
+    }
+    return PMS_OK;
+}
+
 static int on_sample(const pms_sample *s, void *ctx)
 {
     struct read_ctx *c = ctx;
+    if (s->attr && (s->attr->attr.sample_type & PERF_SAMPLE_READ)) return add_read_values(c, s);
     size_t event = s->attr ? (size_t)(s->attr - c->attrs) : 0;
     return pms_profile_add(c->p, event < c->nattrs ? event : 0, s);
 }

@@ -158,3 +158,15 @@ int pms__feature_build_ids(pms_feature *out, const pms_perfdata_build_id *ids, s
     size_t count = 0;
     return add(out, &count, PMS_FEAT_BUILD_ID, &b);
 }
+
+int pms__feature_compressed(pms_feature *out, uint32_t level, uint32_t ratio, uint32_t max_expanded)
+{
+    struct bytes b = {0};
+    append_u32(&b, 0); /* version */
+    append_u32(&b, PMS_COMP_ZSTD);
+    append_u32(&b, level);
+    append_u32(&b, ratio);
+    append_u32(&b, max_expanded);
+    size_t count = 0;
+    return add(out, &count, PMS_FEAT_COMPRESSED, &b);
+}

@@ -28,7 +28,9 @@ enum {
     PMS_FEAT_CMDLINE = 11,
     PMS_FEAT_EVENT_DESC = 12,
     PMS_FEAT_SAMPLE_TIME = 21,
+    PMS_FEAT_COMPRESSED = 27,
 };
+#define PMS_COMP_ZSTD 1u /* HEADER_COMPRESSED's type (enum perf_comp_type) */
 
 /* Record types that perf itself adds to the data section (enum perf_user_event_type). */
 enum {

@@ -2,6 +2,7 @@
  * files) in one streaming pass through a fixed window: memory does not grow with the
  * number of records. Every size and offset is checked against the file before use, and
  * every failure names the byte offset at fault. */
+#include "io/perfdata_decompress.h"
 #include "io/perfdata_format.h"
 #include "io/perfdata_order.h"
 #include "io/perfdata_spool.h"
@@ -40,6 +41,8 @@ struct pms_perfdata_reader {
     bool pipe;            /* pipe mode: attrs and features come as records in the data */
     uint64_t header_end;  /* pipe mode: where the leading header records end */
     pms__order_queue queue; /* records waiting for their turn (PMS_PERFDATA_ORDER_TIME) */
+    pms__decompressor *decomp; /* perf record -z: made at the first compressed record */
+    uint32_t compression;      /* HEADER_COMPRESSED's type: 0 none said, 1 zstd */
     pms_read_value values[MAX_READ_VALUES];
     _Alignas(8) unsigned char aligned[UINT16_MAX + 1]; /* a record whose size broke 8-byte alignment */
 };
@@ -268,6 +271,17 @@ static int parse_cmdline(pms_perfdata_reader *r, const unsigned char *p, size_t 
     return PMS_OK;
 }
 
+/* HEADER_COMPRESSED: u32 version, type, level, ratio, mmap_len. Only zstd (type 1) exists. */
+static int parse_compressed(pms_perfdata_reader *r, const unsigned char *p, size_t len, uint64_t off)
+{
+    if (len < 20) return fail_at(r, off, "compression section shorter than its 20 bytes");
+    r->compression = pms__get_u32(p + 4);
+    if (r->compression != PMS_COMP_ZSTD)
+        return pms__fail(PMS_ENOTSUP, "%s: offset %llu: compression type %u is not zstd (1), the only one perf writes",
+                         r->name, (unsigned long long)off + 4, r->compression);
+    return PMS_OK;
+}
+
 /* Reads one feature section (at most 64 MiB) into memory and hands it to parse. */
 static int read_section(pms_perfdata_reader *r, const struct pms_file_section *s, const char *what,
                         int (*parse)(pms_perfdata_reader *, const unsigned char *, size_t, uint64_t))
@@ -293,7 +307,7 @@ static int read_features(pms_perfdata_reader *r)
 {
     const struct pms_file_header *h = &r->hdr;
     uint64_t at = h->data.offset + h->data.size; /* the table: one section per set bit */
-    struct pms_file_section desc = {0, 0}, cmd = {0, 0}, build_ids = {0, 0};
+    struct pms_file_section desc = {0, 0}, cmd = {0, 0}, build_ids = {0, 0}, comp = {0, 0};
     for (unsigned bit = 0; bit < PMS_FEAT_BITS; bit++) {
         if (!((h->features[bit / 64] >> (bit % 64)) & 1)) continue;
         struct pms_file_section s;
@@ -308,10 +322,12 @@ static int read_features(pms_perfdata_reader *r)
         if (bit == PMS_FEAT_EVENT_DESC) desc = s;
         if (bit == PMS_FEAT_CMDLINE) cmd = s;
         if (bit == PMS_FEAT_BUILD_ID) build_ids = s;
+        if (bit == PMS_FEAT_COMPRESSED) comp = s;
         at += sizeof s;
     }
     int rc = read_section(r, &desc, "event description", parse_event_desc);
     if (!rc) rc = read_section(r, &cmd, "command line", parse_cmdline);
+    if (!rc) rc = read_section(r, &comp, "compression", parse_compressed);
     return rc ? rc : read_section(r, &build_ids, "build-id", parse_build_ids);
 }
 
@@ -351,6 +367,7 @@ static int header_feature(pms_perfdata_reader *r, const unsigned char *rec, size
     if (feat == PMS_FEAT_EVENT_DESC) return parse_event_desc(r, p, len, off + 16);
     if (feat == PMS_FEAT_CMDLINE && !r->cmdline) return parse_cmdline(r, p, len, off + 16);
     if (feat == PMS_FEAT_BUILD_ID) return parse_build_ids(r, p, len, off + 16);
+    if (feat == PMS_FEAT_COMPRESSED) return parse_compressed(r, p, len, off + 16);
     return PMS_OK;
 }
 
@@ -365,7 +382,7 @@ static int read_pipe_header(pms_perfdata_reader *r)
         struct perf_event_header h;
         if ((rc = read_at(r, &h, sizeof h, off, "record header"))) return rc;
         if (h.size < sizeof h) return fail_at(r, off, "record size smaller than its 8-byte header");
-        if (h.type < PMS_RECORD_HEADER_ATTR) break; /* the recording itself starts */
+        if (h.type < PMS_RECORD_HEADER_ATTR || h.type == PMS_RECORD_COMPRESSED) break; /* the recording starts */
         unsigned char *rec = r->aligned;
         if ((rc = read_at(r, rec, h.size, off, "header record"))) return rc;
         uint64_t payload;
@@ -489,6 +506,7 @@ void pms_perfdata_close(pms_perfdata_reader *r)
     free(r->cmdline);
     pms__keymap_free(&r->id_index);
     pms__order_free(&r->queue);
+    pms__decompressor_free(r->decomp);
     free(r->window);
     free(r->name);
     free(r);
@@ -653,11 +671,6 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
         if (r->pipe && off < r->header_end) return 0;
         rc = header_attr(r, rec, h.size, off);
         return rc ? rc : name_attrs(r);
-    case PMS_RECORD_COMPRESSED:
-        return pms__fail(PMS_ENOTSUP,
-                        "%s: offset %llu: compressed records (perf record -z) are not supported; "
-                        "decompress with 'perf inject -i %s -o FILE'",
-                        r->name, (unsigned long long)off, r->name);
     default: /* FINISHED_ROUND, ID_INDEX, TIME_CONV, ... carry nothing pmuscope uses */
         return 0;
     }
@@ -735,6 +748,30 @@ static int record_payload(const pms_perfdata_reader *r, const unsigned char *rec
     return PMS_OK;
 }
 
+struct inner {
+    pms_perfdata_reader *r;
+    const pms_perfdata_handlers *hd;
+    uint64_t off;
+};
+
+static int route_inner(const unsigned char *rec, void *ctx)
+{
+    struct inner *in = ctx;
+    return route(in->r, rec, in->off, in->hd);
+}
+
+/* PERF_RECORD_COMPRESSED: its records go their way as if they lay in the file at its offset
+ * (perf's messages give the compressed record's offset too). */
+static int decompress(pms_perfdata_reader *r, const unsigned char *rec, uint16_t size, uint64_t off,
+                      const pms_perfdata_handlers *hd)
+{
+    if (!r->decomp && !(r->decomp = pms__decompressor_new()))
+        return pms__fail(PMS_ENOMEM, "%s: out of memory for decompression", r->name);
+    struct inner in = {r, hd, off};
+    return pms__decompressor_feed(r->decomp, rec + sizeof(struct perf_event_header), size - sizeof(struct perf_event_header),
+                                  r->name, off, route_inner, &in);
+}
+
 static int read_records(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
 {
     const uint64_t begin = r->hdr.data.offset, end = begin + r->hdr.data.size;
@@ -767,7 +804,7 @@ static int read_records(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
         }
         const unsigned char *rec = r->window + pos;
         if ((uintptr_t)rec % 8) rec = memcpy(r->aligned, rec, h.size);
-        int rc = route(r, rec, off, hd);
+        int rc = h.type == PMS_RECORD_COMPRESSED ? decompress(r, rec, h.size, off, hd) : route(r, rec, off, hd);
         if (rc) return rc;
         uint64_t payload = 0;
         if ((rc = record_payload(r, rec, &h, off, end, &payload))) return rc;
@@ -788,7 +825,9 @@ int pms_perfdata_read(pms_perfdata_reader *r, const pms_perfdata_handlers *hd)
     static const pms_perfdata_handlers none;
     if (!hd) hd = &none;
     pms__order_reset(&r->queue);
+    if (r->decomp) pms__decompressor_reset(r->decomp);
     int rc = read_records(r, hd);
+    if (!rc) rc = pms__decompressor_finish(r->decomp, r->name);
     struct delivery d = {r, hd};
     if (!rc) rc = queue_failed(r, pms__order_drain(&r->queue, deliver, &d));
     pms__order_reset(&r->queue);

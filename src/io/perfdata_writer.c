@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define WRITER_BUFFER_SIZE (256u * 1024u)
 
@@ -35,7 +36,14 @@ struct pms_perfdata_writer {
     int features_on_disk; /* the header points at feature sections after the data */
     bool pipe;            /* path "-": perf's pipe format on the standard output */
     int features_changed; /* the sections on disk are not the current ones */
+    ZSTD_CStream *zstream; /* record -z: the buffer goes out as PERF_RECORD_COMPRESSED */
+    unsigned char *zbuf;   /* the compressed records of one buffer */
+    size_t zcap;
+    int zlevel;
+    uint64_t raw_bytes, compressed_bytes; /* for the ratio perf prints */
 };
+
+static int set_feature(pms_perfdata_writer *w, pms_feature f);
 
 static int write_at(pms_perfdata_writer *w, const void *p, size_t n, uint64_t off)
 {
@@ -150,12 +158,51 @@ static int write_features(pms_perfdata_writer *w)
     return PMS_OK;
 }
 
+/* The most a compressed record holds, as perf's zstd_compress_stream_to_records cuts them. */
+#define COMPRESSED_PAYLOAD_MAX (UINT16_MAX - sizeof(struct perf_event_header) - 1)
+
+/* The buffer's records as one flushed piece of the zstd stream, cut into COMPRESSED records
+ * (sizes not padded to 8, as perf writes them); *len their bytes in w->zbuf. */
+static int compress_buffer(pms_perfdata_writer *w, size_t *len)
+{
+    ZSTD_inBuffer in = {w->buf, w->buflen, 0};
+    size_t pos = 0;
+    for (;;) {
+        struct perf_event_header h = {PMS_RECORD_COMPRESSED, 0, 0};
+        if (w->zcap - pos < sizeof h + COMPRESSED_PAYLOAD_MAX)
+            return pms__fail(PMS_EIO, "%s: compressed data larger than its buffer", w->path);
+        ZSTD_outBuffer out = {w->zbuf + pos + sizeof h, COMPRESSED_PAYLOAD_MAX, 0};
+        size_t left = ZSTD_compressStream2(w->zstream, &out, &in, ZSTD_e_flush);
+        if (ZSTD_isError(left)) return pms__fail(PMS_EIO, "%s: zstd: %s", w->path, ZSTD_getErrorName(left));
+        if (out.pos) {
+            h.size = (uint16_t)(sizeof h + out.pos);
+            memcpy(w->zbuf + pos, &h, sizeof h);
+            pos += h.size;
+        }
+        if (left == 0 && in.pos == in.size) break;
+    }
+    w->raw_bytes += w->buflen;
+    w->compressed_bytes += pos;
+    *len = pos;
+    pms_feature f;
+    int rc = pms__feature_compressed(&f, (uint32_t)w->zlevel, (uint32_t)(w->raw_bytes / (w->compressed_bytes ? w->compressed_bytes : 1)),
+                                     WRITER_BUFFER_SIZE);
+    return rc ? rc : set_feature(w, f);
+}
+
 static int flush(pms_perfdata_writer *w)
 {
     if (!w->buflen) return PMS_OK;
+    const unsigned char *bytes = w->buf;
+    size_t len = w->buflen;
+    if (w->zstream) {
+        int rc = compress_buffer(w, &len);
+        if (rc) return rc;
+        bytes = w->zbuf;
+    }
     if (w->pipe) {
-        int rc = write_out(w, w->buf, w->buflen);
-        if (!rc) w->data_on_disk += w->buflen;
+        int rc = write_out(w, bytes, len);
+        if (!rc) w->data_on_disk += len;
         w->buflen = 0;
         return rc;
     }
@@ -164,9 +211,9 @@ static int flush(pms_perfdata_writer *w)
         if (rc) return rc;
         w->features_on_disk = 0;
     }
-    int rc = write_at(w, w->buf, w->buflen, w->data_offset + w->data_on_disk);
+    int rc = write_at(w, bytes, len, w->data_offset + w->data_on_disk);
     if (rc) return rc;
-    w->data_on_disk += w->buflen;
+    w->data_on_disk += len;
     w->buflen = 0;
     return PMS_OK;
 }
@@ -203,6 +250,8 @@ static void writer_free(pms_perfdata_writer *w)
     free(w->attrs);
     pms__features_free(w->features, w->nfeatures);
     free(w->buf);
+    ZSTD_freeCStream(w->zstream);
+    free(w->zbuf);
     free(w->path);
     free(w);
 }
@@ -297,7 +346,34 @@ int pms_perfdata_writer_set_build_ids(pms_perfdata_writer *w, const pms_perfdata
 {
     pms_feature f;
     int rc = pms__feature_build_ids(&f, ids, n);
-    if (rc) return rc;
+    return rc ? rc : set_feature(w, f);
+}
+
+int pms_perfdata_writer_compress(pms_perfdata_writer *w, int level)
+{
+    if (level < 1 || level > ZSTD_maxCLevel())
+        return pms__fail(PMS_EINVAL, "%s: compression level %d: expected 1 to %d", w->path, level, ZSTD_maxCLevel());
+    if (w->pipe)
+        return pms__fail(PMS_EINVAL, "%s: compressed records go to a file, not a pipe (perf report reads them only "
+                                     "with the HEADER_COMPRESSED feature of a file)", w->path);
+    if (w->zstream || pms_perfdata_writer_data_size(w))
+        return pms__fail(PMS_EINVAL, "%s: compression is chosen before the first record", w->path);
+    w->zcap = ZSTD_compressBound(WRITER_BUFFER_SIZE) + (ZSTD_compressBound(WRITER_BUFFER_SIZE) / COMPRESSED_PAYLOAD_MAX + 2) *
+                                                          (sizeof(struct perf_event_header) + COMPRESSED_PAYLOAD_MAX);
+    w->zbuf = malloc(w->zcap);
+    w->zstream = ZSTD_createCStream();
+    if (!w->zbuf || !w->zstream) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory for compression");
+    size_t zr = ZSTD_CCtx_setParameter(w->zstream, ZSTD_c_compressionLevel, level);
+    if (ZSTD_isError(zr)) return pms__fail(PMS_EINVAL, "%s: zstd: %s", w->path, ZSTD_getErrorName(zr));
+    w->zlevel = level;
+    pms_feature f;
+    int rc = pms__feature_compressed(&f, (uint32_t)level, 1, WRITER_BUFFER_SIZE);
+    return rc ? rc : set_feature(w, f);
+}
+
+/* Puts a feature section in the table (sorted by bit), replacing an earlier one of its bit. */
+static int set_feature(pms_perfdata_writer *w, pms_feature f)
+{
     size_t at = 0; /* the table stays sorted by bit; an earlier set is replaced */
     while (at < w->nfeatures && w->features[at].bit < f.bit) at++;
     if (at < w->nfeatures && w->features[at].bit == f.bit) {

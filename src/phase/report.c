@@ -54,6 +54,25 @@ int pms_phase_run_set_truth(pms_phase_run *r, size_t i, const char *name)
     return PMS_OK;
 }
 
+int pms_phase_run_label(pms_phase_run *r, const pms_phase_truth *truth, const char *path)
+{
+    size_t labelled = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        int label = pms_phase_truth_label(truth, r->rows[i].ev.start_time, r->rows[i].ev.end_time);
+        labelled += label >= 0;
+        int rc = pms_phase_run_set_truth(r, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL);
+        if (rc) return rc;
+    }
+    if (labelled || !r->n) return PMS_OK;
+    if (!r->rows[r->n - 1].ev.end_time)
+        return pms__fail(PMS_EINVAL, "%s: the intervals of %s carry no times to match the known schedule "
+                         "(--truth functions labels exp-bbv intervals)", path, r->source);
+    return pms__fail(PMS_EINVAL, "%s: no interval overlaps the known schedule (the %zu intervals run from %llu "
+                     "to %llu ns; the schedule's times must be on the same clock)",
+                     path, r->n, (unsigned long long)r->rows[0].ev.start_time,
+                     (unsigned long long)r->rows[r->n - 1].ev.end_time);
+}
+
 static const char *truth_name(const pms_phase_run *r, size_t i)
 {
     int t = r->rows[i].truth;

@@ -1,10 +1,11 @@
-/* The HTML page's embedding of files other commands wrote: SVG figures and CSV tables. */
+/* The HTML page's embedding of files other commands wrote: SVG figures, CSV tables, text. */
 #include "pmuscope/html.h"
 
 #include "render/markup.h"
 #include "util/error.h"
 #include "util/file.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,4 +117,27 @@ int pms_html_table_from(pms_html *h, const pms_table *t, size_t max_rows)
     free(cells);
     free(buf);
     return ferror(h->out) ? pms__fail(PMS_EIO, "cannot write the HTML page") : PMS_OK;
+}
+
+int pms_html_text_file(pms_html *h, const char *path, size_t max_lines)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return pms__fail_errno(PMS_EIO, errno, "cannot open %s", path);
+    size_t cap = 1 << 16;
+    char *text = malloc(cap);
+    if (!text) {
+        fclose(f);
+        return pms__fail(PMS_ENOMEM, "out of memory for %s", path);
+    }
+    size_t len = fread(text, 1, cap - 1, f);
+    text[len] = '\0';
+    if (len == cap - 1) snprintf(text + len - 40, 40, "\n[... cut: the rest is in the file]\n");
+    char *p = text;
+    for (size_t n = 0; max_lines && p && n < max_lines; n++)
+        if ((p = strchr(p, '\n'))) p++;
+    if (max_lines && p) *p = '\0';
+    pms_html_pre(h, text);
+    free(text);
+    fclose(f);
+    return PMS_OK;
 }

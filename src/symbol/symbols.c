@@ -8,6 +8,7 @@
 #include "util/grow.h"
 #include "util/keymap.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ struct pms_symbols {
     char kernel_build_id[PMS_BUILD_ID_HEX]; /* as recorded ("" if not) */
     pms__symtab kallsyms;
     int kallsyms_state; /* 0: not tried, 1: loaded, -1: not this kernel's or unreadable */
+    char *symfs;          /* pms_symbols_set_symfs: binaries are read under this directory */
+    char disk[PATH_MAX];  /* the last path joined with symfs */
 };
 
 int pms_symbols_create(pms_symbols **out)
@@ -78,8 +81,32 @@ void pms_symbols_destroy(pms_symbols *s)
     pms__keymap_free(&s->pid_index);
     pms__symtab_free(&s->kallsyms);
     pms__elf_cache_destroy(s->elf);
+    free(s->symfs);
     free(s);
 }
+
+int pms_symbols_set_symfs(pms_symbols *s, const char *dir)
+{
+    free(s->symfs);
+    s->symfs = NULL;
+    if (!dir || !dir[0]) return PMS_OK;
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--;
+    if (len == 1 && dir[0] == '/') return PMS_OK; /* "/" is no change */
+    if (!(s->symfs = strndup(dir, len))) return pms__fail(PMS_ENOMEM, "out of memory for the symfs directory");
+    return PMS_OK;
+}
+
+/* Where a binary recorded at `path` is read: under the symfs directory when one is set (the
+ * string lives until the next call). A path too long to join is one that does not exist. */
+static const char *on_disk(pms_symbols *s, const char *path)
+{
+    if (!s->symfs || path[0] != '/') return path;
+    int n = snprintf(s->disk, sizeof s->disk, "%s%s", s->symfs, path);
+    return n > 0 && (size_t)n < sizeof s->disk ? s->disk : "";
+}
+
+static pms_elf_file *elf_of(pms_symbols *s, const char *path) { return pms__elf_cache_get(s->elf, on_disk(s, path)); }
 
 static int process_index(pms_symbols *s, uint32_t pid, int create, size_t *index)
 {
@@ -225,7 +252,7 @@ static int same_build(pms_symbols *s, const char *path)
         if (strcmp(id->filename, path) != 0) continue;
         if (!id->checked) {
             id->checked = 1;
-            if (pms__elf_build_id(path, id->on_disk) == PMS_OK && id->on_disk[0])
+            if (pms__elf_build_id(on_disk(s, path), id->on_disk) == PMS_OK && id->on_disk[0])
                 id->mismatch = strcmp(id->on_disk, id->recorded) != 0;
         }
         return !id->mismatch;
@@ -254,7 +281,7 @@ static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
     const char *b = out->binary;
     if (b[0] == '[' || strncmp(b, "//anon", 6) == 0 || strncmp(b, "/memfd:", 7) == 0) return;
     if (!same_build(s, b)) return; /* another build's symbols would be wrong ones */
-    pms_elf_file *f = pms__elf_cache_get(s->elf, b);
+    pms_elf_file *f = elf_of(s, b);
     uint64_t address;
     if (!f || pms__elf_offset_to_address(f, out->file_offset, &address)) return;
     out->symbol = pms__elf_symbol_at(f, address, &out->symbol_address);
@@ -326,8 +353,8 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
 int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_offset, pms_symbol_info *out)
 {
     *out = (pms_symbol_info){binary, file_offset, NULL, 0, 0, 1};
-    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
-    if (!f) return access(binary, R_OK) == 0 ? PMS_EFORMAT : PMS_ENOENT;
+    pms_elf_file *f = elf_of(s, binary);
+    if (!f) return access(on_disk(s, binary), R_OK) == 0 ? PMS_EFORMAT : PMS_ENOENT;
     size_t name;
     int rc = intern(s, binary, &name); /* the info's strings live as long as the map */
     if (rc) return rc;
@@ -341,7 +368,7 @@ int pms_symbols_source_line(pms_symbols *s, const char *binary, uint64_t file_of
     *file = NULL;
     *line = 0;
     if (binary[0] != '/' || !same_build(s, binary)) return PMS_ENOENT;
-    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
+    pms_elf_file *f = elf_of(s, binary);
     uint64_t address;
     if (!f || pms__elf_offset_to_address(f, file_offset, &address)) return PMS_ENOENT;
     return pms__elf_source_line(f, address, file, line);
@@ -358,19 +385,19 @@ const char *pms_symbols_build_id(pms_symbols *s, const char *binary)
     *id = (struct build_id){0};
     if (!(id->filename = strdup(binary))) return "";
     s->nbuild_ids++;
-    if (pms__elf_build_id(binary, id->recorded) != PMS_OK) id->recorded[0] = 0;
+    if (pms__elf_build_id(on_disk(s, binary), id->recorded) != PMS_OK) id->recorded[0] = 0;
     id->checked = 1; /* recorded is what is on disk: nothing to compare */
     return id->recorded;
 }
 
 int pms_symbols_offset_to_address(pms_symbols *s, const char *binary, uint64_t file_offset, uint64_t *address)
 {
-    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
+    pms_elf_file *f = elf_of(s, binary);
     return f ? pms__elf_offset_to_address(f, file_offset, address) : PMS_EFORMAT;
 }
 
 int pms_symbols_address_to_offset(pms_symbols *s, const char *binary, uint64_t address, uint64_t *file_offset)
 {
-    pms_elf_file *f = pms__elf_cache_get(s->elf, binary);
+    pms_elf_file *f = elf_of(s, binary);
     return f ? pms__elf_address_to_offset(f, address, file_offset) : PMS_EFORMAT;
 }

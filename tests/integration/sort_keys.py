@@ -32,9 +32,9 @@ def our_row(sort, row):
             key.append(row["function"] or "0x%016x" % int(row["file_offset"], 16))
     return tuple(key)
 
-def perf_table(path, sort):
-    """{key: share} of perf report --stdio --sort KEYS on one file (rows of the same key summed)."""
-    out = subprocess.run(["perf", "report", "-i", path, "--stdio", "--sort", sort, "--percent-limit", "0"],
+def perf_table(path, sort, extra=()):
+    """{key: share} of perf report --stdio --sort KEYS [EXTRA...] on one file (rows of the same key summed)."""
+    out = subprocess.run(["perf", "report", "-i", path, "--stdio", "--sort", sort, "--percent-limit", "0", *extra],
                          capture_output=True, text=True, env=dict(os.environ, PAGER="cat"), check=True).stdout
     table = {}
     for r in (perf_row(sort, l) for l in out.splitlines() if not l.startswith("#")):

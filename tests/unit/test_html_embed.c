@@ -52,6 +52,22 @@ static void test_svg_inline_without_prolog(void **state)
     free(p.buf);
 }
 
+/* A text file: its first lines, escaped, in a <pre>; a missing file named in the message. */
+static void test_text_file(void **state)
+{
+    (void)state;
+    struct page p;
+    page_open(&p);
+    const char *path = pms_test_write_temp(".txt", "one <1>\ntwo\nthree\n", 18);
+    assert_int_equal(pms_html_text_file(&p.h, path, 2), 0);
+    assert_int_equal(pms_html_text_file(&p.h, "/nonexistent/x.txt", 0), PMS_EIO);
+    assert_non_null(strstr(pms_strerror(), "/nonexistent/x.txt"));
+    page_close(&p);
+    assert_non_null(strstr(p.buf, "one &lt;1&gt;\ntwo\n"));
+    assert_null(strstr(p.buf, "three"));
+    free(p.buf);
+}
+
 static void test_svg_refused(void **state)
 {
     (void)state;
@@ -109,6 +125,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_svg_inline_without_prolog),
+        cmocka_unit_test(test_text_file),
         cmocka_unit_test(test_svg_refused),
         cmocka_unit_test(test_table_from_csv),
     };

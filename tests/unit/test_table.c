@@ -168,6 +168,29 @@ static void test_write_read_back_filter_distinct(void **s)
 }
 
 /* The ARM cBench TSV: '#'-prefixed header, a string column, vendor event names. */
+/* The aligned text the demo summary prints: chosen columns in the order named, widths
+ * from the widest cell, paths by file name, missing numbers as '-', the rest counted. */
+static void test_write_aligned(void **s)
+{
+    (void)s;
+    pms_table *t = parse("name,x,y\n/usr/bin/ls,1,0.123456\nb,,22\nc,3,4\n");
+    size_t cols[PMS_TABLE_MAX_PICKED];
+    assert_int_equal(pms_table_pick_columns(t, "y,nosuch,name", cols, PMS_TABLE_MAX_PICKED), 2);
+    assert_int_equal(cols[0], 2);
+    assert_int_equal(cols[1], 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(pms_table_write_aligned(f, t, "y,name,x", 2, "  "), PMS_OK);
+    fclose(f);
+    assert_string_equal(buf, "        y name x\n"
+                             "   0.1235   ls 1\n"
+                             "       22    b -\n"
+                             "   (1 more rows)\n");
+    free(buf);
+    pms_table_free(t);
+}
+
 static void test_arm_tsv(void **s)
 {
     (void)s;
@@ -199,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_errors_name_line_and_column),
         cmocka_unit_test(test_write_read_back_filter_distinct),
         cmocka_unit_test(test_arm_tsv),
+        cmocka_unit_test(test_write_aligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

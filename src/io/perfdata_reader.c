@@ -6,6 +6,7 @@
 #include "io/perfdata_format.h"
 #include "io/perfdata_order.h"
 #include "io/perfdata_spool.h"
+#include "io/perf_event_names.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -331,14 +332,15 @@ static int read_features(pms_perfdata_reader *r)
     return rc ? rc : read_section(r, &build_ids, "build-id", parse_build_ids);
 }
 
-/* Events without a name in the file get one from their type and config. */
+/* Events without a name in the file get the name perf gives them, else their type and config. */
 static int name_attrs(pms_perfdata_reader *r)
 {
     for (size_t i = 0; i < r->nattrs; i++) {
         if (r->attrs[i].name) continue;
         char buf[64];
-        snprintf(buf, sizeof buf, "type %u config 0x%llx", r->attrs[i].attr.type,
-                 (unsigned long long)r->attrs[i].attr.config);
+        if (pms__perf_event_name(&r->attrs[i].attr, buf, sizeof buf))
+            snprintf(buf, sizeof buf, "type %u config 0x%llx", r->attrs[i].attr.type,
+                     (unsigned long long)r->attrs[i].attr.config);
         if (!(r->attrs[i].name = strdup(buf))) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     }
     return PMS_OK;

@@ -53,6 +53,6 @@ measure() { # label, sample period in ns of cpu-clock, pmuscope options...
 }
 
 echo "phase monitoring overhead on phases ${wargs[*]}, median of $runs runs each (ratio: monitored / unmonitored)"
-measure "defaults without a PMU (cpu-clock every 4 ms, intervals of 20 samples = 80 ms of task-clock)" 4000000
+measure "defaults without a PMU (cpu-clock every 4 ms, intervals of 10 samples = 40 ms of task-clock)" 4000000
 measure "old defaults (cpu-clock every 0.1 ms, 10 ms intervals)" 100000 -c 100000 -I 10000000
 "$build/bench/bench_phase_cost"

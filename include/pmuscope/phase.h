@@ -273,11 +273,11 @@ int pms_phase_truth_nlabels(const pms_phase_truth *t);
 /* Defaults: with a PMU the thesis's 100K branches per sample and 100M-instruction
  * intervals (about 1000 samples per interval, 1.2% overhead in the thesis). Without one,
  * cpu-clock every 4 ms (each sample is a timer interrupt, about 25 us on a VM: 0.6%) and
- * intervals of 20 samples' worth of task-clock. Dynamic intervals are off by default. */
+ * intervals of 10 samples' worth of task-clock. Dynamic intervals are off by default. */
 #define PMS_PHASE_PMU_PERIOD 100000ull
 #define PMS_PHASE_PMU_INTERVAL 100000000ull
 #define PMS_PHASE_SOFTWARE_PERIOD 4000000ull
-#define PMS_PHASE_SAMPLES_PER_INTERVAL 20u
+#define PMS_PHASE_SAMPLES_PER_INTERVAL 10u
 
 typedef struct pms_phase_monitor_config {
     pms_phase_config phase;
@@ -290,7 +290,7 @@ typedef struct pms_phase_monitor_config {
     const char *interval_event;  /* NULL: "instructions" with a PMU, "task-clock" without */
     uint64_t interval_size;      /* 0: PMS_PHASE_PMU_INTERVAL instructions, or for a software
                                     interval event PMS_PHASE_SAMPLES_PER_INTERVAL sample
-                                    periods (80 ms of task-clock at the default period) */
+                                    periods (40 ms of task-clock at the default period) */
     int use_clockid, clockid;    /* timestamps from this clock (e.g. CLOCK_MONOTONIC) */
     int inherit;                 /* follow threads created later */
     int enable_on_exec;          /* pid is a child held before exec (pms_child_spawn) */

@@ -49,7 +49,7 @@ static void usage(FILE *out)
             "      --interval-event EV  event ending intervals (default instructions; task-clock\n"
             "                           without a PMU); for perf.data, the recorded event that does\n"
             "      --interval-size N    interval size in the interval event's unit (default 100M\n"
-            "                           instructions; task-clock: 20 sample periods, 80 ms)\n"
+            "                           instructions; task-clock: 10 sample periods, 40 ms)\n"
             "Files:\n"
             "      --samples-per-interval N  perf.data without an interval event (default 100)\n"
             "      --pc FILE            exp-bbv PC file (block addresses and functions)\n"

@@ -8,6 +8,7 @@
 #include "pmuscope/pprof.h"
 #include "pmuscope/record.h"
 #include "pmuscope/record_report.h"
+#include "pmuscope/target.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -47,6 +48,9 @@ static void usage(FILE *out)
           "                         as perf record -z: perf report reads the file as it is\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
+          "  -g, --call-graph fp    every sample carries its callchain, walked by the kernel through\n"
+          "                         frame pointers (PERF_SAMPLE_CALLCHAIN, as perf record -g): build\n"
+          "                         the program with -fno-omit-frame-pointer; report --children\n"
           "      --fallback         let cpu-clock stand in for an event this machine cannot count\n"
           "                         (the output says so)\n"
           "      --olr[=METHOD]     fit the --read counters against the first event's count with\n"
@@ -88,6 +92,7 @@ typedef struct record_opts {
     size_t pages;
     pid_t pid;
     bool fallback;
+    bool callchain; /* -g, --call-graph fp */
     int compression_level; /* -z: 0 none */
     olr_opts olr;
     const char *json; /* --json[=FILE]: cli_format_target */
@@ -144,6 +149,12 @@ static void lower_to_max_sample_rate(record_opts *o)
     o->freq = max;
 }
 
+/* perf record's --call-graph modes (fp, dwarf[,SIZE], lbr): the word after -g is one of them. */
+static bool is_call_graph_mode(const char *word)
+{
+    return strcmp(word, "fp") == 0 || strcmp(word, "lbr") == 0 || strncmp(word, "dwarf", 5) == 0;
+}
+
 static int parse_options(int argc, char **argv, record_opts *o)
 {
     static const struct option longopts[] = {
@@ -155,7 +166,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"pid", required_argument, NULL, 'p'},         {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
         {"olr-only", no_argument, NULL, OPT_OLR_ONLY}, {"olr-csv", no_argument, NULL, OPT_OLR_CSV},
-        {"json", optional_argument, NULL, OPT_JSON},
+        {"json", optional_argument, NULL, OPT_JSON},   {"call-graph", optional_argument, NULL, 'g'},
         {"compression-level", optional_argument, NULL, 'z'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
@@ -164,7 +175,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
     bool seed_given = false;
     int c;
     optind = 1;
-    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:z::h", longopts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:gz::h", longopts)) != -1) {
         switch (c) {
         case 'e': o->events = optarg; break;
         case OPT_READ: o->reads = optarg; break;
@@ -211,6 +222,14 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case OPT_OLR_CSV: o->olr.fit.csv = true; break;
         case OPT_JSON: o->json = cli_format_target(optarg); break;
         case OPT_PPROF: o->pprof = optarg; break;
+        case 'g': { /* -g, --call-graph[=]MODE: as perf, the mode may be the next word */
+            const char *mode = optarg;
+            if (!mode && optind < argc && is_call_graph_mode(argv[optind])) mode = argv[optind++];
+            if (mode && strcmp(mode, "fp") != 0)
+                return cli_usage_error("record", "--call-graph: expected 'fp' (frame pointers), got '%s'", mode);
+            o->callchain = true;
+            break;
+        }
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("record", "%s", cli_bad_option());
@@ -238,30 +257,6 @@ static int parse_options(int argc, char **argv, record_opts *o)
     if (!o->pid == !o->argv[0])
         return cli_usage_error("record", o->pid ? "give either -p PID or a command, not both"
                                                 : "no command to record: give -- COMMAND or -p PID");
-    return CLI_OK;
-}
-
-/* Parses a list and checks every event; with --fallback, cpu-clock (sampling) or task-clock
- * (read counters) stands in for one this machine cannot count, and a warning says so. */
-static int prepare_events(const char *spec, pms_fallback_use use, bool fallback, pms_event **events, size_t *n)
-{
-    if (pms_event_list_parse(spec, events, n) != PMS_OK) return cli_lib_error();
-    for (size_t i = 0; i < *n; i++) {
-        pms_event *ev = &(*events)[i];
-        int r = pms_event_probe(ev);
-        if (r == PMS_OK) continue;
-        pms_event sub;
-        if (!fallback || r != PMS_ENOTSUP || pms_event_fallback(ev, use, &sub) != PMS_OK) {
-            cli_lib_error();
-            free(*events);
-            *events = NULL;
-            return CLI_FAIL;
-        }
-        cli_warn("%s", pms_strerror());
-        cli_warn("%s stands in for %s (--fallback): it %s time, not %s", sub.name, ev->name,
-                 use == PMS_FALLBACK_SAMPLING ? "samples" : "counts", ev->name);
-        *ev = sub;
-    }
     return CLI_OK;
 }
 
@@ -338,7 +333,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     sev[0].nread = nreads;
     pms_record_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .argv = o->argv,
                              .pid = o->pid, .output = o->output, .cmdline_argc = argc, .cmdline_argv = argv,
-                             .stop = &stat_stop, .compression_level = o->compression_level};
+                             .stop = &stat_stop, .callchain = o->callchain, .compression_level = o->compression_level};
     char *csv_path = NULL;
     FILE *csv = NULL;
     pms_olr_live *olr = NULL;
@@ -361,7 +356,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret && r.exited && WIFSIGNALED(r.wait_status)) {
         char how[96];
-        stat_describe_status(r.wait_status, how, sizeof how);
+        pms_wait_status_describe(how, sizeof how, r.wait_status);
         cli_warn("the command %s; the file holds its samples until then", how);
     }
     if (!ret) print_summary(o, &r);
@@ -392,8 +387,9 @@ int cmd_record(int argc, char **argv)
     if (rc) return rc < 0 ? CLI_OK : rc;
     pms_event *ev = NULL, *reads = NULL;
     size_t nev = 0, nreads = 0;
-    rc = prepare_events(o.events ? o.events : default_event(), PMS_FALLBACK_SAMPLING, o.fallback, &ev, &nev);
-    if (!rc && o.reads) rc = prepare_events(o.reads, PMS_FALLBACK_COUNTING, o.fallback, &reads, &nreads);
+    pms_unsupported_policy policy = o.fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_FAIL;
+    rc = cli_prepare_events(o.events ? o.events : default_event(), PMS_FALLBACK_SAMPLING, policy, &ev, &nev, NULL);
+    if (!rc && o.reads) rc = cli_prepare_events(o.reads, PMS_FALLBACK_COUNTING, policy, &reads, &nreads, NULL);
     if (!rc) rc = run(&o, ev, nev, reads, nreads, argc, argv);
     free(ev);
     free(reads);

@@ -69,7 +69,7 @@ static const demo_step steps[] = {
               "writes its true schedule (--trace) so the adjusted Rand index can score the phases. "
               "Its phases last 10 to 100 ms, so this run samples finely (cpu-clock every 50 us, "
               "intervals of 4 ms of task-clock); the defaults, a sample every 4 ms and intervals of "
-              "80 ms, keep the overhead below 1% and suit phases of a few hundred ms and more.",
+              "40 ms, keep the overhead below 1% and suit phases of a few hundred ms and more.",
      .args = {"phase", "-q", "-e", "cpu-clock", "-c", "50000", "--interval-event", "task-clock",
               "--interval-size", "4000000", "--threshold", "50", "--csv={dir}/phase.csv", "--svg", "{dir}/phase.svg", "--truth",
               "{dir}/phases.trace", "--", "{w}/phases", "--units", "500", "--trace", "{dir}/phases.trace"},

@@ -92,7 +92,8 @@ static void text_value(FILE *out, pms_profile_sort_key col, bool own_dso, bool l
     case PMS_SORT_SYM:
     case PMS_SORT_SYMOFF:
         if (!own_dso) text_cell(out, binary, BINARY_WIDTH, false);
-        if (!r->symbol) snprintf(text, sizeof text, "0x%016llx", (unsigned long long)r->file_offset);
+        if (!r->symbol) /* perf's name for an address without a symbol (C's %#x: no 0x for zero) */
+            snprintf(text, sizeof text, "%#.16llx", (unsigned long long)r->file_offset);
         else if (col == PMS_SORT_SYMOFF) snprintf(text, sizeof text, "%s+%#llx", r->symbol, (unsigned long long)r->symbol_offset);
         else snprintf(text, sizeof text, "%s", r->symbol);
         text_cell(out, text, SYMBOL_WIDTH, last);
@@ -118,13 +119,18 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
     size_t ncols = text_columns(rep, cols);
     bool own_dso = false;
     for (size_t c = 0; c < ncols; c++) own_dso |= cols[c] == PMS_SORT_DSO;
-    fprintf(out, "%8s  %-17s %9s  ", "share", "interval", "samples");
+    if (t->children) fprintf(out, "%8s  %-17s ", "children", "interval");
+    fprintf(out, "%8s  %-17s %9s  ", t->children ? "self" : "share", "interval", "samples");
     for (size_t c = 0; c < ncols; c++) text_head(out, cols[c], own_dso, c + 1 == ncols);
     fputc('\n', out);
     size_t shown = pms_profile_report_shown(rep, t);
     for (size_t i = 0; i < shown; i++) {
         const pms_profile_row *r = &t->rows[i];
         char interval[40];
+        if (t->children) {
+            snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->children_ci_low, 100 * r->children_ci_high);
+            fprintf(out, "%7.2f%%  %-17s ", 100 * r->children_share, interval);
+        }
         snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
         fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
         for (size_t c = 0; c < ncols; c++) text_value(out, cols[c], own_dso, c + 1 == ncols, &t->rows[i]);
@@ -149,7 +155,14 @@ int pms_profile_report_write_text(FILE *out, const pms_profile_report *rep)
     return stream_status(out);
 }
 
-static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
+static bool any_children(const pms_profile_report *rep)
+{
+    for (size_t i = 0; i < rep->ntables; i++)
+        if (rep->tables[i].children) return true;
+    return false;
+}
+
+static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t, bool children)
 {
     for (size_t i = 0; i < pms_profile_report_shown(rep, t); i++) {
         const pms_profile_row *r = &t->rows[i];
@@ -171,15 +184,20 @@ static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profil
                          (rep->key & PMS_PROFILE_WITH_PID) ? name_or_tid(r->thread_comm, r->tid, buf, sizeof buf) : "",
                          ",");
         }
+        if (children) /* zero in a table without them */
+            fprintf(out, ",%llu,%llu,%.9f,%.9f,%.9f", (unsigned long long)r->children_samples,
+                    (unsigned long long)r->children_period, r->children_share, r->children_ci_low, r->children_ci_high);
         fputc('\n', out);
     }
 }
 
 int pms_profile_report_write_csv(FILE *out, const pms_profile_report *rep)
 {
-    fprintf(out, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s\n",
-            by_thread(rep) ? ",comm,pid,thread_comm" : "");
-    for (size_t i = 0; i < rep->ntables; i++) csv_table(out, rep, &rep->tables[i]);
+    bool children = any_children(rep);
+    fprintf(out, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s%s\n",
+            by_thread(rep) ? ",comm,pid,thread_comm" : "",
+            children ? ",children_samples,children_period,children_share,children_ci_low,children_ci_high" : "");
+    for (size_t i = 0; i < rep->ntables; i++) csv_table(out, rep, &rep->tables[i], children);
     return stream_status(out);
 }
 
@@ -190,7 +208,7 @@ static void json_string_or_null(pms_json *j, const char *key, const char *s)
     else pms_json_null(j);
 }
 
-static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_row *r)
+static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_row *r, bool children)
 {
     pms_json_object_begin(j);
     if (rep->key & PMS_PROFILE_WITH_COMM) json_string_or_null(j, "comm", r->comm);
@@ -210,6 +228,13 @@ static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profi
     pms_json_kv_double(j, "share", r->share);
     pms_json_kv_double(j, "ci_low", r->ci_low);
     pms_json_kv_double(j, "ci_high", r->ci_high);
+    if (children) {
+        pms_json_kv_uint(j, "children_samples", r->children_samples);
+        pms_json_kv_uint(j, "children_period", r->children_period);
+        pms_json_kv_double(j, "children_share", r->children_share);
+        pms_json_kv_double(j, "children_ci_low", r->children_ci_low);
+        pms_json_kv_double(j, "children_ci_high", r->children_ci_high);
+    }
     pms_json_object_end(j);
 }
 
@@ -232,7 +257,7 @@ int pms_profile_report_write_json(FILE *out, const pms_profile_report *rep)
         pms_json_kv_uint(&j, "samples", t->samples);
         pms_json_key(&j, "rows");
         pms_json_array_begin(&j);
-        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, &t->rows[k]);
+        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, &t->rows[k], t->children);
         pms_json_array_end(&j);
         pms_json_kv_uint(&j, "rows_total", t->nrows);
         pms_json_object_end(&j);

@@ -34,6 +34,16 @@ const pms_perfdata_attr *pms__assembler_find_event(const pms_perfdata_attr *attr
     return NULL;
 }
 
+void pms__assembler_set_interval_event(pms_assembler *a, const pms_perfdata_attr *interval, uint64_t sample_period)
+{
+    a->interval = interval;
+    uint64_t size = interval->attr.freq ? 0 : interval->attr.sample_period;
+    if (interval->nids > 1 && sample_period && size) {
+        a->cut_by_samples = 1;
+        a->samples_per_interval = size / sample_period ? size / sample_period : 1;
+    }
+}
+
 static const pms_perfdata_attr *attr_of_id(const pms_assembler *a, uint64_t id)
 {
     return pms_attr_by_id(a->attrs, a->nattrs, id);
@@ -86,6 +96,12 @@ static int end_interval(pms_assembler *a, const pms_sample *mark)
     return rc;
 }
 
+/* perf record leaves PERIOD out of fixed-period samples: the attr has it then. */
+static uint64_t period_of(const pms_sample *s)
+{
+    return s->period ? s->period : s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
+}
+
 int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
 {
     if (!a->n && !a->marks && !a->start_time) a->start_time = s->time;
@@ -94,8 +110,7 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
     unsigned want = pms_phase_engine_next_multiple(a->engine);
     if (a->interval && s->attr == a->interval) {
         if (a->cut_by_samples) return PMS_OK;
-        /* perf record leaves PERIOD out of fixed-period samples: the attr has it then */
-        a->size += s->period ? s->period : s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
+        a->size += period_of(s);
         if (++a->marks >= (a->one_mark_per_interval ? 1 : want)) return end_interval(a, s);
         return PMS_OK;
     }
@@ -103,8 +118,10 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
         return pms__fail(PMS_ENOMEM, "out of memory for the interval's samples");
     a->ips[a->n++] = s->ip;
     if (a->cut_by_samples) {
-        a->size += s->period;
-        return a->n >= a->samples_per_interval ? end_interval(a, s) : PMS_OK;
+        a->size += period_of(s);
+        /* Live, the sample period follows the dynamic size; a recording's does not. */
+        uint64_t n = a->samples_per_interval * (a->one_mark_per_interval ? 1 : want);
+        return a->n >= n ? end_interval(a, s) : PMS_OK;
     }
     if (!a->interval && a->n >= a->samples_per_interval * want) {
         a->size = a->n;

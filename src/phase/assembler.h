@@ -14,12 +14,12 @@ typedef struct pms_assembler {
     uint64_t samples_per_interval;
     int one_mark_per_interval;         /* live: the interval event's period already follows
                                           the dynamic size; replay: merge marks */
-    int cut_by_samples;                /* live with per-CPU (or per-thread) interval counts: each
-                                          counts one CPU's share, so their marks fall anywhere in
-                                          the merged stream. The interval event's samples are left
-                                          out and every samples_per_interval IP samples make an
-                                          interval (the sample period follows the dynamic size),
-                                          whose size is the sum of their periods */
+    int cut_by_samples;                /* per-CPU (or per-thread) interval counts, live or
+                                          recorded: each counts one CPU's share, so their marks
+                                          fall anywhere in the merged stream. The interval event's
+                                          samples are left out and every samples_per_interval IP
+                                          samples (times the dynamic multiple in a replay) make an
+                                          interval, whose size is the sum of their periods */
     uint64_t *ips;
     size_t n, cap;
     unsigned marks;
@@ -34,6 +34,10 @@ void pms__assembler_init(pms_assembler *a, pms_phase_engine *e, const pms_phase_
                         const pms_perfdata_attr *attrs, size_t nattrs, pms_phase_event_fn fn, void *ctx);
 /* Finds the interval event among attrs by name (with or without modifiers). */
 const pms_perfdata_attr *pms__assembler_find_event(const pms_perfdata_attr *attrs, size_t nattrs, const char *name);
+/* Intervals end on the interval event's overflows; when it has one count per CPU (or
+ * thread), every interval-period/sample_period samples of the time-ordered stream instead
+ * (sample_period 0: not known, the overflows still end them). */
+void pms__assembler_set_interval_event(pms_assembler *a, const pms_perfdata_attr *interval, uint64_t sample_period);
 int pms__assembler_sample(pms_assembler *a, const pms_sample *s);
 /* Classifies what is left as a last, partial interval (if it has samples). */
 int pms__assembler_finish(pms_assembler *a);

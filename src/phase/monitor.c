@@ -150,15 +150,8 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     size_t nattrs;
     const pms_perfdata_attr *attrs = pms_sampler_attrs(m->sampler, &nattrs);
     pms__assembler_init(&m->assembler, m->engine, NULL, attrs, nattrs, on_interval, m);
-    m->assembler.interval = &attrs[1];
     m->assembler.one_mark_per_interval = 1;
-    if (attrs[1].nids > 1) {
-        /* One interval counter per CPU (or thread): each overflows on its own share, so an
-         * interval is cut every interval/sample-period samples of the merged stream instead. */
-        m->assembler.cut_by_samples = 1;
-        uint64_t n = m->sampling[1].period / m->sampling[0].period;
-        m->assembler.samples_per_interval = n ? n : 1;
-    }
+    pms__assembler_set_interval_event(&m->assembler, &attrs[1], m->sampling[0].period);
     *out = m;
     return PMS_OK;
 }

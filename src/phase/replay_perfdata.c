@@ -16,6 +16,20 @@ static int on_sample(const pms_sample *s, void *ctx)
     return pms__assembler_sample(&((replay_ctx *)ctx)->a, s);
 }
 
+/* The fixed period that every sampling event but the interval event shares, or 0 (none,
+ * frequency mode, or several periods): what an interval of per-CPU counts is cut by. */
+static uint64_t common_sample_period(const pms_perfdata_attr *attrs, size_t nattrs, const pms_perfdata_attr *interval)
+{
+    uint64_t period = 0;
+    for (size_t i = 0; i < nattrs; i++) {
+        const struct perf_event_attr *at = &attrs[i].attr;
+        if (&attrs[i] == interval || (!at->freq && !at->sample_period)) continue; /* read-only members */
+        if (at->freq || (period && at->sample_period != period)) return 0;
+        period = at->sample_period;
+    }
+    return period;
+}
+
 int pms_phase_replay_perfdata(pms_phase_engine *e, const char *path, const pms_phase_source *src,
                               pms_phase_event_fn fn, void *ctx)
 {
@@ -35,7 +49,9 @@ int pms_phase_replay_perfdata(pms_phase_engine *e, const char *path, const pms_p
     pms__assembler_init(&rc_ctx.a, e, src, attrs, nattrs, fn, ctx);
     if (src && src->interval_event) {
         const pms_perfdata_attr *found = pms__assembler_find_event(attrs, nattrs, src->interval_event);
-        if (found) rc_ctx.a.interval = pms_perfdata_get_attr(r, (size_t)(found - attrs));
+        if (found)
+            pms__assembler_set_interval_event(&rc_ctx.a, pms_perfdata_get_attr(r, (size_t)(found - attrs)),
+                                              common_sample_period(attrs, nattrs, found));
         else {
             char names[512] = "";
             for (size_t i = 0; i < nattrs; i++) {

@@ -73,9 +73,12 @@ static Elf_Scn *section_by_name(Elf *elf, const char *want, GElf_Shdr *shdr, siz
     return NULL;
 }
 
-/* perf 6.1's PLT entries: after a header of one entry (x86: .plt's sh_entsize; ARM and
+/* perf's PLT entries: after a header of one entry (x86: .plt's sh_entsize; ARM and
  * AArch64: fixed sizes), one entry per .rela.plt (or .rel.plt) relocation in order, named
- * after the relocation's dynamic symbol. */
+ * after the relocation's dynamic symbol. An x86 binary linked for IBT (-z ibtplt, CET:
+ * gcc -fcf-protection) calls through .plt.sec instead, one entry per relocation from its
+ * start, while .plt keeps the lazy-binding stubs: the names go to .plt.sec then, as newer
+ * perf (6.4 on) and objdump -d give them. */
 static int add_plt(pms__symtab *t, Elf *elf)
 {
     GElf_Ehdr eh;
@@ -89,10 +92,17 @@ static int add_plt(pms__symtab *t, Elf *elf)
     Elf_Data *rel_data = elf_getdata(rel_scn, NULL), *sym_data = sym_scn ? elf_getdata(sym_scn, NULL) : NULL;
     if (!sym_scn || !gelf_getshdr(sym_scn, &dynsym) || !rel_data || !sym_data) return PMS_OK;
     uint64_t header, entry;
+    GElf_Shdr sec;
     switch (eh.e_machine) {
     case EM_ARM: header = 20, entry = 12; break;
     case EM_AARCH64: header = 32, entry = 16; break;
     default: header = entry = plt.sh_entsize; break;
+    }
+    if ((eh.e_machine == EM_X86_64 || eh.e_machine == EM_386) && section_by_name(elf, ".plt.sec", &sec, NULL) &&
+        sec.sh_entsize) {
+        plt = sec;
+        header = 0;
+        entry = sec.sh_entsize;
     }
     if (!entry) return PMS_OK;
     uint64_t at = plt.sh_addr + header;

@@ -28,13 +28,13 @@ ari_at_least 0.9 -e cpu-clock -c 50000 --interval-event task-clock --interval-si
 [ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$')" -gt 100 ]
 
 # The defaults for software events (what a machine without PMU gets: cpu-clock every 4 ms,
-# intervals of 20 samples = 80 ms of task-clock, chosen for an overhead below 1%, and with
-# 20 samples an interval the similarity threshold 50%) resolve phases of a few hundred ms:
+# chosen for an overhead below 1%, intervals of 10 samples = 40 ms of task-clock, and with
+# 10 samples an interval the similarity threshold 50%) resolve phases of a few hundred ms:
 # A and D last about 300 ms and C 1.4 s at 4000 units; B (about 30 ms) is shorter than an
 # interval, so this run leaves it out (--sequence ACD): its instances only make mixed
-# intervals. Seen here: 0.84 to 0.98 from run to run, median 0.9 or more
-# (bench/bench-phase-ari.sh); the first intervals of each phase are in the transition
-# phase until seen twice, which costs 0.03 to 0.1. The bound holds on a loaded machine.
+# intervals. Median 0.9 or more (bench/bench-phase-ari.sh); the first interval of each
+# phase is in the transition phase until seen twice, and every phase boundary makes a
+# mixed interval. The bound holds on a loaded machine.
 ari_at_least 0.75 -e cpu-clock --interval-event task-clock -- --sequence ACD --units 4000 --repeat 2
 
 # The CSV has a row per interval, every predictor, and truth labels from the trace.
@@ -46,11 +46,11 @@ labelled=$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ACD]$' || true)
 echo "$labelled of $rows intervals labelled A, C or D"
 [ "$rows" -ge 20 ] && [ "$labelled" -ge $((rows * 9 / 10)) ]
 # The program is not pinned: it runs on either CPU, each with its own buffer and its own
-# task-clock count. The buffers are merged in time order and every 20 samples make an
-# interval: exactly 20 in every interval but the last, partial one, each sample one 4 ms
-# period of cpu-clock (size 80 ms).
-awk -F, 'NR > 2 && (last_n != 20 || last_size != 80000000) { bad++ } NR > 1 { last_n = $5; last_size = $4 }
-  END { printf "%d of %d intervals without exactly 20 samples (the last excepted)\n", bad, NR - 2; exit bad != 0 }' \
+# task-clock count. The buffers are merged in time order and every 10 samples make an
+# interval: exactly 10 in every interval but the last, partial one, each sample one 4 ms
+# period of cpu-clock (size 40 ms).
+awk -F, 'NR > 2 && (last_n != 10 || last_size != 40000000) { bad++ } NR > 1 { last_n = $5; last_size = $4 }
+  END { printf "%d of %d intervals without exactly 10 samples (the last excepted)\n", bad, NR - 2; exit bad != 0 }' \
   "$tmp/live.csv"
 grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-clock\)"' "$tmp/live.json"
 # The baseline beside the predictors: last value on the known labels, recounted here

@@ -51,14 +51,19 @@ def our_text(path, sort):
         if not m:
             continue
         cells = m.group(2).split()
-        if len(cells) != len(keys) + (1 if "sym" in keys and "dso" not in keys else 0):
+        # a function's name may hold spaces (demangled C++, as ASan's runtime): the words
+        # beyond one per cell are its own
+        extra = len(cells) - len(keys) - (1 if "sym" in keys and "dso" not in keys else 0)
+        if extra < 0 or (extra and "sym" not in keys):
             failed.append("--sort %s: a text row of %d cells: %s" % (sort, len(cells), line))
             continue
         row = []
         for k in keys:
             if k == "sym" and "dso" not in keys:
                 cells.pop(0)  # the binary
-            row.append(cells.pop(0))
+            n = 1 + extra if k == "sym" else 1
+            row.append(" ".join(cells[:n]))
+            del cells[:n]
         table[tuple(row)] = table.get(tuple(row), 0) + float(m.group(1))
     return table
 

@@ -13,9 +13,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp # perf's build-id cache stays out of it
 corpus=$(cd "$(dirname "$0")/../data/perf-corpus" && pwd)
-run="$PMS_WORKLOADS/threads 2 40000000; $PMS_WORKLOADS/loop 40000000"
-perf record -q -e cpu-clock -F 4000 -o "$tmp/perf.data" -- sh -c "$run" >/dev/null 2>&1
-"$PMUSCOPE" record -e cpu-clock -F 4000 -o "$tmp/ours.data" -- sh -c "$run" >/dev/null 2>&1
+# enough samples (some 500) that a row of one sample stays under the 1% compared
+run="$PMS_WORKLOADS/threads 2 100000000; $PMS_WORKLOADS/loop 100000000"
+perf record -q -e cpu-clock -F 10000 -o "$tmp/perf.data" -- sh -c "$run" >/dev/null 2>&1
+"$PMUSCOPE" record -e cpu-clock -F 10000 -o "$tmp/ours.data" -- sh -c "$run" >/dev/null 2>&1
 
 python3 - "$PMUSCOPE" "$tmp" "$corpus" <<'PY'
 import collections, csv, io, os, re, subprocess, sys
@@ -40,7 +41,7 @@ def perf_counts(path):
                        capture_output=True, text=True)
     table = collections.defaultdict(collections.Counter)
     for line in p.stdout.splitlines():
-        m = re.match(r"\s*(\S+):\s+[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$", line)
+        m = re.match(r"\s*(\S+):\s+[0-9a-f]+\s+(.*?)\s+\(([^()]*)\)\s*$", line)  # a C++ name may hold " ("
         if m:
             table[m.group(1)][(short(m.group(3)), m.group(2))] += 1
     return p.returncode, table
@@ -68,7 +69,7 @@ def our_text(path):
         if m:
             event = m.group(1)
             continue
-        m = re.match(r"\s*[\d.]+%\s+\[[^]]*\]\s+(\d+)\s+(\S+)\s+(\S+)\s*$", line)
+        m = re.match(r"\s*[\d.]+%\s+\[[^]]*\]\s+(\d+)\s+(\S+)\s+(.+?)\s*$", line)  # the last cell may hold spaces
         if m:
             name = m.group(3) if "+0x" in m.group(3) else "[unknown]"
             table[event][(short(m.group(2)), name)] += int(m.group(1))

@@ -188,8 +188,10 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
         return abandon(rc, c, &s, sm);
     /* Before the command runs: reading kallsyms is slow in an emulator. */
     if ((rc = pms_sampler_synthesize_kernel(sm, write_record, &s))) return abandon(rc, c, &s, sm);
-    /* System-wide: the processes already running, then every CPU from now on (the command too). */
-    if (cfg->system_wide && ((rc = pms_sampler_synthesize_all(sm, write_record, &s)) || (rc = pms_sampler_enable(sm))))
+    /* System-wide: every CPU from now on (the command too), then the processes already running,
+     * as perf does: a process started between the two is seen either way (the synthesized
+     * records carry time 0, so readers take them first). */
+    if (cfg->system_wide && ((rc = pms_sampler_enable(sm)) || (rc = pms_sampler_synthesize_all(sm, write_record, &s))))
         return abandon(rc, c, &s, sm);
     double started = now_s();
     if (launched && (rc = pms_child_release(&child, cfg->argv[0]))) /* the command could not run */

@@ -80,6 +80,8 @@ typedef struct pms_sampler_config {
                                   and enable_on_exec too (enable with pms_sampler_enable); samples
                                   carry PERF_SAMPLE_CPU */
     const char *cpus;          /* system-wide: the CPUs, as "0-3,6" (perf's -C); NULL: every online one */
+    int callchain;             /* non-zero: samples carry the kernel's frame-pointer callchain
+                                  (PERF_SAMPLE_CALLCHAIN, as perf record -g) */
 } pms_sampler_config;
 
 typedef struct pms_sampler_stats {

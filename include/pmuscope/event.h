@@ -7,6 +7,7 @@
  *   raw                rNNNN (hex config)
  *   sysfs PMU          pmu/event=0x3c,umask=0x1/ using /sys/bus/event_source/devices/PMU/format
  *   libpfm4            INST_RETIRED:ANY_P, skl::L1D:REPLACEMENT, ...
+ *   tool               duration_time, user_time, system_time (perf's; measured, not opened)
  * each optionally followed by modifiers :u :k :h :p :pp :ppp (combinations such as :uk, :upp).
  * Lists are comma-separated; {a,b,c} makes a group led by its first member.
  * The sysfs tree is read under $PMS_SYSFS_ROOT (default /sys), so tests can use a fake one. */
@@ -29,7 +30,15 @@ typedef enum pms_event_source {
     PMS_EVSRC_RAW,      /* rNNNN */
     PMS_EVSRC_SYSFS,    /* pmu/term=value,.../ */
     PMS_EVSRC_PFM,      /* a libpfm4 name */
+    PMS_EVSRC_TOOL,     /* perf's tool events duration_time, user_time, system_time */
 } pms_event_source;
+
+/* perf's tool events are not perf_event_open events: a counter set (pmuscope/counter.h)
+ * measures them itself, in ns: duration_time is the wall time of the run (of the interval
+ * with -I), user_time and system_time the launched command's rusage. Their attr.type is
+ * PMS_EVENT_TOOL_TYPE and attr.config one of PMS_EVENT_TOOL_*. */
+#define PMS_EVENT_TOOL_TYPE 0x7f7f0000u
+enum { PMS_EVENT_TOOL_DURATION, PMS_EVENT_TOOL_USER, PMS_EVENT_TOOL_SYSTEM };
 
 typedef struct pms_event {
     char name[PMS_EVENT_NAME_MAX]; /* as written by the user, e.g. "cycles:u" */
@@ -59,6 +68,8 @@ int pms_event_open(const char *name, struct perf_event_attr *attr, pid_t pid, in
  * process). Returns PMS_OK or the status pms_event_open gave, with its message. */
 int pms_event_probe(const pms_event *ev);
 
+/* True for perf's tool events (source PMS_EVSRC_TOOL). */
+int pms_event_is_tool(const pms_event *ev);
 /* True if the event is a software event that works without a hardware PMU. */
 int pms_event_is_software(const pms_event *ev);
 /* True for the clock events (cpu-clock, task-clock): they count nanoseconds, so their
@@ -69,6 +80,35 @@ int pms_event_counts_time(uint32_t type, uint64_t config);
  * count it (--fallback): cpu-clock for sampling, task-clock for counting/intervals. */
 typedef enum pms_fallback_use { PMS_FALLBACK_SAMPLING, PMS_FALLBACK_COUNTING } pms_fallback_use;
 int pms_event_fallback(const pms_event *ev, pms_fallback_use use, pms_event *out);
+
+/* An event list prepared for a command (stat, record): parsed, every event checked on this
+ * machine (pms_event_probe), and the ones it cannot count (PMS_ENOTSUP) handled by policy.
+ * Any other failure (an unknown name, permission) fails the list. */
+typedef enum pms_unsupported_policy {
+    PMS_UNSUPPORTED_FAIL,     /* the list fails with the reason */
+    PMS_UNSUPPORTED_KEEP,     /* kept: a counter set with PMS_COUNTER_SKIP_UNSUPPORTED reports
+                                 it <not supported>, as perf stat does */
+    PMS_UNSUPPORTED_FALLBACK, /* pms_event_fallback's time event stands in for it; a counting
+                                 substitute is named "task-clock(for cycles)" */
+} pms_unsupported_policy;
+
+typedef struct pms_event_note {
+    char event[PMS_EVENT_NAME_MAX];      /* the event asked for */
+    char substitute[PMS_EVENT_NAME_MAX]; /* what stands in for it, "" when kept as it is */
+    char reason[512];                    /* why this machine cannot count it (pms_event_probe's message) */
+} pms_event_note;
+
+typedef struct pms_event_set {
+    pms_event *events; /* n events, substitutes in place */
+    size_t n;
+    pms_event_note *notes; /* one per event this machine cannot count */
+    size_t nnotes;
+} pms_event_set;
+
+/* Prepares spec for use (sampling or counting: tool events cannot be sampled, and the
+ * substitute differs); free with pms_event_set_free (also after a failure). */
+int pms_event_set_prepare(pms_event_set *out, const char *spec, pms_fallback_use use, pms_unsupported_policy policy);
+void pms_event_set_free(pms_event_set *s);
 
 /* Calls fn for every event name this machine knows (generic, cache, software, the
  * sysfs events of each PMU, libpfm4's events for the detected PMUs); stops early and

@@ -156,14 +156,14 @@ const pms_olr_options *pms_olr_get_options(const pms_olr *o);
 
 /* Decoding. The line of a segment at x, in counts. */
 double pms_olr_segment_eval(const pms_olr_segment *s, uint64_t x);
-/* The same rounded to a whole count; exact for opt segments (|y - result| <= eps), clamped
- * to [INT64_MIN, INT64_MAX] (counts above 2^63 - 1: pmuscope/olr_store.h decodes them). */
-int64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x);
+/* The same rounded to the nearest whole count (a tie upward), clamped to [0, 2^64 - 1]; exact for opt segments (|y - result| <= eps) over the
+ * whole range of counts, 2^64 - 1 included. */
+uint64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x);
 /* The segment's samples: the line at each of their own x values x[0..n-1] (a segment's
  * samples are x[first .. first + count - 1] of the stream), rounded to whole counts, into
  * y[0..n-1]. The samples' own x, not evenly spaced ones: with randomised periods only
  * they keep every sample within eps. */
-void pms_olr_segment_decode(const pms_olr_segment *s, const uint64_t *x, size_t n, int64_t *y);
+void pms_olr_segment_decode(const pms_olr_segment *s, const uint64_t *x, size_t n, uint64_t *y);
 
 const char *pms_olr_method_name(pms_olr_method m);
 int pms_olr_method_parse(const char *name, pms_olr_method *out);

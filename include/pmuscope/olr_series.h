@@ -103,8 +103,19 @@ int pms_olr_write_series(FILE *out, const pms_olr_series *s);
 /* The same a row at a time (for pms_olr_series_stream): the header, then each row. */
 void pms_olr_write_series_header(FILE *out, const pms_olr_series *s);
 void pms_olr_write_series_row(FILE *out, uint64_t x, const uint64_t *y, size_t k);
-/* One chart per counter: the samples as points (every n-th beyond 4000), the lines over them. */
+/* One chart per counter: the samples as points, the lines over them (every n-th of each
+ * beyond 8000 points, the title says when lines were left out). */
 int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
+/* The same gathered as a stream goes (memory flat in its length): create for k counters,
+ * add every sample and every segment as it closes, then write with the stream's names
+ * (META) and the fit's summaries. */
+typedef struct pms_olr_chart_data pms_olr_chart_data;
+int pms_olr_chart_data_create(pms_olr_chart_data **c, size_t k);
+void pms_olr_chart_data_add_sample(pms_olr_chart_data *c, uint64_t x, const uint64_t *y);
+void pms_olr_chart_data_add_segment(pms_olr_chart_data *c, const pms_olr_segment *s);
+int pms_olr_chart_data_write_svg(const pms_olr_chart_data *c, FILE *out, const pms_olr_series *meta,
+                                 const pms_olr_fit *f);
+void pms_olr_chart_data_destroy(pms_olr_chart_data *c);
 /* The summary: a table (per counter: eps, segments, reduction, bytes ratio, MNESD, errors)
  * or the same as JSON. */
 int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);

@@ -42,10 +42,17 @@ typedef struct pms_olr_store_stats {
 
 typedef struct pms_olr_writer pms_olr_writer;
 
-/* Writes to OUT (opened by the caller, binary); WHERE names it in messages. FIT gives the
- * method, ncounters, per_counter and each counter's eps; names: ncounters strings. */
+/* Writes to OUT (opened by the caller, binary; NULL: nothing written, for the decoded
+ * samples alone); WHERE names it in messages. FIT gives the method, ncounters, per_counter
+ * and each counter's eps; names: ncounters strings. */
 int pms_olr_writer_create(pms_olr_writer **w, FILE *out, const char *where, const pms_olr_store_options *so,
                           const pms_olr_options *fit, const char *xname, const char *const *names);
+/* Each sample decoded from the stored segments (the line values, without residuals), in
+ * order, as soon as every counter's segment over it is stored: FN(x, y[0..k-1], CTX). A
+ * non-zero return stops and is returned by the add_segment that handed the sample over.
+ * Set it before the first sample. */
+typedef int (*pms_olr_decoded_fn)(uint64_t x, const uint64_t *y, void *ctx);
+int pms_olr_writer_set_decoded(pms_olr_writer *w, pms_olr_decoded_fn fn, void *ctx);
 /* Every sample, in order (x strictly increasing). */
 int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y);
 /* Every segment, as it closes (after add_sample of its last sample). */

@@ -6,6 +6,8 @@
 #define PMUSCOPE_SCHEDULE_H
 #include "pmuscope/stat.h"
 
+#include <signal.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,9 +16,13 @@ extern "C" {
 typedef struct pms_schedule pms_schedule;
 
 /* Splits events into runs of at most per_run events each (besides the anchors, which
- * like Intel's fixed counters are not counted against per_run). */
+ * like Intel's fixed counters are not counted against per_run); per_run 0 probes how many
+ * fit (pms_schedule_probe_capacity). Events that are also anchors (by name) are left out;
+ * none left is PMS_EINVAL. */
 int pms_schedule_create(const pms_event *anchors, size_t na, const pms_event *events, size_t ne, unsigned per_run,
                         pms_schedule **out);
+/* The events per run besides the anchors (as given, or probed). */
+unsigned pms_schedule_per_run(const pms_schedule *s);
 void pms_schedule_destroy(pms_schedule *s);
 size_t pms_schedule_runs(const pms_schedule *s);
 /* The events of run r: the anchors, then its share of the events, as one perf group. */
@@ -29,6 +35,28 @@ int pms_schedule_record(pms_schedule *s, size_t r, const pms_count *totals);
 int pms_schedule_merge(const pms_schedule *s, pms_stat_value *out, double *anchor_cv);
 /* Forgets the recorded runs (to measure the next size). */
 void pms_schedule_reset(pms_schedule *s);
+
+/* The number of anchors and of scheduled events (events that are also anchors are left
+ * out by pms_schedule_create: the anchors are measured in every run anyway). */
+size_t pms_schedule_anchor_count(const pms_schedule *s);
+size_t pms_schedule_event_count(const pms_schedule *s);
+/* The anchors a machine has: "cycles,instructions" where it counts both, else "task-clock". */
+const char *pms_schedule_default_anchors(void);
+
+/* Measuring a schedule: one launch of the command per run, each counted from its exec. */
+typedef struct pms_schedule_measure_opts {
+    volatile sig_atomic_t *stop; /* set (to a signal number) by the caller's handler: forwarded
+                                    to the running command, and no further run starts */
+    /* Called before each run with its events (anchors first); may be NULL. */
+    void (*on_run)(void *ctx, size_t run, size_t nruns, const pms_event *events, size_t nevents);
+    void *ctx;
+} pms_schedule_measure_opts;
+
+/* Runs argv once per run of s (forgetting runs recorded before) and records each run's totals;
+ * *elapsed_s gets the mean wall time of the runs. Fails with PMS_ECHILD ("run 2/3: the command exited
+ * with status 4") when a run's command does not exit with status 0 (its counts would make
+ * an incomplete table), and with PMS_EIO when *stop ended it. */
+int pms_schedule_measure(double *elapsed_s, pms_schedule *s, char *const argv[], const pms_schedule_measure_opts *o);
 
 /* How many of events (at most limit) the PMU counts in one group beside the anchors,
  * found by opening growing groups on the calling thread and checking that they are

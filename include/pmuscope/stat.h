@@ -13,11 +13,6 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
-/* perf's tool events (not perf_event_open events): type PMS_STAT_TOOL_TYPE with config
- * duration_time (wall time of the run), user_time and system_time (the command's rusage); in ns. */
-#define PMS_STAT_TOOL_TYPE 0x7f7f0000u
-enum { PMS_STAT_TOOL_DURATION, PMS_STAT_TOOL_USER, PMS_STAT_TOOL_SYSTEM };
-
 /* One event's result, in the unit perf prints (msec for task-clock and cpu-clock). */
 typedef struct pms_stat_value {
     char name[PMS_EVENT_NAME_MAX]; /* as the user wrote it */

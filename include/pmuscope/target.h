@@ -30,6 +30,9 @@ void pms_child_abort(pms_child *c);
  * with errno EINTR so the caller can forward the signal and wait again. */
 int pms_child_wait(pms_child *c, int *status, volatile int *interrupted);
 
+/* How a command ended, for messages: "exited with status 3", "was killed by signal 9 (Killed)". */
+void pms_wait_status_describe(char *buf, size_t size, int wait_status);
+
 /* Lists the thread ids of process pid from /proc/pid/task into a malloc'ed array. */
 int pms_process_threads(pid_t pid, pid_t **tids, size_t *count);
 

@@ -1,6 +1,5 @@
 /* pmuscope list: every event name this machine knows, and whether it can count it. */
 #include "cli/cli.h"
-#include "cli/stat_tools.h"
 
 #include "pmuscope/error.h"
 #include "pmuscope/event.h"
@@ -41,6 +40,7 @@ static const char *kind_of(const pms_event *ev, pms_event_source src)
     case PMS_EVSRC_RAW: return "raw";
     case PMS_EVSRC_SYSFS: return "sysfs";
     case PMS_EVSRC_PFM: return "libpfm4";
+    case PMS_EVSRC_TOOL: return "tool";
     }
     return "?";
 }
@@ -85,28 +85,6 @@ static int visit(const char *name, const char *description, pms_event_source src
     return 0;
 }
 
-/* perf's tool events, which stat measures without perf_event_open (cli/stat_tools.c). */
-static void list_tool_events(struct lister *l)
-{
-    static const char *const what[3] = {"wall time of the run, ns", "user CPU time of the command (rusage), ns",
-                                        "system CPU time of the command (rusage), ns"};
-    for (size_t k = 0; k < 3; k++) {
-        const char *name = stat_tool_names[k];
-        if (l->pattern && !strcasestr(name, l->pattern)) continue;
-        l->shown++;
-        l->usable++;
-        if (l->json) {
-            pms_json_object_begin(l->json);
-            pms_json_kv_string(l->json, "name", name);
-            pms_json_kv_string(l->json, "kind", "tool");
-            pms_json_kv_string(l->json, "description", what[k]);
-            pms_json_kv_bool(l->json, "available", true);
-            pms_json_object_end(l->json);
-        }
-        if (l->text) fprintf(l->text, "  %-40s %-9s yes\n", name, "tool");
-    }
-}
-
 int cmd_list(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -141,7 +119,6 @@ int cmd_list(int argc, char **argv)
     l.text = cli_is_main(json) ? NULL : stdout;
     if (l.text) fprintf(l.text, "  %-40s %-9s %s\n", "event", "kind", "can this machine count it?");
     pms_event_foreach(visit, &l);
-    list_tool_events(&l);
     if (jf) {
         pms_json_array_end(&j);
         pms_json_finish(&j);

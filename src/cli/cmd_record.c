@@ -8,6 +8,7 @@
 #include "pmuscope/pprof.h"
 #include "pmuscope/record.h"
 #include "pmuscope/record_report.h"
+#include "pmuscope/target.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -241,30 +242,6 @@ static int parse_options(int argc, char **argv, record_opts *o)
     return CLI_OK;
 }
 
-/* Parses a list and checks every event; with --fallback, cpu-clock (sampling) or task-clock
- * (read counters) stands in for one this machine cannot count, and a warning says so. */
-static int prepare_events(const char *spec, pms_fallback_use use, bool fallback, pms_event **events, size_t *n)
-{
-    if (pms_event_list_parse(spec, events, n) != PMS_OK) return cli_lib_error();
-    for (size_t i = 0; i < *n; i++) {
-        pms_event *ev = &(*events)[i];
-        int r = pms_event_probe(ev);
-        if (r == PMS_OK) continue;
-        pms_event sub;
-        if (!fallback || r != PMS_ENOTSUP || pms_event_fallback(ev, use, &sub) != PMS_OK) {
-            cli_lib_error();
-            free(*events);
-            *events = NULL;
-            return CLI_FAIL;
-        }
-        cli_warn("%s", pms_strerror());
-        cli_warn("%s stands in for %s (--fallback): it %s time, not %s", sub.name, ev->name,
-                 use == PMS_FALLBACK_SAMPLING ? "samples" : "counts", ev->name);
-        *ev = sub;
-    }
-    return CLI_OK;
-}
-
 /* The default event: cycles where the machine has it, else cpu-clock, said aloud. */
 static const char *default_event(void)
 {
@@ -361,7 +338,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret && r.exited && WIFSIGNALED(r.wait_status)) {
         char how[96];
-        stat_describe_status(r.wait_status, how, sizeof how);
+        pms_wait_status_describe(how, sizeof how, r.wait_status);
         cli_warn("the command %s; the file holds its samples until then", how);
     }
     if (!ret) print_summary(o, &r);
@@ -392,8 +369,9 @@ int cmd_record(int argc, char **argv)
     if (rc) return rc < 0 ? CLI_OK : rc;
     pms_event *ev = NULL, *reads = NULL;
     size_t nev = 0, nreads = 0;
-    rc = prepare_events(o.events ? o.events : default_event(), PMS_FALLBACK_SAMPLING, o.fallback, &ev, &nev);
-    if (!rc && o.reads) rc = prepare_events(o.reads, PMS_FALLBACK_COUNTING, o.fallback, &reads, &nreads);
+    pms_unsupported_policy policy = o.fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_FAIL;
+    rc = cli_prepare_events(o.events ? o.events : default_event(), PMS_FALLBACK_SAMPLING, policy, &ev, &nev, NULL);
+    if (!rc && o.reads) rc = cli_prepare_events(o.reads, PMS_FALLBACK_COUNTING, policy, &reads, &nreads, NULL);
     if (!rc) rc = run(&o, ev, nev, reads, nreads, argc, argv);
     free(ev);
     free(reads);

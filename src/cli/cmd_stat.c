@@ -1,7 +1,6 @@
 /* pmuscope stat: count events of a command or a running process, as perf stat does. */
 #include "cli/cli.h"
 #include "cli/stat_cli.h"
-#include "cli/stat_tools.h"
 
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
@@ -29,6 +28,7 @@ static void usage(FILE *out)
           "  -I, --interval-print MS  print the counts of every MS milliseconds\n"
           "  -x, --field-separator SEP  CSV in perf's columns: [time,]value,unit,event,[variance,]\n"
           "                         run time,running %,metric value,metric unit\n"
+          "  -j, --json-output      perf's JSON lines: one object per event (and interval)\n"
           "  -o, --output FILE      write the results to FILE\n"
           "      --wide             CSV table: header time,<event>,..., one row per interval (or one\n"
           "                         for the whole run), on stdout unless -o\n"
@@ -57,31 +57,21 @@ struct printer {
     FILE *out;
     pms_json *json;
     const pms_event *events;
-    size_t ncounted;
-    const stat_tools *tools;
-    pms_stat_value *counted; /* ncounted values of the counted events */
-    size_t n;                /* ncounted + tool events */
+    size_t n;
     pms_stat_value *values;  /* n values in -e order */
-    double last_t;           /* the previous interval's end, s */
     bool header_done;
 };
 
-/* The counted events' values and the tool events' (times in s), into p->values. */
-static void to_values(struct printer *p, const pms_count *counts, double duration_s, bool has_rusage,
-                      double user_s, double sys_s)
+static void to_values(struct printer *p, const pms_count *counts)
 {
-    for (size_t i = 0; i < p->ncounted; i++) pms_stat_value_set(&p->counted[i], &p->events[i], &counts[i]);
-    stat_tools_merge(p->tools, p->counted, p->ncounted, duration_s * 1e9, has_rusage, user_s * 1e9, sys_s * 1e9,
-                     p->values);
+    for (size_t i = 0; i < p->n; i++) pms_stat_value_set(&p->values[i], &p->events[i], &counts[i]);
 }
 
 static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
 {
     struct printer *p = ctx;
     (void)n;
-    /* As perf: duration_time is the interval's; rusage is known only at the end. */
-    to_values(p, delta, t - p->last_t, false, 0, 0);
-    p->last_t = t;
+    to_values(p, delta);
     double step = p->o->interval_ms / 1000.0;
     if (p->json) {
         pms_json_object_begin(p->json);
@@ -97,6 +87,8 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
         pms_stat_wide_row(p->out, t, p->values, p->n);
     } else if (p->o->sep) {
         pms_stat_print_csv(p->out, p->o->sep, t, step, 1, p->values, p->n);
+    } else if (p->o->json_lines) {
+        pms_stat_print_json_lines(p->out, t, step, 1, p->values, p->n);
     } else {
         pms_stat_print_plain_interval(p->out, t, step, p->values, p->n, !p->header_done);
     }
@@ -109,8 +101,7 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
 static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals, pms_measure_result *res)
 {
     pms_counter *c;
-    p->last_t = 0;
-    if (pms_counter_create(p->events, p->ncounted, PMS_COUNTER_SKIP_UNSUPPORTED, &c) != PMS_OK) return cli_lib_error();
+    if (pms_counter_create(p->events, p->n, PMS_COUNTER_SKIP_UNSUPPORTED, &c) != PMS_OK) return cli_lib_error();
     pms_measure_opts mo = {.interval_ms = o->interval_ms, .on_interval = on_interval, .ctx = p, .stop = &stat_stop};
     int r = o->pid ? pms_measure_pid(c, o->pid, &mo, totals, res) : pms_measure_command(c, o->argv, &mo, totals, res);
     pms_counter_destroy(c);
@@ -136,6 +127,9 @@ static void print_totals(const stat_opts *o, FILE *out, pms_json *json, const pm
     }
     if (o->json) {
         /* JSON only */
+    } else if (o->json_lines) { /* the notes would not be JSON: they go to the standard error */
+        if (!o->interval_ms) pms_stat_print_json_lines(out, -1, s->elapsed_s, s->runs, v, n);
+        for (size_t k = 0; k < s->nnotes; k++) fprintf(stderr, "pmuscope stat: %s\n", s->notes[k]);
     } else if (o->interval_ms) {
         for (size_t k = 0; k < s->nnotes; k++) fprintf(out, "# %s\n", s->notes[k]);
     } else if (o->wide) {
@@ -152,31 +146,19 @@ static int run_stat(const stat_opts *o)
 {
     stat_notes notes = {0};
     pms_event *events = NULL;
-    size_t ncounted = 0;
-    stat_tools tools;
-    char *counted_spec = NULL;
-    if (!stat_tools_split(o->events_spec, &counted_spec, &tools))
-        return cli_error("out of memory or more than %d tool events", STAT_TOOLS_MAX);
-    if (!*counted_spec) {
-        free(counted_spec);
-        return cli_usage_error("stat", "-e: duration_time, user_time and system_time need at least one other "
-                                       "event beside them (e.g. task-clock)");
-    }
-    int rc = stat_prepare_events(counted_spec, o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_SHOW,
-                                 &events, &ncounted, &notes);
-    free(counted_spec);
+    size_t n = 0;
+    int rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING,
+                                o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_KEEP, &events, &n, &notes);
     if (rc) {
         free(events);
         stat_notes_free(&notes);
         return rc;
     }
-    size_t n = ncounted + tools.n;
     FILE *out = stat_open_output(o, o->json || o->wide);
     pms_stat_value *runs = calloc((size_t)o->repeat * n, sizeof *runs), *avg = calloc(n, sizeof *avg);
-    pms_count *totals = calloc(ncounted + 1, sizeof *totals);
-    pms_stat_value *counted = calloc(ncounted + 1, sizeof *counted);
+    pms_count *totals = calloc(n, sizeof *totals);
     double *elapsed = calloc(o->repeat, sizeof *elapsed);
-    if (!out || !runs || !avg || !totals || !counted || !elapsed) {
+    if (!out || !runs || !avg || !totals || !elapsed) {
         rc = out ? cli_error("out of memory") : CLI_FAIL;
         goto done;
     }
@@ -194,7 +176,7 @@ static int run_stat(const stat_opts *o)
             pms_json_array_begin(&json);
         }
     }
-    struct printer p = {o, out, jf ? &json : NULL, events, ncounted, &tools, counted, n, avg, 0, false};
+    struct printer p = {o, out, jf ? &json : NULL, events, n, avg, false};
     pms_measure_result res = {0};
     unsigned done = 0;
     double user = 0, sys = 0;
@@ -203,7 +185,7 @@ static int run_stat(const stat_opts *o)
     while (done < o->repeat && !stat_stop) {
         if ((rc = measure_once(o, &p, totals, &res)) != CLI_OK) break;
         p.values = runs + (size_t)done * n;
-        to_values(&p, totals, res.elapsed_s, !o->pid, res.user_s, res.sys_s);
+        to_values(&p, totals);
         p.values = avg;
         elapsed[done++] = res.elapsed_s;
         user += res.user_s;
@@ -236,7 +218,7 @@ static int run_stat(const stat_opts *o)
     }
 done:
     if (out) stat_close_output(out);
-    free(runs), free(avg), free(totals), free(counted), free(elapsed), free(events);
+    free(runs), free(avg), free(totals), free(elapsed), free(events);
     stat_notes_free(&notes);
     return rc;
 }
@@ -258,6 +240,7 @@ int cmd_stat(int argc, char **argv)
     enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES };
     static const struct option longopts[] = {
         {"event", required_argument, NULL, 'e'},        {"pid", required_argument, NULL, 'p'},
+        {"json-output", no_argument, NULL, 'j'},
         {"interval-print", required_argument, NULL, 'I'}, {"field-separator", required_argument, NULL, 'x'},
         {"output", required_argument, NULL, 'o'},       {"repeat", required_argument, NULL, 'r'},
         {"wide", no_argument, NULL, OPT_WIDE},          {"fallback", no_argument, NULL, OPT_FALLBACK},
@@ -270,7 +253,7 @@ int cmd_stat(int argc, char **argv)
     int opt, rc = CLI_OK;
     uint64_t v;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:h", longopts)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:jh", longopts)) != -1) {
         switch (opt) {
         case 'e':
             if (!append_events(&o.events_spec, optarg)) rc = cli_error("out of memory");
@@ -296,6 +279,7 @@ int cmd_stat(int argc, char **argv)
             o.repeat = (unsigned)v;
             break;
         case OPT_WIDE: o.wide = true; break;
+        case 'j': o.json_lines = true; break;
         case OPT_FALLBACK: o.fallback = true; break;
         case OPT_JSON:
             o.json = optarg == NULL;
@@ -331,8 +315,8 @@ int cmd_stat(int argc, char **argv)
             rc = cli_usage_error("stat", "expected a command to run (after --) or -p PID");
         else if (has_cmd && o.pid)
             rc = cli_usage_error("stat", "give either a command or -p PID, not both");
-        else if ((o.json ? 1 : 0) + (o.wide ? 1 : 0) + (o.sep ? 1 : 0) > 1)
-            rc = cli_usage_error("stat", "--json, --wide and -x choose different outputs: give one");
+        else if ((o.json ? 1 : 0) + (o.wide ? 1 : 0) + (o.sep ? 1 : 0) + (o.json_lines ? 1 : 0) > 1)
+            rc = cli_usage_error("stat", "--json, --wide, -x and -j choose different outputs: give one");
         else if (o.schedule_runs && (o.pid || o.interval_ms || o.repeat > 1))
             rc = cli_usage_error("stat", "--schedule=runs runs a command whole: it does not go with -p, -I or -r");
         else if (!o.schedule_runs && (o.sizes_spec || o.max_counters || o.anchor_spec))

@@ -16,6 +16,7 @@ typedef struct stat_opts {
     const char *sep;      /* -x */
     const char *output;   /* -o */
     bool wide, json, fallback, schedule_runs; /* json: JSON in place of the text */
+    bool json_lines;                          /* -j: perf's JSON lines */
     const char *json_path;                    /* --json=FILE: JSON to FILE beside the text */
     unsigned repeat;       /* -r */
     unsigned max_counters; /* --max-counters, 0: probe */
@@ -35,23 +36,14 @@ void stat_notes_free(stat_notes *notes);
 /* Set by SIGINT/SIGTERM to the signal number. */
 extern volatile sig_atomic_t stat_stop;
 
-/* What to do with an event this machine cannot count. */
-typedef enum stat_unsupported {
-    STAT_UNSUPPORTED_FAIL,     /* print why and fail */
-    STAT_UNSUPPORTED_SHOW,     /* keep it: it is reported <not supported> (as perf stat does) */
-    STAT_UNSUPPORTED_FALLBACK, /* a time-based software event stands in for it (--fallback) */
-} stat_unsupported;
-
-/* Parses an event list and checks that this machine can count each event. An event it
- * cannot count is handled by policy, with a note that says why; any other error is
- * printed and returns CLI_FAIL. */
-int stat_prepare_events(const char *spec, stat_unsupported policy, pms_event **events, size_t *n,
-                        stat_notes *notes);
+/* Prepares an event list for stat or record (pms_event_set_prepare) into a malloc'ed array.
+ * An event this machine cannot count gets a note (under stat's table) or, with notes NULL
+ * (record), a warning; a substitute is also said in a warning. Errors are printed: CLI_FAIL. */
+int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,
+                       size_t *n, stat_notes *notes);
 
 /* "'cmd arg ...'" for the report header. */
 void stat_describe_command(char *const argv[], char *buf, size_t size);
-/* "exited with status 3", "was killed by signal 9 (Killed)". */
-void stat_describe_status(int wait_status, char *buf, size_t size);
 /* Handlers that set stat_stop on SIGINT and SIGTERM. */
 void stat_install_signals(void);
 /* The exit code for a command's wait status: its code, or 128 + signal (with a message). */

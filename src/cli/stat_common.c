@@ -3,6 +3,7 @@
 #include "cli/stat_cli.h"
 
 #include "pmuscope/error.h"
+#include "pmuscope/target.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -27,48 +28,31 @@ void stat_notes_free(stat_notes *notes)
     notes->n = 0;
 }
 
-int stat_prepare_events(const char *spec, stat_unsupported policy, pms_event **events, size_t *n,
-                        stat_notes *notes)
+int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,
+                       size_t *n, stat_notes *notes)
 {
-    if (pms_event_list_parse(spec, events, n) != PMS_OK) return cli_lib_error();
-    int rc = CLI_OK;
-    for (size_t i = 0; i < *n && rc == CLI_OK; i++) {
-        pms_event *ev = &(*events)[i];
-        int r = pms_event_probe(ev);
-        if (r == PMS_OK) continue;
-        if (policy == STAT_UNSUPPORTED_FAIL || r != PMS_ENOTSUP) {
-            rc = cli_lib_error();
-            break;
-        }
+    pms_event_set set;
+    if (pms_event_set_prepare(&set, spec, use, policy) != PMS_OK) {
+        pms_event_set_free(&set);
+        return cli_lib_error();
+    }
+    for (size_t k = 0; k < set.nnotes; k++) {
+        const pms_event_note *e = &set.notes[k];
         /* The reason without the advice after ';' (the advice is what --fallback does). */
-        char reason[512];
-        snprintf(reason, sizeof reason, "%.*s", (int)strcspn(pms_strerror(), ";"), pms_strerror());
-        if (policy == STAT_UNSUPPORTED_SHOW) { /* counted as <not supported>, as perf stat does */
-            stat_note(notes, "%s", reason);
+        int cut = (int)strcspn(e->reason, ";");
+        if (!notes) cli_warn("%s", e->reason);
+        if (!e->substitute[0]) { /* counted as <not supported>, as perf stat does */
+            if (notes) stat_note(notes, "%.*s", cut, e->reason);
             continue;
         }
-        pms_event sub;
-        if (pms_event_fallback(ev, PMS_FALLBACK_COUNTING, &sub) != PMS_OK) {
-            rc = cli_lib_error();
-            break;
-        }
-        /* The column says what was measured, and for what. */
-        char name[2 * PMS_EVENT_NAME_MAX + 16];
-        snprintf(name, sizeof name, "%s(for %s)", sub.name, ev->name);
-        if (strlen(name) >= sizeof sub.name) {
-            rc = cli_error("%s: the event name is too long to name its substitute", ev->name);
-            break;
-        }
-        memcpy(sub.name, name, sizeof sub.name);
-        stat_note(notes, "%s stands in for %s (--fallback): %s", sub.name, ev->name, reason);
-        cli_warn("%s stands in for %s (--fallback): it counts time, not %s", sub.name, ev->name, ev->name);
-        *ev = sub;
+        if (notes) stat_note(notes, "%s stands in for %s (--fallback): %.*s", e->substitute, e->event, cut, e->reason);
+        cli_warn("%s stands in for %s (--fallback): it %s time, not %s", e->substitute, e->event,
+                 use == PMS_FALLBACK_SAMPLING ? "samples" : "counts", e->event);
     }
-    if (rc != CLI_OK) {
-        free(*events);
-        *events = NULL;
-    }
-    return rc;
+    *events = set.events;
+    *n = set.n;
+    free(set.notes);
+    return CLI_OK;
 }
 
 void stat_describe_command(char *const argv[], char *buf, size_t size)
@@ -85,21 +69,11 @@ void stat_describe_command(char *const argv[], char *buf, size_t size)
     buf[k] = '\0';
 }
 
-void stat_describe_status(int wait_status, char *buf, size_t size)
-{
-    if (WIFEXITED(wait_status))
-        snprintf(buf, size, "exited with status %d", WEXITSTATUS(wait_status));
-    else if (WIFSIGNALED(wait_status))
-        snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(wait_status), strsignal(WTERMSIG(wait_status)));
-    else
-        snprintf(buf, size, "ended with wait status 0x%x", (unsigned)wait_status);
-}
-
 int stat_exit_code(int wait_status)
 {
     if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
     char how[64];
-    stat_describe_status(wait_status, how, sizeof how);
+    pms_wait_status_describe(how, sizeof how, wait_status);
     cli_warn("the command %s; the counts cover it until then", how);
     return WIFSIGNALED(wait_status) ? 128 + WTERMSIG(wait_status) : CLI_FAIL;
 }

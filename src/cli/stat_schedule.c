@@ -50,28 +50,6 @@ bad:
                            (size_t)(p - spec));
 }
 
-/* cycles,instructions if this machine counts them, else task-clock. */
-static const char *default_anchors(void)
-{
-    pms_event ev;
-    if (pms_event_parse("cycles", &ev) == PMS_OK && pms_event_probe(&ev) == PMS_OK &&
-        pms_event_parse("instructions", &ev) == PMS_OK && pms_event_probe(&ev) == PMS_OK)
-        return "cycles,instructions";
-    return "task-clock";
-}
-
-/* Leaves out events that are also anchors (they are measured in every run anyway). */
-static size_t drop_anchors(pms_event *events, size_t n, const pms_event *anchors, size_t na)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool dup = false;
-        for (size_t a = 0; a < na; a++) dup = dup || strcmp(events[i].name, anchors[a].name) == 0;
-        if (!dup) events[k++] = events[i];
-    }
-    return k;
-}
-
 struct plan {
     const stat_opts *o;
     FILE *json;    /* the JSON's stream: the main output (--json) or --json=FILE's, or NULL */
@@ -79,51 +57,34 @@ struct plan {
     size_t na, ne;
     char **argv;   /* the command with room for the size */
     char size_arg[32];
-    double elapsed_sum; /* over the runs measured */
-    size_t measured;
+    const char *label; /* "schedule" or "TEST5 (4/4)", in progress lines and messages */
 };
 
-/* Runs every group of the schedule once (for one size, or none). */
-static int run_groups(struct plan *p, long size, const char *label)
+/* Before each run: a progress bar on a terminal, else a line naming the run's events. */
+static void on_run(void *ctx, size_t r, size_t runs, const pms_event *evs, size_t n)
 {
-    size_t runs = pms_schedule_runs(p->s);
-    for (size_t r = 0; r < runs && !stat_stop; r++) {
-        size_t n;
-        const pms_event *evs = pms_schedule_run_events(p->s, r, &n);
-        if (cli_show_progress()) {
-            char what[96];
-            snprintf(what, sizeof what, "%s: run %zu/%zu", label, r + 1, runs);
-            cli_progress(what, r, runs);
-        } else {
-            fprintf(stderr, "pmuscope stat: %s: run %zu/%zu: %s", label, r + 1, runs, evs[p->na].name);
-            for (size_t i = p->na + 1; i < n; i++) fprintf(stderr, ",%s", evs[i].name);
-            fputc('\n', stderr);
-        }
-        pms_counter *c;
-        if (pms_counter_create(evs, n, 0, &c) != PMS_OK) return cli_lib_error();
-        pms_count *totals = calloc(n, sizeof *totals);
-        pms_measure_result res;
-        pms_measure_opts mo = {.stop = &stat_stop};
-        int st = totals ? pms_measure_command(c, p->argv, &mo, totals, &res) : PMS_ENOMEM;
-        pms_counter_destroy(c);
-        if (st != PMS_OK) {
-            free(totals);
-            return st == PMS_ENOMEM ? cli_error("out of memory") : cli_lib_error();
-        }
-        if (res.wait_status != 0) {
-            free(totals);
-            char how[64];
-            stat_describe_status(res.wait_status, how, sizeof how);
-            return cli_error("%s: run %zu/%zu: the command %s, so %s", label, r + 1, runs, how,
-                             size >= 0 ? "this size has no row" : "the table would be incomplete");
-        }
-        p->elapsed_sum += res.elapsed_s;
-        p->measured++;
-        pms_schedule_record(p->s, r, totals);
-        free(totals);
+    const struct plan *p = ctx;
+    if (cli_show_progress()) {
+        char what[96];
+        snprintf(what, sizeof what, "%s: run %zu/%zu", p->label, r + 1, runs);
+        cli_progress(what, r, runs);
+        return;
     }
+    fprintf(stderr, "pmuscope stat: %s: run %zu/%zu: %s", p->label, r + 1, runs, evs[p->na].name);
+    for (size_t i = p->na + 1; i < n; i++) fprintf(stderr, ",%s", evs[i].name);
+    fputc('\n', stderr);
+}
+
+/* Runs every group of the schedule once (for one size, or none) and merges them. */
+static int run_groups(struct plan *p, const char *label, const char *consequence, pms_stat_value *merged, double *cv,
+                      double *elapsed_s)
+{
+    p->label = label;
+    pms_schedule_measure_opts mo = {.stop = &stat_stop, .on_run = on_run, .ctx = p};
+    int st = pms_schedule_measure(elapsed_s, p->s, p->argv, &mo);
     if (cli_show_progress()) cli_progress_end();
-    if (stat_stop) return cli_error("interrupted by signal %d", (int)stat_stop);
+    if (st == PMS_ECHILD) return cli_error("%s: %s, so %s", label, pms_strerror(), consequence);
+    if (st || pms_schedule_merge(p->s, merged, cv) != PMS_OK) return cli_lib_error();
     return CLI_OK;
 }
 
@@ -170,12 +131,8 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
         char label[96];
         snprintf(p->size_arg, sizeof p->size_arg, "%ld", sizes[k]);
         snprintf(label, sizeof label, "TEST%ld (%zu/%zu)", sizes[k], k + 1, nsizes);
-        pms_schedule_reset(p->s);
-        if ((rc = run_groups(p, sizes[k], label)) != CLI_OK) break;
-        if (pms_schedule_merge(p->s, merged, cv) != PMS_OK) {
-            rc = cli_lib_error();
-            break;
-        }
+        double elapsed;
+        if ((rc = run_groups(p, label, "this size has no row", merged, cv, &elapsed)) != CLI_OK) break;
         if (p->json) {
             pms_json_object_begin(&json);
             char run[48];
@@ -216,9 +173,9 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
 {
     const stat_opts *o = p->o;
     size_t na = p->na, n = p->na + p->ne;
-    int rc = run_groups(p, -1, "schedule");
+    double elapsed;
+    int rc = run_groups(p, "schedule", "the table would be incomplete", merged, cv, &elapsed);
     if (rc != CLI_OK) return rc;
-    if (pms_schedule_merge(p->s, merged, cv) != PMS_OK) return cli_lib_error();
     note_anchor_variation(notes, anchors, na, cv, pms_schedule_runs(p->s));
     if (p->json) {
         pms_json json;
@@ -236,10 +193,12 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
         pms_stat_wide_row(out, 0, merged, n);
     } else if (o->sep) {
         pms_stat_print_csv(out, o->sep, -1, 0, 1, merged, n);
+    } else if (o->json_lines) {
+        pms_stat_print_json_lines(out, -1, 0, 1, merged, n);
     } else {
         char target[512];
         stat_describe_command(o->argv, target, sizeof target);
-        pms_stat_summary s = {.target = target, .runs = 1, .elapsed_s = p->elapsed_sum / (double)p->measured,
+        pms_stat_summary s = {.target = target, .runs = 1, .elapsed_s = elapsed,
                               .notes = (const char *const *)notes->lines, .nnotes = notes->n};
         pms_stat_print_plain(out, &s, merged, n);
         return CLI_OK;
@@ -249,9 +208,9 @@ static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_sta
 }
 
 /* Every run of the schedule must count its events: one it cannot count is an error. */
-static stat_unsupported schedule_policy(const stat_opts *o)
+static pms_unsupported_policy schedule_policy(const stat_opts *o)
 {
-    return o->fallback ? STAT_UNSUPPORTED_FALLBACK : STAT_UNSUPPORTED_FAIL;
+    return o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_FAIL;
 }
 
 int stat_schedule(const stat_opts *o)
@@ -259,25 +218,18 @@ int stat_schedule(const stat_opts *o)
     stat_notes notes = {0};
     pms_event *anchors = NULL, *events = NULL;
     size_t na = 0, ne = 0;
-    int rc = stat_prepare_events(o->anchor_spec ? o->anchor_spec : default_anchors(), schedule_policy(o), &anchors,
-                                 &na, &notes);
-    if (rc == CLI_OK) rc = stat_prepare_events(o->events_spec, schedule_policy(o), &events, &ne, &notes);
+    const char *anchor_spec = o->anchor_spec ? o->anchor_spec : pms_schedule_default_anchors();
+    int rc = cli_prepare_events(anchor_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &anchors, &na, &notes);
+    if (rc == CLI_OK) rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &events, &ne, &notes);
     if (rc) goto out;
-    ne = drop_anchors(events, ne, anchors, na);
-    if (ne == 0) {
-        rc = cli_usage_error("stat", "--schedule=runs: every event is an anchor; nothing to schedule");
+    struct plan p = {.o = o, .na = na};
+    int st = pms_schedule_create(anchors, na, events, ne, o->max_counters, &p.s);
+    if (st) { /* invalid: every event is an anchor */
+        rc = st == PMS_EINVAL ? cli_usage_error("stat", "--schedule=runs: %s", pms_strerror()) : cli_lib_error();
         goto out;
     }
-    unsigned per_run = o->max_counters;
-    if (!per_run && pms_schedule_probe_capacity(anchors, na, events, ne, &per_run) != PMS_OK) {
-        rc = cli_lib_error();
-        goto out;
-    }
-    struct plan p = {.o = o, .na = na, .ne = ne};
-    if (pms_schedule_create(anchors, na, events, ne, per_run, &p.s) != PMS_OK) {
-        rc = cli_lib_error();
-        goto out;
-    }
+    ne = p.ne = pms_schedule_event_count(p.s);
+    unsigned per_run = pms_schedule_per_run(p.s);
     size_t argc = 0;
     while (o->argv[argc]) argc++;
     p.argv = calloc(argc + 2, sizeof *p.argv);

@@ -51,7 +51,8 @@ int pms_schedule_probe_capacity(const pms_event *anchors, size_t na, const pms_e
                                 unsigned *capacity)
 {
     bool all_software = true;
-    for (size_t i = 0; i < ne; i++) all_software = all_software && pms_event_is_software(&events[i]);
+    for (size_t i = 0; i < ne; i++) /* tool events are measured, not counted either */
+        all_software = all_software && (pms_event_is_software(&events[i]) || pms_event_is_tool(&events[i]));
     if (all_software) {
         *capacity = (unsigned)ne;
         return PMS_OK;

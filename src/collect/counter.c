@@ -96,7 +96,8 @@ static int open_thread(pms_counter *c, size_t t, pid_t tid, bool on_exec)
     int leader_fd = -1;
     for (size_t i = 0; i < c->n; i++) {
         if (i == 0 || c->events[i].group != c->events[i - 1].group) leader_fd = -1;
-        if (c->unsupported[i]) continue;
+        /* Tool events are measured, not opened; a group's next event leads in their place. */
+        if (c->unsupported[i] || pms_event_is_tool(&c->events[i])) continue;
         struct perf_event_attr attr = c->events[i].attr;
         attr.size = sizeof attr;
         attr.read_format = READ_FORMAT;

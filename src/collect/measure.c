@@ -4,9 +4,11 @@
 #include "pmuscope/counter.h"
 #include "pmuscope/target.h"
 
+#include "collect/tool_events.h"
 #include "util/error.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,12 +59,15 @@ static bool target_ended(const struct target *tg)
     return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'); /* paren[1] may end buf */
 }
 
+static uint64_t ns_of(double s) { return s > 0 ? (uint64_t)llround(s * 1e9) : 0; }
+
 static int report_interval(pms_counter *c, const pms_measure_opts *o, double t, pms_count *prev, pms_count *now,
                            pms_count *delta)
 {
     size_t n = pms_counter_count(c);
     int r = pms_counter_read(c, now);
     if (r) return r;
+    pms__tool_counts_fill(c, now, ns_of(t), NULL); /* rusage is known only at the end, as in perf */
     pms_count_delta(now, prev, n, delta);
     memcpy(prev, now, n * sizeof *now);
     return o->on_interval ? o->on_interval(t, delta, n, o->ctx) : 0;
@@ -74,7 +79,7 @@ static bool counts_moved(pms_counter *c, const pms_count *prev, pms_count *now)
     size_t n = pms_counter_count(c);
     if (pms_counter_read(c, now) != PMS_OK) return true; /* report_interval reports the error */
     for (size_t i = 0; i < n; i++)
-        if (now[i].raw != prev[i].raw) return true;
+        if (!pms_event_is_tool(pms_counter_event(c, i)) && now[i].raw != prev[i].raw) return true;
     return false;
 }
 
@@ -123,9 +128,9 @@ static int measure_loop(pms_counter *c, struct target *tg, double start, const p
     }
     double end = now_s();
     res->elapsed_s = end - start;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
     if (tg->launched) {
-        struct rusage ru;
-        memset(&ru, 0, sizeof ru);
         if (stopped_by_callback || r < 0) kill(tg->pid, SIGKILL);
         pid_t w;
         do w = wait4(tg->pid, &res->wait_status, 0, &ru); while (w < 0 && errno == EINTR);
@@ -143,6 +148,7 @@ static int measure_loop(pms_counter *c, struct target *tg, double start, const p
         if (r > 0) r = PMS_OK;
     }
     if (r == PMS_OK) r = pms_counter_read(c, totals);
+    if (r == PMS_OK) pms__tool_counts_fill(c, totals, ns_of(end - start), tg->launched ? &ru : NULL);
     free(prev), free(now), free(delta);
     return r;
 }

@@ -15,32 +15,57 @@ struct pms_schedule {
     bool *recorded;
 };
 
+/* Copies the events that are not anchors (those are measured in every run anyway). */
+static size_t drop_anchors(pms_event *kept, const pms_event *events, size_t n, const pms_event *anchors, size_t na)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (size_t a = 0; a < na; a++) dup = dup || strcmp(events[i].name, anchors[a].name) == 0;
+        if (!dup) kept[k++] = events[i];
+    }
+    return k;
+}
+
 int pms_schedule_create(const pms_event *anchors, size_t na, const pms_event *events, size_t ne, unsigned per_run,
                         pms_schedule **out)
 {
     *out = NULL;
     if (ne == 0) return pms__fail(PMS_EINVAL, "no events to schedule");
-    if (per_run == 0) return pms__fail(PMS_EINVAL, "a run must hold at least one event besides the anchors");
     pms_schedule *s = calloc(1, sizeof *s);
     if (!s) return pms__fail(PMS_ENOMEM, "out of memory");
     s->na = na;
-    s->ne = ne;
-    s->per_run = per_run < ne ? per_run : ne;
-    s->nruns = (ne + s->per_run - 1) / s->per_run;
     s->anchors = malloc((na ? na : 1) * sizeof *s->anchors);
     s->events = malloc(ne * sizeof *s->events);
-    s->run_events = malloc((na + s->per_run) * sizeof *s->run_events);
-    s->values = calloc(s->nruns * (na + s->per_run), sizeof *s->values);
-    s->recorded = calloc(s->nruns, sizeof *s->recorded);
-    if (!s->anchors || !s->events || !s->run_events || !s->values || !s->recorded) {
+    if (!s->anchors || !s->events) {
         pms_schedule_destroy(s);
         return pms__fail(PMS_ENOMEM, "out of memory");
     }
     memcpy(s->anchors, anchors, na * sizeof *anchors);
-    memcpy(s->events, events, ne * sizeof *events);
+    s->ne = drop_anchors(s->events, events, ne, anchors, na);
+    int r = s->ne == 0 ? pms__fail(PMS_EINVAL, "every event is an anchor; nothing to schedule")
+            : per_run == 0 ? pms_schedule_probe_capacity(anchors, na, s->events, s->ne, &per_run)
+            : PMS_OK;
+    if (r) {
+        pms_schedule_destroy(s);
+        return r;
+    }
+    s->per_run = per_run < s->ne ? per_run : s->ne;
+    s->nruns = (s->ne + s->per_run - 1) / s->per_run;
+    s->run_events = malloc((na + s->per_run) * sizeof *s->run_events);
+    s->values = calloc(s->nruns * (na + s->per_run), sizeof *s->values);
+    s->recorded = calloc(s->nruns, sizeof *s->recorded);
+    if (!s->run_events || !s->values || !s->recorded) {
+        pms_schedule_destroy(s);
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    }
     *out = s;
     return PMS_OK;
 }
+
+size_t pms_schedule_anchor_count(const pms_schedule *s) { return s->na; }
+size_t pms_schedule_event_count(const pms_schedule *s) { return s->ne; }
+unsigned pms_schedule_per_run(const pms_schedule *s) { return (unsigned)s->per_run; }
 
 void pms_schedule_destroy(pms_schedule *s)
 {

@@ -18,7 +18,7 @@ void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count 
 
 const char *pms_stat_unit(const pms_stat_value *v)
 {
-    if (v->type == PMS_STAT_TOOL_TYPE) return "ns";
+    if (v->type == PMS_EVENT_TOOL_TYPE) return "ns";
     return pms_event_counts_time(v->type, v->config) ? "msec" : "";
 }
 

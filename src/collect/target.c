@@ -127,3 +127,13 @@ int pms_process_threads(pid_t pid, pid_t **tids, size_t *count)
     *count = n;
     return PMS_OK;
 }
+
+void pms_wait_status_describe(char *buf, size_t size, int wait_status)
+{
+    if (WIFEXITED(wait_status))
+        snprintf(buf, size, "exited with status %d", WEXITSTATUS(wait_status));
+    else if (WIFSIGNALED(wait_status))
+        snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(wait_status), strsignal(WTERMSIG(wait_status)));
+    else
+        snprintf(buf, size, "ended with wait status 0x%x", (unsigned)wait_status);
+}

@@ -19,6 +19,10 @@ bool pms__generic_lookup(const char *name, uint32_t *type, uint64_t *config);
 /* Calls fn for every generic name (hardware, cache, software). */
 int pms__generic_foreach(pms_event_visit_fn fn, void *ctx);
 
+/* perf's tool events: the config of a tool event name (case-insensitive), and every name. */
+bool pms__tool_lookup(const char *name, uint64_t *config);
+int pms__tool_foreach(pms_event_visit_fn fn, void *ctx);
+
 /* Applies perf's modifier letters (the text after ':', e.g. "upp") to attr.
  * what names the event in the message. */
 int pms__modifiers_apply(const char *mods, const char *what, struct perf_event_attr *attr);

@@ -94,6 +94,9 @@ int pms_event_open(const char *name, struct perf_event_attr *attr, pid_t pid, in
                    unsigned long flags)
 {
     if (!attr->size) attr->size = sizeof *attr;
+    if (attr->type == PMS_EVENT_TOOL_TYPE)
+        return pms__fail(PMS_EINVAL, "%s: a tool event (a time pmuscope stat measures), not a perf_event_open event: "
+                                     "it can be counted by stat, not sampled", name ? name : "event");
     long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
     if (fd >= 0) return (int)fd;
     return explain(name ? name : "event", attr, pid, cpu, errno);
@@ -101,6 +104,7 @@ int pms_event_open(const char *name, struct perf_event_attr *attr, pid_t pid, in
 
 int pms_event_probe(const pms_event *ev)
 {
+    if (pms_event_is_tool(ev)) return PMS_OK; /* measured, not opened: every machine has them */
     struct perf_event_attr attr = ev->attr;
     attr.disabled = 1;
     int fd = pms_event_open(ev->name, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);

@@ -136,6 +136,14 @@ int pms_event_parse(const char *spec, pms_event *out)
         out->source = PMS_EVSRC_GENERIC;
         out->attr.type = type;
         out->attr.config = config;
+    } else if (pms__tool_lookup(base, &config)) {
+        /* Measured by the counter set, not opened: no privilege levels to choose. */
+        if (mods) return pms__fail(PMS_EINVAL, "'%s': %s is a tool event (a time measured by pmuscope): it takes "
+                                               "no modifiers", name, base);
+        out->source = PMS_EVSRC_TOOL;
+        out->attr.type = PMS_EVENT_TOOL_TYPE;
+        out->attr.config = config;
+        return PMS_OK;
     } else if (parse_raw(base, &config)) {
         out->source = PMS_EVSRC_RAW;
         out->attr.type = PERF_TYPE_RAW;

@@ -11,7 +11,7 @@
 
 int pms__input_open(pms__input *in, const char *path)
 {
-    *in = (pms__input){.path = path};
+    *in = (pms__input){.path = path, .name = path};
     bool is_stdin = strcmp(path, "-") == 0;
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
@@ -45,6 +45,12 @@ int pms__input_open(pms__input *in, const char *path)
     snprintf(in->fd_path, sizeof in->fd_path, "/dev/fd/%d", fileno(in->copy));
     in->path = in->fd_path;
     return PMS_OK;
+}
+
+int pms__input_status(const pms__input *in, int rc)
+{
+    if (rc && in->path != in->name) pms__fail_rename(in->path, in->name);
+    return rc;
 }
 
 void pms__input_close(pms__input *in)

@@ -9,12 +9,15 @@
 
 typedef struct pms__input {
     const char *path;   /* what to open: the caller's path, or /dev/fd/N of the copy */
+    const char *name;   /* what messages name: the caller's path ("-" for standard input) */
     FILE *copy;         /* the copy of a pipe, NULL for a regular file */
     char fd_path[32];
 } pms__input;
 
 /* path "-" is standard input. Errors name path. */
 int pms__input_open(pms__input *in, const char *path);
+/* A reader's status rc, its message naming in->name where it named the /dev/fd copy. */
+int pms__input_status(const pms__input *in, int rc);
 void pms__input_close(pms__input *in);
 
 #endif

@@ -219,6 +219,7 @@ int pms_olr_fit_stream(pms_olr_fit *out, pms_olr_series *meta, const char *path,
     if (opt->method == PMS_OLR_OPT) rc = first_pass(&e, meta, source, in, specs, nspecs, &needed);
     fitting F = {out, opt, meta, path, specs, nspecs, monotone, needed ? &e : NULL, NULL, seg_fn, row_fn, ctx};
     if (rc == 0) rc = pms_olr_series_stream(meta, source, in, fit_row, &F);
+    rc = pms__input_status(&input, rc);
     pms__input_close(&input);
     if (meta->source && strcmp(meta->source, path) != 0) { /* name the caller's path, not the copy */
         free(meta->source);

@@ -51,16 +51,17 @@ double pms_olr_segment_eval(const pms_olr_segment *s, uint64_t x)
     return s->y_first + s->slope * ((double)x - (double)s->x_first);
 }
 
-int64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x)
+uint64_t pms_olr_segment_eval_count(const pms_olr_segment *s, uint64_t x)
 {
-    if (s->exact_valid) {
+    if (s->exact_valid) { /* 128-bit: exact for every count up to 2^64 - 1 */
         i128 v = pms__olr_exact_eval(&s->exact, x);
-        return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+        return v < 0 ? 0 : v > (i128)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
     }
-    return (int64_t)llround(pms_olr_segment_eval(s, x));
+    double v = round(pms_olr_segment_eval(s, x)); /* wm: a double line */
+    return !(v > 0) ? 0 : v >= 0x1p64 ? UINT64_MAX : (uint64_t)v;
 }
 
-void pms_olr_segment_decode(const pms_olr_segment *s, const uint64_t *x, size_t n, int64_t *y)
+void pms_olr_segment_decode(const pms_olr_segment *s, const uint64_t *x, size_t n, uint64_t *y)
 {
     for (size_t i = 0; i < n; i++) y[i] = pms_olr_segment_eval_count(s, x[i]);
 }

@@ -1,6 +1,5 @@
 /* olr outputs: segments and decoded samples as CSV, SVG charts in the manner of the
  * paper's figures 3 to 9 (samples as points, the lines over them), the summary. */
-#include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 #include "pmuscope/olr_series.h"
 #include "olr/series_internal.h"
@@ -61,43 +60,14 @@ int pms_olr_write_series(FILE *out, const pms_olr_series *s)
 
 int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
-    pms_chart **charts = calloc(s->k, sizeof *charts);
-    size_t step = s->n > 4000 ? (s->n + 3999) / 4000 : 1, np = (s->n + step - 1) / step;
-    double *px = malloc(np * sizeof *px), *py = malloc(np * sizeof *py);
-    double *lx = malloc(2 * f->nseg * sizeof *lx), *ly = malloc(2 * f->nseg * sizeof *ly);
-    int rc = charts && px && py && lx && ly ? 0 : -1;
-    for (size_t j = 0; rc == 0 && j < s->k; j++) {
-        char title[256];
-        snprintf(title, sizeof title, "%s: %llu samples, %llu lines (%s)", s->names[j],
-                 (unsigned long long)f->sums[j].samples, (unsigned long long)f->sums[j].segments,
-                 pms_olr_method_name(f->opt.method));
-        charts[j] = pms_chart_new(title, s->xname, s->names[j]);
-        if (!charts[j]) {
-            rc = -1;
-            break;
-        }
-        for (size_t i = 0, k = 0; i < s->n; i += step, k++) {
-            px[k] = (double)s->x[i];
-            py[k] = (double)s->y[i * s->k + j];
-        }
-        size_t nl = 0;
-        for (size_t i = 0; i < f->nseg; i++) {
-            if (f->seg[i].counter != j) continue;
-            lx[nl] = (double)f->seg[i].x_first, ly[nl++] = f->seg[i].y_first;
-            lx[nl] = (double)f->seg[i].x_last, ly[nl++] = f->seg[i].y_last;
-        }
-        if (pms_chart_add_points(charts[j], "samples", px, py, np, NULL) ||
-            pms_chart_add_line(charts[j], "lines", lx, ly, nl, NULL))
-            rc = -1;
-    }
-    if (rc == 0) rc = pms_chart_write_svg(charts, s->k, 900, out);
-    for (size_t j = 0; charts && j < s->k; j++) pms_chart_free(charts[j]);
-    free(charts);
-    free(px);
-    free(py);
-    free(lx);
-    free(ly);
-    return rc ? pms__fail(PMS_ENOMEM, "cannot draw the chart") : PMS_OK;
+    pms_olr_chart_data *c;
+    int rc = pms_olr_chart_data_create(&c, s->k);
+    if (rc) return rc;
+    for (size_t i = 0; i < s->n; i++) pms_olr_chart_data_add_sample(c, s->x[i], &s->y[i * s->k]);
+    for (size_t i = 0; i < f->nseg; i++) pms_olr_chart_data_add_segment(c, &f->seg[i]);
+    rc = pms_olr_chart_data_write_svg(c, out, s, f);
+    pms_olr_chart_data_destroy(c);
+    return rc;
 }
 
 int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)

@@ -61,6 +61,7 @@ int pms_olr_series_stream(pms_olr_series *s, const char *path, const pms_olr_inp
     if (rc == 0)
         rc = perfdata ? pms__olr_series_stream_perfdata(s, in.path, opt, count_row, &c)
                       : pms__olr_series_stream_table(s, in.path, opt, count_row, &c);
+    rc = pms__input_status(&in, rc);
     pms__input_close(&in);
     s->n = c.rows;
     if (rc == 0 && s->n == 0) rc = pms__fail(PMS_EFORMAT, "%s: no samples", path);

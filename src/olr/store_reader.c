@@ -7,6 +7,7 @@
 #include "olr/store_varint.h"
 #include "pmuscope/olr_store.h"
 #include "util/error.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -285,23 +286,11 @@ int pms_olr_stored_read_mem(pms_olr_stored *out, const void *data, size_t size, 
 int pms_olr_stored_read(pms_olr_stored *out, const char *path)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) return pms__fail_errno(errno == ENOENT ? PMS_ENOENT : PMS_EIO, errno, "cannot open %s", path);
-    uint8_t *data = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (grow((void **)&data, &cap, n + 65536, 1)) {
-            fclose(f);
-            free(data);
-            return pms__fail(PMS_ENOMEM, "out of memory reading %s", path);
-        }
-        size_t got = fread(data + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int err = ferror(f);
-    fclose(f);
-    int rc = err ? pms__fail(PMS_EIO, "cannot read %s", path) : pms_olr_stored_read_mem(out, data, n, path);
+    char *data;
+    size_t n;
+    int rc = pms__read_file(path, &data, &n); /* "-": standard input */
+    if (rc) return rc;
+    rc = pms_olr_stored_read_mem(out, data, n, path);
     free(data);
     return rc;
 }

@@ -6,11 +6,14 @@
 
 #include <stdlib.h>
 
-int pms_olr_write_store(FILE *out, const char *where, const pms_olr_store_options *so, const pms_olr_series *s,
-                        const pms_olr_fit *f, pms_olr_store_stats *stats)
+/* The segment file of a fit to OUT (NULL: none), with each decoded sample to DECODED. */
+static int store_fit(FILE *out, const char *where, const pms_olr_store_options *so, const pms_olr_series *s,
+                     const pms_olr_fit *f, pms_olr_store_stats *stats, pms_olr_decoded_fn decoded, void *ctx)
 {
     pms_olr_writer *w;
     int rc = pms_olr_writer_create(&w, out, where, so, &f->opt, s->xname, (const char *const *)s->names);
+    if (rc) return rc;
+    if (decoded) rc = pms_olr_writer_set_decoded(w, decoded, ctx);
     for (size_t i = 0; rc == 0 && i < s->n; i++) rc = pms_olr_writer_add_sample(w, s->x[i], &s->y[i * s->k]);
     for (size_t i = 0; rc == 0 && i < f->nseg; i++) rc = pms_olr_writer_add_segment(w, &f->seg[i]);
     if (rc == 0) rc = pms_olr_writer_finish(w);
@@ -19,22 +22,31 @@ int pms_olr_write_store(FILE *out, const char *where, const pms_olr_store_option
     return rc;
 }
 
+int pms_olr_write_store(FILE *out, const char *where, const pms_olr_store_options *so, const pms_olr_series *s,
+                        const pms_olr_fit *f, pms_olr_store_stats *stats)
+{
+    return store_fit(out, where, so, s, f, stats, NULL, NULL);
+}
+
+typedef struct decoding {
+    FILE *out;
+    size_t k;
+} decoding;
+
+static int write_decoded_row(uint64_t x, const uint64_t *y, void *ctx)
+{
+    decoding *d = ctx;
+    pms_olr_write_series_row(d->out, x, y, d->k);
+    return PMS_OK;
+}
+
 int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&buf, &size);
-    if (!mem) return pms__fail(PMS_ENOMEM, "out of memory");
     pms_olr_store_options so;
     pms_olr_store_options_init(&so);
-    so.level = 1; /* only read back */
-    int rc = pms_olr_write_store(mem, "the segments in memory", &so, s, f, NULL);
-    if (fclose(mem) != 0 && rc == 0) rc = pms__fail(PMS_ENOMEM, "out of memory");
-    pms_olr_stored st;
-    if (rc == 0 && (rc = pms_olr_stored_read_mem(&st, buf, size, "the segments in memory")) == 0) {
-        rc = pms_olr_stored_write_csv(out, &st, NULL);
-        pms_olr_stored_free(&st);
-    }
-    free(buf);
-    return rc;
+    so.level = 1; /* nothing written: only the end points matter */
+    so.keep_x = 0;
+    decoding d = {out, s->k};
+    pms_olr_write_series_header(out, s);
+    return store_fit(NULL, "the decoded samples", &so, s, f, NULL, write_decoded_row, &d);
 }

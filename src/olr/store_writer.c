@@ -17,6 +17,7 @@ typedef struct wcounter {
     uint64_t next;         /* the first sample not yet stored */
     uint64_t end_y;        /* the stored end value of the last segment (at x[next - 1]) */
     uint64_t *y;           /* kept samples, from the writer's base */
+    uint64_t *dec;         /* their decoded values (with a decoded callback) */
     pms__obuf seg, res;    /* encoded, not yet written */
     uint64_t nseg_chunk, nres_chunk, nseg;
 } wcounter;
@@ -37,6 +38,10 @@ struct pms_olr_writer {
     ZSTD_CCtx *zc;
     pms_olr_store_stats st;
     int failed, finished;
+    pms_olr_decoded_fn decoded;   /* each sample's decoded values, in order, once all are stored */
+    void *decoded_ctx;
+    uint64_t ndecoded;            /* samples handed to it */
+    uint64_t *row;                /* k */
 };
 
 void pms_olr_store_options_init(pms_olr_store_options *o)
@@ -49,7 +54,7 @@ void pms_olr_store_options_init(pms_olr_store_options *o)
 
 static int write_bytes(pms_olr_writer *w, const void *p, size_t n)
 {
-    if (n && fwrite(p, 1, n, w->out) != n) {
+    if (n && w->out && fwrite(p, 1, n, w->out) != n) {
         w->failed = 1;
         return pms__fail_errno(PMS_EIO, errno, "cannot write %s", w->where);
     }
@@ -183,10 +188,14 @@ static void compact(pms_olr_writer *w)
         uint64_t need = w->c[j].next ? w->c[j].next - 1 : 0;
         if (need < keep) keep = need;
     }
+    if (w->decoded && w->ndecoded < keep) keep = w->ndecoded;
     uint64_t drop = keep - w->base;
     if (drop == 0 || drop < w->nkept / 2) return;
     memmove(w->x, w->x + drop, (w->nkept - drop) * sizeof *w->x);
-    for (size_t j = 0; j < w->k; j++) memmove(w->c[j].y, w->c[j].y + drop, (w->nkept - drop) * sizeof *w->x);
+    for (size_t j = 0; j < w->k; j++) {
+        memmove(w->c[j].y, w->c[j].y + drop, (w->nkept - drop) * sizeof *w->x);
+        if (w->c[j].dec) memmove(w->c[j].dec, w->c[j].dec + drop, (w->nkept - drop) * sizeof *w->x);
+    }
     w->base += drop;
     w->nkept -= drop;
 }
@@ -203,6 +212,9 @@ static int keep(pms_olr_writer *w, uint64_t x, const uint64_t *y)
             uint64_t *ny = realloc(w->c[j].y, cap * sizeof *ny);
             if (!ny) return pms__fail(PMS_ENOMEM, "out of memory");
             w->c[j].y = ny;
+            if (!w->decoded) continue;
+            if (!(ny = realloc(w->c[j].dec, cap * sizeof *ny))) return pms__fail(PMS_ENOMEM, "out of memory");
+            w->c[j].dec = ny;
         }
         w->cap = cap;
     }
@@ -253,11 +265,13 @@ static int put_segment(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b, int 
     c->nseg++;
     w->st.segments++;
     w->st.joint += (uint64_t)joint;
-    if (w->so.lossless) {
+    if (w->so.lossless || w->decoded) {
         uint64_t i0 = a - w->base;
         uint64_t x0 = joint ? w->x[i0 - 1] : w->x[i0], y0 = joint ? c->end_y : ys;
         for (uint64_t i = i0; i <= b - w->base; i++) {
             uint64_t v = pms__olr_line_at(x0, y0, w->x[b - w->base], ye, w->x[i]);
+            if (c->dec) c->dec[i] = v;
+            if (!w->so.lossless) continue;
             pms__obuf_zigzag(&c->res, c->y[i] - v);
             c->nres_chunk++;
         }
@@ -310,7 +324,41 @@ static uint64_t nearest_count(double v)
     return !(v > 0) ? 0 : v >= 0x1p64 ? UINT64_MAX : (uint64_t)(v + 0.5);
 }
 
+static int store_segment(pms_olr_writer *w, const pms_olr_segment *s);
+
+/* Hands the decoded callback every sample that all counters' stored segments now cover. */
+static int deliver_decoded(pms_olr_writer *w)
+{
+    uint64_t upto = w->n;
+    for (size_t j = 0; j < w->k; j++)
+        if (w->c[j].next < upto) upto = w->c[j].next;
+    int rc = PMS_OK;
+    for (; rc == 0 && w->ndecoded < upto; w->ndecoded++) {
+        uint64_t i = w->ndecoded - w->base;
+        for (size_t j = 0; j < w->k; j++) w->row[j] = w->c[j].dec[i];
+        rc = w->decoded(w->x[i], w->row, w->decoded_ctx);
+    }
+    return rc;
+}
+
 int pms_olr_writer_add_segment(pms_olr_writer *w, const pms_olr_segment *s)
+{
+    int rc = store_segment(w, s);
+    if (rc == 0 && w->decoded) rc = deliver_decoded(w);
+    return rc;
+}
+
+int pms_olr_writer_set_decoded(pms_olr_writer *w, pms_olr_decoded_fn fn, void *ctx)
+{
+    if (w->n) return pms__fail(PMS_EINVAL, "%s: the decoded samples are set before the first sample", w->where);
+    free(w->row);
+    if (!(w->row = calloc(w->k, sizeof *w->row))) return pms__fail(PMS_ENOMEM, "out of memory");
+    w->decoded = fn;
+    w->decoded_ctx = ctx;
+    return PMS_OK;
+}
+
+static int store_segment(pms_olr_writer *w, const pms_olr_segment *s)
 {
     if (w->failed || w->finished) return pms__fail(PMS_EINVAL, "%s: the writer has stopped", w->where);
     size_t j = s->counter;
@@ -375,7 +423,7 @@ int pms_olr_writer_finish(pms_olr_writer *w)
         w->st.bytes_header += bytes;
         pms__obuf_free(&end);
     }
-    if (rc == 0 && fflush(w->out) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write %s", w->where);
+    if (rc == 0 && w->out && fflush(w->out) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write %s", w->where);
     w->finished = 1;
     return rc;
 }
@@ -387,6 +435,7 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
     if (!w) return;
     for (size_t j = 0; w->c && j < w->k; j++) {
         free(w->c[j].y);
+        free(w->c[j].dec);
         pms__obuf_free(&w->c[j].seg);
         pms__obuf_free(&w->c[j].res);
     }
@@ -394,6 +443,7 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
     free(w->eps);
     free(w->x);
     free(w->where);
+    free(w->row);
     pms__obuf_free(&w->xs);
     ZSTD_freeCCtx(w->zc);
     free(w);

@@ -86,7 +86,7 @@ static int replay(pms_phase_input *in, pms_phase_run *run)
     pms__input file; /* a pipe is copied once, so that its first bytes can be looked at */
     int rc = pms__input_open(&file, in->path);
     if (rc) return rc;
-    rc = replay_from(in, file.path, run);
+    rc = pms__input_status(&file, replay_from(in, file.path, run));
     pms__input_close(&file);
     return rc;
 }

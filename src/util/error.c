@@ -67,6 +67,25 @@ int pms__fail_context(int status, const char *fmt, ...)
     return status;
 }
 
+void pms__fail_rename(const char *from, const char *to)
+{
+    char out[sizeof last_message];
+    size_t n = 0, flen = strlen(from), tlen = strlen(to);
+    if (flen == 0) return;
+    for (const char *p = last_message; *p && n + 1 < sizeof out;) {
+        if (strncmp(p, from, flen) == 0 && !(p[flen] >= '0' && p[flen] <= '9')) {
+            size_t m = tlen < sizeof out - 1 - n ? tlen : sizeof out - 1 - n;
+            memcpy(out + n, to, m);
+            n += m;
+            p += flen;
+        } else {
+            out[n++] = *p++;
+        }
+    }
+    out[n] = '\0';
+    memcpy(last_message, out, n + 1);
+}
+
 int pms__status_from_errno(int errnum)
 {
     switch (errnum) {

@@ -16,4 +16,8 @@ int pms__status_from_errno(int errnum);
 /* Prefixes the current message with "prefix: " (to add context on the way up). */
 int pms__fail_context(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Replaces every FROM in the current message by TO (a temporary copy's /dev/fd path by the
+ * name the caller gave); a FROM followed by a digit is another path and stays. */
+void pms__fail_rename(const char *from, const char *to);
+
 #endif

@@ -36,4 +36,38 @@ same_from_pipes "phase SimPoint .bb" "$tmp/sig.bb" "$P" phase --format simpoint
 
 # the source is still named as given
 cat "$F/olr/paper_example.csv" | "$P" olr - | head -1 | grep -q "^-: " || fail "olr - names its input '-'"
+
+# olr --decode - reads the segment file from standard input, piped or redirected
+"$P" olr --method opt --eps 1 --store "$tmp/g.olr" "$F/olr/group.data" >/dev/null
+"$P" olr --decode "$tmp/g.olr" -o "$tmp/decoded.csv"
+[ "$(wc -l <"$tmp/decoded.csv")" -gt 10 ] || fail "olr --decode FILE: too few rows"
+cat "$tmp/g.olr" | "$P" olr --decode - -o "$tmp/decoded-pipe.csv" || fail "cat | olr --decode -"
+"$P" olr --decode - -o "$tmp/decoded-redir.csv" <"$tmp/g.olr" || fail "olr --decode - < file"
+cmp "$tmp/decoded.csv" "$tmp/decoded-pipe.csv" || fail "olr --decode -: piped differs"
+cmp "$tmp/decoded.csv" "$tmp/decoded-redir.csv" || fail "olr --decode -: redirected differs"
+
+# A reader's message names the input as given ("-"), never the temporary copy of the pipe
+# (/dev/fd/N) that the format check reads: expect_named WANT FILE CMD... runs CMD - with
+# FILE piped in and redirected, and expects exit 1 and a message starting "pmuscope: WANT".
+expect_named() {
+    local file=$1
+    shift
+    for how in pipe redir; do
+        if [ $how = pipe ]; then cat "$file" | "$@" - >/dev/null 2>"$tmp/err" && fail "$* -: exit 0 on $file"
+        else "$@" - <"$file" >/dev/null 2>"$tmp/err" && fail "$* - < $file: exit 0"; fi
+        grep -q "^pmuscope: -[:, ]" "$tmp/err" || fail "$* - ($how): message does not name '-': $(cat "$tmp/err")"
+        if grep -q /dev/fd/ "$tmp/err"; then fail "$* - ($how): message names the copy: $(cat "$tmp/err")"; fi
+    done
+}
+printf 'x,y\n1,2\n1,3\n' >"$tmp/repeat_x.csv"
+head -c 3000 "$F/olr/group.data" >"$tmp/cut.data"
+printf 'T:1:5 \nX\n' >"$tmp/bad.bb"
+head -c 100 "$tmp/g.olr" >"$tmp/cut.olr"
+expect_named "$tmp/repeat_x.csv" "$P" olr
+expect_named "$tmp/repeat_x.csv" "$P" olr --method opt --eps 1%
+expect_named "$tmp/repeat_x.csv" "$P" olr --method opt --store "$tmp/o.olr"
+expect_named "$tmp/cut.data" "$P" olr
+expect_named "$tmp/cut.data" "$P" phase
+expect_named "$tmp/bad.bb" "$P" phase
+expect_named "$tmp/cut.olr" "$P" olr --decode
 echo "pipe inputs: ok"

@@ -306,12 +306,39 @@ static void test_foreach(void **state)
     unsetenv("PMS_SYSFS_ROOT");
 }
 
+/* perf's tool events: parsed as such, in groups too, without modifiers; probe says countable. */
+static void test_tool_events(void **state)
+{
+    (void)state;
+    pms_event ev = parse_ok("duration_time");
+    assert_int_equal(ev.source, PMS_EVSRC_TOOL);
+    assert_int_equal(ev.attr.type, PMS_EVENT_TOOL_TYPE);
+    assert_int_equal(ev.attr.config, PMS_EVENT_TOOL_DURATION);
+    assert_true(pms_event_is_tool(&ev));
+    assert_int_equal(pms_event_probe(&ev), PMS_OK);
+    assert_int_equal(parse_ok("user_time").attr.config, PMS_EVENT_TOOL_USER);
+    assert_int_equal(parse_ok("system_time").attr.config, PMS_EVENT_TOOL_SYSTEM);
+    assert_false(pms_event_is_tool(&(pms_event){.attr = {.type = PERF_TYPE_SOFTWARE}}));
+    expect_error("duration_time:u", PMS_EINVAL, "takes no modifiers");
+    pms_event *list;
+    size_t n;
+    assert_int_equal(pms_event_list_parse("{task-clock,duration_time},user_time", &list, &n), PMS_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(list[1].source, PMS_EVSRC_TOOL);
+    assert_int_equal(list[0].group, list[1].group);
+    assert_int_not_equal(list[1].group, list[2].group);
+    struct perf_event_attr attr = list[1].attr;
+    assert_int_equal(pms_event_open(list[1].name, &attr, 0, -1, -1, 0), PMS_EINVAL);
+    free(list);
+}
+
 int main(void)
 {
     /* libpfm4 reads this once, at its initialisation. */
     setenv("LIBPFM_FORCE_PMU", "skl", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generic_hardware_and_aliases),
+        cmocka_unit_test(test_tool_events),
         cmocka_unit_test(test_cache_names),
         cmocka_unit_test(test_software_names),
         cmocka_unit_test(test_modifiers),

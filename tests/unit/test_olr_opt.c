@@ -1,5 +1,5 @@
 /* olr, method opt: the error bound on thousands of random monotone series (steps,
- * ramps, noise, plateaus, counts near 2^63), checked exactly and independently of the
+ * ramps, noise, plateaus, counts near 2^63 and up to 2^64 - 1), checked exactly and independently of the
  * library's own evaluation; the segment count against a brute-force optimum. */
 #include "test_support.h"
 #include "splitmix.h"
@@ -96,7 +96,7 @@ static size_t run_and_check(size_t n, const uint64_t *x, const uint64_t *y, int6
     return v.n;
 }
 
-enum { RAMPS, STEPS, NOISE, PLATEAUS, HUGE, NKINDS };
+enum { RAMPS, STEPS, NOISE, PLATEAUS, HUGE, TOP, NKINDS };
 
 static void make_series(int kind, size_t n, uint64_t *x, uint64_t *y)
 {
@@ -107,6 +107,11 @@ static void make_series(int kind, size_t n, uint64_t *x, uint64_t *y)
         yv = (UINT64_C(1) << 63) - 1 - (uint64_t)n * (UINT64_C(1) << 40);
         xv = (UINT64_C(1) << 62) + below(1000);
         rate = below(UINT64_C(1) << 40);
+    } else if (kind == TOP) {
+        /* counts up to 2^64 - 1 itself: above 2^63 a signed result would clamp */
+        rate = below(UINT64_C(1) << 40);
+        yv = UINT64_MAX - (uint64_t)n * rate - below(1000);
+        xv = below(1000);
     }
     for (size_t i = 0; i < n; i++) {
         xv += period + below(period / 8 + 1); /* a randomised period, as Wu & Mencer sampled */
@@ -115,7 +120,7 @@ static void make_series(int kind, size_t n, uint64_t *x, uint64_t *y)
         case STEPS: yv += below(40) == 0 ? below(100000) : 0; break;
         case NOISE: yv += rate + below(rate / 2 + 1); break;
         case PLATEAUS: if (below(30) == 0) rate = below(3) == 0 ? 0 : below(100); yv += rate; break;
-        case HUGE: yv += below(rate + 1); break;
+        case HUGE: case TOP: yv += below(rate + 1); break;
         }
         x[i] = xv;
         y[i] = yv;
@@ -131,7 +136,7 @@ static void test_error_bound_on_random_series(void **state)
         int kind = t % NKINDS;
         size_t n = 2 + below(N - 1);
         make_series(kind, n, x, y);
-        int64_t eps = (int64_t)(kind == HUGE ? below(UINT64_C(1) << 40) : below(3) == 0 ? below(3) : below(5000));
+        int64_t eps = (int64_t)(kind == HUGE || kind == TOP ? below(UINT64_C(1) << 40) : below(3) == 0 ? below(3) : below(5000));
         uint64_t max_len = below(4) == 0 ? 2 + below(50) : 0;
         size_t max_hull = below(4) == 0 ? 8 + below(16) : 4096;
         run_and_check(n, x, y, eps, max_len, max_hull, 1);
@@ -216,6 +221,48 @@ static void assert_message(const char *part)
     if (!strstr(pms_strerror(), part)) fail_msg("message '%s' lacks '%s'", pms_strerror(), part);
 }
 
+/* The last counts of the range: eps 0 decodes each exactly, 2^64 - 1 included, on a line
+ * and on a parabola's chords. */
+static void test_decode_near_2_64(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    uint64_t x[N], y[N];
+    for (int shape = 0; shape < 2; shape++) {
+        for (size_t i = 0; i < N; i++) {
+            uint64_t back = N - 1 - i;
+            x[i] = 1000 + 997 * i;
+            y[i] = UINT64_MAX - (shape ? back * back * 3 : back * 5);
+        }
+        size_t segments = run_and_check(N, x, y, 0, 0, 0, 1);
+        assert_int_equal(segments, shape ? N / 2 : 1);
+        /* the library's own line through the last two samples, evaluated at both */
+        pms_olr_options opt;
+        pms_olr_options_init(&opt);
+        opt.method = PMS_OLR_OPT;
+        pms_olr_counter_options c;
+        pms_olr_counter_options_init(&c);
+        opt.counters = &c;
+        segs v = {0};
+        pms_olr *o;
+        assert_int_equal(pms_olr_create(&o, &opt, collect, &v), 0);
+        for (size_t i = N - 2; i < N; i++) assert_int_equal(pms_olr_push(o, x[i], &y[i]), 0);
+        assert_int_equal(pms_olr_finish(o), 0);
+        pms_olr_destroy(o);
+        assert_int_equal(v.n, 1);
+        pms_olr_segment seg = v.s[0];
+        assert_int_equal(pms_olr_segment_eval_count(&seg, x[N - 1]), UINT64_MAX);
+        assert_int_equal(pms_olr_segment_eval_count(&seg, x[N - 2]), y[N - 2]);
+        uint64_t dec[2];
+        pms_olr_segment_decode(&seg, x + N - 2, 2, dec);
+        assert_int_equal(dec[0], y[N - 2]);
+        assert_int_equal(dec[1], UINT64_MAX);
+        /* beyond the last sample the line climbs past 2^64 - 1: clamped, not wrapped */
+        if (y[N - 1] > y[N - 2]) assert_int_equal(pms_olr_segment_eval_count(&seg, x[N - 1] + 100000), UINT64_MAX);
+        free(v.s);
+    }
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -280,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_error_bound_on_random_series),
         cmocka_unit_test(test_segment_count_is_optimal),
         cmocka_unit_test(test_hull_cap_effect),
+        cmocka_unit_test(test_decode_near_2_64),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

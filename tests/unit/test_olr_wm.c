@@ -253,7 +253,7 @@ static void test_decode_round_trip(void **state)
         run_wm(&opt, N, x, y, &c);
         assert_true(c.n >= 4 && c.n <= 8);
         uint64_t dx[N + 8];
-        int64_t dy[N + 8];
+        uint64_t dy[N + 8];
         size_t n = 0;
         for (size_t i = 0; i < c.n; i++) {
             size_t skip = m == 0 && i > 0, cnt = (size_t)c.seg[i].count - skip;
@@ -264,7 +264,7 @@ static void test_decode_round_trip(void **state)
         assert_int_equal(n, N);
         for (size_t i = 0; i < N; i++) {
             assert_int_equal(dx[i], x[i]);
-            assert_int_equal(dy[i], (int64_t)y[i]);
+            assert_int_equal(dy[i], y[i]);
         }
     }
 }

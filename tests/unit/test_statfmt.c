@@ -184,7 +184,19 @@ static void test_schedule_split_and_merge(void **state)
         assert_close(merged[1 + k].value, 100.0 + k, 0);
     }
     pms_schedule_destroy(s);
-    assert_int_equal(pms_schedule_create(&anchor, 1, evs, 5, 0, &s), PMS_EINVAL);
+    /* per_run 0 probes: software events take no counter, so all fit in one run */
+    assert_int_equal(pms_schedule_create(&anchor, 1, evs, 5, 0, &s), PMS_OK);
+    assert_int_equal(pms_schedule_runs(s), 1);
+    assert_int_equal(pms_schedule_per_run(s), 5);
+    pms_schedule_destroy(s);
+    /* events that are anchors are measured in every run anyway: left out */
+    pms_event with_anchor[2] = {parse("task-clock"), parse("page-faults")};
+    assert_int_equal(pms_schedule_create(&anchor, 1, with_anchor, 2, 1, &s), PMS_OK);
+    assert_int_equal(pms_schedule_anchor_count(s), 1);
+    assert_int_equal(pms_schedule_event_count(s), 1);
+    pms_schedule_destroy(s);
+    assert_int_equal(pms_schedule_create(&anchor, 1, with_anchor, 1, 1, &s), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "every event is an anchor"));
 }
 
 static void test_capacity_of_software_events(void **state)

@@ -52,6 +52,11 @@ typedef struct pms_sample {
     uint64_t time_enabled, time_running;
     size_t nvalues;
     const pms_read_value *values; /* points into the record or the parser's buffer */
+    /* PERF_SAMPLE_CALLCHAIN: nr_callchain u64 entries as the kernel wrote them, leaf first,
+     * with PERF_CONTEXT_* markers (>= PERF_CONTEXT_MAX) saying whether the entries after
+     * them are kernel or user addresses; points into the (8-byte aligned) record. */
+    uint64_t nr_callchain;
+    const uint64_t *callchain;
 } pms_sample;
 
 /* PERF_RECORD_MMAP / MMAP2: where a file was mapped in a process. */
@@ -150,7 +155,7 @@ int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr 
  * Each lays out one record for `attr` (with the sample_id_all trailer when the attr asks
  * for it: pid/tid/time of the event, the attr's first id, cpu 0) in buf and returns its
  * size in bytes, or 0 when it does not fit in cap bytes or the sample_type has fields
- * beyond PERF_SAMPLE_READ. Strings are padded to 8 bytes as the kernel does. */
+ * beyond PERF_SAMPLE_CALLCHAIN. Strings are padded to 8 bytes as the kernel does. */
 size_t pms_perfdata_encode_sample(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_sample *s);
 /* Writes MMAP2 (device/inode zero; prot from m->prot, or PROT_READ|PROT_EXEC when
  * m->executable and m->prot is 0). */

@@ -30,6 +30,11 @@ typedef enum pms_profile_key {
      * (perf's comm key) and by thread id (perf's pid key, printed TID:comm). */
     PMS_PROFILE_WITH_COMM = 0x100,
     PMS_PROFILE_WITH_PID = 0x200,
+    /* With callchains (perf record -g): each row also gets the samples whose callchain
+     * passes through it (perf report --children), and rows are sorted by those. An
+     * address is counted once per sample however often its chain holds it (recursion).
+     * Without callchains a row's children are its own samples. */
+    PMS_PROFILE_CHILDREN = 0x400,
 } pms_profile_key;
 
 /* What a share counts: samples (each sample one binomial draw), or the events they stand
@@ -56,6 +61,11 @@ typedef struct pms_profile_row {
     const char *comm;        /* WITH_COMM: the thread's command name at the samples, NULL if unknown */
     uint32_t tid;            /* WITH_PID: the thread id (perf's pid key); else 0 */
     const char *thread_comm; /* WITH_PID: the thread's last command name (perf prints TID:it) */
+    /* PMS_PROFILE_CHILDREN: the samples in the row or below it in the callchain (perf's
+     * "Children"), their periods, share and its Wilson interval; else zero. A row only
+     * seen in callchains has no samples of its own. */
+    uint64_t children_samples, children_period;
+    double children_share, children_ci_low, children_ci_high;
 } pms_profile_row;
 
 /* Reports progress of pms_profile_read: bytes of the data section done and in all. */
@@ -75,6 +85,9 @@ int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn pro
 uint64_t pms_profile_samples(const pms_profile *p, size_t event); /* all samples of the event */
 uint64_t pms_profile_lost(const pms_profile *p);                  /* PERF_RECORD_LOST totals */
 size_t pms_profile_distinct_ips(const pms_profile *p);
+size_t pms_profile_distinct_callchains(const pms_profile *p);
+/* Whether samples of the event carried callchains (PERF_SAMPLE_CALLCHAIN). */
+int pms_profile_has_callchains(const pms_profile *p, size_t event);
 
 /* The table of one event, rows sorted by share (largest first); *rows is malloc'd (free
  * it), its strings belong to the symbol map. confidence in (0, 1), e.g. 0.95. Shares

@@ -24,7 +24,15 @@ typedef struct pms_profile_event_table {
     uint64_t samples;      /* all the event's samples */
     pms_profile_row *rows; /* sorted by share, largest first (malloc'd, freed with the report) */
     size_t nrows;
+    int children;          /* rows carry children shares (PMS_PROFILE_CHILDREN) and are sorted by them */
 } pms_profile_event_table;
+
+/* perf report's --children / --no-children. */
+typedef enum pms_profile_children {
+    PMS_CHILDREN_AUTO = 0, /* as perf: children for the events whose samples carry callchains */
+    PMS_CHILDREN_ON = 1,   /* --children (without callchains a row's children are its own samples) */
+    PMS_CHILDREN_OFF = 2,  /* --no-children */
+} pms_profile_children;
 
 #define PMS_PROFILE_MAX_SORT_KEYS 8
 
@@ -48,6 +56,7 @@ typedef struct pms_profile_report {
     pms_profile_weight weight;
     double confidence;      /* of the Wilson intervals, in (0, 1) */
     uint64_t limit;         /* rows written per table; 0: all */
+    pms_profile_children children; /* of perf.data tables */
     /* Made by the pms_profile_report_add_* calls. */
     uint64_t lost;          /* PERF_RECORD_LOST totals */
     pms_profile_event_table *tables;
@@ -77,7 +86,9 @@ size_t pms_profile_report_shown(const pms_profile_report *rep, const pms_profile
 /* A header line and the table of each event, the rows beyond the limit summed in a line. */
 int pms_profile_report_write_text(FILE *out, const pms_profile_report *rep);
 /* event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high
- * (and comm,pid,thread_comm when rows are split by thread), quoted as RFC 4180 says. */
+ * (and comm,pid,thread_comm when rows are split by thread; and children_samples,
+ * children_period,children_share,children_ci_low,children_ci_high when a table has
+ * children), quoted as RFC 4180 says. */
 int pms_profile_report_write_csv(FILE *out, const pms_profile_report *rep);
 /* One object: the file, sort, weight, confidence, lost, and the events with their rows. */
 int pms_profile_report_write_json(FILE *out, const pms_profile_report *rep);

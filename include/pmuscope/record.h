@@ -59,6 +59,7 @@ typedef struct pms_record_config {
     char *const *cmdline_argv;
     volatile sig_atomic_t *stop;       /* non-zero (set by the caller's signal handler) ends it; may be NULL */
     const pms_record_tap *tap;         /* may be NULL */
+    int callchain;                     /* non-zero: frame-pointer callchains (perf record -g) */
     int compression_level;             /* perf record -z: 0 none, 1-22 zstd (pms_perfdata_writer_compress) */
 } pms_record_config;
 

@@ -76,6 +76,8 @@ typedef struct pms_sampler_config {
     int enable_on_exec;        /* start counting when the launched child execs */
     int time_order;            /* non-zero: records reach the callback in time order across the
                                   buffers (see pms_sampler_poll); pms_sampler_flush() at the end */
+    int callchain;             /* non-zero: samples carry the kernel's frame-pointer callchain
+                                  (PERF_SAMPLE_CALLCHAIN, as perf record -g) */
 } pms_sampler_config;
 
 typedef struct pms_sampler_stats {

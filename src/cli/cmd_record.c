@@ -48,6 +48,9 @@ static void usage(FILE *out)
           "                         as perf record -z: perf report reads the file as it is\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
+          "  -g, --call-graph fp    every sample carries its callchain, walked by the kernel through\n"
+          "                         frame pointers (PERF_SAMPLE_CALLCHAIN, as perf record -g): build\n"
+          "                         the program with -fno-omit-frame-pointer; report --children\n"
           "      --fallback         let cpu-clock stand in for an event this machine cannot count\n"
           "                         (the output says so)\n"
           "      --olr[=METHOD]     fit the --read counters against the first event's count with\n"
@@ -89,6 +92,7 @@ typedef struct record_opts {
     size_t pages;
     pid_t pid;
     bool fallback;
+    bool callchain; /* -g, --call-graph fp */
     int compression_level; /* -z: 0 none */
     olr_opts olr;
     const char *json; /* --json[=FILE]: cli_format_target */
@@ -145,6 +149,12 @@ static void lower_to_max_sample_rate(record_opts *o)
     o->freq = max;
 }
 
+/* perf record's --call-graph modes (fp, dwarf[,SIZE], lbr): the word after -g is one of them. */
+static bool is_call_graph_mode(const char *word)
+{
+    return strcmp(word, "fp") == 0 || strcmp(word, "lbr") == 0 || strncmp(word, "dwarf", 5) == 0;
+}
+
 static int parse_options(int argc, char **argv, record_opts *o)
 {
     static const struct option longopts[] = {
@@ -156,7 +166,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"pid", required_argument, NULL, 'p'},         {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
         {"olr-only", no_argument, NULL, OPT_OLR_ONLY}, {"olr-csv", no_argument, NULL, OPT_OLR_CSV},
-        {"json", optional_argument, NULL, OPT_JSON},
+        {"json", optional_argument, NULL, OPT_JSON},   {"call-graph", optional_argument, NULL, 'g'},
         {"compression-level", optional_argument, NULL, 'z'},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
@@ -165,7 +175,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
     bool seed_given = false;
     int c;
     optind = 1;
-    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:z::h", longopts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:gz::h", longopts)) != -1) {
         switch (c) {
         case 'e': o->events = optarg; break;
         case OPT_READ: o->reads = optarg; break;
@@ -212,6 +222,14 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case OPT_OLR_CSV: o->olr.fit.csv = true; break;
         case OPT_JSON: o->json = cli_format_target(optarg); break;
         case OPT_PPROF: o->pprof = optarg; break;
+        case 'g': { /* -g, --call-graph[=]MODE: as perf, the mode may be the next word */
+            const char *mode = optarg;
+            if (!mode && optind < argc && is_call_graph_mode(argv[optind])) mode = argv[optind++];
+            if (mode && strcmp(mode, "fp") != 0)
+                return cli_usage_error("record", "--call-graph: expected 'fp' (frame pointers), got '%s'", mode);
+            o->callchain = true;
+            break;
+        }
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("record", "%s", cli_bad_option());
@@ -315,7 +333,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     sev[0].nread = nreads;
     pms_record_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .argv = o->argv,
                              .pid = o->pid, .output = o->output, .cmdline_argc = argc, .cmdline_argv = argv,
-                             .stop = &stat_stop, .compression_level = o->compression_level};
+                             .stop = &stat_stop, .callchain = o->callchain, .compression_level = o->compression_level};
     char *csv_path = NULL;
     FILE *csv = NULL;
     pms_olr_live *olr = NULL;

@@ -25,7 +25,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: pmuscope report [-i FILE | FILE...] [--sort KEYS] [--weight samples|period] [--confidence C]\n"
             "                       [--limit N] [--json[=FILE]] [--csv[=FILE]] [-e EVENT] [-o FILE] [--html FILE]\n"
-            "                       [--pprof FILE] [--pprof-input] [--symfs DIR]\n"            "\n"
+            "                       [--pprof FILE] [--pprof-input] [--symfs DIR] [--children | --no-children]\n"            "\n"
             "Reads a perf.data written by `perf record` or `pmuscope record` (or a pprof profile) in one streaming pass\n"
             "(memory grows with the number of distinct IPs, not of samples) and prints where the\n"
             "samples fell: binary, function, samples and share of each event's samples.\n"
@@ -40,6 +40,11 @@ static void usage(FILE *out)
             "                        dso: one row per binary (perf report --sort dso); comm: per\n"
             "                        command name; pid: per thread, printed TID:comm as perf does;\n"
             "                        several comma-separated (comm,dso, pid,sym, comm,dso,sym...)\n"
+            "      --children        with callchains (perf record -g, pmuscope record -g): each row also\n"
+            "                        gets the samples whose callchain passes through it (its callees'\n"
+            "                        included, each sample once), rows sorted by them: perf report\n"
+            "                        --children, the default for files with callchains as in perf\n"
+            "      --no-children     only the samples taken in each row (perf report --no-children)\n"
             "  -e, --event NAME      only this event (default: one table per event in the file)\n"
             "      --weight W        what a share counts: samples (default), or period: the events\n"
             "                        the samples stand for, as perf report's overhead (they differ when\n"
@@ -53,7 +58,9 @@ static void usage(FILE *out)
             "      --json[=FILE]     JSON (all fields, full paths), to FILE or instead of the text\n"
             "      --csv[=FILE]      CSV, to FILE or instead of the text: event,binary,function,ip,\n"
             "                        file_offset,symbol_offset,samples,period,share,ci_low,ci_high\n"
-            "                        (and comm,pid,thread_comm with --sort comm or pid)\n"
+            "                        (and comm,pid,thread_comm with --sort comm or pid; and children_samples,\n"
+            "                        children_period,children_share,children_ci_low,children_ci_high\n"
+            "                        when a table has children)\n"
             "  -o, --output FILE     write the report to FILE instead of stdout\n"
             "      --html FILE       also write a self-contained HTML page: the tables, and a bar\n"
             "                        chart of the top 10 shares of each event with their intervals\n"
@@ -79,7 +86,8 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT, OPT_SYMFS };
+    enum { OPT_CONFIDENCE = 256, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WEIGHT, OPT_LIMIT, OPT_PPROF, OPT_PPROF_INPUT, OPT_SYMFS,
+           OPT_CHILDREN, OPT_NO_CHILDREN };
     static const struct option longopts[] = {
         {"input", required_argument, NULL, 'i'},     {"sort", required_argument, NULL, 's'},
         {"weight", required_argument, NULL, OPT_WEIGHT}, {"event", required_argument, NULL, 'e'},
@@ -87,6 +95,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"limit", required_argument, NULL, OPT_LIMIT}, {"json", optional_argument, NULL, OPT_JSON},
         {"csv", optional_argument, NULL, OPT_CSV},         {"output", required_argument, NULL, 'o'},
         {"html", required_argument, NULL, OPT_HTML}, {"pprof", required_argument, NULL, OPT_PPROF},
+        {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT},
+        {"children", no_argument, NULL, OPT_CHILDREN}, {"no-children", no_argument, NULL, OPT_NO_CHILDREN},
         {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT}, {"symfs", required_argument, NULL, OPT_SYMFS},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
@@ -125,6 +135,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_HTML: o->html = optarg; break;
         case OPT_PPROF: o->pprof = optarg; break;
         case OPT_PPROF_INPUT: o->pprof_input = true; break;
+        case OPT_CHILDREN: rep->children = PMS_CHILDREN_ON; break;
+        case OPT_NO_CHILDREN: rep->children = PMS_CHILDREN_OFF; break;
         case OPT_SYMFS: o->symfs = optarg; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;

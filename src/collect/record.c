@@ -100,7 +100,8 @@ static int open_sampler(pms_sampler **out, const pms_record_config *cfg, pid_t p
 {
     bool reads = cfg->nevents && cfg->events[0].nread;
     pms_sampler_config sc = {.events = cfg->events, .nevents = cfg->nevents, .mmap_pages = cfg->mmap_pages,
-                             .inherit = launched && !reads, .enable_on_exec = launched};
+                             .inherit = launched && !reads, .enable_on_exec = launched,
+                             .callchain = cfg->callchain};
     return pms_sampler_open(out, &sc, pid);
 }
 

@@ -105,7 +105,7 @@ static void fill_attr(const pms_sampler *s, const pms_sampler_config *cfg, struc
 {
     *a = ev->attr;
     a->size = sizeof *a;
-    a->sample_type = PMS_SAMPLE_BASE | (s->nreads ? PERF_SAMPLE_READ : 0);
+    a->sample_type = PMS_SAMPLE_BASE | (s->nreads ? PERF_SAMPLE_READ : 0) | (cfg->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
     a->read_format = PERF_FORMAT_ID;
     if (s->nreads)
         a->read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;

@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
+#include "util/strtab.h"
 
 #include <errno.h>
 #include <math.h>
@@ -179,8 +180,10 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
         return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
     size_t counts = count_type(p), size = 0;
     pms_keymap where, index; /* (file, binary) -> place; (name, place) -> row */
+    pms_strtab names; /* strings by content: a writer may repeat one in its string table */
     pms__keymap_init(&where);
     pms__keymap_init(&index);
+    pms__strtab_init(&names);
     pms_pprof_row *out = NULL;
     int64_t total = 0;
     uint64_t draws = 0;
@@ -189,10 +192,15 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
         const Pms__Sample *s = p->msg->sample[i];
         const char *name, *file, *binary, *build_id;
         if ((rc = leaf_function(p, s, &name, &file, &binary, &build_id))) break;
-        /* A row is a function (name and source file) in a binary; strings are told apart by
-         * their addresses (the string table's, or a location's made name). */
-        uint64_t *place = pms__keymap_upsert(&where, (uint64_t)(uintptr_t)file, (uint64_t)(uintptr_t)binary, where.count);
-        uint64_t *slot = place ? pms__keymap_upsert(&index, (uint64_t)(uintptr_t)name, *place, UINT64_MAX) : NULL;
+        /* A row is a function (name and source file) in a binary, strings told apart by their
+         * content: pprof asks for distinct strings, but a writer that repeats one (an entry
+         * per function) must not split the function's row. */
+        int64_t in = pms__strtab_intern(&names, name), ifile = pms__strtab_intern(&names, file),
+                ibin = pms__strtab_intern(&names, binary);
+        uint64_t *place = in < 0 || ifile < 0 || ibin < 0
+                              ? NULL
+                              : pms__keymap_upsert(&where, (uint64_t)ifile, (uint64_t)ibin, where.count);
+        uint64_t *slot = place ? pms__keymap_upsert(&index, (uint64_t)in, *place, UINT64_MAX) : NULL;
         if (!slot || (*slot == UINT64_MAX && pms__grow(&out, &size, *nrows + 1, sizeof *out))) {
             rc = pms__fail(PMS_ENOMEM, "out of memory for the pprof table");
             break;
@@ -210,6 +218,7 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
     }
     pms__keymap_free(&where);
     pms__keymap_free(&index);
+    pms__strtab_free(&names);
     if (rc) {
         free(out);
         *nrows = 0;

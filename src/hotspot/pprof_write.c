@@ -1,12 +1,14 @@
 /* perf.data -> pprof: one pass counts samples, periods and read-counter increments per
- * sampled instruction (process, mode, IP); then every instruction becomes a location in
- * its mapping and function, and a sample carrying its values and share intervals. */
+ * sampled instruction (process, mode, IP) and callchain; then every instruction (sampled
+ * or in a callchain) becomes a location in its mapping and function, and every (IP,
+ * callchain) a sample carrying its locations (leaf first), values and share intervals. */
 #include "pmuscope/event.h"
 #include "pmuscope/perfdata.h"
 #include "pmuscope/pprof.h"
 #include "pmuscope/profile.h"
 #include "pmuscope/symbols.h"
 
+#include "hotspot/chains.h"
 #include "hotspot/pprof_build.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -25,6 +27,7 @@ struct site {
     uint32_t pid;
     int kernel;
     uint64_t ip, time;
+    size_t chain; /* index in the pass's chains, SIZE_MAX without one */
 };
 
 /* Per event of the file: two value slots per site, samples and period (or increments). */
@@ -38,7 +41,8 @@ struct pass {
     const pms_perfdata_attr *attrs;
     size_t nattrs, nslots;
     struct event_stats *ev;
-    pms_keymap site_index; /* (kernel << 32 | pid, ip) -> site */
+    pms_keymap site_index; /* (kernel << 32 | pid, ip), or (1 << 63 | chain, 0) -> site */
+    pms__chains chains;    /* the distinct (mode, pid, IP, callchain) of the samples */
     struct site *sites;
     size_t nsites, sites_cap;
     uint64_t *values; /* nsites x nslots */
@@ -58,13 +62,21 @@ static int is_kernel(uint16_t misc)
 static uint64_t *site_values(struct pass *p, const pms_sample *s)
 {
     int kernel = is_kernel(s->misc);
-    uint64_t *slot = pms__keymap_upsert(&p->site_index, (uint64_t)kernel << 32 | s->pid, s->ip, UINT64_MAX);
+    uint64_t a = (uint64_t)kernel << 32 | s->pid, b = s->ip;
+    size_t chain = SIZE_MAX;
+    if (s->nr_callchain) { /* the chain, interned with the mode, pid and IP, is the site */
+        if (pms__chains_add(&p->chains, a, s->pid, s->ip, s->time, s->callchain, (size_t)s->nr_callchain, 0, &chain))
+            return NULL;
+        a = 1ull << 63 | chain;
+        b = 0;
+    }
+    uint64_t *slot = pms__keymap_upsert(&p->site_index, a, b, UINT64_MAX);
     if (!slot) return NULL;
     if (*slot == UINT64_MAX) {
         if (pms__grow(&p->sites, &p->sites_cap, p->nsites + 1, sizeof *p->sites) ||
             pms__grow(&p->values, &p->values_cap, (p->nsites + 1) * p->nslots, sizeof *p->values))
             return NULL;
-        p->sites[p->nsites] = (struct site){s->pid, kernel, s->ip, s->time};
+        p->sites[p->nsites] = (struct site){s->pid, kernel, s->ip, s->time, chain};
         memset(p->values + p->nsites * p->nslots, 0, p->nslots * sizeof *p->values);
         *slot = p->nsites++;
     }
@@ -223,9 +235,10 @@ static int add_comments(pms_pprof_builder *b, struct pass *p, pms_perfdata_reade
     return rc;
 }
 
-/* Ids of mappings and functions, found again by (binary, start) and (binary, symbol). */
+/* Ids of mappings, functions and locations, found again by (binary, start), (binary,
+ * symbol) and (mode << 32 | pid, address). */
 struct ids {
-    pms_keymap mappings, functions;
+    pms_keymap mappings, functions, locations;
 };
 
 static int mapping_of(pms_pprof_builder *b, struct pass *p, struct ids *ids, const pms_symbol_info *si, uint64_t *id)
@@ -271,29 +284,67 @@ static void share_label(char *buf, size_t size, uint64_t k, uint64_t n, double c
              100 * confidence);
 }
 
+/* The location of address ip of process pid (kernel: in the kernel's maps) at time, made
+ * at first sight with its mapping, function and source line. */
+static int location_of(pms_pprof_builder *b, struct pass *p, struct ids *ids, uint32_t pid, int kernel, uint64_t ip,
+                       uint64_t time, uint64_t *id)
+{
+    uint64_t *slot = pms__keymap_upsert(&ids->locations, (uint64_t)kernel << 32 | pid, ip, 0);
+    if (!slot) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
+    if (!*slot) {
+        pms_symbol_info si;
+        pms_symbols_resolve(p->symbols, pid, ip, time, kernel, &si);
+        uint64_t mapping = 0, function = 0;
+        const char *file = "";
+        int line = 0;
+        if (si.symbol) pms_symbols_source_line(p->symbols, si.binary, si.file_offset, &file, &line);
+        int rc = mapping_of(b, p, ids, &si, &mapping);
+        if (!rc) rc = function_of(b, p, ids, &si, &function);
+        if (!rc) rc = pms__pprof_add_location(b, slot, mapping, ip, function, line);
+        if (rc) return rc;
+    }
+    *id = *slot;
+    return PMS_OK;
+}
+
+/* A site's locations, leaf first: the sampled IP, then its callchain as perf report walks
+ * it (the chain's first entry, the sampled IP again, left out). Returns how many went to
+ * locs (room for 1 + PMS__MAX_STACK). */
+static int site_locations(pms_pprof_builder *b, struct pass *p, struct ids *ids, const struct site *s,
+                          pms__chain_ip *walk, uint64_t *locs, size_t *n)
+{
+    *n = 0;
+    int rc = location_of(b, p, ids, s->pid, s->kernel, s->ip, s->time, &locs[(*n)++]);
+    if (rc || s->chain == SIZE_MAX) return rc;
+    const pms__chain *k = &p->chains.items[s->chain];
+    size_t nwalk = pms__chain_walk(p->chains.pool + k->start, k->len, PMS__MAX_STACK, walk);
+    for (size_t i = 0; i < nwalk && !rc; i++) {
+        if (i == 0 && walk[0].ip == s->ip && walk[0].kernel == s->kernel) continue;
+        rc = location_of(b, p, ids, s->pid, walk[i].kernel, walk[i].ip, s->time, &locs[(*n)++]);
+    }
+    return rc;
+}
+
 static int add_sites(pms_pprof_builder *b, struct pass *p, const pms_pprof_options *o)
 {
     struct ids ids;
     pms__keymap_init(&ids.mappings);
     pms__keymap_init(&ids.functions);
+    pms__keymap_init(&ids.locations);
+    uint64_t *locs = malloc((1 + PMS__MAX_STACK) * sizeof *locs);
+    pms__chain_ip *walk = malloc(PMS__MAX_STACK * sizeof *walk);
     size_t ntypes = 0;
     for (size_t e = 0; e < p->nattrs; e++) ntypes += (p->ev[e].samples_type != NO_TYPE) + (p->ev[e].value_type != NO_TYPE);
     int64_t *values = calloc(ntypes ? ntypes : 1, sizeof *values);
     pms_pprof_label *labels = calloc(p->nattrs ? p->nattrs : 1, sizeof *labels);
     char *texts = calloc(p->nattrs ? p->nattrs : 1, 2 * LABEL_SIZE);
-    int rc = values && labels && texts ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
+    int rc = values && labels && texts && locs && walk ? PMS_OK
+                                                       : pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
     for (size_t i = 0; i < p->nsites && !rc; i++) {
         const struct site *s = &p->sites[i];
         const uint64_t *v = p->values + i * p->nslots;
-        pms_symbol_info si;
-        pms_symbols_resolve(p->symbols, s->pid, s->ip, s->time, s->kernel, &si);
-        uint64_t mapping = 0, function = 0, location = 0;
-        const char *file = "";
-        int line = 0;
-        if (si.symbol) pms_symbols_source_line(p->symbols, si.binary, si.file_offset, &file, &line);
-        rc = mapping_of(b, p, &ids, &si, &mapping);
-        if (!rc) rc = function_of(b, p, &ids, &si, &function);
-        if (!rc) rc = pms__pprof_add_location(b, &location, mapping, s->ip, function, line);
+        size_t nlocs = 0;
+        rc = site_locations(b, p, &ids, s, walk, locs, &nlocs);
         size_t nlabels = 0;
         for (size_t e = 0; e < p->nattrs && !rc; e++) {
             const struct event_stats *st = &p->ev[e];
@@ -305,8 +356,11 @@ static int add_sites(pms_pprof_builder *b, struct pass *p, const pms_pprof_optio
             share_label(str, LABEL_SIZE, v[2 * e], st->samples, o->confidence);
             labels[nlabels++] = (pms_pprof_label){key, str};
         }
-        if (!rc) rc = pms__pprof_add_sample(b, &location, 1, values, labels, nlabels);
+        if (!rc) rc = pms__pprof_add_sample(b, locs, nlocs, values, labels, nlabels);
     }
+    free(locs);
+    free(walk);
+    pms__keymap_free(&ids.locations);
     free(values);
     free(labels);
     free(texts);
@@ -353,6 +407,7 @@ int pms_pprof_write_perfdata(const char *out, const char *perfdata, const pms_pp
     struct pass p = {0};
     pms__keymap_init(&p.site_index);
     pms__keymap_init(&p.last_read);
+    pms__chains_init(&p.chains);
     int rc = pms_perfdata_open(&r, perfdata);
     if (!rc && pms_perfdata_nattrs(r) > MAX_EVENTS)
         rc = pms__fail(PMS_EINVAL, "%s: %zu events, at most %u", perfdata, pms_perfdata_nattrs(r), MAX_EVENTS);
@@ -376,6 +431,7 @@ int pms_pprof_write_perfdata(const char *out, const char *perfdata, const pms_pp
     pms_symbols_destroy(p.symbols);
     pms__keymap_free(&p.site_index);
     pms__keymap_free(&p.last_read);
+    pms__chains_free(&p.chains);
     free(p.sites);
     free(p.values);
     free(p.ev);

@@ -1,5 +1,6 @@
 /* The sampled-IP profile: streaming counts per (event, pid, IP), symbolised at the end. */
 #include "pmuscope/profile.h"
+#include "hotspot/chains.h"
 #include "hotspot/comms.h"
 #include "hotspot/read_delta.h"
 #include "util/error.h"
@@ -24,12 +25,14 @@ struct pms_profile {
     pms_symbols *symbols;
     pms_keymap index; /* (event_tid, ip) -> index in entries */
     pms__comms comms;
+    pms__chains chains; /* the samples' callchains, when they have them */
     struct entry *entries;
     size_t n, cap;
     uint64_t totals[MAX_EVENTS];
     uint64_t total_period[MAX_EVENTS];
     double total_period_sq[MAX_EVENTS]; /* for the effective sample size of period shares */
     uint64_t lost;
+    unsigned char chained[MAX_EVENTS]; /* the event's samples carry callchains */
     pms_keymap last_read; /* sample id -> the value its last PERF_SAMPLE_READ gave */
 };
 
@@ -41,6 +44,7 @@ int pms_profile_create(pms_profile **out, pms_symbols *symbols)
     pms__keymap_init(&p->index);
     pms__keymap_init(&p->last_read);
     pms__comms_init(&p->comms);
+    pms__chains_init(&p->chains);
     *out = p;
     return PMS_OK;
 }
@@ -51,6 +55,7 @@ void pms_profile_destroy(pms_profile *p)
     pms__keymap_free(&p->index);
     pms__keymap_free(&p->last_read);
     pms__comms_free(&p->comms);
+    pms__chains_free(&p->chains);
     free(p->entries);
     free(p);
 }
@@ -77,6 +82,11 @@ static int add_weighted(pms_profile *p, size_t event, const pms_sample *s, uint6
     struct entry *e = &p->entries[*slot];
     e->samples++;
     e->period += period;
+    if (s->nr_callchain || (s->attr && (s->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN))) {
+        p->chained[event] = 1;
+        int rc = pms__chains_add(&p->chains, key, s->pid, s->ip, s->time, s->callchain, (size_t)s->nr_callchain, period, NULL);
+        if (rc) return rc;
+    }
     p->totals[event]++;
     p->total_period[event] += period;
     p->total_period_sq[event] += (double)period * (double)period;
@@ -179,6 +189,8 @@ int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn pro
 uint64_t pms_profile_samples(const pms_profile *p, size_t event) { return event < MAX_EVENTS ? p->totals[event] : 0; }
 uint64_t pms_profile_lost(const pms_profile *p) { return p->lost; }
 size_t pms_profile_distinct_ips(const pms_profile *p) { return p->n; }
+size_t pms_profile_distinct_callchains(const pms_profile *p) { return p->chains.n; }
+int pms_profile_has_callchains(const pms_profile *p, size_t event) { return event < MAX_EVENTS && p->chained[event]; }
 
 static double z_of(double confidence) { return gsl_cdf_ugaussian_Pinv(1 - (1 - confidence) / 2); }
 
@@ -218,6 +230,15 @@ static int compare_rows(const void *x, const void *y)
     return 0;
 }
 
+/* perf report --children's order: by children, then as the self table. */
+static int compare_children(const void *x, const void *y)
+{
+    const pms_profile_row *a = x, *b = y;
+    if (a->children_share != b->children_share) return a->children_share < b->children_share ? 1 : -1;
+    if (a->children_samples != b->children_samples) return a->children_samples < b->children_samples ? 1 : -1;
+    return compare_rows(x, y);
+}
+
 /* Shares and intervals of the rows, by samples or by period. */
 static int fill_shares(const pms_profile *p, size_t event, pms_profile_weight weight, double confidence,
                        pms_profile_row *rows, size_t n)
@@ -232,11 +253,17 @@ static int fill_shares(const pms_profile *p, size_t event, pms_profile_weight we
         total = n_eff = (double)p->totals[event];
     }
     for (size_t i = 0; i < n; i++) {
-        double part = weight == PMS_WEIGHT_PERIOD ? (double)rows[i].period : (double)rows[i].samples;
-        rows[i].share = total > 0 ? part / total : 0;
-        rows[i].ci_low = 0;
-        rows[i].ci_high = 1;
-        if (n_eff > 0) wilson(rows[i].share, n_eff, z, &rows[i].ci_low, &rows[i].ci_high);
+        pms_profile_row *r = &rows[i];
+        double part = weight == PMS_WEIGHT_PERIOD ? (double)r->period : (double)r->samples;
+        double below = weight == PMS_WEIGHT_PERIOD ? (double)r->children_period : (double)r->children_samples;
+        r->share = total > 0 ? part / total : 0;
+        r->children_share = total > 0 ? below / total : 0;
+        r->ci_low = r->children_ci_low = 0;
+        r->ci_high = r->children_ci_high = 1;
+        if (n_eff > 0) {
+            wilson(r->share, n_eff, z, &r->ci_low, &r->ci_high);
+            wilson(r->children_share, n_eff, z, &r->children_ci_low, &r->children_ci_high);
+        }
     }
     return PMS_OK;
 }
@@ -254,6 +281,114 @@ int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double 
     return pms_profile_table_weighted(p, event, key, PMS_WEIGHT_SAMPLES, confidence, rows, nrows);
 }
 
+/* Rows in the making: merged by (thread group, location), the group being the (comm, tid)
+ * pair the keys ask for and the location the (binary, offset) pair; each gets a dense id
+ * first. */
+struct table_build {
+    pms_profile *p;
+    pms_profile_key key; /* without the flags */
+    int by_comm, by_tid, children;
+    pms_keymap merged, groups, places;
+    pms_profile_row *out;
+    size_t n, cap;
+    size_t *counted; /* per row: 1 + the last chain that counted it as a child, 0 for none */
+    size_t ncounted, counted_cap;
+};
+
+/* The row of an address of thread entry `event_tid` (resolved in si), made at first sight;
+ * SIZE_MAX when out of memory. A callchain entry (in_chain) without a symbol is keyed by
+ * its run-time address, as perf keys its callchain nodes; a sampled IP by its offset. */
+static size_t row_of(struct table_build *t, const pms_symbol_info *si, uint64_t event_tid, uint64_t ip, int in_chain)
+{
+    pms_profile *p = t->p;
+    uint32_t tid = (uint32_t)event_tid;
+    /* perf's pid key prints the thread's last name, its comm key the name at the sample */
+    const char *comm = t->by_comm ? comm_name(p, tid, event_tid >> 43) : NULL;
+    /* Rows merge by (binary, file offset of the IP or of its symbol); the binary
+     * string is interned by the symbol map, so its address identifies it. An
+     * address without a symbol is a row of its own in the symbol view, as in perf. */
+    uint64_t a = (uint64_t)(uintptr_t)si->binary, b = si->file_offset;
+    if (t->key == PMS_PROFILE_BY_SYMBOL && si->symbol) b = si->file_offset - si->symbol_offset;
+    if (t->key == PMS_PROFILE_BY_SYMBOL && !si->symbol && in_chain) b = ip;
+    if (t->key == PMS_PROFILE_BY_DSO) b = 0;
+    if (t->key == PMS_PROFILE_BY_NONE) a = b = 0;
+    /* comm names are interned, so their addresses identify them too */
+    uint64_t *group = pms__keymap_upsert(&t->groups, (uint64_t)(uintptr_t)comm, t->by_tid ? tid : 0, t->groups.count);
+    uint64_t *place = group ? pms__keymap_upsert(&t->places, a, b, t->places.count) : NULL;
+    uint64_t *slot = place ? pms__keymap_upsert(&t->merged, *group, *place, UINT64_MAX) : NULL;
+    if (!slot) return SIZE_MAX;
+    if (*slot == UINT64_MAX) {
+        if (pms__grow(&t->out, &t->cap, t->n + 1, sizeof *t->out)) return SIZE_MAX;
+        const char *last = t->by_tid ? comm_name(p, tid, pms__comms_at(&p->comms, tid, UINT64_MAX)) : NULL;
+        pms_profile_row row = {.binary = t->key == PMS_PROFILE_BY_NONE ? "" : si->binary,
+                               .symbol = t->key >= PMS_PROFILE_BY_DSO ? NULL : si->symbol,
+                               .comm = comm,
+                               .tid = t->by_tid ? tid : 0,
+                               .thread_comm = last};
+        if (t->key == PMS_PROFILE_BY_IP) {
+            row.ip = ip;
+            row.file_offset = si->file_offset;
+            row.symbol_offset = si->symbol_offset;
+        } else if (t->key == PMS_PROFILE_BY_SYMBOL) {
+            row.file_offset = b;
+        }
+        t->out[t->n] = row;
+        *slot = t->n++;
+    }
+    return (size_t)*slot;
+}
+
+/* Adds distinct chain number `id` to the children of every row it passes through, once
+ * each: the sampled IP's own row, then the callchain's addresses as perf walks them. */
+static int count_children(struct table_build *t, size_t id, pms__chain_ip *walk)
+{
+    pms_profile *p = t->p;
+    const pms__chain *k = &p->chains.items[id];
+    size_t n = pms__chain_walk(p->chains.pool + k->start, k->len, PMS__MAX_STACK, walk);
+    for (size_t i = 0; i <= n; i++) {
+        pms_symbol_info si;
+        uint64_t ip = i == 0 ? k->ip : walk[i - 1].ip;
+        int kernel = i == 0 ? (int)(k->event_tid >> 32 & 1) : walk[i - 1].kernel;
+        pms_symbols_resolve(p->symbols, k->pid, ip, k->first_time, kernel, &si);
+        size_t row = row_of(t, &si, k->event_tid, ip, i > 0);
+        if (row == SIZE_MAX || pms__grow(&t->counted, &t->counted_cap, t->n, sizeof *t->counted))
+            return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
+        while (t->ncounted < t->n) t->counted[t->ncounted++] = 0;
+        if (t->counted[row] == id + 1) continue; /* recursion: once per sample */
+        t->counted[row] = id + 1;
+        t->out[row].children_samples += k->samples;
+        t->out[row].children_period += k->period;
+    }
+    return PMS_OK;
+}
+
+static int build_rows(struct table_build *t, size_t event)
+{
+    pms_profile *p = t->p;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct entry *e = &p->entries[i];
+        if ((e->event_tid >> 33 & (MAX_EVENTS - 1)) != event) continue;
+        pms_symbol_info si;
+        pms_symbols_resolve(p->symbols, e->pid, e->ip, e->first_time, (e->event_tid >> 32) & 1, &si);
+        size_t row = row_of(t, &si, e->event_tid, e->ip, 0);
+        if (row == SIZE_MAX) return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
+        t->out[row].samples += e->samples;
+        t->out[row].period += e->period;
+        if (!p->chained[event]) { /* without callchains a row's children are itself */
+            t->out[row].children_samples += e->samples;
+            t->out[row].children_period += e->period;
+        }
+    }
+    if (!t->children || !p->chained[event]) return PMS_OK;
+    pms__chain_ip *walk = malloc(PMS__MAX_STACK * sizeof *walk);
+    if (!walk) return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
+    int rc = PMS_OK;
+    for (size_t i = 0; i < p->chains.n && !rc; i++)
+        if ((p->chains.items[i].event_tid >> 33 & (MAX_EVENTS - 1)) == event) rc = count_children(t, i, walk);
+    free(walk);
+    return rc;
+}
+
 int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
                                double confidence, pms_profile_row **rows, size_t *nrows)
 {
@@ -262,78 +397,33 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
     if (!(confidence > 0 && confidence < 1))
         return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
     if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
-    int rc = PMS_OK;
-    int by_comm = (key & PMS_PROFILE_WITH_COMM) != 0, by_tid = (key & PMS_PROFILE_WITH_PID) != 0;
-    key &= 0xff;
-    if (key > PMS_PROFILE_BY_NONE) return pms__fail(PMS_EINVAL, "profile: unknown sort key %d", (int)key);
-    /* Rows merge by (thread group, location): the group is the (comm, tid) pair the keys
-     * ask for, the location the (binary, offset) pair; each gets a dense id first. */
-    pms_keymap merged, groups, places;
-    pms__keymap_init(&merged);
-    pms__keymap_init(&groups);
-    pms__keymap_init(&places);
-    pms_profile_row *out = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < p->n && !rc; i++) {
-        const struct entry *e = &p->entries[i];
-        if ((e->event_tid >> 33 & (MAX_EVENTS - 1)) != event) continue;
-        pms_symbol_info si;
-        pms_symbols_resolve(p->symbols, e->pid, e->ip, e->first_time, (e->event_tid >> 32) & 1, &si);
-        uint32_t tid = (uint32_t)e->event_tid;
-        /* perf's pid key prints the thread's last name, its comm key the name at the sample */
-        const char *comm = by_comm ? comm_name(p, tid, e->event_tid >> 43) : NULL;
-        const char *last = by_tid ? comm_name(p, tid, pms__comms_at(&p->comms, tid, UINT64_MAX)) : NULL;
-        /* Rows merge by (binary, file offset of the IP or of its symbol); the binary
-         * string is interned by the symbol map, so its address identifies it. An
-         * address without a symbol is a row of its own in the symbol view, as in perf. */
-        uint64_t a = (uint64_t)(uintptr_t)si.binary, b = si.file_offset;
-        if (key == PMS_PROFILE_BY_SYMBOL && si.symbol) b = si.file_offset - si.symbol_offset;
-        if (key == PMS_PROFILE_BY_DSO) b = 0;
-        if (key == PMS_PROFILE_BY_NONE) a = b = 0;
-        /* comm names are interned, so their addresses identify them too */
-        uint64_t *group = pms__keymap_upsert(&groups, (uint64_t)(uintptr_t)comm,
-                                             by_tid ? tid : 0, groups.count);
-        uint64_t *place = group ? pms__keymap_upsert(&places, a, b, places.count) : NULL;
-        uint64_t *slot = place ? pms__keymap_upsert(&merged, *group, *place, UINT64_MAX) : NULL;
-        if (!slot) {
-            rc = pms__fail(PMS_ENOMEM, "out of memory for the profile table");
-            break;
-        }
-        if (*slot == UINT64_MAX) {
-            if (pms__grow(&out, &cap, n + 1, sizeof *out)) {
-                rc = pms__fail(PMS_ENOMEM, "out of memory for the profile table");
-                break;
-            }
-            pms_profile_row row = {key == PMS_PROFILE_BY_NONE ? "" : si.binary,
-                                   key >= PMS_PROFILE_BY_DSO ? NULL : si.symbol, 0, 0, 0, 0, 0, 0, 0, 0,
-                                   comm, by_tid ? tid : 0, last};
-            if (key == PMS_PROFILE_BY_IP) {
-                row.ip = e->ip;
-                row.file_offset = si.file_offset;
-                row.symbol_offset = si.symbol_offset;
-            } else if (key == PMS_PROFILE_BY_SYMBOL) {
-                row.file_offset = si.file_offset - si.symbol_offset;
-            }
-            out[n] = row;
-            *slot = n++;
-        }
-        out[*slot].samples += e->samples;
-        out[*slot].period += e->period;
-    }
-    pms__keymap_free(&merged);
-    pms__keymap_free(&groups);
-    pms__keymap_free(&places);
+    int children = (key & PMS_PROFILE_CHILDREN) != 0;
+    struct table_build t = {.p = p,
+                            .key = key & 0xff,
+                            .by_comm = (key & PMS_PROFILE_WITH_COMM) != 0,
+                            .by_tid = (key & PMS_PROFILE_WITH_PID) != 0,
+                            .children = children};
+    if (t.key > PMS_PROFILE_BY_NONE) return pms__fail(PMS_EINVAL, "profile: unknown sort key %d", (int)t.key);
+    pms__keymap_init(&t.merged);
+    pms__keymap_init(&t.groups);
+    pms__keymap_init(&t.places);
+    int rc = build_rows(&t, event);
+    pms__keymap_free(&t.merged);
+    pms__keymap_free(&t.groups);
+    pms__keymap_free(&t.places);
+    free(t.counted);
+    if (!rc) rc = fill_shares(p, event, weight, confidence, t.out, t.n);
     if (rc) {
-        free(out);
+        free(t.out);
         return rc;
     }
-    rc = fill_shares(p, event, weight, confidence, out, n);
-    if (rc) {
-        free(out);
-        return rc;
-    }
-    if (n) qsort(out, n, sizeof *out, compare_rows);
-    *rows = out;
-    *nrows = n;
+    if (t.n) qsort(t.out, t.n, sizeof *t.out, children ? compare_children : compare_rows);
+    if (!children)
+        for (size_t i = 0; i < t.n; i++) {
+            t.out[i].children_samples = t.out[i].children_period = 0;
+            t.out[i].children_share = t.out[i].children_ci_low = t.out[i].children_ci_high = 0;
+        }
+    *rows = t.out;
+    *nrows = t.n;
     return PMS_OK;
 }

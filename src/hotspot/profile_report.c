@@ -64,8 +64,11 @@ int pms_profile_report_add_perfdata(pms_profile_report *rep, pms_profile *p, con
         const char *name = pms_perfdata_get_attr(r, e)->name;
         if (event ? strcmp(event, name) != 0 : pms_profile_samples(p, e) == 0) continue;
         found = true;
-        pms_profile_event_table t = {name, pms_profile_samples(p, e), NULL, 0};
-        int rc = pms_profile_table_weighted(p, e, rep->key, rep->weight, rep->confidence, &t.rows, &t.nrows);
+        int children = rep->children == PMS_CHILDREN_ON ||
+                       (rep->children == PMS_CHILDREN_AUTO && pms_profile_has_callchains(p, e));
+        pms_profile_event_table t = {name, pms_profile_samples(p, e), NULL, 0, children};
+        pms_profile_key key = (pms_profile_key)(rep->key | (children ? PMS_PROFILE_CHILDREN : 0));
+        int rc = pms_profile_table_weighted(p, e, key, rep->weight, rep->confidence, &t.rows, &t.nrows);
         if (rc || (rc = add_table(rep, t))) return rc;
     }
     if (event && !found) return pms__fail(PMS_ENOENT, "%s: no event named '%s' in the file", rep->input, event);

@@ -39,9 +39,10 @@ static void text_thread(FILE *out, const pms_profile_report *rep, const pms_prof
     }
 }
 
-static void text_header(FILE *out, const pms_profile_report *rep)
+static void text_header(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
 {
-    fprintf(out, "%8s  %-17s %9s  ", "share", "interval", "samples");
+    if (t->children) fprintf(out, "%8s  %-17s ", "children", "interval");
+    fprintf(out, "%8s  %-17s %9s  ", t->children ? "self" : "share", "interval", "samples");
     if (rep->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", "comm");
     if (rep->key & PMS_PROFILE_WITH_PID) fprintf(out, "%-24s ", "pid:comm");
     if (base_key(rep) == PMS_PROFILE_BY_IP)
@@ -67,8 +68,8 @@ static void text_location(FILE *out, const pms_profile_report *rep, const pms_pr
         fprintf(out, "%s\n", pms__base_name(r->binary));
     } else if (r->symbol) {
         fprintf(out, "%-20s %s\n", pms__base_name(r->binary), r->symbol);
-    } else { /* perf's name for an address without a symbol */
-        fprintf(out, "%-20s 0x%016llx\n", pms__base_name(r->binary), (unsigned long long)r->file_offset);
+    } else { /* perf's name for an address without a symbol (C's %#x: no 0x for zero) */
+        fprintf(out, "%-20s %#.16llx\n", pms__base_name(r->binary), (unsigned long long)r->file_offset);
     }
 }
 
@@ -78,11 +79,15 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
     if (rep->lost) fprintf(out, ", %llu lost", (unsigned long long)rep->lost);
     fprintf(out, "; share of %s with its %g%% Wilson interval\n",
             rep->weight == PMS_WEIGHT_PERIOD ? "period" : "samples", 100 * rep->confidence);
-    text_header(out, rep);
+    text_header(out, rep, t);
     size_t shown = pms_profile_report_shown(rep, t);
     for (size_t i = 0; i < shown; i++) {
         const pms_profile_row *r = &t->rows[i];
         char interval[40];
+        if (t->children) {
+            snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->children_ci_low, 100 * r->children_ci_high);
+            fprintf(out, "%7.2f%%  %-17s ", 100 * r->children_share, interval);
+        }
         snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
         fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
         text_thread(out, rep, r);
@@ -107,7 +112,14 @@ int pms_profile_report_write_text(FILE *out, const pms_profile_report *rep)
     return stream_status(out);
 }
 
-static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
+static bool any_children(const pms_profile_report *rep)
+{
+    for (size_t i = 0; i < rep->ntables; i++)
+        if (rep->tables[i].children) return true;
+    return false;
+}
+
+static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t, bool children)
 {
     for (size_t i = 0; i < pms_profile_report_shown(rep, t); i++) {
         const pms_profile_row *r = &t->rows[i];
@@ -129,15 +141,20 @@ static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profil
                          (rep->key & PMS_PROFILE_WITH_PID) ? name_or_tid(r->thread_comm, r->tid, buf, sizeof buf) : "",
                          ",");
         }
+        if (children) /* zero in a table without them */
+            fprintf(out, ",%llu,%llu,%.9f,%.9f,%.9f", (unsigned long long)r->children_samples,
+                    (unsigned long long)r->children_period, r->children_share, r->children_ci_low, r->children_ci_high);
         fputc('\n', out);
     }
 }
 
 int pms_profile_report_write_csv(FILE *out, const pms_profile_report *rep)
 {
-    fprintf(out, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s\n",
-            by_thread(rep) ? ",comm,pid,thread_comm" : "");
-    for (size_t i = 0; i < rep->ntables; i++) csv_table(out, rep, &rep->tables[i]);
+    bool children = any_children(rep);
+    fprintf(out, "event,binary,function,ip,file_offset,symbol_offset,samples,period,share,ci_low,ci_high%s%s\n",
+            by_thread(rep) ? ",comm,pid,thread_comm" : "",
+            children ? ",children_samples,children_period,children_share,children_ci_low,children_ci_high" : "");
+    for (size_t i = 0; i < rep->ntables; i++) csv_table(out, rep, &rep->tables[i], children);
     return stream_status(out);
 }
 
@@ -148,7 +165,7 @@ static void json_string_or_null(pms_json *j, const char *key, const char *s)
     else pms_json_null(j);
 }
 
-static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_row *r)
+static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_row *r, bool children)
 {
     pms_json_object_begin(j);
     if (rep->key & PMS_PROFILE_WITH_COMM) json_string_or_null(j, "comm", r->comm);
@@ -168,6 +185,13 @@ static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profi
     pms_json_kv_double(j, "share", r->share);
     pms_json_kv_double(j, "ci_low", r->ci_low);
     pms_json_kv_double(j, "ci_high", r->ci_high);
+    if (children) {
+        pms_json_kv_uint(j, "children_samples", r->children_samples);
+        pms_json_kv_uint(j, "children_period", r->children_period);
+        pms_json_kv_double(j, "children_share", r->children_share);
+        pms_json_kv_double(j, "children_ci_low", r->children_ci_low);
+        pms_json_kv_double(j, "children_ci_high", r->children_ci_high);
+    }
     pms_json_object_end(j);
 }
 
@@ -190,7 +214,7 @@ int pms_profile_report_write_json(FILE *out, const pms_profile_report *rep)
         pms_json_kv_uint(&j, "samples", t->samples);
         pms_json_key(&j, "rows");
         pms_json_array_begin(&j);
-        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, &t->rows[k]);
+        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, &t->rows[k], t->children);
         pms_json_array_end(&j);
         pms_json_kv_uint(&j, "rows_total", t->nrows);
         pms_json_object_end(&j);

@@ -93,7 +93,7 @@ size_t pms_perfdata_encode_sample(void *buf, size_t cap, const pms_perfdata_attr
 {
     const uint64_t supported = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
                                PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-                               PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+                               PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN;
     uint64_t st = attr->attr.sample_type;
     struct out o;
     if ((st & ~supported) || begin(&o, buf, cap)) return 0;
@@ -108,6 +108,10 @@ size_t pms_perfdata_encode_sample(void *buf, size_t cap, const pms_perfdata_attr
     if (st & PERF_SAMPLE_CPU) put_u32_pair(&o, s->cpu, 0);
     if (st & PERF_SAMPLE_PERIOD) put_u64(&o, s->period);
     if (st & PERF_SAMPLE_READ) put_read_values(&o, attr->attr.read_format, s);
+    if (st & PERF_SAMPLE_CALLCHAIN) {
+        put_u64(&o, s->nr_callchain);
+        for (uint64_t i = 0; i < s->nr_callchain; i++) put_u64(&o, s->callchain[i]);
+    }
     uint16_t misc = s->misc ? s->misc : PERF_RECORD_MISC_USER;
     return finish(&o, PERF_RECORD_SAMPLE, misc);
 }

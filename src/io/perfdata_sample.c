@@ -1,6 +1,6 @@
 /* Parsing PERF_RECORD_SAMPLE and the sample_id_all trailer of other records
  * (layouts from include/uapi/linux/perf_event.h). Only the fields up to
- * PERF_SAMPLE_READ are decoded: pmuscope uses nothing that comes after them. */
+ * PERF_SAMPLE_CALLCHAIN are decoded: pmuscope uses nothing that comes after them. */
 #include "io/perfdata_format.h"
 #include "util/error.h"
 
@@ -163,6 +163,17 @@ int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr 
     if (st & PERF_SAMPLE_READ) {
         int rc = parse_read(&c, a->read_format, out, vbuf, max_values);
         if (rc) return rc;
+    }
+    if (st & PERF_SAMPLE_CALLCHAIN) {
+        uint64_t nr = take_u64(&c);
+        if (!c.short_read && nr > (uint64_t)(c.end - c.p) / 8) c.short_read = true;
+        if (!c.short_read && nr) {
+            if ((uintptr_t)c.p % 8)
+                return pms__fail(PMS_EINVAL, "sample record with a callchain is not 8-byte aligned in memory");
+            out->nr_callchain = nr;
+            out->callchain = (const uint64_t *)(const void *)c.p;
+            c.p += nr * 8;
+        }
     }
     if (c.short_read)
         return pms__fail(PMS_EFORMAT, "sample record of %zu bytes is too short for its sample_type 0x%llx", size,

@@ -5,7 +5,9 @@
 # one from perf record; read-counter increments sum to what perf script shows; mappings
 # carry the binary's build-id (readelf) and locations the source line addr2line gives;
 # labels and comments carry the Wilson intervals, the periods and the seed; the npm
-# package pprof-format decodes the same files to the same shares.
+# package pprof-format decodes the same files to the same shares. With callchains (record -g)
+# samples hold their stacks, leaf first, and go tool pprof -top -cum's cumulative shares equal
+# report --children's (and its flat shares report's) within 0.1 point, by samples and by period.
 set -euo pipefail
 . "$PMS_SOURCE_DIR/tests/lib/pprof.sh" # $tmp, fail, the readers
 hot=$PMS_WORKLOADS/hotspots
@@ -15,14 +17,14 @@ hot=$PMS_WORKLOADS/hotspots
 grep -q "pprof profile in $tmp/rec.pb.gz" "$tmp/rec.err" || fail "record does not name its profile"
 perf record -q -e cpu-clock -c 100000 -o "$tmp/perf.data" -- "$hot" >/dev/null 2>&1
 
-check_against_go() { # PERF.DATA PROFILE
+check_against_go() { # PERF.DATA PROFILE [A FUNCTION IT MUST SHOW, default hot_a]
     "$PMUSCOPE" report -i "$1" --csv --limit 0 > "$tmp/report.csv"
     "$PMUSCOPE" report -i "$1" --csv --limit 0 --weight period > "$tmp/report-period.csv"
     report_flat "$tmp/report.csv" > "$tmp/report.flat"
     report_flat "$tmp/report-period.csv" > "$tmp/report-period.flat"
     go_flat "$2" 0 > "$tmp/go.flat"   # cpu-clock_samples
     go_flat "$2" 1 > "$tmp/go-period.flat" # cpu-clock (nanoseconds)
-    grep -q "	hot_a$" "$tmp/go.flat" || fail "$2: go tool pprof shows no hot_a: $(cat "$tmp/go.flat")"
+    grep -q "	${3:-hot_a}$" "$tmp/go.flat" || fail "$2: go tool pprof shows no ${3:-hot_a}: $(cat "$tmp/go.flat")"
     same_flat "$tmp/report.flat" "$tmp/go.flat" 0.1 0.3 "$2 samples: report against go tool pprof"
     same_flat "$tmp/report-period.flat" "$tmp/go-period.flat" 0.1 0.3 "$2 period: report against go tool pprof"
 }
@@ -79,9 +81,35 @@ for k in 3 4; do
     [ "$ours" = "$perfs" ] || fail "$name: the profile sums $ours, perf script $perfs"
 done
 
+# Callchains: a record -g recording of the calltree workload; its profile's stacks give
+# go tool pprof's cumulative shares, equal to report --children's.
+"$PMUSCOPE" record -g -e cpu-clock -c 100000 -o "$tmp/cg.data" --pprof "$tmp/cg.pb.gz" -- "$PMS_WORKLOADS/calltree" \
+    >/dev/null 2>&1 || fail "record -g --pprof"
+check_against_go "$tmp/cg.data" "$tmp/cg.pb.gz" spin_x
+check_cum() { # PERF.DATA PROFILE
+    "$PMUSCOPE" report -i "$1" --children --csv --limit 0 > "$tmp/children.csv"
+    "$PMUSCOPE" report -i "$1" --children --csv --limit 0 --weight period > "$tmp/children-period.csv"
+    report_children "$tmp/children.csv" > "$tmp/report.cum"
+    report_children "$tmp/children-period.csv" > "$tmp/report-period.cum"
+    go_cum "$2" 0 > "$tmp/go.all"
+    go_cum "$2" 1 > "$tmp/go-period.all"
+    awk -F'\t' '$2 != "[unknown]"' "$tmp/go.all" > "$tmp/go.cum"
+    awk -F'\t' '$2 != "[unknown]"' "$tmp/go-period.all" > "$tmp/go-period.cum"
+    same_flat "$tmp/report.cum" "$tmp/go.cum" 0.1 1 "$2 cumulative samples: report --children against go tool pprof -cum"
+    same_flat "$tmp/report-period.cum" "$tmp/go-period.cum" 0.1 1 "$2 cumulative period: report --children against go tool pprof -cum"
+}
+check_cum "$tmp/cg.data" "$tmp/cg.pb.gz"
+grep -q '^[0-9.]*	branch_a$' "$tmp/go.cum" || fail "go tool pprof -cum shows no branch_a: $(cat "$tmp/go.cum")"
+awk -F'\t' '$2 == "branch_a" && $1 > 30 {ok = 1} END {exit !ok}' "$tmp/go.cum" ||
+    fail "branch_a's cumulative share is not its callees': $(cat "$tmp/go.cum")"
+# leaf first: a sample in spin_x has branch_a next
+gopprof -traces "$tmp/cg.pb.gz" > "$tmp/traces.txt" 2>&1
+awk '$NF == "spin_x" {getline; if ($NF == "branch_a") ok = 1} END {exit !ok}' "$tmp/traces.txt" ||
+    fail "no stack spin_x <- branch_a: $(head -40 "$tmp/traces.txt")"
+
 # The npm package pprof-format decodes every profile to the same shares as go tool pprof.
 "$PMS_SOURCE_DIR/scripts/npm-pprof-format.sh" "$PMS_BUILD_DIR/npm" || fail "cannot install pprof-format"
-for f in rec perf read; do
+for f in rec perf read cg; do
     node "$PMS_SOURCE_DIR/tests/pprof/decode.cjs" "$PMS_BUILD_DIR/npm/node_modules" "$tmp/$f.pb.gz" 0 > "$tmp/node.flat" ||
         fail "pprof-format cannot decode $f.pb.gz"
     go_flat "$tmp/$f.pb.gz" 0 > "$tmp/go.flat"

@@ -7,6 +7,8 @@
 # 1% in either tool's table must agree within 0.1 percentage point (perf's overhead: shares
 # of period; perf with --no-itrace, as pmuscope does not decode processor traces). Files
 # listed in KNOWN_FAILURES below must still fail (the list only shrinks), files in PERF_FAILS must fail in perf and in pmuscope (with a message naming the file).
+# Files with callchains (PERF_SAMPLE_CALLCHAIN) are compared with --children too: both the
+# Children and the Self column of perf report --children, by dso and by dso,sym.
 set -euo pipefail
 corpus=$(cd "$(dirname "$0")/../data/perf-corpus" && pwd)
 tmp=$(mktemp -d)
@@ -18,7 +20,7 @@ import csv, io, os, re, subprocess, sys
 
 corpus, pmuscope, tmp, here = sys.argv[1:5]
 sys.path.insert(0, here)
-from sort_keys import perf_row, our_row, short
+from sort_keys import perf_row, our_row, short, sym_name, children_problems
 THREAD_KEYS = ("comm", "pid", "comm,dso")
 
 # Files pmuscope does not read like perf yet, each with why. Shrinks as they are fixed.
@@ -73,13 +75,22 @@ def our_tables(path, sort):
             if sort in THREAD_KEYS:
                 d = our_row(sort, row)
             elif sort == "sym":  # perf names an address without a symbol by its offset in the binary
-                d = (d, row["function"] or "0x%016x" % int(row["file_offset"], 16))
+                d = (d, sym_name(row))
             t[d] = t.get(d, 0) + 100 * float(row["share"])
     return p.returncode, tables, p.stderr
+
+def has_callchains(path):
+    p = subprocess.run(["perf", "evlist", "-v", "-i", path], capture_output=True, text=True)
+    return "CALLCHAIN" in p.stdout
 
 def compare(name, path):
     """Returns a list of differences (empty: agreement), by binary, then by binary and function."""
     problems = compare_by(name, path, "dso", "dso")
+    if not problems and name not in PERF_FAILS and has_callchains(path):
+        global chained
+        chained += 1
+        problems = children_problems(pmuscope, path, "dso", THRESHOLD, TOLERANCE) + \
+                   children_problems(pmuscope, path, "dso,sym", THRESHOLD, TOLERANCE)
     if not problems and name not in PERF_FAILS:
         problems = compare_by(name, path, "dso,sym", "sym")
     for keys in THREAD_KEYS:
@@ -132,6 +143,7 @@ for root, _, names in os.walk(corpus):
 files.sort()
 assert len(files) >= 10, "corpus missing: %d files under %s" % (len(files), corpus)
 failed = 0
+chained = 0
 for name, path in files:
     problems = compare(name, path)
     if name in KNOWN_FAILURES:
@@ -149,6 +161,10 @@ unexpected = (set(KNOWN_FAILURES) | PERF_FAILS) - {n for n, _ in files}
 if unexpected:
     print("FAIL listed but not in the corpus: %s" % ", ".join(sorted(unexpected)))
     failed += 1
-print("%d files, %d failures, %d known failures" % (len(files), failed, len(KNOWN_FAILURES)))
+print("%d files (%d with callchains, compared with --children too), %d failures, %d known failures"
+      % (len(files), chained, failed, len(KNOWN_FAILURES)))
+if chained == 0:
+    print("FAIL no corpus file with callchains")
+    failed += 1
 sys.exit(1 if failed else 0)
 EOF

@@ -2,10 +2,16 @@
 alike, for the keys comm, pid, dso and sym in any comma-separated combination: a row's key is
 the tuple of its columns as perf prints them (pid as TID:comm, sym without its [.] mark,
 dso as a base name). Shared by report_sort_keys.sh and report_corpus.sh."""
-import os, re, subprocess
+import csv, io, os, re, subprocess
 
 def short(dso):
     return dso if dso.startswith("[") else os.path.basename(dso)
+
+def sym_name(row):
+    """The function of a CSV row, or perf's name of an address without a symbol: its offset
+    in the binary (C's %#.16llx: no 0x for zero)."""
+    offset = int(row["file_offset"], 16)
+    return row["function"] or ("0x%016x" % offset if offset else "%016x" % 0)
 
 def perf_row(sort, line):
     """(share, key) of a table line of perf report, or None for other lines."""
@@ -29,7 +35,7 @@ def our_row(sort, row):
         elif k == "dso":
             key.append(short(row["binary"]))
         elif k == "sym":  # perf names an address without a symbol by its offset in the binary
-            key.append(row["function"] or "0x%016x" % int(row["file_offset"], 16))
+            key.append(sym_name(row))
     return tuple(key)
 
 def perf_table(path, sort, extra=()):
@@ -41,3 +47,50 @@ def perf_table(path, sort, extra=()):
         if r:
             table[r[1]] = table.get(r[1], 0) + r[0]
     return table
+
+def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period"):
+    """Differences between perf report --children and pmuscope report --children on one file,
+    --sort dso or dso,sym: the Children and the Self column of every row over `threshold`
+    percent in either, within `tolerance` points (perf prints two decimals)."""
+    p = subprocess.run(["perf", "report", "-i", path, "--sort", sort, "--stdio", "--no-group", "-g", "none",
+                        "--children", "--no-branch-stack", "--no-itrace", "--percent-limit", "0"],
+                       capture_output=True, text=True, env=dict(os.environ, PAGER="cat"))
+    theirs, event = {}, None
+    for line in p.stdout.splitlines():
+        m = re.match(r"# Samples: .* of events? '(.*)'", line)
+        if m:
+            event = m.group(1)
+            theirs.setdefault(event, {})
+            continue
+        if sort == "dso":
+            m = re.match(r"\s+([\d.]+)%\s+([\d.]+)%\s+(\S.*?)\s*$", line)
+            key = m and m.group(3)
+        else:
+            m = re.match(r"\s+([\d.]+)%\s+([\d.]+)%\s+(\S+)\s+\[.\] (.*?)\s*$", line)
+            key = m and (m.group(3), m.group(4))
+        if m and event is not None:
+            c, s = theirs[event].get(key, (0, 0))
+            theirs[event][key] = (c + float(m.group(1)), s + float(m.group(2)))
+    o = subprocess.run([pmuscope, "report", "-i", path, "--sort", "dso" if sort == "dso" else "sym", "--children",
+                        "--weight", weight, "--csv", "--limit", "0"], capture_output=True, text=True)
+    ours = {}
+    for row in csv.DictReader(io.StringIO(o.stdout)) if o.returncode == 0 else []:
+        t = ours.setdefault(row["event"], {})
+        d = short(row["binary"])
+        if sort != "dso":
+            d = (d, sym_name(row))
+        c, s = t.get(d, (0, 0))
+        t[d] = (c + 100 * float(row["children_share"]), s + 100 * float(row["share"]))
+    if p.returncode != 0 or not theirs:
+        return ["perf report --children failed (%d): %s" % (p.returncode, p.stderr.strip()[-300:])]
+    if o.returncode != 0:
+        return ["pmuscope report --children failed (%d): %s" % (o.returncode, o.stderr.strip())]
+    problems = []
+    for event, perf_rows in theirs.items():
+        mine = ours.get(event, {})
+        for row in sorted(set(perf_rows) | set(mine)):
+            for col, name in ((0, "children"), (1, "self")):
+                a, b = mine.get(row, (0, 0))[col], perf_rows.get(row, (0, 0))[col]
+                if max(a, b) > threshold and abs(a - b) > tolerance + 0.005:
+                    problems.append("--children %s: %s %s: pmuscope %.2f%% perf %.2f%%" % (event, row, name, a, b))
+    return problems

@@ -19,6 +19,30 @@ go_flat() { # FILE SAMPLE_INDEX
         { cat "$tmp/go.err" >&2; fail "go tool pprof cannot read $1"; }
 }
 
+# "cum share<TAB>function" per function as go tool pprof -top -cum prints it (cum%: a sample
+# counts once in every function of its stack).
+go_cum() { # FILE SAMPLE_INDEX
+    gopprof -top -cum -nodecount=1000000 -nodefraction=0 -sample_index="$2" "$1" 2>"$tmp/go.err" |
+        awk '/^ *flat +flat%/ {rows=1; next}
+             rows && NF >= 6 {name=$6; for (i = 7; i <= NF; i++) name = name " " $i; sub(/%$/, "", $5); printf "%s\t%s\n", $5, name}' ||
+        { cat "$tmp/go.err" >&2; fail "go tool pprof cannot read $1"; }
+}
+
+# "children share<TAB>function" per function name from a report --children CSV, functions
+# with a name only (pprof makes one function of a binary's addresses without a symbol,
+# report a row of each, as perf).
+report_children() { # CSV
+    python3 -c '
+import csv, sys
+shares = {}
+with open(sys.argv[1], newline="") as f:
+    for r in csv.DictReader(f):
+        if r["function"]:
+            shares[r["function"]] = shares.get(r["function"], 0.0) + 100 * float(r["children_share"])
+for name, share in shares.items():
+    print("%.4f\t%s" % (share, name))' "$1"
+}
+
 # "share<TAB>function" per function name from a pmuscope report CSV (share column 9, rows of
 # one name summed: pprof merges functions by name, report by binary and function). A real CSV
 # reader: demangled C++ names hold commas inside quoted fields.

@@ -257,11 +257,82 @@ static void test_broken(void **state)
     expect_refused(gz, sizeof gz, "t.pb: gzip data ends early");
 }
 
+/* A writer that repeats a string in its string table (one "spin" per function entry, as
+ * the format allows though it asks for distinct strings): the two functions are one row,
+ * keyed by the name's content, not by its index. Packed by protobuf-c. */
+static void test_repeated_strings(void **state)
+{
+    (void)state;
+    char *strings[] = {"", "samples", "count", "spin", "spin", "main.go", "other"};
+    Pms__ValueType type = PMS__VALUE_TYPE__INIT;
+    type.type = 1;
+    type.unit = 2;
+    Pms__ValueType *types[] = {&type};
+    Pms__Function f[3] = {PMS__FUNCTION__INIT, PMS__FUNCTION__INIT, PMS__FUNCTION__INIT};
+    Pms__Line line[3] = {PMS__LINE__INIT, PMS__LINE__INIT, PMS__LINE__INIT};
+    Pms__Line *lines[3][1];
+    Pms__Location loc[3] = {PMS__LOCATION__INIT, PMS__LOCATION__INIT, PMS__LOCATION__INIT};
+    Pms__Function *functions[3];
+    Pms__Location *locations[3];
+    Pms__Sample sample[3] = {PMS__SAMPLE__INIT, PMS__SAMPLE__INIT, PMS__SAMPLE__INIT};
+    Pms__Sample *samples[3];
+    uint64_t location_ids[3];
+    int64_t values[3] = {3, 5, 2};
+    const int64_t names[3] = {3, 4, 6}; /* spin, spin again, other */
+    for (int i = 0; i < 3; i++) {
+        f[i].id = (uint64_t)i + 1;
+        f[i].name = f[i].system_name = names[i];
+        f[i].filename = 5;
+        functions[i] = &f[i];
+        line[i].function_id = (uint64_t)i + 1;
+        lines[i][0] = &line[i];
+        loc[i].id = (uint64_t)i + 1;
+        loc[i].address = 0x1000 * ((uint64_t)i + 1);
+        loc[i].n_line = 1;
+        loc[i].line = lines[i];
+        locations[i] = &loc[i];
+        location_ids[i] = (uint64_t)i + 1;
+        sample[i].n_location_id = 1;
+        sample[i].location_id = &location_ids[i];
+        sample[i].n_value = 1;
+        sample[i].value = &values[i];
+        samples[i] = &sample[i];
+    }
+    Pms__Profile prof = PMS__PROFILE__INIT;
+    prof.n_string_table = sizeof strings / sizeof *strings;
+    prof.string_table = strings;
+    prof.n_sample_type = 1;
+    prof.sample_type = types;
+    prof.n_function = prof.n_location = prof.n_sample = 3;
+    prof.function = functions;
+    prof.location = locations;
+    prof.sample = samples;
+    size_t len = pms__profile__get_packed_size(&prof);
+    unsigned char *bytes = malloc(len);
+    assert_non_null(bytes);
+    assert_int_equal(pms__profile__pack(&prof, bytes), len);
+
+    pms_pprof *p = NULL;
+    assert_int_equal(pms_pprof_open_mem(&p, bytes, len, "repeated.pb"), PMS_OK);
+    pms_pprof_row *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(pms_pprof_table(p, 0, 0.95, &rows, &n), PMS_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(rows[0].function, "spin");
+    assert_int_equal(rows[0].value, 8);
+    assert_close(rows[0].share, 0.8, 1e-12);
+    assert_string_equal(rows[1].function, "other");
+    free(rows);
+    pms_pprof_close(p);
+    free(bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_write_exact),
         cmocka_unit_test(test_broken),
+        cmocka_unit_test(test_repeated_strings),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

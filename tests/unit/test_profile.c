@@ -199,12 +199,137 @@ static void test_period_weights(void **state)
     pms_symbols_destroy(syms);
 }
 
+/* perf report --children's Children column of `symbol`, in percent. */
+static double perf_children(const char *file, const char *symbol)
+{
+    char cmd[PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd,
+             "perf report -i '%s' --stdio --children -g none --sort sym 2>/dev/null | awk '$4==\"%s\"{print $1+0}'", file,
+             symbol);
+    FILE *p = popen(cmd, "r");
+    double v = -1;
+    if (!p || fscanf(p, "%lf", &v) != 1) v = -1;
+    if (p) pclose(p);
+    return v;
+}
+
+/* Callchains with PERF_CONTEXT_* markers, written by pmuscope's encoder and read by perf and
+ * by the profile: kernel samples whose chain goes on in user space, recursion (a function
+ * twice in one chain counts once), and a guest context, whose chain perf drops (the
+ * sample counts in its own row only). Children counts are checked against a count made
+ * here and against perf report --children on the same file. */
+static void test_callchain_children(void **state)
+{
+    (void)state;
+    const char *bin = pms_test_workload("hotspots");
+    const char *file = pms_test_write_temp(".data", "", 0);
+    static const uint64_t ids[] = {1};
+    pms_perfdata_attr a = {.name = "cpu-clock", .ids = ids, .nids = 1};
+    a.attr.size = sizeof a.attr;
+    a.attr.type = PERF_TYPE_SOFTWARE;
+    a.attr.sample_period = 10000;
+    a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+    a.attr.sample_id_all = 1;
+    pms_perfdata_writer *w;
+    assert_int_equal(pms_perfdata_writer_open(&w, file, &a, 1, 0, NULL), PMS_OK);
+    _Alignas(8) unsigned char rec[512];
+    const uint64_t base = 0x55aa00000000ull, text = pms_test_text_offset(bin);
+    pms_task_event comm = {.type = PERF_RECORD_COMM, .pid = 300, .tid = 300, .comm = "hotspots", .time = 1};
+    assert_true(pms_perfdata_encode_task(rec, sizeof rec, &a, &comm) > 0);
+    assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    pms_mmap_event m = {.pid = 300, .tid = 300, .start = base + text, .len = 0x1000, .pgoff = text,
+                        .executable = 1, .filename = bin, .time = 2};
+    assert_true(pms_perfdata_encode_mmap2(rec, sizeof rec, &a, &m) > 0);
+    assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    uint64_t addr[5];
+    for (int f = 0; f < 5; f++) addr[f] = base + pms_test_nm_address(bin, names[f]) + 4;
+    unsigned children[5] = {0}, self[5] = {0};
+    uint64_t x = 777;
+    for (int i = 0; i < 2000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int f = (int)((x >> 33) % 5), g = (int)((x >> 40) % 5), h = (int)((x >> 50) % 5);
+        pms_sample s = {.pid = 300, .tid = 300, .time = 10 + (uint64_t)i, .period = 10000, .ip = addr[f]};
+        uint64_t chain[8];
+        size_t nr = 0;
+        int in[5] = {0};
+        in[f] = 1; /* the sample's own row */
+        if (i % 50 == 0) { /* a guest context: perf drops the chain */
+            chain[nr++] = (uint64_t)PERF_CONTEXT_GUEST_USER;
+            chain[nr++] = addr[g];
+            self[f]++;
+        } else if (i % 10 == 0) { /* in the kernel (no kernel map: [unknown]), called from g */
+            s.ip = 0xffffffff81234560ull;
+            s.misc = PERF_RECORD_MISC_KERNEL;
+            chain[nr++] = (uint64_t)PERF_CONTEXT_KERNEL;
+            chain[nr++] = s.ip;
+            chain[nr++] = (uint64_t)PERF_CONTEXT_USER;
+            chain[nr++] = addr[g];
+            in[f] = 0;
+            in[g] = 1;
+        } else { /* f called by g called by h called by g: recursion */
+            chain[nr++] = (uint64_t)PERF_CONTEXT_USER;
+            chain[nr++] = addr[f];
+            chain[nr++] = addr[g];
+            chain[nr++] = addr[h];
+            chain[nr++] = addr[g];
+            in[g] = in[h] = 1;
+            self[f]++;
+        }
+        for (int k = 0; k < 5; k++) children[k] += (unsigned)in[k];
+        s.nr_callchain = nr;
+        s.callchain = chain;
+        assert_true(pms_perfdata_encode_sample(rec, sizeof rec, &a, &s) > 0);
+        /* the parser gives the chain back as written */
+        pms_sample back;
+        pms_read_value v[1];
+        assert_int_equal(pms_sample_parse((const struct perf_event_header *)rec, &a, 1, &back, v, 1), PMS_OK);
+        assert_int_equal(back.nr_callchain, nr);
+        assert_memory_equal(back.callchain, chain, nr * sizeof *chain);
+        assert_int_equal(pms_perfdata_writer_add(w, (void *)rec), PMS_OK);
+    }
+    assert_int_equal(pms_perfdata_writer_close(w), PMS_OK);
+
+    pms_perfdata_reader *r;
+    pms_symbols *syms;
+    pms_profile *p;
+    assert_int_equal(pms_perfdata_open(&r, file), PMS_OK);
+    assert_int_equal(pms_symbols_create(&syms), PMS_OK);
+    assert_int_equal(pms_profile_create(&p, syms), PMS_OK);
+    assert_int_equal(pms_profile_read(p, r, NULL, NULL), PMS_OK);
+    assert_true(pms_profile_has_callchains(p, 0));
+    pms_profile_row *rows;
+    size_t n;
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL | PMS_PROFILE_CHILDREN, 0.95, &rows, &n), PMS_OK);
+    int found = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i) assert_true(rows[i - 1].children_share >= rows[i].children_share); /* sorted by children */
+        for (int f = 0; f < 5; f++) {
+            if (!rows[i].symbol || strcmp(rows[i].symbol, names[f]) != 0) continue;
+            found++;
+            assert_int_equal(rows[i].children_samples, children[f]);
+            assert_int_equal(rows[i].samples, self[f]);
+            assert_true(fabs(100 * rows[i].children_share - perf_children(file, names[f])) <= 0.005 + 1e-9);
+        }
+    }
+    assert_int_equal(found, 5);
+    free(rows);
+    /* without the flag: no children, as before */
+    assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, 0.95, &rows, &n), PMS_OK);
+    for (size_t i = 0; i < n; i++) assert_int_equal(rows[i].children_samples, 0);
+    free(rows);
+    pms_profile_destroy(p);
+    pms_symbols_destroy(syms);
+    pms_perfdata_close(r);
+    remove(file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wilson_matches_r),
         cmocka_unit_test(test_shares_agree_with_perf_report),
         cmocka_unit_test(test_period_weights),
+        cmocka_unit_test(test_callchain_children),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

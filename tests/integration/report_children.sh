@@ -1,0 +1,68 @@
+#!/bin/bash
+# report --children / --no-children against perf report on a perf record -g file of the
+# calltree workload (a known call tree with recursion): Children and Self columns within
+# 0.1 percentage point for every row over 1%, by dso,sym and by dso. Also: the default with
+# callchains is --children, as perf's; recursion counts a sample once (recurse's children are
+# its own samples plus spin_z's children, exactly); without callchains a row's children are
+# its own samples.
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp # perf's build-id cache stays out of this user's
+data=$tmp/cg.data
+perf record -q -g -e cpu-clock -c 100000 -o "$data" -- "$PMS_WORKLOADS/calltree" >/dev/null 2>&1
+perf record -q -e cpu-clock -c 100000 -o "$tmp/flat.data" -- "$PMS_WORKLOADS/calltree" >/dev/null 2>&1
+
+"$PMUSCOPE" report -i "$data" > "$tmp/default.txt"
+"$PMUSCOPE" report -i "$data" --children > "$tmp/children.txt"
+cmp -s "$tmp/default.txt" "$tmp/children.txt" || { echo "FAIL: the default with callchains is not --children"; exit 1; }
+grep -q '^children ' "$tmp/default.txt" || { echo "FAIL: no children column"; cat "$tmp/default.txt"; exit 1; }
+
+python3 - "$PMUSCOPE" "$data" "$tmp/flat.data" "$(dirname "$0")" <<'PY'
+import csv, io, subprocess, sys
+pmuscope, data, flat, here = sys.argv[1:5]
+sys.path.insert(0, here)
+from sort_keys import children_problems, perf_table, sym_name
+
+def ours(path, *args):
+    out = subprocess.run([pmuscope, "report", "-i", path, "--csv", "--limit", "0", *args],
+                         capture_output=True, text=True, check=True).stdout
+    return list(csv.DictReader(io.StringIO(out)))
+
+problems = []
+for sort in ("dso,sym", "dso"):
+    problems += children_problems(pmuscope, data, sort, 1.0, 0.1)
+# --no-children: the self table, as perf report --no-children
+theirs = perf_table(data, "sym", ("--no-children", "-g", "none"))
+mine = {}
+rows = ours(data, "--no-children", "--weight", "period")
+if "children_share" in rows[0]:
+    problems.append("--no-children CSV has children columns")
+for r in rows:
+    mine[(sym_name(r),)] = mine.get((sym_name(r),), 0) + 100 * float(r["share"])
+for k in set(theirs) | set(mine):
+    a, b = mine.get(k, 0), theirs.get(k, 0)
+    if max(a, b) > 1 and abs(a - b) > 0.105:
+        problems.append("--no-children %s: pmuscope %.2f%% perf %.2f%%" % (k, a, b))
+# the call tree: every function of it has children, recursion counted once per sample
+by_fn = {r["function"]: r for r in ours(data, "--children")}
+for f in ("main", "branch_a", "branch_b", "recurse", "spin_x", "spin_y", "spin_z"):
+    if f not in by_fn or float(by_fn[f]["children_share"]) < 0.05:
+        problems.append("%s: no children share" % f)
+if not problems:
+    rec, z = by_fn["recurse"], by_fn["spin_z"]
+    if int(rec["children_samples"]) != int(rec["samples"]) + int(z["children_samples"]):
+        problems.append("recurse: %s children samples, expected its %s + spin_z's %s" %
+                        (rec["children_samples"], rec["samples"], z["children_samples"]))
+    for r in by_fn.values():
+        if int(r["children_samples"]) < int(r["samples"]):
+            problems.append("%s: fewer children than own samples" % r["function"])
+# without callchains --children gives each row its own samples
+for r in ours(flat, "--children"):
+    if r["children_samples"] != r["samples"] or r["children_share"] != r["share"]:
+        problems.append("no callchains: %s children %s, samples %s" % (r["function"], r["children_samples"], r["samples"]))
+if problems:
+    print("FAIL:\n  " + "\n  ".join(problems[:20]))
+    sys.exit(1)
+print("report_children: ok (%d rows with children)" % len(by_fn))
+PY

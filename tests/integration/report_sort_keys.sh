@@ -16,7 +16,7 @@ perf record -q -e cpu-clock -F 2000 -o "$tmp/perf.data" -- sh -c "$run" >/dev/nu
 "$PMUSCOPE" record -e cpu-clock -F 2000 -o "$tmp/ours.data" -- sh -c "$run" >/dev/null 2>&1
 
 python3 - "$PMUSCOPE" "$tmp" "$(dirname "$0")" <<'PY'
-import csv, io, os, subprocess, sys
+import os, sys
 pmuscope, tmp, here = sys.argv[1:4]
 sys.path.insert(0, here)
 from sort_keys import perf_table, our_table

@@ -103,3 +103,12 @@ def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period
                 if max(a, b) > threshold and abs(a - b) > tolerance + 0.005:
                     problems.append("--children %s: %s %s: pmuscope %.2f%% perf %.2f%%" % (event, row, name, a, b))
     return problems
+
+def our_table(pmuscope, path, sort):
+    """{key: share in percent} of pmuscope report --sort KEYS --weight period on one file."""
+    out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv", "--limit", "0"],
+                         capture_output=True, text=True, check=True).stdout
+    table = {}
+    for r in csv.DictReader(io.StringIO(out)):
+        table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
+    return table

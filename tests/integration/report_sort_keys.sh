@@ -16,7 +16,7 @@ perf record -q -e cpu-clock -F 2000 -o "$tmp/perf.data" -- sh -c "$run" >/dev/nu
 "$PMUSCOPE" record -e cpu-clock -F 2000 -o "$tmp/ours.data" -- sh -c "$run" >/dev/null 2>&1
 
 python3 - "$PMUSCOPE" "$tmp" "$(dirname "$0")" <<'PY'
-import os, sys
+import os, re, subprocess, sys
 pmuscope, tmp, here = sys.argv[1:4]
 sys.path.insert(0, here)
 from sort_keys import perf_table, our_table
@@ -41,7 +41,6 @@ for label in ("perf.data", "ours.data"):
         print("%s --sort %s: %d rows agree with perf" % (label, sort, len(mine)))
 # The text table: its columns in the order the keys were given, as perf prints them (a row
 # read in that order must be perf's row); sym without dso comes with its binary before it.
-import re
 def our_text(path, sort):
     out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--limit", "0"],
                          capture_output=True, text=True, check=True).stdout

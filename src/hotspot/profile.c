@@ -182,7 +182,11 @@ int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn pro
     int rc = PMS_OK;
     for (size_t i = 0; i < pms_perfdata_nbuild_ids(r) && !rc; i++)
         rc = pms_symbols_add_build_id(p->symbols, pms_perfdata_get_build_id(r, i));
+    size_t known = pms_perfdata_nbuild_ids(r);
     if (!rc) rc = pms_perfdata_read(r, &h);
+    /* Build-ids found in the data (perf inject -b): symbols are resolved after the pass. */
+    for (size_t i = known; i < pms_perfdata_nbuild_ids(r) && !rc; i++)
+        rc = pms_symbols_add_build_id(p->symbols, pms_perfdata_get_build_id(r, i));
     if (!rc && progress) progress(c.total, c.total, ctx);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "io/perfdata_format.h"
 #include "io/perfdata_order.h"
 #include "io/perfdata_spool.h"
+#include "io/perf_event_names.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -331,14 +332,15 @@ static int read_features(pms_perfdata_reader *r)
     return rc ? rc : read_section(r, &build_ids, "build-id", parse_build_ids);
 }
 
-/* Events without a name in the file get one from their type and config. */
+/* Events without a name in the file get the name perf gives them, else their type and config. */
 static int name_attrs(pms_perfdata_reader *r)
 {
     for (size_t i = 0; i < r->nattrs; i++) {
         if (r->attrs[i].name) continue;
         char buf[64];
-        snprintf(buf, sizeof buf, "type %u config 0x%llx", r->attrs[i].attr.type,
-                 (unsigned long long)r->attrs[i].attr.config);
+        if (pms__perf_event_name(&r->attrs[i].attr, buf, sizeof buf))
+            snprintf(buf, sizeof buf, "type %u config 0x%llx", r->attrs[i].attr.type,
+                     (unsigned long long)r->attrs[i].attr.config);
         if (!(r->attrs[i].name = strdup(buf))) return pms__fail(PMS_ENOMEM, "%s: out of memory", r->name);
     }
     return PMS_OK;
@@ -351,10 +353,22 @@ static int header_attr(pms_perfdata_reader *r, const unsigned char *rec, size_t 
 /* PERF_RECORD_EVENT_UPDATE of type NAME (perf 4.x on, pipe mode): an event's name by id. */
 static void event_update_name(pms_perfdata_reader *r, const unsigned char *rec, size_t size)
 {
-    if (size < 32 || pms__get_u64(rec + 8) != 1 /* PERF_EVENT_UPDATE__NAME */) return;
+    if (size < 32 || pms__get_u64(rec + 8) != 2 /* PERF_EVENT_UPDATE__NAME (0 unit, 1 scale, 3 cpus) */) return;
     const char *name = record_string(rec + 24, rec + size);
     pms_perfdata_attr *a = (pms_perfdata_attr *)pms_attr_by_id(r->attrs, r->nattrs, pms__get_u64(rec + 16));
     if (name && a && !a->name) a->name = strdup(name);
+}
+
+/* An EVENT_UPDATE name after the first records replaces the event's name, as in perf
+ * report (the last name given is the one it prints). */
+static void late_event_name(pms_perfdata_reader *r, const unsigned char *rec, size_t size)
+{
+    if (size < 32 || pms__get_u64(rec + 8) != 2) return;
+    pms_perfdata_attr *a = (pms_perfdata_attr *)pms_attr_by_id(r->attrs, r->nattrs, pms__get_u64(rec + 16));
+    if (!a || !record_string(rec + 24, rec + size)) return;
+    free((char *)a->name);
+    a->name = NULL;
+    event_update_name(r, rec, size);
 }
 
 /* PERF_RECORD_HEADER_FEATURE (perf 4.16 on, pipe mode): a feature section as a record. */
@@ -671,6 +685,15 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
         if (r->pipe && off < r->header_end) return 0;
         rc = header_attr(r, rec, h.size, off);
         return rc ? rc : name_attrs(r);
+    /* Descriptions that come after the first records (perf record -o - sends its events'
+     * EVENT_UPDATE names after the synthesized tasks and maps): what they say is taken then. */
+    case PMS_RECORD_EVENT_UPDATE:
+        if (!(r->pipe && off < r->header_end)) late_event_name(r, rec, h.size);
+        return 0;
+    case PMS_RECORD_HEADER_FEATURE:
+        return r->pipe && off < r->header_end ? 0 : header_feature(r, rec, h.size, off);
+    case PMS_RECORD_HEADER_BUILD_ID: /* perf inject -b puts them where a binary first has a sample */
+        return r->pipe && off < r->header_end ? 0 : parse_build_ids(r, rec, h.size, off);
     default: /* FINISHED_ROUND, ID_INDEX, TIME_CONV, ... carry nothing pmuscope uses */
         return 0;
     }

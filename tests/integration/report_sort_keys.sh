@@ -14,25 +14,17 @@ perf record -q -e cpu-clock -F 2000 -o "$tmp/perf.data" -- sh -c "$run" >/dev/nu
 "$PMUSCOPE" record -e cpu-clock -F 2000 -o "$tmp/ours.data" -- sh -c "$run" >/dev/null 2>&1
 
 python3 - "$PMUSCOPE" "$tmp" "$(dirname "$0")" <<'PY'
-import csv, io, os, subprocess, sys
+import os, sys
 pmuscope, tmp, here = sys.argv[1:4]
 sys.path.insert(0, here)
-from sort_keys import perf_table, our_row
+from sort_keys import perf_table, our_table
 TOLERANCE, THRESHOLD = 0.1, 0.5
 failed = []
-
-def our_table(path, sort):
-    out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv", "--limit", "0"],
-                         capture_output=True, text=True, check=True).stdout
-    table = {}
-    for r in csv.DictReader(io.StringIO(out)):
-        table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
-    return table
 
 for label in ("perf.data", "ours.data"):
     path = os.path.join(tmp, label)
     for sort in ("comm", "pid", "comm,dso", "pid,sym"):
-        theirs, mine = perf_table(path, sort), our_table(path, sort)
+        theirs, mine = perf_table(path, sort), our_table(pmuscope, path, sort)
         if not theirs:
             failed.append("%s --sort %s: perf printed no rows" % (label, sort))
         for key in sorted(set(theirs) | set(mine)):

@@ -147,3 +147,12 @@ def path_problems(pmuscope, path, threshold, tolerance):
             if abs(a - b) > tolerance + 0.005:
                 problems.append("-g folded %s %s: pmuscope %.2f%% perf %.2f%%" % (k[0], k[1][:120], a, b))
     return problems, compared
+
+def our_table(pmuscope, path, sort):
+    """{key: share in percent} of pmuscope report --sort KEYS --weight period on one file."""
+    out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv", "--limit", "0"],
+                         capture_output=True, text=True, check=True).stdout
+    table = {}
+    for r in csv.DictReader(io.StringIO(out)):
+        table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
+    return table

@@ -46,6 +46,7 @@ typedef enum pms_profile_sort_key {
     PMS_SORT_DSO,    /* the binary */
     PMS_SORT_SYM,    /* the function (with the binary when dso is not a key of its own) */
     PMS_SORT_IP,     /* run-time IP, binary, file offset and function+offset */
+    PMS_SORT_SYMOFF, /* function+0xOFF, as perf script's sym,symoff fields */
 } pms_profile_sort_key;
 
 typedef struct pms_profile_report {
@@ -67,7 +68,7 @@ typedef struct pms_profile_report {
 } pms_profile_report;
 
 /* Sets rep's key, columns and sort from perf's comma-separated sort keys: sym (or symbol),
- * ip, dso, comm, pid; rows by the finest location given, split by comm and pid
+ * ip, symoff (rows by instruction, as ip), dso, comm, pid; rows by the finest location given, split by comm and pid
  * (dso,sym and sym give the same rows). PMS_EINVAL names the bad key. */
 int pms_profile_report_sort(pms_profile_report *rep, const char *keys);
 

@@ -16,8 +16,8 @@ int pms_profile_report_sort(pms_profile_report *rep, const char *keys)
         size_t len = strcspn(p, ",");
         pms_profile_sort_key sort_key;
 #define IS(word) (len == strlen(word) && strncmp(p, word, len) == 0)
-        if (IS("ip")) {
-            base = PMS_PROFILE_BY_IP, sort_key = PMS_SORT_IP;
+        if (IS("ip") || IS("symoff")) {
+            base = PMS_PROFILE_BY_IP, sort_key = IS("ip") ? PMS_SORT_IP : PMS_SORT_SYMOFF;
         } else if (IS("sym") || IS("symbol")) {
             base = base == PMS_PROFILE_BY_IP ? base : PMS_PROFILE_BY_SYMBOL, sort_key = PMS_SORT_SYM;
         } else if (IS("dso")) {
@@ -27,7 +27,7 @@ int pms_profile_report_sort(pms_profile_report *rep, const char *keys)
         } else if (IS("pid")) {
             flags |= PMS_PROFILE_WITH_PID, sort_key = PMS_SORT_PID;
         } else {
-            return pms__fail(PMS_EINVAL, "expected sort keys among sym, ip, dso, comm and pid separated by "
+            return pms__fail(PMS_EINVAL, "expected sort keys among sym, symoff, ip, dso, comm and pid separated by "
                              "commas, got '%s'", keys);
         }
 #undef IS

@@ -1,7 +1,7 @@
 """Rows of `perf report --stdio --sort KEYS` and of `pmuscope report --sort KEYS --csv` keyed
 alike, for the keys comm, pid, dso and sym in any comma-separated combination: a row's key is
 the tuple of its columns as perf prints them (pid as TID:comm, sym without its [.] mark,
-dso as a base name). Shared by report_sort_keys.sh and report_corpus.sh."""
+dso as a base name). Shared by report_sort_keys.sh, report_corpus.sh and perfdata_compressed.sh."""
 import csv, io, os, re, subprocess
 
 def short(dso):
@@ -46,6 +46,15 @@ def perf_table(path, sort, extra=()):
     for r in (perf_row(sort, l) for l in out.splitlines() if not l.startswith("#")):
         if r:
             table[r[1]] = table.get(r[1], 0) + r[0]
+    return table
+
+def our_table(pmuscope, path, sort):
+    """{key: share %} of pmuscope report --sort KEYS --weight period --csv on one file."""
+    out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv", "--limit", "0"],
+                         capture_output=True, text=True, check=True).stdout
+    table = {}
+    for r in csv.DictReader(io.StringIO(out)):
+        table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
     return table
 
 def perf_report_lines(path, sort, children):
@@ -147,12 +156,3 @@ def path_problems(pmuscope, path, threshold, tolerance):
             if abs(a - b) > tolerance + 0.005:
                 problems.append("-g folded %s %s: pmuscope %.2f%% perf %.2f%%" % (k[0], k[1][:120], a, b))
     return problems, compared
-
-def our_table(pmuscope, path, sort):
-    """{key: share in percent} of pmuscope report --sort KEYS --weight period on one file."""
-    out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv", "--limit", "0"],
-                         capture_output=True, text=True, check=True).stdout
-    table = {}
-    for r in csv.DictReader(io.StringIO(out)):
-        table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
-    return table

@@ -25,6 +25,8 @@ typedef struct pms_profile_event_table {
     pms_profile_row *rows; /* sorted by share, largest first (malloc'd, freed with the report) */
     size_t nrows;
     int children;          /* rows carry children shares (PMS_PROFILE_CHILDREN) and are sorted by them */
+    pms_profile_path *paths; /* with rep->call_paths: the rows' call paths, by row (freed with the report) */
+    size_t npaths;
 } pms_profile_event_table;
 
 /* perf report's --children / --no-children. */
@@ -58,6 +60,7 @@ typedef struct pms_profile_report {
     double confidence;      /* of the Wilson intervals, in (0, 1) */
     uint64_t limit;         /* rows written per table; 0: all */
     pms_profile_children children; /* of perf.data tables */
+    int call_paths;         /* perf.data tables also get their rows' call paths (perf report -g folded) */
     /* Made by the pms_profile_report_add_* calls. */
     uint64_t lost;          /* PERF_RECORD_LOST totals */
     pms_profile_event_table *tables;

@@ -109,6 +109,14 @@ static void text_value(FILE *out, pms_profile_sort_key col, bool own_dso, bool l
     }
 }
 
+/* Under row `row`, its call paths as perf report -g folded prints them: "share% path". */
+static void text_paths(FILE *out, const pms_profile_event_table *t, size_t row, size_t *next)
+{
+    while (*next < t->npaths && t->paths[*next].row < row) ++*next;
+    for (; *next < t->npaths && t->paths[*next].row == row; ++*next)
+        fprintf(out, "            %.2f%% %s\n", 100 * t->paths[*next].share, t->paths[*next].path);
+}
+
 static void text_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
 {
     fprintf(out, "# %s: event %s, %llu samples", rep->input, t->event, (unsigned long long)t->samples);
@@ -123,7 +131,7 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
     fprintf(out, "%8s  %-17s %9s  ", t->children ? "self" : "share", "interval", "samples");
     for (size_t c = 0; c < ncols; c++) text_head(out, cols[c], own_dso, c + 1 == ncols);
     fputc('\n', out);
-    size_t shown = pms_profile_report_shown(rep, t);
+    size_t shown = pms_profile_report_shown(rep, t), next_path = 0;
     for (size_t i = 0; i < shown; i++) {
         const pms_profile_row *r = &t->rows[i];
         char interval[40];
@@ -135,6 +143,7 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
         fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
         for (size_t c = 0; c < ncols; c++) text_value(out, cols[c], own_dso, c + 1 == ncols, &t->rows[i]);
         fputc('\n', out);
+        text_paths(out, t, i, &next_path);
     }
     if (shown < t->nrows) {
         uint64_t rest = 0;
@@ -208,8 +217,28 @@ static void json_string_or_null(pms_json *j, const char *key, const char *s)
     else pms_json_null(j);
 }
 
-static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_row *r, bool children)
+static void json_paths(pms_json *j, const pms_profile_event_table *t, size_t row, size_t *next)
 {
+    pms_json_key(j, "paths");
+    pms_json_array_begin(j);
+    while (*next < t->npaths && t->paths[*next].row < row) ++*next;
+    for (; *next < t->npaths && t->paths[*next].row == row; ++*next) {
+        const pms_profile_path *q = &t->paths[*next];
+        pms_json_object_begin(j);
+        pms_json_kv_string(j, "path", q->path);
+        pms_json_kv_uint(j, "samples", q->samples);
+        pms_json_kv_uint(j, "period", q->period);
+        pms_json_kv_double(j, "share", q->share);
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
+}
+
+/* Row k of t, with its call paths from *next_path on when the report has them. */
+static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_event_table *t, size_t k,
+                     size_t *next_path)
+{
+    const pms_profile_row *r = &t->rows[k];
     pms_json_object_begin(j);
     if (rep->key & PMS_PROFILE_WITH_COMM) json_string_or_null(j, "comm", r->comm);
     if (rep->key & PMS_PROFILE_WITH_PID) {
@@ -228,13 +257,14 @@ static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profi
     pms_json_kv_double(j, "share", r->share);
     pms_json_kv_double(j, "ci_low", r->ci_low);
     pms_json_kv_double(j, "ci_high", r->ci_high);
-    if (children) {
+    if (t->children) {
         pms_json_kv_uint(j, "children_samples", r->children_samples);
         pms_json_kv_uint(j, "children_period", r->children_period);
         pms_json_kv_double(j, "children_share", r->children_share);
         pms_json_kv_double(j, "children_ci_low", r->children_ci_low);
         pms_json_kv_double(j, "children_ci_high", r->children_ci_high);
     }
+    if (rep->call_paths) json_paths(j, t, k, next_path);
     pms_json_object_end(j);
 }
 
@@ -257,7 +287,8 @@ int pms_profile_report_write_json(FILE *out, const pms_profile_report *rep)
         pms_json_kv_uint(&j, "samples", t->samples);
         pms_json_key(&j, "rows");
         pms_json_array_begin(&j);
-        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, &t->rows[k], t->children);
+        size_t next_path = 0;
+        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, t, k, &next_path);
         pms_json_array_end(&j);
         pms_json_kv_uint(&j, "rows_total", t->nrows);
         pms_json_object_end(&j);

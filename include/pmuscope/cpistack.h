@@ -68,6 +68,8 @@ typedef struct pms_cpistack {
     double *x;             /* nrows x nevents regressors as fitted */
     size_t ntrain, ntest;
     size_t *train, *test;  /* positions in 0..nrows-1 */
+    bool seeded;           /* a random split with a test part: the seed chose it */
+    uint64_t seed;         /* the split's seed (seeded) */
     pms_lm *model;
     double durbin_watson;  /* of the training residuals in time order */
     size_t hac_lag;        /* Newey-West lag (newey_west) */

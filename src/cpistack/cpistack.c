@@ -361,6 +361,8 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
             rc = pms__fail(PMS_ENOMEM, "out of memory");
     }
     if (rc == PMS_OK) rc = split(t, &o, s);
+    s->seeded = rc == PMS_OK && o.validation == PMS_CPISTACK_RANDOM && s->ntest > 0;
+    s->seed = o.seed;
     if (rc == PMS_OK && o.normalize) rc = normalize_on_train(s);
     if (rc == PMS_OK) {
         double cycles = 0, instructions = 0;

@@ -43,6 +43,7 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     fprintf(out, "intervals: %zu used, %zu for training, %zu for testing", s->nrows, s->ntrain, s->ntest);
     if (s->ndropped) fprintf(out, " (%zu dropped: no instructions)", s->ndropped);
     if (s->nmissing) fprintf(out, " (%zu dropped: missing counts)", s->nmissing);
+    if (s->seeded) fprintf(out, "; random split, seed %llu", (unsigned long long)s->seed);
     fputs("\n\n", out);
     int rc = pms_lm_write_summary(s->model, "CPI", out);
     if (rc < 0) return rc;
@@ -145,6 +146,7 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
     pms_json_kv_uint(j, "intervals", s->nrows);
     pms_json_kv_uint(j, "train", s->ntrain);
     pms_json_kv_uint(j, "test", s->ntest);
+    if (s->seeded) pms_json_kv_uint(j, "seed", s->seed);
     pms_json_kv_uint(j, "dropped", s->ndropped);
     pms_json_kv_uint(j, "missing", s->nmissing);
     pms_json_key(j, "model");

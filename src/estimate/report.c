@@ -187,6 +187,8 @@ static void print_mracm(FILE *out, const pms_estimate_data *d, const pms_estimat
         fprintf(out, "%s\n", paper && f->selected && f->selected[i] ? (i == f->low ? "  selected, lowest" : "  selected") : "");
     }
     if (constant && f->correlation) fputs("  (-: no correlation: the counter is constant over the fitting runs)\n", out);
+    if (f->n_held_out)
+        fprintf(out, "  pairs judged on %zu fitting runs held out by a random split, seed %llu\n", f->n_held_out, f->seed);
     if (!r->ok && f->correlation) fprintf(out, "  %s\n", r->reason);
     if (f->n_pairs) {
         fprintf(out, "  %-24s %-24s %8s %12s %12s", "high", "low", "VIF", "fit |err| %", "LOO |err| %");
@@ -289,6 +291,10 @@ static void json_method_details(pms_json *j, const pms_estimate_data *d, size_t 
     pms_json_object_end(j);
     pms_json_kv_string(j, "procedure", f->procedure == PMS_MRACM_PAPER ? "paper" : "thresholds");
     pms_json_kv_string(j, "criterion", criterion_keys[f->criterion]);
+    if (f->n_held_out) {
+        pms_json_kv_uint(j, "held_out", f->n_held_out);
+        pms_json_kv_uint(j, "seed", f->seed);
+    }
     if (f->procedure == PMS_MRACM_PAPER) {
         pms_json_key(j, "selected");
         pms_json_array_begin(j);

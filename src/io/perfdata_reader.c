@@ -692,6 +692,8 @@ static int dispatch(pms_perfdata_reader *r, const unsigned char *rec, uint64_t o
         return 0;
     case PMS_RECORD_HEADER_FEATURE:
         return r->pipe && off < r->header_end ? 0 : header_feature(r, rec, h.size, off);
+    case PMS_RECORD_HEADER_BUILD_ID: /* perf inject -b puts them where a binary first has a sample */
+        return r->pipe && off < r->header_end ? 0 : parse_build_ids(r, rec, h.size, off);
     default: /* FINISHED_ROUND, ID_INDEX, TIME_CONV, ... carry nothing pmuscope uses */
         return 0;
     }

@@ -40,6 +40,19 @@ rows() { awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ && $3 ~ /^[0-9]+$/ && $NF ~ /\
 [ "$(rows "$tmp/all.txt")" -eq "$(jq '.ips | length' "$tmp/out.json")" ] && [ "$(rows "$tmp/all.txt")" -gt 15 ] ||
     fail "--rows 0 listed $(rows "$tmp/all.txt") of $(jq '.ips | length' "$tmp/out.json") sampled IPs"
 
+# A sweep's valgrind run leaves callgrind's branches out (--collect-jumps=yes costs about a
+# quarter of callgrind's time): its blocks are then the runs of equal counts, whose distinct
+# counts are the basic blocks' (test_hotspot_truth checks that on one run), and the loops'
+# exact counts are the same.
+"$PMUSCOPE" hotspot --sweep 16M --save-truth "$tmp/nobranch" -- "$tmp/bin/hotspots" >"$tmp/nobranch.txt"
+grep -q "runs of equal counts" "$tmp/nobranch.txt" || fail "the sweep's truth line: $(head -1 "$tmp/nobranch.txt")"
+grep -q '^jcnd=' "$tmp/truth/callgrind.out" || fail "--record-truth recorded no branches"
+if grep -q '^jcnd=\|^jump=' "$tmp/nobranch/callgrind.out"; then fail "the sweep's callgrind recorded branches"; fi
+"$PMUSCOPE" hotspot --truth "$tmp/nobranch" --json "$tmp/perf.data" > "$tmp/nobranch.json"
+loops='[.ips[] | select(.function | test("^hot_")) | [.offset, .executed, .block_count]] | sort'
+[ "$(jq -c "$loops" "$tmp/out.json")" = "$(jq -c "$loops" "$tmp/nobranch.json")" ] ||
+    fail "the loops' counts differ without branches"
+
 # Sampled side: every sample is accounted for, as perf script counts them.
 theirs=$(perf script -i "$tmp/perf.data" -F ip 2>/dev/null | wc -l)
 [ "$(jq .samples "$tmp/out.json")" -eq "$theirs" ] || fail "samples $(jq .samples "$tmp/out.json"), perf script $theirs"
@@ -101,6 +114,19 @@ set -e
     fail "other arguments: rc $rc $(cat "$tmp/err")"
 "$PMUSCOPE" hotspot --allow-other-run --truth "$tmp/truth" "$tmp/scale2.data" >/dev/null 2>"$tmp/err" &&
     grep -q "warning: the recording ran" "$tmp/err" || fail "--allow-other-run: $(cat "$tmp/err")"
+
+# A sweep runs valgrind once with the recordings beside it: here the command under valgrind
+# waits (up to 60 s) for the file that a natively recorded run of it creates, so the sweep
+# ends well only if a recording ran while valgrind did (one after the other, valgrind's run
+# would exit 1 and the sweep fail). Both runs first spin in the shell, for samples.
+beside='i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done
+case "$LD_PRELOAD" in
+*vgpreload*) i=0; while [ ! -e "$0" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done; [ -e "$0" ] ;;
+*) touch "$0" ;;
+esac'
+"$PMUSCOPE" hotspot --sweep 64K --json -o "$tmp/beside.json" -- sh -c "$beside" "$tmp/flag" ||
+    fail "the sweep's valgrind run did not see a recording beside it"
+jq -e '.periods[0].samples > 0 and .valgrind_seconds > 0' "$tmp/beside.json" >/dev/null || fail "beside: $(cat "$tmp/beside.json")"
 
 # The binary replaced after valgrind ran: the truth no longer describes it.
 cp "$PMS_WORKLOADS/phases" "$tmp/bin/hotspots"

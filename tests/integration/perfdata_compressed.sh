@@ -26,7 +26,7 @@ python3 - "$PMUSCOPE" "$samples" "$tmp" "$(dirname "$0")" <<'PY'
 import csv, io, os, re, struct, subprocess, sys
 pmuscope, samples, tmp, here = sys.argv[1:5]
 sys.path.insert(0, here)
-from sort_keys import perf_table, our_row
+from sort_keys import perf_table, our_table
 TOLERANCE, THRESHOLD = 0.1, 0.5
 failed = []
 env = dict(os.environ, PAGER="cat")
@@ -35,14 +35,6 @@ def compressed_records(path):
     out = subprocess.run(["perf", "report", "-D", "-i", path], capture_output=True, text=True, env=env).stdout
     m = re.search(r"COMPRESSED events:\s+(\d+)", out)  # its statistics at the end
     return int(m.group(1)) if m else 0
-
-def our_table(path, sort):
-    out = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv", "--limit", "0"],
-                         capture_output=True, text=True, check=True).stdout
-    table = {}
-    for r in csv.DictReader(io.StringIO(out)):
-        table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
-    return table
 
 def perf_samples(path):
     out = subprocess.run(["perf", "script", "-i", path, "-F", "tid,time,ip", "--ns"], capture_output=True, text=True,
@@ -63,7 +55,7 @@ for name, least in (("perf-z.data", 10), ("ours-z.data", 2)):
     n = compressed_records(path)
     if n < least:
         failed.append("%s: %d PERF_RECORD_COMPRESSED records by perf report -D, expected %d or more" % (name, n, least))
-    theirs, mine = perf_table(path, "dso,sym"), our_table(path, "dso,sym")
+    theirs, mine = perf_table(path, "dso,sym"), our_table(pmuscope, path, "dso,sym")
     if sum(theirs.values()) < 99:
         failed.append("%s: perf report shows %.2f%% in all, not the whole file" % (name, sum(theirs.values())))
     for key in sorted(set(theirs) | set(mine)):

@@ -4,7 +4,8 @@
 # 0.1 percentage point for every row over 1%, by dso,sym and by dso. Also: the default with
 # callchains is --children, as perf's; recursion counts a sample once (recurse's children are
 # its own samples plus spin_z's children, exactly); without callchains a row's children are
-# its own samples.
+# its own samples. The call paths of -g equal perf report --no-children -g folded's (every
+# path over 1%, within 0.1 point), on this file and on the corpus file with callchains.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,7 +23,7 @@ python3 - "$PMUSCOPE" "$data" "$tmp/flat.data" "$(dirname "$0")" <<'PY'
 import csv, io, subprocess, sys
 pmuscope, data, flat, here = sys.argv[1:5]
 sys.path.insert(0, here)
-from sort_keys import children_problems, perf_table, sym_name
+from sort_keys import children_problems, path_problems, perf_table, sym_name
 
 def ours(path, *args):
     out = subprocess.run([pmuscope, "report", "-i", path, "--csv", "--limit", "0", *args],
@@ -44,6 +45,14 @@ for k in set(theirs) | set(mine):
     a, b = mine.get(k, 0), theirs.get(k, 0)
     if max(a, b) > 1 and abs(a - b) > 0.105:
         problems.append("--no-children %s: pmuscope %.2f%% perf %.2f%%" % (k, a, b))
+# the call paths (-g): perf report --no-children -g folded's, on this file and on the corpus's
+paths, compared = path_problems(pmuscope, data, 1.0, 0.1)
+problems += paths
+if compared < 4:
+    problems.append("-g: only %d call paths over 1%% compared" % compared)
+corpus = here + "/../data/perf-corpus/perf_data_converter/perf.data.callgraph-3.8"
+paths, corpus_compared = path_problems(pmuscope, corpus, 1.0, 0.1)
+problems += paths
 # the call tree: every function of it has children, recursion counted once per sample
 by_fn = {r["function"]: r for r in ours(data, "--children")}
 for f in ("main", "branch_a", "branch_b", "recurse", "spin_x", "spin_y", "spin_z"):
@@ -64,5 +73,5 @@ for r in ours(flat, "--children"):
 if problems:
     print("FAIL:\n  " + "\n  ".join(problems[:20]))
     sys.exit(1)
-print("report_children: ok (%d rows with children)" % len(by_fn))
+print("report_children: ok (%d rows with children, %d + %d call paths like perf's)" % (len(by_fn), compared, corpus_compared))
 PY

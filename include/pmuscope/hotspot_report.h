@@ -31,7 +31,7 @@ typedef struct pms_hotspot_sweep {
     int randomized;
     uint64_t seed;   /* randomised: the recording at period P used seed + P */
     int od_covered;  /* the text table's and SVG's OD over covered instructions (--od covered) */
-    double valgrind_seconds;
+    double valgrind_seconds; /* wall time of the truth's valgrind run (0 for a given truth) */
     size_t nperiods;
     pms_hotspot_sweep_point points[PMS_HOTSPOT_MAX_PERIODS];
 } pms_hotspot_sweep;
@@ -53,6 +53,14 @@ typedef struct pms_hotspot_sweep_config {
  * periods done stay in sw; free them with pms_hotspot_result_free. */
 int pms_hotspot_sweep_record(pms_hotspot_sweep *sw, const pms_hotspot_truth *truth,
                              const pms_hotspot_sweep_config *cfg);
+
+/* One valgrind pass and the recordings at once: valgrind (as pms_hotspot_truth_record)
+ * writes the truth into dir while the command is recorded once per period beside it, as
+ * pms_hotspot_sweep_record records; then the truth is loaded into *truth (the caller frees
+ * it) and each recording is measured against it. sw->valgrind_seconds: wall time from
+ * starting valgrind to the truth loaded. On failure valgrind is stopped, *truth may be NULL. */
+int pms_hotspot_sweep_run(pms_hotspot_sweep *sw, const char *dir, pms_hotspot_truth **truth,
+                          const pms_hotspot_sweep_config *cfg);
 
 /* One recording against the truth: the measures and the first `rows` IPs (text), or
  * every IP (json). PMS_EIO if the stream fails. */

@@ -112,8 +112,7 @@ static void progress(const char *what, size_t done, size_t total)
 
 static void sweep_progress(void *ctx, size_t done, size_t total)
 {
-    (void)ctx;
-    progress("sampling", done, total);
+    progress(ctx, done, total);
 }
 
 static void restore_stdout(int saved)
@@ -174,16 +173,23 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
         dup2(null, STDOUT_FILENO);
     if (null >= 0)
         close(null);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char data[PATH_MAX + 16];
+    snprintf(data, sizeof data, "%s/sweep.data", dir);
+    for (size_t i = 0; i < np; i++)
+        sw.points[i].period = periods[i];
+    pms_hotspot_sweep_config cfg = {.argv = cmd, .scratch = data, .top = o->top, .progress = sweep_progress,
+                                    .ctx = (void *)(o->truth ? "sampling" : "sampling beside valgrind")};
     pms_hotspot_truth *truth = NULL;
-    if (!o->truth)
-        progress("valgrind (callgrind)", 0, 1);
-    if ((!o->truth && pms_hotspot_truth_record(dir, cmd) < 0) || pms_hotspot_truth_load(&truth, dir) < 0) {
-        restore_stdout(saved_stdout);
-        return cli_lib_error(); /* valgrind's logs stay in dir: the message names them */
-    }
-    if (o->truth) { /* the command as the truth's command line would show it */
+    int keep_dir = 0;
+    if (!o->truth) {
+        /* one valgrind pass, the recordings beside it; valgrind's log stays when the message names it */
+        if (pms_hotspot_sweep_run(&sw, dir, &truth, &cfg)) {
+            keep_dir = strstr(pms_strerror(), dir) != NULL;
+            rc = cli_lib_error();
+        }
+    } else if (pms_hotspot_truth_load(&truth, dir) < 0) {
+        rc = cli_lib_error();
+    } else { /* the command as the truth's command line would show it */
         char **line = calloc((size_t)ncmd + 2, sizeof *line);
         if (!line)
             rc = cli_error("out of memory");
@@ -193,21 +199,9 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
             rc = check_truth_command(o, truth, line, (size_t)ncmd + 1);
             free(line);
         }
-        if (rc != CLI_OK) {
-            restore_stdout(saved_stdout);
-            pms_hotspot_truth_free(truth);
-            return rc;
-        }
+        if (rc == CLI_OK && pms_hotspot_sweep_record(&sw, truth, &cfg))
+            rc = cli_lib_error();
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    sw.valgrind_seconds = o->truth ? 0 : (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    char data[PATH_MAX + 16];
-    snprintf(data, sizeof data, "%s/sweep.data", dir);
-    for (size_t i = 0; i < np; i++)
-        sw.points[i].period = periods[i];
-    pms_hotspot_sweep_config cfg = {.argv = cmd, .scratch = data, .top = o->top, .progress = sweep_progress};
-    if (rc == CLI_OK && pms_hotspot_sweep_record(&sw, truth, &cfg))
-        rc = cli_lib_error();
     restore_stdout(saved_stdout);
     if (cli_show_progress())
         cli_progress_end();
@@ -228,7 +222,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     for (size_t i = 0; i < np; i++)
         pms_hotspot_result_free(&sw.points[i].result);
     pms_hotspot_truth_free(truth);
-    if (!o->truth && !o->save_truth)
+    if (!o->truth && !o->save_truth && !keep_dir)
         pms_hotspot_truth_remove(dir);
     return rc;
 }

@@ -1,13 +1,16 @@
 /* The sampled side of a sweep (Wu & Mencer): the command recorded once per sampling
  * period, in this process through pmuscope/record.h, each recording measured against
- * the truth. With randomisation each sample adds a uniform value below the largest power
+ * the truth (recorded by valgrind beside them with pms_hotspot_sweep_run). With randomisation each sample adds a uniform value below the largest power
  * of two not above period/8, as pfmon did in the paper. */
+#include "hotspot/truth_record.h"
 #include "pmuscope/hotspot_report.h"
 #include "pmuscope/record.h"
 #include "util/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Bits of the random addition: the largest power of two not above period/8. */
@@ -50,22 +53,75 @@ static int record_at(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_config
     return PMS_OK;
 }
 
+/* Records period i and reads the recording into memory. */
+static int record_one(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_config *cfg, size_t i,
+                      pms_hotspot_recording *rec)
+{
+    if (cfg->progress)
+        cfg->progress(cfg->ctx, i, sw->nperiods);
+    int rc = record_at(sw, cfg, sw->points[i].period);
+    return rc ? rc : pms_hotspot_recording_read(rec, cfg->scratch);
+}
+
+static int evaluate_one(pms_hotspot_sweep_point *p, const pms_hotspot_truth *truth, const pms_hotspot_recording *rec,
+                        size_t top)
+{
+    p->samples = rec->total;
+    int rc = pms_hotspot_evaluate(truth, rec->samples, rec->n, top, &p->result);
+    p->valid = rc == PMS_OK;
+    return rc;
+}
+
 int pms_hotspot_sweep_record(pms_hotspot_sweep *sw, const pms_hotspot_truth *truth,
                              const pms_hotspot_sweep_config *cfg)
 {
     int rc = PMS_OK;
     for (size_t i = 0; i < sw->nperiods && rc == PMS_OK; i++) {
-        pms_hotspot_sweep_point *p = &sw->points[i];
-        if (cfg->progress)
-            cfg->progress(cfg->ctx, i, sw->nperiods);
         pms_hotspot_recording rec;
-        if ((rc = record_at(sw, cfg, p->period)) || (rc = pms_hotspot_recording_read(&rec, cfg->scratch)))
+        if ((rc = record_one(sw, cfg, i, &rec)))
             break;
-        p->samples = rec.total;
-        rc = pms_hotspot_evaluate(truth, rec.samples, rec.n, cfg->top, &p->result);
-        p->valid = rc == PMS_OK;
+        rc = evaluate_one(&sw->points[i], truth, &rec, cfg->top);
         pms_hotspot_recording_free(&rec);
     }
     unlink(cfg->scratch);
+    return rc;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+int pms_hotspot_sweep_run(pms_hotspot_sweep *sw, const char *dir, pms_hotspot_truth **truth,
+                          const pms_hotspot_sweep_config *cfg)
+{
+    *truth = NULL;
+    pms_hotspot_recording *recs = calloc(sw->nperiods ? sw->nperiods : 1, sizeof *recs);
+    if (!recs)
+        return pms__fail(PMS_ENOMEM, "out of memory for the sweep's recordings");
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pms__truth_job job;
+    int rc = pms__truth_record_start(&job, dir, cfg->argv);
+    size_t done = 0;
+    /* valgrind runs on one CPU while the recordings take turns beside it: cpu-clock and the
+     * hardware events count the recorded process's own time, so sharing the machine
+     * changes how long they take, not their samples. */
+    for (; rc == PMS_OK && done < sw->nperiods; done++)
+        if ((rc = record_one(sw, cfg, done, &recs[done])))
+            break;
+    unlink(cfg->scratch);
+    if (rc)
+        pms__truth_record_abort(&job);
+    else if ((rc = pms__truth_record_finish(&job)) == PMS_OK)
+        rc = pms_hotspot_truth_load(truth, dir);
+    sw->valgrind_seconds = seconds_since(&t0);
+    for (size_t i = 0; i < done && rc == PMS_OK; i++)
+        rc = evaluate_one(&sw->points[i], *truth, &recs[i], cfg->top);
+    for (size_t i = 0; i < done; i++)
+        pms_hotspot_recording_free(&recs[i]);
+    free(recs);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* Running a command under valgrind to get its exact counts (the truth directory). */
 #include "symbol/build_id.h"
+#include "hotspot/truth_record.h"
 #include "hotspot/truth_run.h"
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
@@ -14,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Runs "valgrind TOOL_ARGS... argv..." and waits; the exit status must be 0. */
-static int run_valgrind(const char *const *tool_args, size_t ntool, char *const argv[], const char *log)
+/* Starts "valgrind TOOL_ARGS... argv..." without waiting. */
+static int start_valgrind(pms__truth_job *job, const char *const *tool_args, size_t ntool, char *const argv[])
 {
     size_t n = 0;
     while (argv[n])
@@ -28,23 +29,11 @@ static int run_valgrind(const char *const *tool_args, size_t ntool, char *const 
         cmd[1 + i] = (char *)tool_args[i];
     for (size_t i = 0; i < n; i++)
         cmd[1 + ntool + i] = argv[i];
-    pms_child c;
-    int rc = pms_child_spawn(&c, cmd);
-    if (rc == PMS_OK)
-        rc = pms_child_release(&c, "valgrind");
-    int status = 0;
-    if (rc == PMS_OK)
-        rc = pms_child_wait(&c, &status, NULL);
+    int rc = pms_child_spawn(&job->child, cmd);
+    if (rc == PMS_OK && (rc = pms_child_release(&job->child, "valgrind")) < 0)
+        pms_child_abort(&job->child);
     free(cmd);
-    if (rc < 0)
-        return pms__fail_context(rc, "running %s under valgrind", argv[0]);
-    if (WIFSIGNALED(status))
-        return pms__fail(PMS_ECHILD, "%s under valgrind was killed by signal %d (see %s)", argv[0], WTERMSIG(status),
-                        log);
-    if (WEXITSTATUS(status) != 0)
-        return pms__fail(PMS_ECHILD, "%s under valgrind exited with status %d (see %s)", argv[0], WEXITSTATUS(status),
-                        log);
-    return PMS_OK;
+    return rc < 0 ? pms__fail_context(rc, "running %s under valgrind", argv[0]) : PMS_OK;
 }
 
 /* Writes DIR/objects: the build-id and path of every object callgrind saw; and DIR/run:
@@ -77,12 +66,16 @@ static int write_manifest(const char *dir, const char *profile, char *const argv
     return pms__truth_run_write(dir, argv, instructions);
 }
 
-int pms_hotspot_truth_record(const char *dir, char *const argv[])
+int pms__truth_record_start(pms__truth_job *job, const char *dir, char *const argv[])
 {
+    memset(job, 0, sizeof *job);
+    job->child.pid = -1;
     if (!argv || !argv[0])
         return pms__fail(PMS_EINVAL, "no command to run under valgrind");
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create truth directory %s", dir);
+    job->dir = dir;
+    job->argv = argv;
     char out[PATH_MAX + 32], log[PATH_MAX + 32];
     snprintf(out, sizeof out, "--callgrind-out-file=%s/callgrind.out", dir);
     snprintf(log, sizeof log, "--log-file=%s/callgrind.log", dir);
@@ -90,12 +83,38 @@ int pms_hotspot_truth_record(const char *dir, char *const argv[])
      * --collect-jumps=yes: the branches give the basic blocks, in the same run */
     const char *callgrind[] = {"--tool=callgrind", "--dump-instr=yes", "--collect-jumps=yes", "--skip-plt=no",
                                out, log};
-    int rc = run_valgrind(callgrind, 6, argv, log + strlen("--log-file="));
-    if (rc == PMS_OK) {
-        snprintf(out, sizeof out, "%s/callgrind.out", dir);
-        rc = write_manifest(dir, out, argv);
-    }
-    return rc;
+    return start_valgrind(job, callgrind, 6, argv);
+}
+
+int pms__truth_record_finish(pms__truth_job *job)
+{
+    char log[PATH_MAX + 32], out[PATH_MAX + 32];
+    snprintf(log, sizeof log, "%s/callgrind.log", job->dir);
+    int status = 0, rc = pms_child_wait(&job->child, &status, NULL);
+    job->child.pid = -1;
+    if (rc < 0)
+        return pms__fail_context(rc, "running %s under valgrind", job->argv[0]);
+    if (WIFSIGNALED(status))
+        return pms__fail(PMS_ECHILD, "%s under valgrind was killed by signal %d (see %s)", job->argv[0],
+                        WTERMSIG(status), log);
+    if (WEXITSTATUS(status) != 0)
+        return pms__fail(PMS_ECHILD, "%s under valgrind exited with status %d (see %s)", job->argv[0],
+                        WEXITSTATUS(status), log);
+    snprintf(out, sizeof out, "%s/callgrind.out", job->dir);
+    return write_manifest(job->dir, out, job->argv);
+}
+
+void pms__truth_record_abort(pms__truth_job *job)
+{
+    if (job->child.pid > 0)
+        pms_child_abort(&job->child);
+}
+
+int pms_hotspot_truth_record(const char *dir, char *const argv[])
+{
+    pms__truth_job job;
+    int rc = pms__truth_record_start(&job, dir, argv);
+    return rc < 0 ? rc : pms__truth_record_finish(&job);
 }
 
 void pms_hotspot_truth_remove(const char *dir)

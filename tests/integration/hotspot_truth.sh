@@ -102,6 +102,19 @@ set -e
 "$PMUSCOPE" hotspot --allow-other-run --truth "$tmp/truth" "$tmp/scale2.data" >/dev/null 2>"$tmp/err" &&
     grep -q "warning: the recording ran" "$tmp/err" || fail "--allow-other-run: $(cat "$tmp/err")"
 
+# A sweep runs valgrind once with the recordings beside it: here the command under valgrind
+# waits (up to 60 s) for the file that a natively recorded run of it creates, so the sweep
+# ends well only if a recording ran while valgrind did (one after the other, valgrind's run
+# would exit 1 and the sweep fail). Both runs first spin in the shell, for samples.
+beside='i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done
+case "$LD_PRELOAD" in
+*vgpreload*) i=0; while [ ! -e "$0" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done; [ -e "$0" ] ;;
+*) touch "$0" ;;
+esac'
+"$PMUSCOPE" hotspot --sweep 64K --json -o "$tmp/beside.json" -- sh -c "$beside" "$tmp/flag" ||
+    fail "the sweep's valgrind run did not see a recording beside it"
+jq -e '.periods[0].samples > 0 and .valgrind_seconds > 0' "$tmp/beside.json" >/dev/null || fail "beside: $(cat "$tmp/beside.json")"
+
 # The binary replaced after valgrind ran: the truth no longer describes it.
 cp "$PMS_WORKLOADS/phases" "$tmp/bin/hotspots"
 set +e

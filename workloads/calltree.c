@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lcg_loop.h"
+
 static volatile uint64_t sink;
 
 /* Called by the spinning functions after their loop: a function that calls none gets no
@@ -23,10 +25,7 @@ __attribute__((noinline)) static void keep(uint64_t x) { sink += x; }
     __attribute__((noinline)) static uint64_t name(uint64_t n) \
     {                                                        \
         uint64_t x = n;                                      \
-        for (uint64_t i = 0; i < n; i++) {                   \
-            x = x * 6364136223846793005ull + 1442695040888963407ull; \
-            x ^= x >> 31;                                    \
-        }                                                    \
+        LCG_LOOP(x, n)                                       \
         keep(x);                                             \
         return x;                                            \
     }

@@ -15,16 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lcg_loop.h"
+
 static volatile uint64_t sink;
 
 #define HOT_FUNCTION(name)                                   \
     __attribute__((noinline)) static void name(uint64_t n)   \
     {                                                        \
         uint64_t x = n;                                      \
-        for (uint64_t i = 0; i < n; i++) {                   \
-            x = x * 6364136223846793005ull + 1442695040888963407ull; \
-            x ^= x >> 31;                                    \
-        }                                                    \
+        LCG_LOOP(x, n)                                       \
         sink += x;                                           \
     }
 

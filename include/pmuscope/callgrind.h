@@ -44,9 +44,11 @@ void pms_callgrind_free(pms_callgrind *cg);
 /* The instructions sorted by (object, addr), one entry per instruction. */
 const pms_cg_instr *pms_callgrind_instrs(const pms_callgrind *cg, size_t *count);
 /* Branch targets (a basic block starts there) and sources (one ends there), sorted by
- * (object, addr), each once; none unless recorded with --collect-jumps=yes. */
+ * (object, addr), each once: of calls, and of jumps if recorded with --collect-jumps=yes. */
 const pms_cg_branch *pms_callgrind_branch_targets(const pms_callgrind *cg, size_t *count);
 const pms_cg_branch *pms_callgrind_branch_sources(const pms_callgrind *cg, size_t *count);
+/* jump= and jcnd= lines read: 0 when callgrind ran without --collect-jumps=yes. */
+size_t pms_callgrind_njumps(const pms_callgrind *cg);
 size_t pms_callgrind_nobjects(const pms_callgrind *cg);
 const char *pms_callgrind_object(const pms_callgrind *cg, size_t i); /* "???" when unknown */
 const char *pms_callgrind_function(const pms_callgrind *cg, size_t i);

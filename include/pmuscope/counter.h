@@ -63,8 +63,17 @@ int pms_counter_open_child(pms_counter *c, pid_t pid);
 /* Opens the events on every current thread of pid (and, by inheritance, the threads
  * they create), counting from now. */
 int pms_counter_attach(pms_counter *c, pid_t pid);
+/* Opens the events system-wide (every task) on the CPUs of list ("0-3,6"; NULL: every
+ * online CPU), counting from now, as perf stat -a / -C. */
+int pms_counter_open_cpus(pms_counter *c, const char *list);
 /* Reads the cumulative counts since opening into out[pms_counter_count(c)]. */
 int pms_counter_read(pms_counter *c, pms_count *out);
+/* The opened units (threads, or CPUs system-wide), the CPU of unit u (-1 per thread), and
+ * every unit's counts: out[u * pms_counter_count(c) + i] (perf stat -A). Tool events are
+ * measured for the whole run only: <not counted> here. */
+size_t pms_counter_units(const pms_counter *c);
+int pms_counter_unit_cpu(const pms_counter *c, size_t u);
+int pms_counter_read_units(pms_counter *c, pms_count *out);
 
 /* Measuring one run: launch a command or attach to a process, read at intervals,
  * and read the totals when the target ends or a stop is requested. */
@@ -93,6 +102,10 @@ int pms_measure_command(pms_counter *c, char *const argv[], const pms_measure_op
 /* Attaches to every thread of pid and counts until it exits or *o->stop is set. */
 int pms_measure_pid(pms_counter *c, pid_t pid, const pms_measure_opts *o, pms_count *totals,
                     pms_measure_result *res);
+/* System-wide on the CPUs of cpus (pms_counter_open_cpus): while argv runs (launched after
+ * the counters are enabled), or, with argv NULL, until *o->stop is set. */
+int pms_measure_cpus(pms_counter *c, const char *cpus, char *const argv[], const pms_measure_opts *o,
+                     pms_count *totals, pms_measure_result *res);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -49,11 +49,15 @@ typedef struct pms_cpistack_options {
     size_t range_last;
     double train_fraction;     /* (0, 1]; 0 means 0.8; 1 fits on every interval and leaves none to test */
     uint64_t seed;
-    pms_lm_method method;
+    pms_lm_method method;      /* OLS, NNLS, or PMS_LM_RIDGE (pms_ridge_fit_runs, not weighted) */
     bool drop_missing;         /* drop intervals with an empty/NaN count (<not counted>) instead of failing */
     pms_cpistack_validation validation;
     const char *run_column;    /* PMS_CPISTACK_RUNS: the column naming the run of each interval */
     bool newey_west;           /* also Newey-West (HAC) standard errors (OLS without weights) */
+    /* replicates > 0: bootstrap intervals of the coefficients, the training intervals
+     * resampled in moving blocks of `block` intervals (0: pms_bootstrap_block_length,
+     * n^(1/3); 1: single intervals) and refitted by the same method and weights */
+    pms_bootstrap_options bootstrap;
 } pms_cpistack_options;
 
 typedef struct pms_cpistack {
@@ -68,6 +72,8 @@ typedef struct pms_cpistack {
     double *x;             /* nrows x nevents regressors as fitted */
     size_t ntrain, ntest;
     size_t *train, *test;  /* positions in 0..nrows-1 */
+    bool seeded;           /* a random split with a test part: the seed chose it */
+    uint64_t seed;         /* the split's seed (seeded) */
     pms_lm *model;
     double durbin_watson;  /* of the training residuals in time order */
     size_t hac_lag;        /* Newey-West lag (newey_west) */
@@ -84,6 +90,10 @@ typedef struct pms_cpistack {
     double true_cpi;       /* total cycles / total instructions over the training intervals */
     double program_cpi;    /* total cycles / total instructions over every interval used */
     double *stack;         /* nrows x (1 + nevents): base, coefficient x regressor of each interval */
+    pms_bootstrap boot;    /* with bootstrap replicates: intervals of model->coef */
+    /* PMS_LM_RIDGE: the penalty on the standardised regressors chosen by GCV, the
+     * effective degrees of freedom and the GCV score (pms_ridge_fit); NaN otherwise */
+    double ridge_lambda, ridge_df, ridge_gcv;
 } pms_cpistack;
 
 int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pms_cpistack **out);
@@ -97,6 +107,9 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out);
 int pms_cpistack_write_row(const pms_cpistack *s, const char *group, bool first, FILE *out);
 /* One JSON object with every number of the text report. */
 void pms_cpistack_write_json(const pms_cpistack *s, struct pms_json *j);
+/* The bootstrap replicates kept (bootstrap.keep) as CSV (pms_bootstrap_write_replicates;
+ * rows are 1-based positions among the training intervals), what naming the group. */
+int pms_cpistack_write_bootstrap_replicates(const pms_cpistack *s, const char *what, bool header, FILE *out);
 /* A chart of the stacked CPI per interval over time and one of observed
  * against model CPI; title names the group (may be NULL). */
 int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **stacks, pms_chart **cpi);

@@ -43,6 +43,8 @@ int pms_cpistack_groups_write_text(FILE *out, const pms_cpistack_groups *g, bool
 int pms_cpistack_groups_write_csv(FILE *out, const pms_cpistack_groups *g);
 /* {"groups": [{"group": ..., "result": ...}, ...]}. */
 int pms_cpistack_groups_write_json(FILE *out, const pms_cpistack_groups *g);
+/* The bootstrap replicates of every group (pms_cpistack_write_bootstrap_replicates, what = the group). */
+int pms_cpistack_groups_write_bootstrap_replicates(FILE *out, const pms_cpistack_groups *g);
 /* The stacks side by side, then the per-interval charts of the first max_groups groups. */
 int pms_cpistack_groups_write_svg(FILE *out, const pms_cpistack_groups *g, size_t max_groups);
 

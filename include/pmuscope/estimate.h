@@ -230,6 +230,8 @@ typedef struct pms_mracm_fit {
     char reason[256];      /* why not, as "NA" in the paper's TABLE X */
     pms_mracm_procedure procedure;
     pms_mracm_criterion criterion;
+    size_t n_held_out;     /* runs the pairs were judged on with a validation split (0: none) */
+    unsigned long long seed; /* that split's seed (n_held_out > 0) */
     double *correlation;   /* n: r of each counter with cycles (NaN: constant counter) */
     bool *selected;        /* n: counters the procedure draws pairs from (PAPER: MRA's selection) */
     size_t low;            /* PAPER: the least correlated selected counter (PMS_MRACM_NONE: none) */

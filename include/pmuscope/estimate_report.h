@@ -4,6 +4,7 @@
 #ifndef PMUSCOPE_ESTIMATE_REPORT_H
 #define PMUSCOPE_ESTIMATE_REPORT_H
 #include "pmuscope/estimate.h"
+#include "pmuscope/stats.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,6 +50,10 @@ typedef struct pms_estimate_options {
     pms_mra_options mra;
     pms_mracm_options mracm;
     double pcr_share;             /* PCR: share of variance kept; 0 means PMS_PCR_SHARE */
+    /* replicates > 0: bootstrap intervals of the coefficients of LP, ridge and PCR
+     * (pms_estimate_bootstraps), resampling the fitting runs (block 0 or 1: case
+     * resampling, the runs being independent) */
+    pms_bootstrap_options bootstrap;
 } pms_estimate_options;
 
 typedef struct pms_estimate_result {
@@ -62,12 +67,18 @@ typedef struct pms_estimate_result {
     pms_ridge_fit ridge;
     pms_pcr_fit pcr;
     const char *select;   /* MRA counter selection, as given */
+    /* with bootstrap replicates: intervals of the intercept, then of every counter
+     * (zero-filled when the bootstrap could not run: boot_reason says why) */
+    pms_bootstrap boot;
+    char boot_reason[512];
 } pms_estimate_result;
 
 /* Fits each wanted method on d into res[PMS_EST_METHODS]; a method that cannot
  * fit has ok false and its reason. Returns how many methods fitted. */
 size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *o, pms_estimate_result *res);
 void pms_estimate_result_free(pms_estimate_result *res);
+/* Whether the method gets bootstrap intervals (LP, ridge, PCR; MRA has its standard errors). */
+bool pms_estimate_bootstraps(size_t method);
 
 void pms_estimate_write_text(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
 void pms_estimate_write_json(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
@@ -76,6 +87,11 @@ void pms_estimate_write_json(FILE *out, const pms_estimate_data *d, const pms_es
 int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
 /* An SVG chart of the error % of every run by each method (as the paper's Figs. 1-2 per TEST). */
 int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
+
+/* The bootstrap replicates kept (bootstrap.keep) of every method as CSV
+ * (pms_bootstrap_write_replicates: what is the method, rows are 1-based positions
+ * among the fitting runs d->train, the coefficients intercept then each counter). */
+int pms_estimate_write_bootstrap_replicates(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -98,6 +98,24 @@ int pms_profile_table(pms_profile *p, size_t event, pms_profile_key key, double 
 int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
                                double confidence, pms_profile_row **rows, size_t *nrows);
 
+/* One call path of a row (perf report --no-children -g folded): the row's samples whose
+ * callchain names these functions, leaf first. */
+typedef struct pms_profile_path {
+    size_t row;    /* index of the row in the table made with it */
+    char *path;    /* function names leaf first, ';' between, an address without a symbol as
+                    * 0x... (its run-time IP), as perf report -g folded prints them */
+    uint64_t samples, period;
+    double share;  /* of all the event's samples, or period (as the table's weight) */
+} pms_profile_path;
+
+/* pms_profile_table_weighted, and the call paths of the rows' own samples (*paths sorted by
+ * row, then share; none without callchains). Only rows by location (no WITH_COMM or
+ * WITH_PID). Free the paths with pms_profile_paths_free. */
+int pms_profile_table_paths(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
+                            double confidence, pms_profile_row **rows, size_t *nrows, pms_profile_path **paths,
+                            size_t *npaths);
+void pms_profile_paths_free(pms_profile_path *paths, size_t n);
+
 /* Wilson score interval for a binomial proportion k/n at the given confidence level. */
 int pms_wilson_interval(uint64_t k, uint64_t n, double confidence, double *low, double *high);
 

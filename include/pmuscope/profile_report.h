@@ -25,6 +25,8 @@ typedef struct pms_profile_event_table {
     pms_profile_row *rows; /* sorted by share, largest first (malloc'd, freed with the report) */
     size_t nrows;
     int children;          /* rows carry children shares (PMS_PROFILE_CHILDREN) and are sorted by them */
+    pms_profile_path *paths; /* with rep->call_paths: the rows' call paths, by row (freed with the report) */
+    size_t npaths;
 } pms_profile_event_table;
 
 /* perf report's --children / --no-children. */
@@ -44,6 +46,7 @@ typedef enum pms_profile_sort_key {
     PMS_SORT_DSO,    /* the binary */
     PMS_SORT_SYM,    /* the function (with the binary when dso is not a key of its own) */
     PMS_SORT_IP,     /* run-time IP, binary, file offset and function+offset */
+    PMS_SORT_SYMOFF, /* function+0xOFF, as perf script's sym,symoff fields */
 } pms_profile_sort_key;
 
 typedef struct pms_profile_report {
@@ -57,6 +60,7 @@ typedef struct pms_profile_report {
     double confidence;      /* of the Wilson intervals, in (0, 1) */
     uint64_t limit;         /* rows written per table; 0: all */
     pms_profile_children children; /* of perf.data tables */
+    int call_paths;         /* perf.data tables also get their rows' call paths (perf report -g folded) */
     /* Made by the pms_profile_report_add_* calls. */
     uint64_t lost;          /* PERF_RECORD_LOST totals */
     pms_profile_event_table *tables;
@@ -64,7 +68,7 @@ typedef struct pms_profile_report {
 } pms_profile_report;
 
 /* Sets rep's key, columns and sort from perf's comma-separated sort keys: sym (or symbol),
- * ip, dso, comm, pid; rows by the finest location given, split by comm and pid
+ * ip, symoff (rows by instruction, as ip), dso, comm, pid; rows by the finest location given, split by comm and pid
  * (dso,sym and sym give the same rows). PMS_EINVAL names the bad key. */
 int pms_profile_report_sort(pms_profile_report *rep, const char *keys);
 

@@ -3,8 +3,9 @@
  *
  * pms_record_run() opens the sampling events (pmuscope/sampler.h) on a launched command
  * (held before exec until the events are open, so counting starts at exec; its threads
- * and children are followed unless the first event reads a group) or on every thread of
- * process pid, drains the ring buffers into the file until the target ends or the
+ * and children are followed unless the first event reads a group), on every thread of
+ * process pid, or system-wide on every task of the CPUs (with the processes already
+ * running described from /proc, as perf record -a does), drains the ring buffers into the file until the target ends or the
  * caller's stop flag is set, and leaves a valid file (it is also made valid every second
  * while recording, so a crash of the caller loses at most the last second).
  *
@@ -54,6 +55,9 @@ typedef struct pms_record_config {
     size_t mmap_pages;                 /* data pages per buffer, a power of 2; 0: 128 */
     char *const *argv;                 /* the command to launch (argv[0] searched in PATH), or NULL */
     pid_t pid;                         /* without argv: the process to attach to */
+    bool system_wide;                  /* every task of the CPUs (perf record -a), while argv runs
+                                        * (if given) or until *stop; pid must be 0 */
+    const char *cpus;                  /* system-wide: the CPUs ("0-3,6", perf's -C); NULL: all online */
     const char *output;                /* the perf.data path */
     int cmdline_argc;                  /* the command line stored in the file's header */
     char *const *cmdline_argv;

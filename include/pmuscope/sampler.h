@@ -76,6 +76,10 @@ typedef struct pms_sampler_config {
     int enable_on_exec;        /* start counting when the launched child execs */
     int time_order;            /* non-zero: records reach the callback in time order across the
                                   buffers (see pms_sampler_poll); pms_sampler_flush() at the end */
+    int system_wide;           /* every task on the CPUs (perf record -a): pid is ignored, inherit
+                                  and enable_on_exec too (enable with pms_sampler_enable); samples
+                                  carry PERF_SAMPLE_CPU */
+    const char *cpus;          /* system-wide: the CPUs, as "0-3,6" (perf's -C); NULL: every online one */
     int callchain;             /* non-zero: samples carry the kernel's frame-pointer callchain
                                   (PERF_SAMPLE_CALLCHAIN, as perf record -g) */
 } pms_sampler_config;
@@ -123,6 +127,9 @@ int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period);
  * mappings the kernel reported before the events existed. */
 int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, void *ctx);
 
+/* The same for every process of the machine (system-wide recording), as perf record -a;
+ * processes that end meanwhile or cannot be read are left out. */
+int pms_sampler_synthesize_all(const pms_sampler *s, pms_record_fn fn, void *ctx);
 /* Passes the kernel's text mapping as perf record synthesizes it ([kernel.kallsyms]_text,
  * _text to _etext from /proc/kallsyms), so that kernel samples are named from the file
  * alone; nothing when every event excludes the kernel or its addresses are hidden. */

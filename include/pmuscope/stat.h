@@ -22,6 +22,8 @@ typedef struct pms_stat_value {
     double rel_stddev;             /* stddev of the mean over runs, % of the mean (perf's +- x%); NAN for one run */
     uint64_t enabled, running;     /* ns, summed over threads */
     pms_count_state state;
+    bool per_cpu;                  /* the value of one CPU (perf stat -A), printed with "CPU<cpu>" */
+    int cpu;
 } pms_stat_value;
 
 /* Averages nruns repetitions of the same n values (runs[r * n + i]) into out[i]: the

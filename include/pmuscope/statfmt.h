@@ -30,19 +30,20 @@ void pms_stat_print_plain(FILE *out, const pms_stat_summary *s, const pms_stat_v
 /* One interval of `perf stat -I` in plain form (header first if header is true). */
 void pms_stat_print_plain_interval(FILE *out, double t, double interval_s, const pms_stat_value *v, size_t n,
                                    bool header);
-/* perf stat -x SEP lines: [time,]value,unit,event,[variance,]run time,running %,metric value,metric unit.
+/* perf stat -x SEP lines: [time,][CPU<n>,]value,unit,event,[variance,]run time,running %,metric value,
+ * metric unit (CPU<n> for a per-CPU value, as perf stat -A; the plain table prints it first too).
  * t < 0 leaves out the time column; the variance column appears when runs > 1. */
 void pms_stat_print_csv(FILE *out, const char *sep, double t, double elapsed_s, unsigned runs,
                         const pms_stat_value *v, size_t n);
 
 /* perf stat -j lines: one JSON object per event, with perf 6.1's keys in its order:
  * ["interval",] "counter-value" (a string: "%f" or "<not counted>"), "unit", "event",
- * ["variance" (runs > 1),] "event-runtime", "pcnt-running", "metric-value", "metric-unit".
- * t < 0 leaves out the interval. */
+ * ["variance" (runs > 1),] "event-runtime", "pcnt-running", "metric-value", "metric-unit";
+ * "cpu" (a string) after the interval for a per-CPU value. t < 0 leaves out the interval. */
 void pms_stat_print_json_lines(FILE *out, double t, double elapsed_s, unsigned runs, const pms_stat_value *v,
                                size_t n);
 
-/* The values as a JSON array of {"event", "value", "unit", "state", "run_time_ns", "running_pct",
+/* The values as a JSON array of {"event", ["cpu",] "value", "unit", "state", "run_time_ns", "running_pct",
  * "stddev_pct", "metric", "metric_unit"} objects. */
 void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double elapsed_s);
 

@@ -28,6 +28,9 @@ typedef enum pms_lm_method {
     PMS_LM_OLS = 0,  /* least squares by Householder QR (as R's lm) */
     PMS_LM_NNLS = 1, /* least squares with every coefficient >= 0 (Lawson-Hanson),
                         the intercept included when there is one */
+    PMS_LM_RIDGE = 2, /* ridge regression with lambda by GCV: fitted by pms_ridge_fit_runs
+                         (pmuscope/estimate.h), summarised by pms_lm_from_coef; pms_lm_fit
+                         does not fit it */
 } pms_lm_method;
 
 typedef struct pms_lm_options {
@@ -89,6 +92,13 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
                const pms_lm_options *opt, pms_lm **out);
 void pms_lm_free(pms_lm *m);
 
+/* The summary of coefficients fitted elsewhere (method PMS_LM_RIDGE, or PMS_LM_NNLS) on
+ * the same rows: coef holds the intercept then the p coefficients; fitted values,
+ * residuals and their quantiles, sigma on n - p - 1 degrees of freedom and R^2 against
+ * the centred total sum of squares, as for NNLS; no standard errors, t or p values (NaN). */
+int pms_lm_from_coef(const double *x, size_t n, size_t p, const double *y, const char *const *names,
+                     pms_lm_method method, const double *coef, pms_lm **out);
+
 /* The columns of x (0-based, in the order R's pivoting would alias them) that
  * are linear combinations of the intercept (when intercept) and the columns
  * before them, by the same tolerance as pms_lm_fit; *naliased is 0 for a design
@@ -126,6 +136,61 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out);
  * PMS_ENUMERIC when the iteration limit is reached or a value is not finite. */
 int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_iter, double *x,
              double *rnorm);
+
+/* ---- Bootstrap -------------------------------------------------------- */
+
+/* Percentile confidence intervals of a fit's coefficients by resampling its rows
+ * with replacement and refitting (Efron and Tibshirani, An Introduction to the
+ * Bootstrap, ch. 13). Case resampling draws n rows one by one, for rows that are
+ * independent (runs); the moving-block bootstrap (Kuensch 1989) draws blocks of
+ * `block` consecutive rows, starting anywhere in 0..n-block, until n rows are
+ * drawn (the last block cut short), for rows in time order whose errors are
+ * correlated (intervals). The bounds are the (1 - level) / 2 and (1 + level) / 2
+ * quantiles (R's type 7) of the refits that succeeded; a refit that fails (a
+ * resample with a singular design) is left out and counted. */
+typedef struct pms_bootstrap_options {
+    size_t replicates;  /* resamples; 0: no bootstrap */
+    uint64_t seed;      /* GSL's MT19937: the same seed gives the same resamples on every machine */
+    size_t block;       /* 0 or 1: case resampling; L > 1: moving blocks of L rows */
+    double level;       /* of the intervals, in (0, 1); 0 means 0.95 */
+    bool keep;          /* keep every resample's rows and refit (pms_bootstrap_write_replicates) */
+} pms_bootstrap_options;
+
+typedef struct pms_bootstrap {
+    size_t replicates, n, ncoef; /* resamples of n rows, ncoef coefficients each */
+    size_t block;                /* 1: case resampling */
+    uint64_t seed;
+    double level;
+    size_t n_ok;                 /* refits that succeeded: the intervals are over these */
+    double *lower, *upper;       /* ncoef bounds (NaN when no refit succeeded) */
+    size_t *rows;                /* keep: replicates x n resampled rows (0-based), else NULL */
+    double *coef;                /* keep: replicates x ncoef refits (NaN for a failed one), else NULL */
+} pms_bootstrap;
+
+/* Refits on the rows rows[0..n-1] (with repeats) into coef[ncoef]; PMS_OK or a
+ * failure (the replicate is then left out). */
+typedef int (*pms_bootstrap_refit)(const size_t *rows, size_t n, void *ctx, double *coef);
+
+/* Fails (PMS_EINVAL) on n < 2, a block longer than n or a level outside (0, 1). */
+int pms_bootstrap_run(size_t n, size_t ncoef, pms_bootstrap_refit refit, void *ctx, const pms_bootstrap_options *opt,
+                      pms_bootstrap *out);
+void pms_bootstrap_free(pms_bootstrap *b);
+/* The usual block length of the moving-block bootstrap, n^(1/3) rounded up (Hall,
+ * Horowitz and Jing 1995: the order that minimises the error of a variance). */
+size_t pms_bootstrap_block_length(size_t n);
+/* "name estimate lower upper" lines under a heading saying the scheme, the
+ * resamples and how many refits failed; names and estimate have ncoef entries. */
+int pms_bootstrap_write_text(const pms_bootstrap *b, const char *what, const char *const *names,
+                             const double *estimate, FILE *out);
+/* The replicates kept (opt.keep) as CSV lines what,replicate,ok,rows,<coef...>:
+ * rows are the 1-based resampled rows separated by spaces, coef empty for a failed
+ * refit; with header first the line what,replicate,ok,rows,<names...>. */
+struct pms_json; /* pmuscope/json.h */
+/* {"scheme", "block", "replicates", "ok", "seed", "level", "intervals": {name: [lower, upper]}}
+ * as the value of the key the caller has written. */
+void pms_bootstrap_write_json(const pms_bootstrap *b, const char *const *names, struct pms_json *j);
+int pms_bootstrap_write_replicates(const pms_bootstrap *b, const char *what, const char *const *names, bool header,
+                                   FILE *out);
 
 /* ---- Errors ----------------------------------------------------------- */
 

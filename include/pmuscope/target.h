@@ -33,6 +33,10 @@ int pms_child_wait(pms_child *c, int *status, volatile int *interrupted);
 /* How a command ended, for messages: "exited with status 3", "was killed by signal 9 (Killed)". */
 void pms_wait_status_describe(char *buf, size_t size, int wait_status);
 
+/* The CPUs of a list as the kernel and perf write them ("0-3,6") into a malloc'ed array; list
+ * NULL: the online CPUs. A CPU this machine does not have is an error that names it. */
+int pms_cpu_list(int **cpus, size_t *n, const char *list);
+
 /* Lists the thread ids of process pid from /proc/pid/task into a malloc'ed array. */
 int pms_process_threads(pid_t pid, pid_t **tids, size_t *count);
 

@@ -27,13 +27,16 @@ static void list_options(const char *shortopts, const struct option *longopts)
 
 static char bad_option[160];
 
-/* What was wrong with the option getopt refused at argv[optind - 1] (opterr is off, so
- * getopt says nothing itself: the command's usage error is the one message). */
-static void describe_bad_option(int argc, char **argv, const char *shortopts)
+/* What was wrong with the option getopt refused (opterr is off, so getopt says nothing
+ * itself: the command's usage error is the one message). A long option and the last
+ * letter of a cluster move optind past their argument, which is then argv[optind - 1];
+ * a letter inside a cluster leaves optind on the cluster (in_cluster), and argv[optind - 1]
+ * is the argument before it, perhaps a long option that was fine. */
+static void describe_bad_option(int argc, char **argv, const char *shortopts, bool in_cluster)
 {
     const char *arg = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
     const char *expects = optopt && strchr(shortopts, optopt) ? "expects an argument" : NULL;
-    if (arg && strncmp(arg, "--", 2) == 0) {
+    if (!in_cluster && arg && strncmp(arg, "--", 2) == 0) {
         int len = (int)strcspn(arg, "=");
         if (optopt || arg[len])
             snprintf(bad_option, sizeof bad_option, "%.*s: %s", len, arg,
@@ -55,8 +58,9 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
         return CLI_OPT_LISTED;
     }
     opterr = 0;
+    int before = optind;
     int c = getopt_long(argc, argv, shortopts, longopts, NULL);
-    if (c == '?' || c == ':') describe_bad_option(argc, argv, shortopts);
+    if (c == '?' || c == ':') describe_bad_option(argc, argv, shortopts, optind == before);
     return c;
 }
 

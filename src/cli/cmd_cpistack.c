@@ -41,7 +41,18 @@ static void usage(FILE *out)
           "  --run-column COL       the column naming the run of each interval (Run(#))\n"
           "  --newey-west           also Newey-West (HAC) standard errors, for residuals that\n"
           "                         are autocorrelated (see the Durbin-Watson statistic)\n"
-          "  --method ols|nnls      least squares, or with every coefficient >= 0 (default ols)\n"
+          "  --method ols|nnls|ridge\n"
+          "                         least squares (default), with every coefficient >= 0, or ridge\n"
+          "                         regression on the standardised regressors with lambda chosen by\n"
+          "                         generalised cross-validation (as estimate --method ridge)\n"
+          "  --bootstrap N          95% percentile intervals of the coefficients from N resamples of\n"
+          "                         the training intervals, refitted by --method; the intervals are a\n"
+          "                         time series, so they are resampled in moving blocks of\n"
+          "                         consecutive intervals (with --seed)\n"
+          "  --bootstrap-block L    block length (default: n^(1/3) rounded up for n training\n"
+          "                         intervals; 1 resamples single intervals)\n"
+          "  --bootstrap-replicates FILE\n"
+          "                         write every resample (its intervals) and refit as CSV\n"
           "  --group-by COLUMN      one CPI stack per distinct value of COLUMN (e.g. Benchmark)\n"
           "  --where COLUMN=VALUE   use only the rows where COLUMN equals VALUE (repeatable)\n"
           "  --windows FILES        label intervals with the program running in them, from a\n"
@@ -66,7 +77,7 @@ enum { HELP_SHOWN = -1 }; /* parse_options: --help was printed, exit 0 */
 
 struct opts {
     pms_cpistack_options c;
-    const char *by, *svg, *csv, *json, *output; /* csv, json: see cli_format_target */
+    const char *by, *svg, *csv, *json, *output, *boot_file; /* csv, json: see cli_format_target */
     bool brief;
     pms_merge_key merge;
     double merge_tol;
@@ -93,7 +104,7 @@ static int parse_range(const char *s, struct opts *o)
 static int parse_options(int argc, char **argv, struct opts *o)
 {
     enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_WEIGHTED, O_VALIDATE, O_RUNCOL, O_HAC, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
-           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV };
+           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV, O_BOOT, O_BOOT_BLOCK, O_BOOT_FILE };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"event", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
@@ -107,6 +118,8 @@ static int parse_options(int argc, char **argv, struct opts *o)
         {"svg", required_argument, 0, O_SVG},       {"json", optional_argument, 0, O_JSON},
         {"brief", no_argument, 0, O_BRIEF},         {"windows", required_argument, 0, O_PROGRAMS},
         {"drop-missing", no_argument, 0, O_DROP_MISSING}, {"csv", optional_argument, 0, O_CSV},
+        {"bootstrap", required_argument, 0, O_BOOT}, {"bootstrap-block", required_argument, 0, O_BOOT_BLOCK},
+        {"bootstrap-replicates", required_argument, 0, O_BOOT_FILE},
         {"output", required_argument, 0, 'o'},      {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     int c;
     uint64_t v;
@@ -147,15 +160,24 @@ static int parse_options(int argc, char **argv, struct opts *o)
             break;
         case O_SEED:
             if (cli_parse_seed("cpistack", optarg, &v)) return CLI_USAGE;
-            o->c.seed = v;
+            o->c.seed = o->c.bootstrap.seed = v;
             break;
+        case O_BOOT:
+            if (cli_parse_bootstrap("cpistack", false, optarg, &o->c.bootstrap.replicates)) return CLI_USAGE;
+            break;
+        case O_BOOT_BLOCK:
+            if (cli_parse_bootstrap("cpistack", true, optarg, &o->c.bootstrap.block)) return CLI_USAGE;
+            break;
+        case O_BOOT_FILE: o->boot_file = optarg, o->c.bootstrap.keep = true; break;
         case O_METHOD:
             if (strcmp(optarg, "ols") == 0)
                 o->c.method = PMS_LM_OLS;
             else if (strcmp(optarg, "nnls") == 0)
                 o->c.method = PMS_LM_NNLS;
+            else if (strcmp(optarg, "ridge") == 0)
+                o->c.method = PMS_LM_RIDGE;
             else
-                return cli_usage_error("cpistack", "--method '%s': expected ols or nnls", optarg);
+                return cli_usage_error("cpistack", "--method '%s': expected ols, nnls or ridge", optarg);
             break;
         case O_BY: o->by = optarg; break;
         case O_WHERE:
@@ -192,6 +214,8 @@ static int parse_options(int argc, char **argv, struct opts *o)
         }
     }
     o->c.where = o->where;
+    if ((o->boot_file || o->c.bootstrap.block) && !o->c.bootstrap.replicates)
+        return cli_usage_error("cpistack", "--bootstrap-block and --bootstrap-replicates go with --bootstrap N");
     if (cli_is_main(o->json) && cli_is_main(o->csv))
         return cli_usage_error("cpistack", "--json and --csv both want the main output: give one a FILE");
     if (optind >= argc) return cli_usage_error("cpistack", "expected an interval file");
@@ -219,7 +243,8 @@ static int write_one(const char *path, int what, const struct opts *o, const pms
 {
     FILE *out = cli_open_output(path);
     if (!out) return CLI_FAIL;
-    int rc = what == 'j' ? pms_cpistack_groups_write_json(out, g)
+    int rc = what == 'b' ? pms_cpistack_groups_write_bootstrap_replicates(out, g)
+           : what == 'j' ? pms_cpistack_groups_write_json(out, g)
            : what == 'c' ? pms_cpistack_groups_write_csv(out, g)
                          : pms_cpistack_groups_write_text(out, g, o->brief);
     rc = rc ? cli_output_error(out) : CLI_OK;
@@ -233,12 +258,14 @@ static int write_report(const struct opts *o, const pms_cpistack_groups *g)
     int rc = write_one(o->output, main_what, o, g);
     if (rc == CLI_OK && o->json && !cli_is_main(o->json)) rc = write_one(o->json, 'j', o, g);
     if (rc == CLI_OK && o->csv && !cli_is_main(o->csv)) rc = write_one(o->csv, 'c', o, g);
+    if (rc == CLI_OK && o->boot_file) rc = write_one(o->boot_file, 'b', o, g);
     return rc;
 }
 
 int cmd_cpistack(int argc, char **argv)
 {
-    struct opts o = {.c = {.seed = CLI_DEFAULT_SEED, .train_fraction = 0.8}, .merge_tol = 0.05};
+    struct opts o = {.c = {.seed = CLI_DEFAULT_SEED, .train_fraction = 0.8, .bootstrap.seed = CLI_DEFAULT_SEED},
+                     .merge_tol = 0.05};
     int rc = parse_options(argc, argv, &o);
     if (rc != CLI_OK) {
         free(o.events);

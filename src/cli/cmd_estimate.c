@@ -65,7 +65,13 @@ static void usage(FILE *out)
             "  --max-vif V         MRACM rejects pairs with VIF >= V (default 10)\n"
             "  --holdout F         MRACM chooses the pair on a held-out fraction F of the\n"
             "                      fitting runs (default: on the fitting runs themselves)\n"
-            "  --seed N            seed of the --holdout split (default 1)\n"
+            "  --seed N            seed of the --holdout split and of the bootstrap (default 1)\n"
+            "  --bootstrap N       percentile intervals (95%%) of the LP, ridge and PCR coefficients\n"
+            "                      from N resamples of the fitting runs, each method refitted on each\n"
+            "  --bootstrap-block L resample blocks of L consecutive runs (moving-block bootstrap,\n"
+            "                      for runs that are intervals in time order; default 1: single runs)\n"
+            "  --bootstrap-replicates FILE\n"
+            "                      write every resample (its runs) and refit as CSV, for checking\n"
             "Inputs and outputs:\n"
             "  --sum-intervals     RUNS is an interval table: sum its rows per run; without\n"
             "                      --group-by it must be the ARM cBench merged TSV (grouped by\n"
@@ -84,7 +90,7 @@ static void usage(FILE *out)
 }
 
 typedef struct est_options {
-    const char *train, *test, *cycles, *write_runs, *write_lp, *svg, *csv, *json, *output;
+    const char *train, *test, *cycles, *write_runs, *write_lp, *svg, *csv, *json, *output, *boot_file;
     char **counters, **ignore, **group_by, **windows;
     bool by_index, sum_intervals;
     pms_estimate_options fit; /* methods and their options */
@@ -109,7 +115,7 @@ static int parse_options(int argc, char **argv, est_options *o)
 {
     enum { O_TRAIN = 256, O_TEST, O_BY_INDEX, O_CYCLES, O_COUNTERS, O_IGNORE, O_METHOD, O_SELECT, O_ALPHA, O_HIGH,
            O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON, O_CSV,
-           O_MRACM, O_CRITERION, O_INSTRUCTIONS, O_PCR_SHARE };
+           O_MRACM, O_CRITERION, O_INSTRUCTIONS, O_PCR_SHARE, O_BOOT, O_BOOT_BLOCK, O_BOOT_FILE };
     static const struct option opts[] = {
         {"train", required_argument, 0, O_TRAIN},       {"test", required_argument, 0, O_TEST},
         {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
@@ -125,11 +131,13 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"output", required_argument, 0, 'o'},
         {"mracm", required_argument, 0, O_MRACM},       {"criterion", required_argument, 0, O_CRITERION},
         {"instructions", required_argument, 0, O_INSTRUCTIONS}, {"pcr-share", required_argument, 0, O_PCR_SHARE},
+        {"bootstrap", required_argument, 0, O_BOOT},    {"bootstrap-block", required_argument, 0, O_BOOT_BLOCK},
+        {"bootstrap-replicates", required_argument, 0, O_BOOT_FILE},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
     for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = m <= PMS_EST_MRACM; /* the paper's three */
     o->fit.select_name = "all";
-    o->fit.mracm.seed = CLI_DEFAULT_SEED;
+    o->fit.mracm.seed = o->fit.bootstrap.seed = CLI_DEFAULT_SEED;
     int c;
     double v;
     uint64_t u;
@@ -199,14 +207,23 @@ static int parse_options(int argc, char **argv, est_options *o)
         }
         case O_SEED:
             if (cli_parse_seed("estimate", optarg, &u)) return CLI_USAGE;
-            o->fit.mracm.seed = u;
+            o->fit.mracm.seed = o->fit.bootstrap.seed = u;
             break;
+        case O_BOOT:
+            if (cli_parse_bootstrap("estimate", false, optarg, &o->fit.bootstrap.replicates)) return CLI_USAGE;
+            break;
+        case O_BOOT_BLOCK:
+            if (cli_parse_bootstrap("estimate", true, optarg, &o->fit.bootstrap.block)) return CLI_USAGE;
+            break;
+        case O_BOOT_FILE: o->boot_file = optarg, o->fit.bootstrap.keep = true; break;
         default: return cli_usage_error("estimate", "%s", cli_bad_option());
         }
     }
     if (optind + 1 != argc) return cli_usage_error("estimate", "expected one RUNS file");
     if (cli_is_main(o->json) && cli_is_main(o->csv))
         return cli_usage_error("estimate", "--json and --csv both want the main output: give one a FILE");
+    if ((o->boot_file || o->fit.bootstrap.block) && !o->fit.bootstrap.replicates)
+        return cli_usage_error("estimate", "--bootstrap-block and --bootstrap-replicates go with --bootstrap N");
     if (o->windows && o->sum_intervals)
         return cli_usage_error("estimate", "--windows and --sum-intervals/--group-by are different inputs: give one");
     return 0;
@@ -319,6 +336,7 @@ int cmd_estimate(int argc, char **argv)
         if (rc == 0 && o.svg) rc = write_output(pms_estimate_write_svg, &d, res, o.svg);
         if (rc == 0 && o.csv && !cli_is_main(o.csv)) rc = write_output(pms_estimate_write_csv, &d, res, o.csv);
         if (rc == 0 && o.json && !cli_is_main(o.json)) rc = write_output(write_json, &d, res, o.json);
+        if (rc == 0 && o.boot_file) rc = write_output(pms_estimate_write_bootstrap_replicates, &d, res, o.boot_file);
     }
     free_all(&o, &d, res, runs);
     return rc;

@@ -22,7 +22,8 @@
 static void usage(FILE *out)
 {
     fputs("usage: pmuscope record [options] -- COMMAND [ARGS...]\n"
-          "       pmuscope record [options] -p PID\n\n"
+          "       pmuscope record [options] -p PID\n"
+          "       pmuscope record -a [-C CPUS] [options] [-- COMMAND [ARGS...]]\n\n"
           "Sample a command (from its exec, following its threads and children) or every thread\n"
           "of a running process (until it ends or Ctrl-C) into a perf.data file that perf script\n"
           "and perf report read. Every sample has IP, TID, TIME and PERIOD.\n\n"
@@ -48,6 +49,9 @@ static void usage(FILE *out)
           "                         as perf record -z: perf report reads the file as it is\n"
           "  -m, --mmap-pages N     ring buffer data pages per thread or CPU, a power of 2 (default 128)\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
+          "  -a, --all-cpus         system-wide: every task of every CPU, while COMMAND runs (if\n"
+          "                         given) or until Ctrl-C; needs perf_event_paranoid <= 0 or root\n"
+          "  -C, --cpu CPUS         system-wide on these CPUs only (0-3,6), as perf record -C\n"
           "  -g, --call-graph fp    every sample carries its callchain, walked by the kernel through\n"
           "                         frame pointers (PERF_SAMPLE_CALLCHAIN, as perf record -g): build\n"
           "                         the program with -fno-omit-frame-pointer; report --children\n"
@@ -91,6 +95,8 @@ typedef struct record_opts {
     const char *pprof;
     size_t pages;
     pid_t pid;
+    bool system_wide;    /* -a, or -C */
+    const char *cpus;    /* -C */
     bool fallback;
     bool callchain; /* -g, --call-graph fp */
     int compression_level; /* -z: 0 none */
@@ -164,6 +170,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         {"pprof", required_argument, NULL, OPT_PPROF},
         {"output", required_argument, NULL, 'o'},      {"mmap-pages", required_argument, NULL, 'm'},
         {"pid", required_argument, NULL, 'p'},         {"fallback", no_argument, NULL, OPT_FALLBACK},
+        {"all-cpus", no_argument, NULL, 'a'},          {"cpu", required_argument, NULL, 'C'},
         {"olr", optional_argument, NULL, OPT_OLR},     {"olr-output", required_argument, NULL, OPT_OLR_OUTPUT},
         {"olr-only", no_argument, NULL, OPT_OLR_ONLY}, {"olr-csv", no_argument, NULL, OPT_OLR_CSV},
         {"json", optional_argument, NULL, OPT_JSON},   {"call-graph", optional_argument, NULL, 'g'},
@@ -175,11 +182,21 @@ static int parse_options(int argc, char **argv, record_opts *o)
     bool seed_given = false;
     int c;
     optind = 1;
-    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:gz::h", longopts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "+e:c:F:o:m:p:gz::aC:h", longopts)) != -1) {
         switch (c) {
         case 'e': o->events = optarg; break;
         case OPT_READ: o->reads = optarg; break;
         case 'o': o->output = optarg; break;
+        case 'a': o->system_wide = true; break;
+        case 'C': {
+            int *cpus;
+            size_t ncpus;
+            if (pms_cpu_list(&cpus, &ncpus, optarg)) return cli_usage_error("record", "-C: %s", pms_strerror());
+            free(cpus);
+            o->system_wide = true;
+            o->cpus = optarg;
+            break;
+        }
         case OPT_FALLBACK: o->fallback = true; break;
         case 'c':
             if (!cli_parse_count(optarg, &o->period) || !o->period)
@@ -254,7 +271,9 @@ static int parse_options(int argc, char **argv, record_opts *o)
     if (strcmp(o->output, "-") == 0 && o->compression_level)
         return cli_usage_error("record", "-z compresses a file: perf report reads compressed records only from a "
                                          "file, not from -o -");
-    if (!o->pid == !o->argv[0])
+    if (o->system_wide && o->pid)
+        return cli_usage_error("record", "-a and -C record every task of the CPUs: they do not go with -p");
+    if (!o->system_wide && !o->pid == !o->argv[0])
         return cli_usage_error("record", o->pid ? "give either -p PID or a command, not both"
                                                 : "no command to record: give -- COMMAND or -p PID");
     return CLI_OK;
@@ -332,8 +351,9 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     sev[0].read = reads;
     sev[0].nread = nreads;
     pms_record_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .argv = o->argv,
-                             .pid = o->pid, .output = o->output, .cmdline_argc = argc, .cmdline_argv = argv,
-                             .stop = &stat_stop, .callchain = o->callchain, .compression_level = o->compression_level};
+                             .pid = o->pid, .system_wide = o->system_wide, .cpus = o->cpus, .output = o->output,
+                             .cmdline_argc = argc, .cmdline_argv = argv, .stop = &stat_stop, .callchain = o->callchain,
+                             .compression_level = o->compression_level};
     char *csv_path = NULL;
     FILE *csv = NULL;
     pms_olr_live *olr = NULL;

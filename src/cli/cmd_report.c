@@ -39,12 +39,17 @@ static void usage(FILE *out)
             "                        with its run-time IP, file offset and offset in the function;\n"
             "                        dso: one row per binary (perf report --sort dso); comm: per\n"
             "                        command name; pid: per thread, printed TID:comm as perf does;\n"
-            "                        several comma-separated (comm,dso, pid,sym, comm,dso,sym...)\n"
+            "                        symoff: per instruction, printed function+0xOFF (perf script's\n"
+            "                        sym+symoff); several comma-separated (comm,dso, pid,sym,\n"
+            "                        dso,comm,sym...): the text's columns in that order, as perf's\n"
             "      --children        with callchains (perf record -g, pmuscope record -g): each row also\n"
             "                        gets the samples whose callchain passes through it (its callees'\n"
             "                        included, each sample once), rows sorted by them: perf report\n"
             "                        --children, the default for files with callchains as in perf\n"
             "      --no-children     only the samples taken in each row (perf report --no-children)\n"
+            "  -g, --call-graph[=folded]  under each row, the call paths of its own samples: function\n"
+            "                        names leaf first, ';' between, with their share of all samples,\n"
+            "                        as perf report --no-children -g folded prints them (text, JSON)\n"
             "  -e, --event NAME      only this event (default: one table per event in the file)\n"
             "      --weight W        what a share counts: samples (default), or period: the events\n"
             "                        the samples stand for, as perf report's overhead (they differ when\n"
@@ -97,6 +102,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"html", required_argument, NULL, OPT_HTML}, {"pprof", required_argument, NULL, OPT_PPROF},
         {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT},
         {"children", no_argument, NULL, OPT_CHILDREN}, {"no-children", no_argument, NULL, OPT_NO_CHILDREN},
+        {"call-graph", optional_argument, NULL, 'g'},
         {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT}, {"symfs", required_argument, NULL, OPT_SYMFS},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
@@ -106,7 +112,7 @@ static int parse_options(int argc, char **argv, struct options *o)
     pms_profile_report *rep = &o->rep;
     optind = 1;
     int c;
-    while ((c = cli_getopt(argc, argv, "i:s:e:o:h", longopts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "i:s:e:o:gh", longopts)) != -1) {
         switch (c) {
         case 'i': rep->input = optarg, o->input_given = true; break;
         case 'e': o->event = optarg; break;
@@ -137,6 +143,11 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_PPROF_INPUT: o->pprof_input = true; break;
         case OPT_CHILDREN: rep->children = PMS_CHILDREN_ON; break;
         case OPT_NO_CHILDREN: rep->children = PMS_CHILDREN_OFF; break;
+        case 'g': /* perf report -g folded: the only print type here */
+            if (optarg && strcmp(optarg, "folded") != 0)
+                return cli_usage_error("report", "--call-graph: expected 'folded', got '%s'", optarg);
+            rep->call_paths = 1;
+            break;
         case OPT_SYMFS: o->symfs = optarg; break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;

@@ -4,6 +4,7 @@
 
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
+#include "pmuscope/target.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -17,7 +18,8 @@
 static void usage(FILE *out)
 {
     fputs("usage: pmuscope stat [options] -- COMMAND [ARGS...]\n"
-          "       pmuscope stat [options] -p PID\n\n"
+          "       pmuscope stat [options] -p PID\n"
+          "       pmuscope stat -a [-C CPUS] [-A] [options] [-- COMMAND [ARGS...]]\n\n"
           "Count events of a command (from its exec) or of every thread of a running process\n"
           "(until it ends or Ctrl-C), and print them as perf stat does (on stderr unless -o).\n\n"
           "  -e, --event EVENTS     events, comma-separated, {a,b} for groups (perf's names, rNNNN,\n"
@@ -25,6 +27,10 @@ static void usage(FILE *out)
           "                         Default: " DEFAULT_SOFTWARE "\n"
           "                         and, with a hardware PMU, cycles,instructions,branches,branch-misses\n"
           "  -p, --pid PID          attach to all threads of process PID\n"
+          "  -a, --all-cpus         system-wide: every task of every CPU, while COMMAND runs (if\n"
+          "                         given) or until Ctrl-C; needs perf_event_paranoid <= 0 or root\n"
+          "  -C, --cpu CPUS         system-wide on these CPUs only (0-3,6), as perf stat -C\n"
+          "  -A, --no-aggr          with -a or -C: each CPU's counts (CPU<n> column), not their sum\n"
           "  -I, --interval-print MS  print the counts of every MS milliseconds\n"
           "  -x, --field-separator SEP  CSV in perf's columns: [time,]value,unit,event,[variance,]\n"
           "                         run time,running %,metric value,metric unit\n"
@@ -59,6 +65,8 @@ struct printer {
     const pms_event *events;
     size_t n;
     pms_stat_value *values;  /* n values in -e order */
+    pms_stat_value *per_cpu; /* -A: n x CPUs values, each event's CPUs together, as perf prints them */
+    size_t nper_cpu;
     bool header_done;
 };
 
@@ -98,14 +106,37 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
     return 0;
 }
 
+/* -A: every CPU's counts, event by event as perf stat -A prints them. */
+static int read_per_cpu(struct printer *p, pms_counter *c)
+{
+    size_t nu = pms_counter_units(c);
+    pms_count *units = calloc(nu * p->n, sizeof *units);
+    free(p->per_cpu);
+    p->per_cpu = calloc(nu * p->n, sizeof *p->per_cpu);
+    p->nper_cpu = nu * p->n;
+    int r = units && p->per_cpu ? pms_counter_read_units(c, units) : PMS_ENOMEM;
+    for (size_t i = 0; r == PMS_OK && i < p->n; i++)
+        for (size_t u = 0; u < nu; u++) {
+            pms_stat_value *v = &p->per_cpu[i * nu + u];
+            pms_stat_value_set(v, &p->events[i], &units[u * p->n + i]);
+            v->per_cpu = true;
+            v->cpu = pms_counter_unit_cpu(c, u);
+        }
+    free(units);
+    return r;
+}
+
 static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals, pms_measure_result *res)
 {
     pms_counter *c;
     if (pms_counter_create(p->events, p->n, PMS_COUNTER_SKIP_UNSUPPORTED, &c) != PMS_OK) return cli_lib_error();
     pms_measure_opts mo = {.interval_ms = o->interval_ms, .on_interval = on_interval, .ctx = p, .stop = &stat_stop};
-    int r = o->pid ? pms_measure_pid(c, o->pid, &mo, totals, res) : pms_measure_command(c, o->argv, &mo, totals, res);
+    int r = o->system_wide ? pms_measure_cpus(c, o->cpus, o->argv[0] ? o->argv : NULL, &mo, totals, res)
+            : o->pid       ? pms_measure_pid(c, o->pid, &mo, totals, res)
+                           : pms_measure_command(c, o->argv, &mo, totals, res);
+    if (r == PMS_OK && o->no_aggr) r = read_per_cpu(p, c);
     pms_counter_destroy(c);
-    return r == PMS_OK ? CLI_OK : cli_lib_error();
+    return r == PMS_OK ? CLI_OK : r == PMS_ENOMEM ? cli_error("out of memory") : cli_lib_error();
 }
 
 static void print_totals(const stat_opts *o, FILE *out, pms_json *json, const pms_stat_summary *s,
@@ -176,7 +207,7 @@ static int run_stat(const stat_opts *o)
             pms_json_array_begin(&json);
         }
     }
-    struct printer p = {o, out, jf ? &json : NULL, events, n, avg, false};
+    struct printer p = {.o = o, .out = out, .json = jf ? &json : NULL, .events = events, .n = n, .values = avg};
     pms_measure_result res = {0};
     unsigned done = 0;
     double user = 0, sys = 0;
@@ -200,15 +231,20 @@ static int run_stat(const stat_opts *o)
         double elapsed_mean, elapsed_sem;
         pms_stat_mean_sem(elapsed, done, &elapsed_mean, &elapsed_sem);
         char target[512];
-        if (o->pid)
+        if (o->system_wide) /* as perf names it, with or without a command */
+            snprintf(target, sizeof target, o->cpus ? "'CPU(s) %s'" : "'system wide'", o->cpus);
+        else if (o->pid)
             snprintf(target, sizeof target, "process id '%d'", (int)o->pid);
         else
             stat_describe_command(o->argv, target, sizeof target);
         pms_stat_summary s = {.target = target, .runs = done, .elapsed_s = elapsed_mean,
                               .elapsed_stddev_s = elapsed_sem,
-                              .has_rusage = !o->pid, .user_s = user / done, .sys_s = sys / done,
+                              .has_rusage = !o->pid && !o->system_wide, .user_s = user / done, .sys_s = sys / done,
                               .notes = (const char *const *)notes.lines, .nnotes = notes.n};
-        print_totals(o, out, jf ? &json : NULL, &s, avg, n);
+        if (o->no_aggr)
+            print_totals(o, out, jf ? &json : NULL, &s, p.per_cpu, p.nper_cpu);
+        else
+            print_totals(o, out, jf ? &json : NULL, &s, avg, n);
         if (rc == CLI_OK) rc = exit_code;
     }
     if (jf) {
@@ -216,6 +252,7 @@ static int run_stat(const stat_opts *o)
         pms_json_finish(&json);
         if (jf != out) cli_close_output(jf);
     }
+    free(p.per_cpu);
 done:
     if (out) stat_close_output(out);
     free(runs), free(avg), free(totals), free(elapsed), free(events);
@@ -240,7 +277,8 @@ int cmd_stat(int argc, char **argv)
     enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES };
     static const struct option longopts[] = {
         {"event", required_argument, NULL, 'e'},        {"pid", required_argument, NULL, 'p'},
-        {"json-output", no_argument, NULL, 'j'},
+        {"json-output", no_argument, NULL, 'j'},        {"all-cpus", no_argument, NULL, 'a'},
+        {"cpu", required_argument, NULL, 'C'},          {"no-aggr", no_argument, NULL, 'A'},
         {"interval-print", required_argument, NULL, 'I'}, {"field-separator", required_argument, NULL, 'x'},
         {"output", required_argument, NULL, 'o'},       {"repeat", required_argument, NULL, 'r'},
         {"wide", no_argument, NULL, OPT_WIDE},          {"fallback", no_argument, NULL, OPT_FALLBACK},
@@ -253,7 +291,7 @@ int cmd_stat(int argc, char **argv)
     int opt, rc = CLI_OK;
     uint64_t v;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:jh", longopts)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:jaC:Ah", longopts)) != -1) {
         switch (opt) {
         case 'e':
             if (!append_events(&o.events_spec, optarg)) rc = cli_error("out of memory");
@@ -280,6 +318,17 @@ int cmd_stat(int argc, char **argv)
             break;
         case OPT_WIDE: o.wide = true; break;
         case 'j': o.json_lines = true; break;
+        case 'a': o.system_wide = true; break;
+        case 'A': o.no_aggr = true; break;
+        case 'C': {
+            int *cpus;
+            size_t ncpus;
+            if (pms_cpu_list(&cpus, &ncpus, optarg)) rc = cli_usage_error("stat", "-C: %s", pms_strerror());
+            else free(cpus);
+            o.system_wide = true;
+            o.cpus = optarg;
+            break;
+        }
         case OPT_FALLBACK: o.fallback = true; break;
         case OPT_JSON:
             o.json = optarg == NULL;
@@ -311,7 +360,15 @@ int cmd_stat(int argc, char **argv)
     if (rc == CLI_OK) {
         o.argv = argv + optind;
         bool has_cmd = optind < argc;
-        if (!has_cmd && !o.pid)
+        if (o.system_wide && o.pid)
+            rc = cli_usage_error("stat", "-a and -C count every task of the CPUs: they do not go with -p");
+        else if (o.no_aggr && !o.system_wide)
+            rc = cli_usage_error("stat", "-A shows each CPU of -a or -C: give one of them");
+        else if (o.no_aggr && (o.interval_ms || o.repeat > 1))
+            rc = cli_usage_error("stat", "-A goes with neither -I nor -r here");
+        else if (o.system_wide && o.schedule_runs)
+            rc = cli_usage_error("stat", "--schedule=runs runs a command: it does not go with -a or -C");
+        else if (!has_cmd && !o.pid && !o.system_wide)
             rc = cli_usage_error("stat", "expected a command to run (after --) or -p PID");
         else if (has_cmd && o.pid)
             rc = cli_usage_error("stat", "give either a command or -p PID, not both");

@@ -17,6 +17,8 @@ typedef struct stat_opts {
     const char *output;   /* -o */
     bool wide, json, fallback, schedule_runs; /* json: JSON in place of the text */
     bool json_lines;                          /* -j: perf's JSON lines */
+    bool system_wide, no_aggr;                /* -a (or -C), -A */
+    const char *cpus;                         /* -C */
     const char *json_path;                    /* --json=FILE: JSON to FILE beside the text */
     unsigned repeat;       /* -r */
     unsigned max_counters; /* --max-counters, 0: probe */

@@ -18,7 +18,8 @@ struct pms_counter {
     size_t n;
     unsigned flags;
     char **unsupported; /* per event: the reason it could not be opened, or NULL */
-    size_t nthreads;
+    size_t nthreads;    /* units: threads, or CPUs system-wide */
+    int *cpus;          /* system-wide: the CPU of each unit; NULL per thread */
     int *fds;           /* nthreads x n; -1 where not open */
     uint64_t *ids;      /* nthreads x n: PERF_FORMAT_ID of each fd */
     bool *leader;       /* nthreads x n: fd leads its group (the one to read) */
@@ -52,6 +53,8 @@ static void close_all(pms_counter *c)
     free(c->fds);
     free(c->ids);
     free(c->leader);
+    free(c->cpus);
+    c->cpus = NULL;
     c->fds = NULL;
     c->ids = NULL;
     c->leader = NULL;
@@ -89,9 +92,9 @@ static int alloc_threads(pms_counter *c, size_t nthreads)
     return PMS_OK;
 }
 
-/* Opens every group on one thread. A group is a run of events with the same group
- * number; its first event that opens leads it. */
-static int open_thread(pms_counter *c, size_t t, pid_t tid, bool on_exec)
+/* Opens every group on one thread (or, with tid -1, on one CPU). A group is a run of
+ * events with the same group number; its first event that opens leads it. */
+static int open_thread(pms_counter *c, size_t t, pid_t tid, int cpu, bool on_exec)
 {
     int leader_fd = -1;
     for (size_t i = 0; i < c->n; i++) {
@@ -101,11 +104,11 @@ static int open_thread(pms_counter *c, size_t t, pid_t tid, bool on_exec)
         struct perf_event_attr attr = c->events[i].attr;
         attr.size = sizeof attr;
         attr.read_format = READ_FORMAT;
-        attr.inherit = 1;
+        attr.inherit = tid >= 0; /* a CPU's events see every task already */
         bool leads = leader_fd < 0;
         attr.disabled = leads;
         attr.enable_on_exec = leads && on_exec;
-        int fd = pms_event_open(c->events[i].name, &attr, tid, -1, leader_fd, PERF_FLAG_FD_CLOEXEC);
+        int fd = pms_event_open(c->events[i].name, &attr, tid, cpu, leader_fd, PERF_FLAG_FD_CLOEXEC);
         if (fd < 0) {
             if ((c->flags & PMS_COUNTER_SKIP_UNSUPPORTED) && (fd == PMS_ENOTSUP || fd == PMS_EINVAL)) {
                 c->unsupported[i] = strdup(pms_strerror());
@@ -138,9 +141,17 @@ int pms_counter_open_child(pms_counter *c, pid_t pid)
 {
     int r = alloc_threads(c, 1);
     if (r) return r;
-    r = open_thread(c, 0, pid, true);
+    r = open_thread(c, 0, pid, -1, true);
     if (r) close_all(c);
     return r;
+}
+
+static int enable_all(pms_counter *c)
+{
+    for (size_t k = 0; k < c->nthreads * c->n; k++)
+        if (c->leader[k] && ioctl(c->fds[k], PERF_EVENT_IOC_ENABLE, 0) < 0)
+            return pms__fail_errno(PMS_EIO, errno, "%s: cannot enable the counters", c->events[k % c->n].name);
+    return PMS_OK;
 }
 
 int pms_counter_attach(pms_counter *c, pid_t pid)
@@ -152,7 +163,7 @@ int pms_counter_attach(pms_counter *c, pid_t pid)
     r = alloc_threads(c, nt);
     size_t opened = 0;
     for (size_t t = 0; r == PMS_OK && t < nt; t++) {
-        r = open_thread(c, t, tids[t], false);
+        r = open_thread(c, t, tids[t], -1, false);
         if (r == PMS_ENOENT) { /* the thread ended since it was listed */
             close_thread(c, t);
             r = PMS_OK;
@@ -162,12 +173,31 @@ int pms_counter_attach(pms_counter *c, pid_t pid)
     }
     free(tids);
     if (r == PMS_OK && opened == 0) r = pms__fail(PMS_ENOENT, "no process with pid %d", (int)pid);
-    for (size_t k = 0; r == PMS_OK && k < c->nthreads * c->n; k++)
-        if (c->leader[k] && ioctl(c->fds[k], PERF_EVENT_IOC_ENABLE, 0) < 0)
-            r = pms__fail_errno(PMS_EIO, errno, "cannot enable the counters of process %d", (int)pid);
+    if (r == PMS_OK) r = enable_all(c);
     if (r) close_all(c);
     return r;
 }
+
+int pms_counter_open_cpus(pms_counter *c, const char *cpus)
+{
+    int *list;
+    size_t n;
+    int r = pms_cpu_list(&list, &n, cpus);
+    if (r) return r;
+    r = alloc_threads(c, n);
+    if (r == PMS_OK) {
+        c->cpus = list;
+        list = NULL;
+    }
+    for (size_t u = 0; r == PMS_OK && u < n; u++) r = open_thread(c, u, -1, c->cpus[u], false);
+    if (r == PMS_OK) r = enable_all(c);
+    free(list);
+    if (r) close_all(c);
+    return r;
+}
+
+size_t pms_counter_units(const pms_counter *c) { return c->nthreads; }
+int pms_counter_unit_cpu(const pms_counter *c, size_t u) { return c->cpus && u < c->nthreads ? c->cpus[u] : -1; }
 
 /* Adds one group read of thread t to out: nr, enabled, running, then {value, id} pairs. */
 static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
@@ -192,6 +222,15 @@ static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
     return PMS_OK;
 }
 
+/* The states and scaled values of one read. */
+static void finish_counts(const pms_counter *c, pms_count *out)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        out[i].state = c->unsupported[i] ? PMS_COUNT_NOT_SUPPORTED : PMS_COUNT_COUNTED;
+        pms_count_scale(&out[i]);
+    }
+}
+
 int pms_counter_read(pms_counter *c, pms_count *out)
 {
     if (!c->fds) return pms__fail(PMS_EINVAL, "the counters are not open");
@@ -202,9 +241,21 @@ int pms_counter_read(pms_counter *c, pms_count *out)
                 int r = add_group(c, t, i, out);
                 if (r) return r;
             }
-    for (size_t i = 0; i < c->n; i++) {
-        out[i].state = c->unsupported[i] ? PMS_COUNT_NOT_SUPPORTED : PMS_COUNT_COUNTED;
-        pms_count_scale(&out[i]);
+    finish_counts(c, out);
+    return PMS_OK;
+}
+
+int pms_counter_read_units(pms_counter *c, pms_count *out)
+{
+    if (!c->fds) return pms__fail(PMS_EINVAL, "the counters are not open");
+    memset(out, 0, c->nthreads * c->n * sizeof *out);
+    for (size_t t = 0; t < c->nthreads; t++) {
+        pms_count *unit = out + t * c->n;
+        for (size_t i = 0; i < c->n; i++) {
+            int r = c->leader[t * c->n + i] ? add_group(c, t, i, unit) : PMS_OK;
+            if (r) return r;
+        }
+        finish_counts(c, unit);
     }
     return PMS_OK;
 }

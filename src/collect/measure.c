@@ -28,7 +28,7 @@
 #define POLL_FALLBACK_MS 20
 
 struct target {
-    pid_t pid;
+    pid_t pid;   /* 0: none (system-wide until stopped) */
     int pidfd;
     bool launched;
 };
@@ -42,6 +42,7 @@ static double now_s(void)
 
 static bool target_ended(const struct target *tg)
 {
+    if (tg->pid == 0) return false;
     if (tg->launched) {
         siginfo_t si;
         memset(&si, 0, sizeof si);
@@ -186,6 +187,29 @@ int pms_measure_pid(pms_counter *c, pid_t pid, const pms_measure_opts *o, pms_co
     if (r) return r;
     struct target tg = {pid, open_pidfd(pid), false};
     r = measure_loop(c, &tg, now_s(), o, totals, res);
+    if (tg.pidfd >= 0) close(tg.pidfd);
+    return r;
+}
+
+int pms_measure_cpus(pms_counter *c, const char *cpus, char *const argv[], const pms_measure_opts *o,
+                     pms_count *totals, pms_measure_result *res)
+{
+    memset(res, 0, sizeof *res);
+    bool launch = argv && argv[0];
+    pms_child child;
+    int r = launch ? pms_child_spawn(&child, argv) : PMS_OK;
+    if (r) return r;
+    if ((r = pms_counter_open_cpus(c, cpus)) != PMS_OK) { /* enabled: counting from here */
+        if (launch) pms_child_abort(&child);
+        return r;
+    }
+    struct target tg = {launch ? child.pid : 0, launch ? open_pidfd(child.pid) : -1, launch};
+    double start = now_s();
+    if (launch && (r = pms_child_release(&child, argv[0])) != PMS_OK) {
+        if (tg.pidfd >= 0) close(tg.pidfd);
+        return r;
+    }
+    r = measure_loop(c, &tg, start, o, totals, res);
     if (tg.pidfd >= 0) close(tg.pidfd);
     return r;
 }

@@ -101,7 +101,7 @@ static int open_sampler(pms_sampler **out, const pms_record_config *cfg, pid_t p
     bool reads = cfg->nevents && cfg->events[0].nread;
     pms_sampler_config sc = {.events = cfg->events, .nevents = cfg->nevents, .mmap_pages = cfg->mmap_pages,
                              .inherit = launched && !reads, .enable_on_exec = launched,
-                             .callchain = cfg->callchain};
+                             .system_wide = cfg->system_wide, .cpus = cfg->cpus, .callchain = cfg->callchain};
     return pms_sampler_open(out, &sc, pid);
 }
 
@@ -110,7 +110,7 @@ static int record(session *s, pms_sampler *sm, pms_child *child, double started)
 {
     const pms_record_config *cfg = s->cfg;
     int rc = PMS_OK;
-    if (!child) {
+    if (!child && !cfg->system_wide) { /* system-wide was enabled before the command ran */
         rc = pms_sampler_synthesize(sm, cfg->pid, write_record, s);
         if (!rc) rc = pms_sampler_enable(sm);
     }
@@ -163,8 +163,9 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
 {
     *out = (pms_record_result){0};
     bool launched = cfg->argv && cfg->argv[0];
-    if (!cfg->nevents || !cfg->output || launched == (cfg->pid > 0))
-        return pms__fail(PMS_EINVAL, "record: give sampling events, an output path and either a command or a pid");
+    if (!cfg->nevents || !cfg->output || (cfg->system_wide ? cfg->pid != 0 : launched == (cfg->pid > 0)))
+        return pms__fail(PMS_EINVAL, "record: give sampling events, an output path and either a command or a pid, "
+                                     "or system-wide no pid");
     pms_child child = {.pid = -1, .release_fd = -1, .error_fd = -1};
     if (launched) {
         int rc = pms_child_spawn(&child, cfg->argv);
@@ -172,7 +173,7 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     }
     pms_child *c = launched ? &child : NULL;
     pms_sampler *sm = NULL;
-    int rc = open_sampler(&sm, cfg, launched ? child.pid : cfg->pid, launched);
+    int rc = open_sampler(&sm, cfg, cfg->system_wide ? -1 : launched ? child.pid : cfg->pid, launched);
     if (rc) return abandon(rc, c, NULL, NULL);
     size_t nattrs = 0;
     const pms_perfdata_attr *attrs = pms_sampler_attrs(sm, &nattrs);
@@ -187,6 +188,11 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
         return abandon(rc, c, &s, sm);
     /* Before the command runs: reading kallsyms is slow in an emulator. */
     if ((rc = pms_sampler_synthesize_kernel(sm, write_record, &s))) return abandon(rc, c, &s, sm);
+    /* System-wide: every CPU from now on (the command too), then the processes already running,
+     * as perf does: a process started between the two is seen either way (the synthesized
+     * records carry time 0, so readers take them first). */
+    if (cfg->system_wide && ((rc = pms_sampler_enable(sm)) || (rc = pms_sampler_synthesize_all(sm, write_record, &s))))
+        return abandon(rc, c, &s, sm);
     double started = now_s();
     if (launched && (rc = pms_child_release(&child, cfg->argv[0]))) /* the command could not run */
         return abandon(rc, NULL, &s, sm);

@@ -19,15 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
 #define PMS_SAMPLE_BASE                                                                                     \
     (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
-/* Position of each field of a sample, in u64 words after the header (kernel order). */
-/* (No PERF_SAMPLE_ID: IDENTIFIER holds the same id, and perf reads either.) */
-enum { W_IDENTIFIER, W_IP, W_PIDTID, W_TIME, W_PERIOD, W_FIXED };
+/* Position of each field of a sample, in u64 words after the header (kernel order);
+ * system-wide, PERF_SAMPLE_CPU sits between TIME and PERIOD (s->w_period).
+ * (No PERF_SAMPLE_ID: IDENTIFIER holds the same id, and perf reads either.) */
+enum { W_IDENTIFIER, W_IP, W_PIDTID, W_TIME };
 
 /* The shortest period we set on cpu-clock and task-clock (hrtimer events) through
  * PERF_EVENT_IOC_PERIOD. The kernel fires them no sooner than 10 us; worse, on a VM
@@ -87,6 +87,8 @@ struct pms_sampler {
     uint64_t *patched; /* a sample whose period we correct is copied here (64 KiB) */
     sampling_fd **resample; /* the fds marked in this drain */
     size_t nresample;
+    int system_wide;        /* units are CPUs with every task on them (pid -1) */
+    size_t w_period;        /* the word of PERIOD in a sample: W_TIME + 1, + 1 more with CPU */
     int ordered;            /* records pass through `order` (time_order with several buffers) */
     pms__order_queue order; /* perf's ordered-events rules, as the perf.data reader applies them */
     uint64_t last_time;     /* of the latest record drained, for one without a time */
@@ -105,12 +107,13 @@ static void fill_attr(const pms_sampler *s, const pms_sampler_config *cfg, struc
 {
     *a = ev->attr;
     a->size = sizeof *a;
-    a->sample_type = PMS_SAMPLE_BASE | (s->nreads ? PERF_SAMPLE_READ : 0) | (cfg->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+    a->sample_type = PMS_SAMPLE_BASE | (s->nreads ? PERF_SAMPLE_READ : 0) | (s->system_wide ? PERF_SAMPLE_CPU : 0) |
+                     (cfg->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
     a->read_format = PERF_FORMAT_ID;
     if (s->nreads)
         a->read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     a->sample_id_all = 1;
-    a->inherit = cfg->inherit ? 1 : 0;
+    a->inherit = cfg->inherit && !cfg->system_wide ? 1 : 0;
     if (s->have_clock) {
         a->use_clockid = 1;
         a->clockid = s->clock;
@@ -120,7 +123,7 @@ static void fill_attr(const pms_sampler *s, const pms_sampler_config *cfg, struc
         return;
     }
     a->disabled = 1;
-    a->enable_on_exec = cfg->enable_on_exec ? 1 : 0;
+    a->enable_on_exec = cfg->enable_on_exec && !cfg->system_wide ? 1 : 0;
     if (sev->period) {
         a->sample_period = sev->period;
     } else {
@@ -184,16 +187,16 @@ static sampling_fd *find_sfd(pms_sampler *s, uint64_t id)
 /* Randomises the next period; *h is replaced by a corrected copy where needed. */
 static int on_sample(pms_sampler *s, const struct perf_event_header **h)
 {
-    if ((*h)->size < sizeof **h + W_FIXED * sizeof(uint64_t)) return PMS_OK;
+    if ((*h)->size < sizeof **h + (s->w_period + 1) * sizeof(uint64_t)) return PMS_OK;
     const uint64_t *w = (const uint64_t *)(const void *)(*h + 1);
     sampling_fd *f = find_sfd(s, w[W_IDENTIFIER]);
     if (!f) return PMS_OK;
     event_state *e = &s->ev[f->event];
     if (e->correct_period) {
         uint64_t period = period_at(f, w[W_TIME]);
-        if (period != w[W_PERIOD]) {
+        if (period != w[s->w_period]) {
             memcpy(s->patched, *h, (*h)->size);
-            s->patched[1 + W_PERIOD] = period;
+            s->patched[1 + s->w_period] = period;
             *h = (const struct perf_event_header *)(void *)s->patched;
         }
     }
@@ -222,12 +225,12 @@ static int randomize_marked(pms_sampler *s)
 
 /* A record's time: a sample's TIME, or the sample_id trailer's (sample_id_all is set:
  * pid/tid, time, identifier end every other record); 0 if it is too short for one. */
-static uint64_t time_of(const struct perf_event_header *h)
+static uint64_t time_of(const pms_sampler *s, const struct perf_event_header *h)
 {
     const uint64_t *w = (const uint64_t *)(const void *)(h + 1);
-    size_t words = (h->size - sizeof *h) / sizeof(uint64_t);
+    size_t words = (h->size - sizeof *h) / sizeof(uint64_t), trailer = s->system_wide ? 4 : 3; /* [cpu] */
     if (h->type == PERF_RECORD_SAMPLE) return words > W_TIME ? w[W_TIME] : 0;
-    return words >= 3 ? w[words - 2] : 0;
+    return words >= trailer ? w[words - trailer + 1] : 0;
 }
 
 /* A record leaving the time-order queue: to the caller's callback. */
@@ -236,7 +239,7 @@ static int pass_on(const unsigned char *rec, uint64_t file_off, void *ctx)
     (void)file_off;
     pms_sampler *s = ctx;
     const struct perf_event_header *h = (const void *)rec;
-    uint64_t t = time_of(h);
+    uint64_t t = time_of(s, h);
     if (t && t < s->passed_time) s->stats.late++;
     else if (t) s->passed_time = t;
     return s->fn ? s->fn(h, s->ctx) : 0;
@@ -245,7 +248,7 @@ static int pass_on(const unsigned char *rec, uint64_t file_off, void *ctx)
 /* Queues a drained record for time order; one without a time goes with the one before. */
 static int queue_record(pms_sampler *s, const struct perf_event_header *h)
 {
-    uint64_t t = time_of(h);
+    uint64_t t = time_of(s, h);
     if (t) s->last_time = t;
     int rc = pms__order_push(&s->order, (const unsigned char *)h, h->size, s->last_time ? s->last_time : 1, 0,
                              pass_on, s);
@@ -330,37 +333,13 @@ static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
     return PMS_OK;
 }
 
-/* The online CPUs, from the kernel's list such as "0-3,6". */
-static int online_cpus(int **cpus, size_t *n)
-{
-    const char *path = "/sys/devices/system/cpu/online";
-    char buf[4096];
-    FILE *f = fopen(path, "r");
-    if (!f) return pms__fail_errno(PMS_EIO, errno, "cannot read %s", path);
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[len] = 0;
-    int ncpu = get_nprocs_conf();
-    *cpus = calloc((size_t)ncpu, sizeof **cpus);
-    if (!*cpus) return pms__fail(PMS_ENOMEM, "out of memory");
-    *n = 0;
-    for (char *p = buf; *p && *p != '\n';) {
-        char *end;
-        long lo = strtol(p, &end, 10), hi = lo;
-        if (end == p) break;
-        if (*end == '-') hi = strtol(end + 1, &end, 10);
-        for (long c = lo; c <= hi && c < ncpu && *n < (size_t)ncpu; c++) (*cpus)[(*n)++] = (int)c;
-        p = *end == ',' ? end + 1 : end;
-    }
-    if (*n == 0) return pms__fail(PMS_EFORMAT, "%s: expected a list of CPUs such as 0-3, got '%s'", path, buf);
-    return PMS_OK;
-}
-
 /* The monitored units: the threads of pid, or with inherit every CPU (the kernel
- * cannot map an inherited per-thread event, so perf record does the same). */
+ * cannot map an inherited per-thread event, so perf record does the same), or
+ * system-wide the CPUs asked for (all online ones by default) with every task (-1). */
 static int list_units(const pms_sampler_config *cfg, pid_t pid, pid_t **tids, int **cpus, size_t *n)
 {
-    if (!cfg->inherit) {
+    if (cfg->system_wide) pid = -1;
+    if (!cfg->inherit && !cfg->system_wide) {
         int rc = pms_process_threads(pid, tids, n);
         if (rc) return rc;
         *cpus = calloc(*n ? *n : 1, sizeof **cpus);
@@ -368,7 +347,7 @@ static int list_units(const pms_sampler_config *cfg, pid_t pid, pid_t **tids, in
         for (size_t i = 0; i < *n; i++) (*cpus)[i] = -1;
         return PMS_OK;
     }
-    int rc = online_cpus(cpus, n);
+    int rc = pms_cpu_list(cpus, n, cfg->system_wide ? cfg->cpus : NULL);
     if (rc) return rc;
     *tids = calloc(*n, sizeof **tids);
     if (!*tids) return pms__fail(PMS_ENOMEM, "out of memory");
@@ -473,7 +452,7 @@ static int open_all(pms_sampler *s, const pms_sampler_config *cfg, pid_t pid)
     s->ring_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0; !rc && i < n; i++) {
         rc = open_unit(s, cfg, opened, tids[i], cpus[i]);
-        if (rc == PMS_ENOENT && !cfg->inherit) { /* a thread that ended since we listed it */
+        if (rc == PMS_ENOENT && !cfg->inherit && !cfg->system_wide) { /* a thread that ended since we listed it */
             close_unit(s, opened);
             rc = PMS_OK;
             continue;
@@ -513,6 +492,8 @@ int pms_sampler_open(pms_sampler **out, const pms_sampler_config *cfg, pid_t pid
         free(s);
         return pms__fail(PMS_ENOMEM, "out of memory");
     }
+    s->system_wide = cfg->system_wide;
+    s->w_period = W_TIME + 1 + (s->system_wide ? 1 : 0);
     rc = setup_events(s, cfg);
     if (!rc) rc = open_all(s, cfg, pid);
     if (!rc) rc = name_attrs(s);
@@ -583,6 +564,7 @@ int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period)
 
 int pms_sampler_target_gone(const pms_sampler *s)
 {
+    if (s->system_wide) return 0; /* every task of the CPUs: never gone */
     for (size_t u = 0; u < s->nunits; u++) {
         struct pollfd p = {.fd = s->pfds[u].fd, .events = POLLIN};
         if (poll(&p, 1, 0) < 0 || !(p.revents & POLLHUP)) return 0;

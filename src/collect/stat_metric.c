@@ -14,6 +14,8 @@ void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count 
     v->enabled = c->enabled;
     v->running = c->running;
     v->state = c->state;
+    v->per_cpu = false;
+    v->cpu = 0;
 }
 
 const char *pms_stat_unit(const pms_stat_value *v)
@@ -28,18 +30,21 @@ double pms_stat_running_pct(const pms_stat_value *v)
     return 100.0 * (double)v->running / (double)v->enabled;
 }
 
-/* The first counted value of the given type/config, or NULL. */
-static const pms_stat_value *find(const pms_stat_value *v, size_t n, uint32_t type, uint64_t config)
+/* The first counted value of the given type/config (of the same CPU as like with -A), or NULL. */
+static const pms_stat_value *find(const pms_stat_value *v, size_t n, const pms_stat_value *like, uint32_t type,
+                                  uint64_t config)
 {
     for (size_t i = 0; i < n; i++)
-        if (v[i].type == type && v[i].config == config && v[i].state == PMS_COUNT_COUNTED) return &v[i];
+        if (v[i].type == type && v[i].config == config && v[i].state == PMS_COUNT_COUNTED &&
+            v[i].per_cpu == like->per_cpu && (!like->per_cpu || v[i].cpu == like->cpu))
+            return &v[i];
     return NULL;
 }
 
-static const pms_stat_value *find_task_clock(const pms_stat_value *v, size_t n)
+static const pms_stat_value *find_task_clock(const pms_stat_value *v, size_t n, const pms_stat_value *like)
 {
-    const pms_stat_value *t = find(v, n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-    return t ? t : find(v, n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+    const pms_stat_value *t = find(v, n, like, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+    return t ? t : find(v, n, like, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 }
 
 bool pms_stat_metric(const pms_stat_value *v, size_t n, size_t i, double elapsed_s, double *metric,
@@ -57,15 +62,15 @@ bool pms_stat_metric(const pms_stat_value *v, size_t n, size_t i, double elapsed
         const pms_stat_value *base = NULL;
         switch (e->config) {
         case PERF_COUNT_HW_INSTRUCTIONS:
-            base = find(v, n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+            base = find(v, n, e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
             *unit = "insn per cycle";
             break;
         case PERF_COUNT_HW_BRANCH_MISSES:
-            base = find(v, n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+            base = find(v, n, e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
             *unit = "of all branches";
             break;
         case PERF_COUNT_HW_CACHE_MISSES:
-            base = find(v, n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
+            base = find(v, n, e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
             *unit = "of all cache refs";
             break;
         default: break;
@@ -75,7 +80,7 @@ bool pms_stat_metric(const pms_stat_value *v, size_t n, size_t i, double elapsed
             return true;
         }
     }
-    const pms_stat_value *clock = find_task_clock(v, n);
+    const pms_stat_value *clock = find_task_clock(v, n, e);
     if (!clock || clock->value <= 0) return false;
     double per_s = e->value / (clock->value / 1e3);
     if (e->type == PERF_TYPE_HARDWARE && e->config == PERF_COUNT_HW_CPU_CYCLES) {

@@ -7,6 +7,7 @@
 #include "symbol/kallsyms.h"
 #include "util/error.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -96,4 +97,21 @@ int pms_sampler_synthesize_kernel(const pms_sampler *s, pms_record_fn fn, void *
     uint64_t buf[64];
     size_t n = pms_perfdata_encode_kernel_mmap(buf, sizeof buf, attrs, start, end - start);
     return n ? fn((const struct perf_event_header *)(const void *)buf, ctx) : PMS_OK;
+}
+
+int pms_sampler_synthesize_all(const pms_sampler *s, pms_record_fn fn, void *ctx)
+{
+    DIR *d = opendir("/proc");
+    if (!d) return pms__fail_errno(PMS_EIO, errno, "cannot read /proc");
+    int rc = PMS_OK;
+    struct dirent *e;
+    while (!rc && (e = readdir(d))) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0) continue;
+        rc = pms_sampler_synthesize(s, (pid_t)pid, fn, ctx);
+        if (rc == PMS_ENOENT || rc == PMS_EPERM) rc = PMS_OK; /* it ended meanwhile, or is hidden from us */
+    }
+    closedir(d);
+    return rc;
 }

@@ -1,6 +1,6 @@
 /* CPI stacks by regression (Choudhary and Singh): choose the intervals and regressors,
  * split, fit, test, and read the stack off the coefficients. */
-#include "pmuscope/cpistack.h"
+#include "cpistack/cpistack_internal.h"
 #include "pmuscope/perfstat.h"
 #include "util/error.h"
 
@@ -21,6 +21,7 @@ void pms_cpistack_free(pms_cpistack *s)
     free(s->train);
     free(s->test);
     pms_lm_free(s->model);
+    pms_bootstrap_free(&s->boot);
     free(s->hac_se);
     free(s->cor);
     free(s->vif);
@@ -280,8 +281,9 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
                                        "throughout (was the cycles event counted?)", s->ntrain);
     }
     if (rc == PMS_OK) {
-        pms_lm_options lo = {.method = o->method, .weights = o->weighted ? wtr : NULL};
-        rc = pms_lm_fit(xtr, s->ntrain, p, ytr, (const char *const *)s->events, &lo, &s->model);
+        pms__cpistack_ridge ridge = {NAN, NAN, NAN};
+        rc = pms__cpistack_fit(xtr, s->ntrain, p, ytr, wtr, (const char *const *)s->events, o, &s->model, &ridge);
+        s->ridge_lambda = ridge.lambda, s->ridge_df = ridge.df, s->ridge_gcv = ridge.gcv;
         if (rc < 0) rc = pms__fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
     }
     if (rc == PMS_OK) {
@@ -295,6 +297,8 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
             if (rc == PMS_OK && !s->hac_se) rc = pms__fail(PMS_ENOMEM, "out of memory");
             if (rc == PMS_OK) rc = pms_lm_newey_west(s->model, xtr, s->hac_lag, s->hac_se);
         }
+        if (rc == PMS_OK && o->bootstrap.replicates && (rc = pms__cpistack_bootstrap(s, o, xtr, ytr, wtr)) < 0)
+            rc = pms__fail_context(rc, "bootstrap over the %zu training intervals", s->ntrain);
     }
     if (rc == PMS_OK) {
         correlation_and_vif(s, xtr, ytr);
@@ -361,6 +365,8 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
             rc = pms__fail(PMS_ENOMEM, "out of memory");
     }
     if (rc == PMS_OK) rc = split(t, &o, s);
+    s->seeded = rc == PMS_OK && o.validation == PMS_CPISTACK_RANDOM && s->ntest > 0;
+    s->seed = o.seed;
     if (rc == PMS_OK && o.normalize) rc = normalize_on_train(s);
     if (rc == PMS_OK) {
         double cycles = 0, instructions = 0;

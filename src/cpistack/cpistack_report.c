@@ -43,9 +43,13 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     fprintf(out, "intervals: %zu used, %zu for training, %zu for testing", s->nrows, s->ntrain, s->ntest);
     if (s->ndropped) fprintf(out, " (%zu dropped: no instructions)", s->ndropped);
     if (s->nmissing) fprintf(out, " (%zu dropped: missing counts)", s->nmissing);
+    if (s->seeded) fprintf(out, "; random split, seed %llu", (unsigned long long)s->seed);
     fputs("\n\n", out);
     int rc = pms_lm_write_summary(s->model, "CPI", out);
     if (rc < 0) return rc;
+    if (s->model->method == PMS_LM_RIDGE)
+        fprintf(out, "Ridge: lambda %.6g on the standardised regressors (chosen by GCV, score %.6g), effective df %.4g\n",
+                s->ridge_lambda, s->ridge_gcv, s->ridge_df);
     if (s->ntest)
         fprintf(out, "\nTest RMSE: %.4g CPI on %zu intervals (MAE %.4g)\n", s->test_rmse, s->ntest, s->test_mae);
     else
@@ -64,6 +68,12 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
             fprintf(out, "  %-20s %12.4g %12.4g %9.3f %10.3g\n", s->model->names[c], s->model->coef[c], s->hac_se[c], tv,
                     pms_t_p_value(tv, (double)s->model->df_residual));
         }
+    }
+    if (s->boot.replicates) {
+        fputc('\n', out);
+        if ((rc = pms_bootstrap_write_text(&s->boot, "training intervals", (const char *const *)s->model->names,
+                                           s->model->coef, out)) < 0)
+            return rc;
     }
     int w = event_width(s);
     write_correlation(s, out, w);
@@ -141,10 +151,19 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
 {
     size_t p = s->nevents;
     pms_json_object_begin(j);
-    pms_json_kv_string(j, "method", s->model->method == PMS_LM_NNLS ? "nnls" : "ols");
+    pms_json_kv_string(j, "method", s->model->method == PMS_LM_NNLS ? "nnls" : s->model->method == PMS_LM_RIDGE ? "ridge" : "ols");
+    if (s->model->method == PMS_LM_RIDGE) {
+        pms_json_key(j, "ridge");
+        pms_json_object_begin(j);
+        pms_json_kv_double(j, "lambda", s->ridge_lambda);
+        pms_json_kv_double(j, "df", s->ridge_df);
+        pms_json_kv_double(j, "gcv", s->ridge_gcv);
+        pms_json_object_end(j);
+    }
     pms_json_kv_uint(j, "intervals", s->nrows);
     pms_json_kv_uint(j, "train", s->ntrain);
     pms_json_kv_uint(j, "test", s->ntest);
+    if (s->seeded) pms_json_kv_uint(j, "seed", s->seed);
     pms_json_kv_uint(j, "dropped", s->ndropped);
     pms_json_kv_uint(j, "missing", s->nmissing);
     pms_json_key(j, "model");
@@ -184,7 +203,16 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
     }
     pms_json_kv_double(j, "program_cpi", s->program_cpi);
     pms_json_object_end(j);
+    if (s->boot.replicates) {
+        pms_json_key(j, "bootstrap");
+        pms_bootstrap_write_json(&s->boot, (const char *const *)s->model->names, j);
+    }
     pms_json_object_end(j);
+}
+
+int pms_cpistack_write_bootstrap_replicates(const pms_cpistack *s, const char *what, bool header, FILE *out)
+{
+    return pms_bootstrap_write_replicates(&s->boot, what, (const char *const *)s->model->names, header, out);
 }
 
 /* Component names for charts: "base" then the events. */

@@ -100,12 +100,12 @@ int pms_cpistack_groups_write_text(FILE *out, const pms_cpistack_groups *g, bool
 int pms_cpistack_groups_write_csv(FILE *out, const pms_cpistack_groups *g)
 {
     const pms_cpistack *first = g->stacks[0];
-    size_t ne = first->nevents, ncols = 7 + ne;
+    size_t ne = first->nevents, ncols = 7 + ne, nboot = first->boot.replicates ? 2 * (ne + 1) : 0;
     for (size_t k = 1; k < g->n; k++)
         if (g->stacks[k]->nevents != ne)
             return pms__fail(PMS_EINVAL, "--csv: group %s has %zu events, group %s has %zu: one table needs the "
                                          "same events", g->labels[0], ne, g->labels[k], g->stacks[k]->nevents);
-    double *v = malloc(g->n * ncols * sizeof *v);
+    double *v = malloc(g->n * (ncols + nboot) * sizeof *v);
     pms_table *t = pms_table_new("cpistack");
     int rc = v && t ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t k = 0; k < g->n && rc == PMS_OK; k++) {
@@ -116,6 +116,8 @@ int pms_cpistack_groups_write_csv(FILE *out, const pms_cpistack_groups *g)
         for (size_t j = 0; j < ne; j++) row[(4 + j) * g->n] = s->component[j];
         row[(4 + ne) * g->n] = s->model_cpi, row[(5 + ne) * g->n] = s->observed_cpi;
         row[(6 + ne) * g->n] = s->true_cpi;
+        for (size_t c = 0; c < nboot; c++) /* lower, upper of base, then of each event's coefficient */
+            row[(ncols + c) * g->n] = c % 2 ? s->boot.upper[c / 2] : s->boot.lower[c / 2];
     }
     if (rc == PMS_OK) rc = pms_table_add_string(t, "group", (const char *const *)g->labels, g->n);
     for (size_t c = 0; c < ncols && rc == PMS_OK; c++) {
@@ -123,6 +125,11 @@ int pms_cpistack_groups_write_csv(FILE *out, const pms_cpistack_groups *g)
         const char *name = c < 4 ? fixed[c] : c < 4 + ne ? first->events[c - 4] : c == 4 + ne ? "model_CPI"
                          : c == 5 + ne ? "observed_CPI" : "true_CPI";
         rc = pms_table_add_numeric(t, name, v + c * g->n, g->n);
+    }
+    for (size_t c = 0; c < nboot && rc == PMS_OK; c++) {
+        char name[512];
+        snprintf(name, sizeof name, "%s_coef_%s", c % 2 ? "upper" : "lower", c < 2 ? "base" : first->events[c / 2 - 1]);
+        rc = pms_table_add_numeric(t, name, v + (ncols + c) * g->n, g->n);
     }
     if (rc == PMS_OK) rc = pms_table_write(t, out, ',');
     pms_table_free(t);
@@ -166,4 +173,12 @@ int pms_cpistack_groups_write_svg(FILE *out, const pms_cpistack_groups *g, size_
     for (size_t i = 0; i < nc; i++) pms_chart_free(charts[i]);
     free(charts);
     return rc < 0 ? rc : stream_status(out);
+}
+
+int pms_cpistack_groups_write_bootstrap_replicates(FILE *out, const pms_cpistack_groups *g)
+{
+    int rc = PMS_OK;
+    for (size_t k = 0; k < g->n && rc == PMS_OK; k++)
+        rc = pms_cpistack_write_bootstrap_replicates(g->stacks[k], g->labels[k], k == 0, out);
+    return rc ? rc : stream_status(out);
 }

@@ -1,6 +1,7 @@
 /* A cycle-estimation comparison: the fitting and test runs and counters chosen
  * from a runs table, and the methods fitted on them. */
 #include "pmuscope/estimate_report.h"
+#include "estimate/model.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -117,7 +118,12 @@ size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *
         else fail_reason(r);
     }
     size_t fitted = 0;
-    for (size_t k = 0; k < PMS_EST_METHODS; k++) fitted += res[k].ok;
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) {
+        fitted += res[k].ok;
+        if (res[k].ok && o->bootstrap.replicates && pms_estimate_bootstraps(k) &&
+            pms__estimate_bootstrap(d, o, k, &res[k].boot) != PMS_OK)
+            snprintf(res[k].boot_reason, sizeof res[k].boot_reason, "%s", pms_strerror());
+    }
     return fitted;
 }
 
@@ -128,4 +134,5 @@ void pms_estimate_result_free(pms_estimate_result *res)
     pms_mracm_fit_free(&res[PMS_EST_MRACM].mracm);
     pms_ridge_fit_free(&res[PMS_EST_RIDGE].ridge);
     pms_pcr_fit_free(&res[PMS_EST_PCR].pcr);
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) pms_bootstrap_free(&res[k].boot);
 }

@@ -132,21 +132,46 @@ void pms_lp_fit_free(pms_lp_fit *f)
     memset(f, 0, sizeof *f);
 }
 
-static int lp_solve(glp_prob *P)
+/* A bound on the simplex iterations of each attempt, far above what these LPs need
+ * (a few per run): the 600 s fuzz run once found a table on which GLPK's simplex ran
+ * for over 20 minutes. Settable for the tests of the bound. */
+static int lp_iteration_limit = PMS__LP_ITERATION_LIMIT;
+
+void pms__lp_set_iteration_limit(int limit)
+{
+    lp_iteration_limit = limit > 0 ? limit : PMS__LP_ITERATION_LIMIT;
+}
+
+/* PMS_OK at an optimum. The dual simplex from the standard basis first: the primal
+ * simplex stalls on degenerate vertices of these LPs (counts spanning ten orders of
+ * magnitude: tests/fixtures/estimate/lp_stall_runs.csv, a resample of the ARM runs
+ * table, keeps glpsol's primal simplex busy for more than 10 minutes under every
+ * pricing and basis option, while the dual simplex solves it in 26 iterations); where
+ * the dual reaches the iteration limit, the primal from an advanced basis, under the
+ * same limit. */
+static int lp_solve(glp_prob *P, size_t m, size_t n)
 {
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
-    /* A bound on the simplex iterations, far above what these LPs need (a few per run):
-     * the 600 s fuzz run found tables on which GLPK's simplex stalled for over 20 minutes
-     * (counts spanning many orders of magnitude); those now fail as "no optimum". */
-    parm.it_lim = 100000;
+    parm.it_lim = lp_iteration_limit;
     glp_scale_prob(P, GLP_SF_AUTO);
-    glp_adv_basis(P, 0);
+    glp_std_basis(P);
+    parm.meth = GLP_DUALP;
     /* glp_exact is not used to polish: GLPK's rational conversion of large
      * counts (1e9 and up) is not exact, and its answer violated rows by 1e-10. */
-    if (glp_simplex(P, &parm) != 0) return -1;
-    return glp_get_status(P) == GLP_OPT ? 0 : -1;
+    int r = glp_simplex(P, &parm);
+    if (r == GLP_EITLIM) {
+        glp_adv_basis(P, 0);
+        parm.meth = GLP_PRIMAL;
+        r = glp_simplex(P, &parm);
+    }
+    if (r == GLP_EITLIM)
+        return pms__fail(PMS_ENUMERIC, "LP: GLPK's simplex (dual, then primal) reached its limit of %d iterations "
+                                       "without an optimum for %zu runs and %zu counters", lp_iteration_limit, m, n);
+    if (r != 0 || glp_get_status(P) != GLP_OPT)
+        return pms__fail(PMS_ENUMERIC, "LP: GLPK found no optimal solution for %zu runs and %zu counters", m, n);
+    return PMS_OK;
 }
 
 int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t n, pms_lp_fit *out)
@@ -160,10 +185,10 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
         glp_term_out(term);
         return pms__fail(PMS_ENOMEM, "LP: out of memory building the model");
     }
-    if (lp_solve(P) != 0) {
+    if ((rc = lp_solve(P, m, n)) != PMS_OK) {
         glp_delete_prob(P);
         glp_term_out(term);
-        return pms__fail(PMS_ENUMERIC, "LP: GLPK found no optimal solution for %zu runs and %zu counters", m, n);
+        return rc;
     }
     rc = pms__cycle_model_alloc(&out->model, n);
     out->eps = calloc(m ? m : 1, sizeof *out->eps);
@@ -177,11 +202,12 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
     out->n_runs = m;
     /* the simplex answers within its feasibility tolerance (1e-7, relative after
      * scaling): a coefficient whose largest contribution is below that share of
-     * the largest cycles, and a negative rounding of the sum of errors, are 0 */
+     * the largest cycles is 0 (never a -1e-17 or a 1e-4 that moves no run by a
+     * cycle), and the errors and their sum are those of the model as reported,
+     * a rounding below 0 being 0 */
     double cmax = 0;
     for (size_t j = 0; j < m; j++) cmax = fmax(cmax, cycles[j]);
     double tol = 1e-7 * cmax;
-    out->objective = fmax(0.0, glp_get_obj_val(P));
     out->model.intercept = glp_get_col_prim(P, 1);
     if (out->model.intercept <= tol) out->model.intercept = 0.0;
     for (size_t i = 0; i < n; i++) {
@@ -192,11 +218,13 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
         out->model.used[i] = x > 0;
         out->model.n_used += x > 0;
     }
+    out->objective = 0;
     for (size_t j = 0; j < m; j++) {
         int col = (int)(n + j) + 2;
-        double e = glp_get_col_prim(P, col);
+        double e = cycles[j] - pms_cycle_model_predict(&out->model, events + j * n);
         out->eps[j] = e > 0 ? e : 0.0;
-        out->tight[j] = glp_get_col_stat(P, col) != GLP_BS || e <= 1e-9 * cycles[j];
+        out->objective += out->eps[j];
+        out->tight[j] = glp_get_col_stat(P, col) != GLP_BS || out->eps[j] <= 1e-9 * cycles[j];
         out->n_tight += out->tight[j];
     }
     glp_delete_prob(P);

@@ -22,4 +22,15 @@ const char **pms__estimate_names(const char *const *names, const size_t *cols, s
 int pms__cycle_model_from_lm(pms_cycle_model *model, size_t n, const struct pms_lm *lm, const size_t *cols,
                             size_t k);
 
+/* The LP's bound on simplex iterations per attempt (dual, then primal); a limit
+ * <= 0 restores the default. For tests of the bound. */
+#define PMS__LP_ITERATION_LIMIT 100000
+void pms__lp_set_iteration_limit(int limit);
+
+/* The bootstrap of one method (pms_estimate_bootstraps) on the fitting runs of d. */
+struct pms_estimate_data;
+struct pms_estimate_options;
+int pms__estimate_bootstrap(const struct pms_estimate_data *d, const struct pms_estimate_options *o, size_t method,
+                            pms_bootstrap *out);
+
 #endif

@@ -320,6 +320,7 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
     }
     for (size_t i = 0; i < n; i++) out->partial[i] = NAN;
     if ((rc = selection_rows(m, opt, fit, &nfit, eval, &neval)) < 0) goto done;
+    if (opt && opt->validation > 0) out->n_held_out = neval, out->seed = opt->seed;
     bool flat = true;
     for (size_t j = 1; j < m; j++) flat &= cycles[j] == cycles[0];
     if (flat) {

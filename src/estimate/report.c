@@ -137,6 +137,23 @@ static void print_pcr(FILE *out, const pms_estimate_data *d, const pms_pcr_fit *
     print_constant_and_coefficients(out, d, f->dropped, f->n_dropped, &f->model);
 }
 
+/* The names and estimates of the bootstrapped coefficients: the intercept, then every counter. */
+static void boot_names(const pms_estimate_data *d, const pms_cycle_model *m, const char **names, double *est)
+{
+    names[0] = "(intercept)", est[0] = m->intercept;
+    for (size_t i = 0; i < d->n_counters; i++) names[1 + i] = d->names[i], est[1 + i] = m->used[i] ? m->coef[i] : 0.0;
+}
+
+static void print_bootstrap(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
+{
+    if (r->boot_reason[0]) fprintf(out, "  no bootstrap intervals: %s\n", r->boot_reason);
+    if (!r->boot.replicates) return;
+    const char *names[d->n_counters + 1];
+    double est[d->n_counters + 1];
+    boot_names(d, r->model, names, est);
+    pms_bootstrap_write_text(&r->boot, "fitting runs", names, est, out);
+}
+
 static void print_mra(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
 {
     const pms_mra_fit *f = &r->mra;
@@ -187,6 +204,8 @@ static void print_mracm(FILE *out, const pms_estimate_data *d, const pms_estimat
         fprintf(out, "%s\n", paper && f->selected && f->selected[i] ? (i == f->low ? "  selected, lowest" : "  selected") : "");
     }
     if (constant && f->correlation) fputs("  (-: no correlation: the counter is constant over the fitting runs)\n", out);
+    if (f->n_held_out)
+        fprintf(out, "  pairs judged on %zu fitting runs held out by a random split, seed %llu\n", f->n_held_out, f->seed);
     if (!r->ok && f->correlation) fprintf(out, "  %s\n", r->reason);
     if (f->n_pairs) {
         fprintf(out, "  %-24s %-24s %8s %12s %12s", "high", "low", "VIF", "fit |err| %", "LOO |err| %");
@@ -213,11 +232,11 @@ void pms_estimate_write_text(FILE *out, const pms_estimate_data *d, const pms_es
     print_runs(out, "fitting runs", d, d->train, d->n_train);
     if (d->n_test) print_runs(out, "test runs", d, d->test, d->n_test);
     print_table(out, d, res);
-    if (res[PMS_EST_LP].ok) print_lp(out, d, &res[PMS_EST_LP].lp);
+    if (res[PMS_EST_LP].ok) print_lp(out, d, &res[PMS_EST_LP].lp), print_bootstrap(out, d, &res[PMS_EST_LP]);
     if (res[PMS_EST_MRA].ok) print_mra(out, d, &res[PMS_EST_MRA]);
     if (res[PMS_EST_MRACM].wanted && res[PMS_EST_MRACM].mracm.correlation) print_mracm(out, d, &res[PMS_EST_MRACM]);
-    if (res[PMS_EST_RIDGE].ok) print_ridge(out, d, &res[PMS_EST_RIDGE].ridge);
-    if (res[PMS_EST_PCR].ok) print_pcr(out, d, &res[PMS_EST_PCR].pcr);
+    if (res[PMS_EST_RIDGE].ok) print_ridge(out, d, &res[PMS_EST_RIDGE].ridge), print_bootstrap(out, d, &res[PMS_EST_RIDGE]);
+    if (res[PMS_EST_PCR].ok) print_pcr(out, d, &res[PMS_EST_PCR].pcr), print_bootstrap(out, d, &res[PMS_EST_PCR]);
 }
 
 static void json_model(pms_json *j, const pms_estimate_data *d, const pms_cycle_model *m)
@@ -289,6 +308,10 @@ static void json_method_details(pms_json *j, const pms_estimate_data *d, size_t 
     pms_json_object_end(j);
     pms_json_kv_string(j, "procedure", f->procedure == PMS_MRACM_PAPER ? "paper" : "thresholds");
     pms_json_kv_string(j, "criterion", criterion_keys[f->criterion]);
+    if (f->n_held_out) {
+        pms_json_kv_uint(j, "held_out", f->n_held_out);
+        pms_json_kv_uint(j, "seed", f->seed);
+    }
     if (f->procedure == PMS_MRACM_PAPER) {
         pms_json_key(j, "selected");
         pms_json_array_begin(j);
@@ -364,6 +387,14 @@ void pms_estimate_write_json(FILE *out, const pms_estimate_data *d, const pms_es
         if (res[k].ok) json_model(&j, d, res[k].model);
         else pms_json_kv_string(&j, "reason", res[k].reason);
         if (res[k].ok || k == PMS_EST_MRACM) json_method_details(&j, d, k, &res[k]);
+        if (res[k].boot.replicates) {
+            const char *names[d->n_counters + 1];
+            double est[d->n_counters + 1];
+            boot_names(d, res[k].model, names, est);
+            pms_json_key(&j, "bootstrap");
+            pms_bootstrap_write_json(&res[k].boot, names, &j);
+        }
+        if (res[k].boot_reason[0]) pms_json_kv_string(&j, "bootstrap_reason", res[k].boot_reason);
         pms_json_object_end(&j);
     }
     pms_json_array_end(&j);
@@ -408,6 +439,26 @@ int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_esti
     return rc;
 }
 
+/* With bootstrap intervals: lower_<coef>,upper_<coef> for the intercept and each counter
+ * (empty for a method without them). */
+static int add_bootstrap_columns(pms_table *t, const pms_estimate_data *d, const pms_estimate_result *res, size_t n)
+{
+    bool any = false;
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) any |= res[k].wanted && res[k].boot.replicates;
+    int rc = PMS_OK;
+    double v[PMS_EST_METHODS];
+    char name[512];
+    for (size_t c = 0; any && rc == PMS_OK && c <= 2 * d->n_counters + 1; c++) {
+        size_t coef = c / 2, m = 0;
+        for (size_t k = 0; k < PMS_EST_METHODS; k++)
+            if (res[k].wanted)
+                v[m++] = !res[k].boot.replicates ? NAN : c % 2 ? res[k].boot.upper[coef] : res[k].boot.lower[coef];
+        snprintf(name, sizeof name, "%s_%s", c % 2 ? "upper" : "lower", coef ? d->names[coef - 1] : "intercept");
+        rc = pms_table_add_numeric(t, name, v, n);
+    }
+    return rc;
+}
+
 int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
 {
     const char *method[PMS_EST_METHODS], *note[PMS_EST_METHODS];
@@ -433,7 +484,23 @@ int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_esti
         rc = pms_table_add_numeric(t, d->runs->labels[d->test[j]], err, n);
     }
     if (rc == PMS_OK) rc = pms_table_add_string(t, "note", note, n);
+    if (rc == PMS_OK) rc = add_bootstrap_columns(t, d, res, n);
     if (rc == PMS_OK) rc = pms_table_write(t, out, ',');
     pms_table_free(t);
+    return rc;
+}
+
+int pms_estimate_write_bootstrap_replicates(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
+{
+    const char *names[d->n_counters + 1];
+    double est[d->n_counters + 1];
+    bool first = true;
+    int rc = PMS_OK;
+    for (size_t k = 0; rc == PMS_OK && k < PMS_EST_METHODS; k++) {
+        if (!res[k].boot.replicates) continue;
+        boot_names(d, res[k].model, names, est);
+        rc = pms_bootstrap_write_replicates(&res[k].boot, keys[k], names, first, out);
+        first = false;
+    }
     return rc;
 }

@@ -1,5 +1,6 @@
 /* The sampled-IP profile: streaming counts per (event, pid, IP), symbolised at the end. */
 #include "pmuscope/profile.h"
+#include "hotspot/callpaths.h"
 #include "hotspot/chains.h"
 #include "hotspot/comms.h"
 #include "hotspot/read_delta.h"
@@ -297,6 +298,7 @@ struct table_build {
     size_t n, cap;
     size_t *counted; /* per row: 1 + the last chain that counted it as a child, 0 for none */
     size_t ncounted, counted_cap;
+    pms__paths *paths; /* the rows' call paths, when asked for */
 };
 
 /* The row of an address of thread entry `event_tid` (resolved in si), made at first sight;
@@ -343,13 +345,14 @@ static size_t row_of(struct table_build *t, const pms_symbol_info *si, uint64_t 
 }
 
 /* Adds distinct chain number `id` to the children of every row it passes through, once
- * each: the sampled IP's own row, then the callchain's addresses as perf walks them. */
+ * each: the sampled IP's own row, then the callchain's addresses as perf walks them; and
+ * to the call paths of the sampled IP's row. */
 static int count_children(struct table_build *t, size_t id, pms__chain_ip *walk)
 {
     pms_profile *p = t->p;
     const pms__chain *k = &p->chains.items[id];
     size_t n = pms__chain_walk(p->chains.pool + k->start, k->len, PMS__MAX_STACK, walk);
-    for (size_t i = 0; i <= n; i++) {
+    for (size_t i = 0; i <= (t->children ? n : 0); i++) {
         pms_symbol_info si;
         uint64_t ip = i == 0 ? k->ip : walk[i - 1].ip;
         int kernel = i == 0 ? (int)(k->event_tid >> 32 & 1) : walk[i - 1].kernel;
@@ -358,7 +361,11 @@ static int count_children(struct table_build *t, size_t id, pms__chain_ip *walk)
         if (row == SIZE_MAX || pms__grow(&t->counted, &t->counted_cap, t->n, sizeof *t->counted))
             return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
         while (t->ncounted < t->n) t->counted[t->ncounted++] = 0;
-        if (t->counted[row] == id + 1) continue; /* recursion: once per sample */
+        if (i == 0 && t->paths) {
+            int rc = pms__paths_add(t->paths, p->symbols, row, k->pid, k->first_time, walk, n, k->samples, k->period);
+            if (rc) return rc;
+        }
+        if (!t->children || t->counted[row] == id + 1) continue; /* recursion: once per sample */
         t->counted[row] = id + 1;
         t->out[row].children_samples += k->samples;
         t->out[row].children_period += k->period;
@@ -383,7 +390,7 @@ static int build_rows(struct table_build *t, size_t event)
             t->out[row].children_period += e->period;
         }
     }
-    if (!t->children || !p->chained[event]) return PMS_OK;
+    if ((!t->children && !t->paths) || !p->chained[event]) return PMS_OK;
     pms__chain_ip *walk = malloc(PMS__MAX_STACK * sizeof *walk);
     if (!walk) return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
     int rc = PMS_OK;
@@ -393,11 +400,48 @@ static int build_rows(struct table_build *t, size_t event)
     return rc;
 }
 
+/* A row and where it was before sorting, for the call paths' row numbers. */
+struct ranked {
+    pms_profile_row row; /* first: a struct ranked * is a pms_profile_row * */
+    size_t from;
+};
+
+static int compare_ranked(const void *x, const void *y) { return compare_rows(x, y); }
+static int compare_ranked_children(const void *x, const void *y) { return compare_children(x, y); }
+
+/* Sorts rows[0..n) as cmp says; row_at[old index] = new index. */
+static int sort_rows(pms_profile_row *rows, size_t n, int children, size_t *row_at)
+{
+    struct ranked *r = malloc((n ? n : 1) * sizeof *r);
+    if (!r) return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
+    for (size_t i = 0; i < n; i++) r[i] = (struct ranked){rows[i], i};
+    if (n) qsort(r, n, sizeof *r, children ? compare_ranked_children : compare_ranked);
+    for (size_t i = 0; i < n; i++) {
+        rows[i] = r[i].row;
+        row_at[r[i].from] = i;
+    }
+    free(r);
+    return PMS_OK;
+}
+
 int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
                                double confidence, pms_profile_row **rows, size_t *nrows)
 {
+    return pms_profile_table_paths(p, event, key, weight, confidence, rows, nrows, NULL, NULL);
+}
+
+int pms_profile_table_paths(pms_profile *p, size_t event, pms_profile_key key, pms_profile_weight weight,
+                            double confidence, pms_profile_row **rows, size_t *nrows, pms_profile_path **paths,
+                            size_t *npaths)
+{
     *rows = NULL;
     *nrows = 0;
+    if (paths) {
+        *paths = NULL;
+        *npaths = 0;
+        if (key & (PMS_PROFILE_WITH_COMM | PMS_PROFILE_WITH_PID))
+            return pms__fail(PMS_EINVAL, "call paths are by location: not with rows by comm or pid");
+    }
     if (!(confidence > 0 && confidence < 1))
         return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
     if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
@@ -408,6 +452,9 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
                             .by_tid = (key & PMS_PROFILE_WITH_PID) != 0,
                             .children = children};
     if (t.key > PMS_PROFILE_BY_NONE) return pms__fail(PMS_EINVAL, "profile: unknown sort key %d", (int)t.key);
+    pms__paths found;
+    pms__paths_init(&found);
+    if (paths) t.paths = &found;
     pms__keymap_init(&t.merged);
     pms__keymap_init(&t.groups);
     pms__keymap_init(&t.places);
@@ -417,11 +464,21 @@ int pms_profile_table_weighted(pms_profile *p, size_t event, pms_profile_key key
     pms__keymap_free(&t.places);
     free(t.counted);
     if (!rc) rc = fill_shares(p, event, weight, confidence, t.out, t.n);
+    size_t *row_at = rc || !paths ? NULL : malloc((t.n ? t.n : 1) * sizeof *row_at);
+    if (!rc && paths && !row_at) rc = pms__fail(PMS_ENOMEM, "out of memory for the profile table");
+    if (!rc && paths) {
+        rc = sort_rows(t.out, t.n, children, row_at);
+        double total = weight == PMS_WEIGHT_PERIOD ? (double)p->total_period[event] : (double)p->totals[event];
+        if (!rc) rc = pms__paths_take(&found, row_at, weight, total, paths, npaths);
+    } else if (!rc && t.n) {
+        qsort(t.out, t.n, sizeof *t.out, children ? compare_children : compare_rows);
+    }
+    free(row_at);
+    pms__paths_free(&found);
     if (rc) {
         free(t.out);
         return rc;
     }
-    if (t.n) qsort(t.out, t.n, sizeof *t.out, children ? compare_children : compare_rows);
     if (!children)
         for (size_t i = 0; i < t.n; i++) {
             t.out[i].children_samples = t.out[i].children_period = 0;

@@ -16,8 +16,8 @@ int pms_profile_report_sort(pms_profile_report *rep, const char *keys)
         size_t len = strcspn(p, ",");
         pms_profile_sort_key sort_key;
 #define IS(word) (len == strlen(word) && strncmp(p, word, len) == 0)
-        if (IS("ip")) {
-            base = PMS_PROFILE_BY_IP, sort_key = PMS_SORT_IP;
+        if (IS("ip") || IS("symoff")) {
+            base = PMS_PROFILE_BY_IP, sort_key = IS("ip") ? PMS_SORT_IP : PMS_SORT_SYMOFF;
         } else if (IS("sym") || IS("symbol")) {
             base = base == PMS_PROFILE_BY_IP ? base : PMS_PROFILE_BY_SYMBOL, sort_key = PMS_SORT_SYM;
         } else if (IS("dso")) {
@@ -27,7 +27,7 @@ int pms_profile_report_sort(pms_profile_report *rep, const char *keys)
         } else if (IS("pid")) {
             flags |= PMS_PROFILE_WITH_PID, sort_key = PMS_SORT_PID;
         } else {
-            return pms__fail(PMS_EINVAL, "expected sort keys among sym, ip, dso, comm and pid separated by "
+            return pms__fail(PMS_EINVAL, "expected sort keys among sym, symoff, ip, dso, comm and pid separated by "
                              "commas, got '%s'", keys);
         }
 #undef IS
@@ -48,6 +48,7 @@ static int add_table(pms_profile_report *rep, pms_profile_event_table t)
     pms_profile_event_table *grown = realloc(rep->tables, (rep->ntables + 1) * sizeof *rep->tables);
     if (!grown) {
         free(t.rows);
+        pms_profile_paths_free(t.paths, t.npaths);
         return pms__fail(PMS_ENOMEM, "out of memory");
     }
     rep->tables = grown;
@@ -66,9 +67,10 @@ int pms_profile_report_add_perfdata(pms_profile_report *rep, pms_profile *p, con
         found = true;
         int children = rep->children == PMS_CHILDREN_ON ||
                        (rep->children == PMS_CHILDREN_AUTO && pms_profile_has_callchains(p, e));
-        pms_profile_event_table t = {name, pms_profile_samples(p, e), NULL, 0, children};
+        pms_profile_event_table t = {name, pms_profile_samples(p, e), NULL, 0, children, NULL, 0};
         pms_profile_key key = (pms_profile_key)(rep->key | (children ? PMS_PROFILE_CHILDREN : 0));
-        int rc = pms_profile_table_weighted(p, e, key, rep->weight, rep->confidence, &t.rows, &t.nrows);
+        int rc = pms_profile_table_paths(p, e, key, rep->weight, rep->confidence, &t.rows, &t.nrows,
+                                         rep->call_paths ? &t.paths : NULL, rep->call_paths ? &t.npaths : NULL);
         if (rc || (rc = add_table(rep, t))) return rc;
     }
     if (event && !found) return pms__fail(PMS_ENOENT, "%s: no event named '%s' in the file", rep->input, event);
@@ -129,7 +131,10 @@ int pms_profile_report_add_merge(pms_profile_report *rep, const pms_merge *m, co
 
 void pms_profile_report_free(pms_profile_report *rep)
 {
-    for (size_t i = 0; i < rep->ntables; i++) free(rep->tables[i].rows);
+    for (size_t i = 0; i < rep->ntables; i++) {
+        free(rep->tables[i].rows);
+        pms_profile_paths_free(rep->tables[i].paths, rep->tables[i].npaths);
+    }
     free(rep->tables);
     rep->tables = NULL;
     rep->ntables = 0;

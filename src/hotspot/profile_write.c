@@ -28,49 +28,93 @@ static const char *name_or_tid(const char *comm, uint32_t tid, char *buf, size_t
     return buf;
 }
 
-/* The comm and pid columns, as perf report prints them (pid: TID:comm). */
-static void text_thread(FILE *out, const pms_profile_report *rep, const pms_profile_row *r)
+/* The text's columns: the sort keys in the order given (perf report's order), or for a
+ * report whose key was set without them, comm and pid before the location. */
+static size_t text_columns(const pms_profile_report *rep, pms_profile_sort_key *cols)
 {
-    char buf[16], pid[64];
-    if (rep->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", name_or_tid(r->comm, r->tid, buf, sizeof buf));
-    if (rep->key & PMS_PROFILE_WITH_PID) {
-        snprintf(pid, sizeof pid, "%u:%s", (unsigned)r->tid, name_or_tid(r->thread_comm, r->tid, buf, sizeof buf));
-        fprintf(out, "%-24s ", pid);
+    if (rep->nsort_keys) {
+        memcpy(cols, rep->sort_keys, rep->nsort_keys * sizeof *cols);
+        return rep->nsort_keys;
+    }
+    size_t n = 0;
+    if (rep->key & PMS_PROFILE_WITH_COMM) cols[n++] = PMS_SORT_COMM;
+    if (rep->key & PMS_PROFILE_WITH_PID) cols[n++] = PMS_SORT_PID;
+    if (base_key(rep) == PMS_PROFILE_BY_IP) cols[n++] = PMS_SORT_IP;
+    else if (base_key(rep) == PMS_PROFILE_BY_DSO) cols[n++] = PMS_SORT_DSO;
+    else if (base_key(rep) == PMS_PROFILE_BY_SYMBOL) cols[n++] = PMS_SORT_SYM;
+    return n;
+}
+
+/* One cell: padded to width and a space after it, the line's last one as it is. */
+static void text_cell(FILE *out, const char *text, int width, bool last)
+{
+    if (last) fputs(text, out);
+    else fprintf(out, "%-*s ", width, text);
+}
+
+enum { COMM_WIDTH = 16, PID_WIDTH = 24, BINARY_WIDTH = 20, SYMBOL_WIDTH = 32 };
+
+/* The header cells of one column; sym, symoff and ip name the binary too unless dso is a
+ * column of its own. */
+static void text_head(FILE *out, pms_profile_sort_key col, bool own_dso, bool last)
+{
+    switch (col) {
+    case PMS_SORT_COMM: text_cell(out, "comm", COMM_WIDTH, last); break;
+    case PMS_SORT_PID: text_cell(out, "pid:comm", PID_WIDTH, last); break;
+    case PMS_SORT_DSO: text_cell(out, "binary", BINARY_WIDTH, last); break;
+    case PMS_SORT_SYM:
+    case PMS_SORT_SYMOFF:
+        if (!own_dso) text_cell(out, "binary", BINARY_WIDTH, false);
+        text_cell(out, col == PMS_SORT_SYM ? "function" : "function+offset", SYMBOL_WIDTH, last);
+        break;
+    case PMS_SORT_IP:
+        fprintf(out, "%-18s ", "ip");
+        if (!own_dso) fprintf(out, "%-20s ", "binary");
+        fprintf(out, "%10s  ", "offset");
+        text_cell(out, "function", SYMBOL_WIDTH, last);
+        break;
     }
 }
 
-static void text_header(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
+/* The cells of one column of row r, as perf report prints them (pid: TID:comm; an address
+ * without a symbol: its offset in the binary). */
+static void text_value(FILE *out, pms_profile_sort_key col, bool own_dso, bool last, const pms_profile_row *r)
 {
-    if (t->children) fprintf(out, "%8s  %-17s ", "children", "interval");
-    fprintf(out, "%8s  %-17s %9s  ", t->children ? "self" : "share", "interval", "samples");
-    if (rep->key & PMS_PROFILE_WITH_COMM) fprintf(out, "%-16s ", "comm");
-    if (rep->key & PMS_PROFILE_WITH_PID) fprintf(out, "%-24s ", "pid:comm");
-    if (base_key(rep) == PMS_PROFILE_BY_IP)
-        fprintf(out, "%-18s %-20s %10s  %s\n", "ip", "binary", "offset", "function");
-    else if (base_key(rep) == PMS_PROFILE_BY_DSO)
-        fprintf(out, "%s\n", "binary");
-    else if (base_key(rep) == PMS_PROFILE_BY_SYMBOL)
-        fprintf(out, "%-20s %s\n", "binary", "function");
-    else
-        fputc('\n', out);
+    char text[512], tid[16];
+    const char *binary = pms__base_name(r->binary);
+    switch (col) {
+    case PMS_SORT_COMM: text_cell(out, name_or_tid(r->comm, r->tid, tid, sizeof tid), COMM_WIDTH, last); break;
+    case PMS_SORT_PID:
+        snprintf(text, sizeof text, "%u:%s", (unsigned)r->tid, name_or_tid(r->thread_comm, r->tid, tid, sizeof tid));
+        text_cell(out, text, PID_WIDTH, last);
+        break;
+    case PMS_SORT_DSO: text_cell(out, binary, BINARY_WIDTH, last); break;
+    case PMS_SORT_SYM:
+    case PMS_SORT_SYMOFF:
+        if (!own_dso) text_cell(out, binary, BINARY_WIDTH, false);
+        if (!r->symbol) /* perf's name for an address without a symbol (C's %#x: no 0x for zero) */
+            snprintf(text, sizeof text, "%#.16llx", (unsigned long long)r->file_offset);
+        else if (col == PMS_SORT_SYMOFF) snprintf(text, sizeof text, "%s+%#llx", r->symbol, (unsigned long long)r->symbol_offset);
+        else snprintf(text, sizeof text, "%s", r->symbol);
+        text_cell(out, text, SYMBOL_WIDTH, last);
+        break;
+    case PMS_SORT_IP:
+        fprintf(out, "0x%-16llx ", (unsigned long long)r->ip);
+        if (!own_dso) fprintf(out, "%-20s ", binary);
+        fprintf(out, "%#10llx  ", (unsigned long long)r->file_offset);
+        if (r->symbol) snprintf(text, sizeof text, "%s+%#llx", r->symbol, (unsigned long long)r->symbol_offset);
+        else snprintf(text, sizeof text, "[unknown]");
+        text_cell(out, text, SYMBOL_WIDTH, last);
+        break;
+    }
 }
 
-static void text_location(FILE *out, const pms_profile_report *rep, const pms_profile_row *r)
+/* Under row `row`, its call paths as perf report -g folded prints them: "share% path". */
+static void text_paths(FILE *out, const pms_profile_event_table *t, size_t row, size_t *next)
 {
-    if (base_key(rep) == PMS_PROFILE_BY_NONE) {
-        fputc('\n', out);
-    } else if (base_key(rep) == PMS_PROFILE_BY_IP) {
-        fprintf(out, "0x%-16llx %-20s %#10llx  %s", (unsigned long long)r->ip, pms__base_name(r->binary),
-                (unsigned long long)r->file_offset, r->symbol ? r->symbol : "[unknown]");
-        if (r->symbol) fprintf(out, "+%#llx", (unsigned long long)r->symbol_offset);
-        fputc('\n', out);
-    } else if (base_key(rep) == PMS_PROFILE_BY_DSO) {
-        fprintf(out, "%s\n", pms__base_name(r->binary));
-    } else if (r->symbol) {
-        fprintf(out, "%-20s %s\n", pms__base_name(r->binary), r->symbol);
-    } else { /* perf's name for an address without a symbol (C's %#x: no 0x for zero) */
-        fprintf(out, "%-20s %#.16llx\n", pms__base_name(r->binary), (unsigned long long)r->file_offset);
-    }
+    while (*next < t->npaths && t->paths[*next].row < row) ++*next;
+    for (; *next < t->npaths && t->paths[*next].row == row; ++*next)
+        fprintf(out, "            %.2f%% %s\n", 100 * t->paths[*next].share, t->paths[*next].path);
 }
 
 static void text_table(FILE *out, const pms_profile_report *rep, const pms_profile_event_table *t)
@@ -79,8 +123,15 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
     if (rep->lost) fprintf(out, ", %llu lost", (unsigned long long)rep->lost);
     fprintf(out, "; share of %s with its %g%% Wilson interval\n",
             rep->weight == PMS_WEIGHT_PERIOD ? "period" : "samples", 100 * rep->confidence);
-    text_header(out, rep, t);
-    size_t shown = pms_profile_report_shown(rep, t);
+    pms_profile_sort_key cols[PMS_PROFILE_MAX_SORT_KEYS];
+    size_t ncols = text_columns(rep, cols);
+    bool own_dso = false;
+    for (size_t c = 0; c < ncols; c++) own_dso |= cols[c] == PMS_SORT_DSO;
+    if (t->children) fprintf(out, "%8s  %-17s ", "children", "interval");
+    fprintf(out, "%8s  %-17s %9s  ", t->children ? "self" : "share", "interval", "samples");
+    for (size_t c = 0; c < ncols; c++) text_head(out, cols[c], own_dso, c + 1 == ncols);
+    fputc('\n', out);
+    size_t shown = pms_profile_report_shown(rep, t), next_path = 0;
     for (size_t i = 0; i < shown; i++) {
         const pms_profile_row *r = &t->rows[i];
         char interval[40];
@@ -90,8 +141,9 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
         }
         snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
         fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
-        text_thread(out, rep, r);
-        text_location(out, rep, r);
+        for (size_t c = 0; c < ncols; c++) text_value(out, cols[c], own_dso, c + 1 == ncols, &t->rows[i]);
+        fputc('\n', out);
+        text_paths(out, t, i, &next_path);
     }
     if (shown < t->nrows) {
         uint64_t rest = 0;
@@ -165,8 +217,28 @@ static void json_string_or_null(pms_json *j, const char *key, const char *s)
     else pms_json_null(j);
 }
 
-static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_row *r, bool children)
+static void json_paths(pms_json *j, const pms_profile_event_table *t, size_t row, size_t *next)
 {
+    pms_json_key(j, "paths");
+    pms_json_array_begin(j);
+    while (*next < t->npaths && t->paths[*next].row < row) ++*next;
+    for (; *next < t->npaths && t->paths[*next].row == row; ++*next) {
+        const pms_profile_path *q = &t->paths[*next];
+        pms_json_object_begin(j);
+        pms_json_kv_string(j, "path", q->path);
+        pms_json_kv_uint(j, "samples", q->samples);
+        pms_json_kv_uint(j, "period", q->period);
+        pms_json_kv_double(j, "share", q->share);
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
+}
+
+/* Row k of t, with its call paths from *next_path on when the report has them. */
+static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profile_event_table *t, size_t k,
+                     size_t *next_path)
+{
+    const pms_profile_row *r = &t->rows[k];
     pms_json_object_begin(j);
     if (rep->key & PMS_PROFILE_WITH_COMM) json_string_or_null(j, "comm", r->comm);
     if (rep->key & PMS_PROFILE_WITH_PID) {
@@ -185,13 +257,14 @@ static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profi
     pms_json_kv_double(j, "share", r->share);
     pms_json_kv_double(j, "ci_low", r->ci_low);
     pms_json_kv_double(j, "ci_high", r->ci_high);
-    if (children) {
+    if (t->children) {
         pms_json_kv_uint(j, "children_samples", r->children_samples);
         pms_json_kv_uint(j, "children_period", r->children_period);
         pms_json_kv_double(j, "children_share", r->children_share);
         pms_json_kv_double(j, "children_ci_low", r->children_ci_low);
         pms_json_kv_double(j, "children_ci_high", r->children_ci_high);
     }
+    if (rep->call_paths) json_paths(j, t, k, next_path);
     pms_json_object_end(j);
 }
 
@@ -214,7 +287,8 @@ int pms_profile_report_write_json(FILE *out, const pms_profile_report *rep)
         pms_json_kv_uint(&j, "samples", t->samples);
         pms_json_key(&j, "rows");
         pms_json_array_begin(&j);
-        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, &t->rows[k], t->children);
+        size_t next_path = 0;
+        for (size_t k = 0; k < pms_profile_report_shown(rep, t); k++) json_row(&j, rep, t, k, &next_path);
         pms_json_array_end(&j);
         pms_json_kv_uint(&j, "rows_total", t->nrows);
         pms_json_object_end(&j);

@@ -1,4 +1,5 @@
 /* Text, JSON, CSV and SVG output of hotspot detection (see pmuscope/hotspot_report.h). */
+#include "hotspot/truth_blocks.h"
 #include "pmuscope/hotspot_report.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
@@ -83,8 +84,9 @@ static void text_truth(FILE *out, const pms_hotspot_truth *t)
 {
     size_t nb;
     pms_hotspot_truth_block_counts(t, &nb);
-    fprintf(out, "truth        %s: %llu instructions, %zu basic blocks (valgrind)\n", pms_hotspot_truth_command(t),
-            (unsigned long long)pms_hotspot_truth_instructions(t), nb);
+    fprintf(out, "truth        %s: %llu instructions, %zu %s (valgrind)\n", pms_hotspot_truth_command(t),
+            (unsigned long long)pms_hotspot_truth_instructions(t), nb,
+            pms__truth_has_branches(t) ? "basic blocks" : "runs of equal counts (the basic blocks' counts)");
 }
 
 static void text_rows(FILE *out, const pms_hotspot_truth *t, const pms_hotspot_result *r, size_t rows)

@@ -104,7 +104,9 @@ int pms_hotspot_sweep_run(pms_hotspot_sweep *sw, const char *dir, pms_hotspot_tr
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pms__truth_job job;
-    int rc = pms__truth_record_start(&job, dir, cfg->argv);
+    /* Without branches: the measures need each instruction's count and the distinct block
+     * counts, which the counts give alone (every instruction of a block runs as often). */
+    int rc = pms__truth_record_start(&job, dir, cfg->argv, 0);
     size_t done = 0;
     /* valgrind runs on one CPU while the recordings take turns beside it: cpu-clock and the
      * hardware events count the recorded process's own time, so sharing the machine

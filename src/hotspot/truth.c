@@ -1,6 +1,7 @@
 /* The ground truth of a run: exact instruction and basic block counts from valgrind,
  * keyed by (object, file offset). */
 #include "symbol/build_id.h"
+#include "hotspot/truth_blocks.h"
 #include "hotspot/truth_run.h"
 #include "io/text_lines.h"
 #include "pmuscope/bbv.h"
@@ -41,6 +42,7 @@ struct pms_hotspot_truth {
     uint64_t *block_counts;
     uint64_t ni, unmapped_instructions;
     size_t unmapped_blocks;
+    int branches;           /* callgrind recorded branches: blocks are basic blocks */
     pms_callgrind *profile; /* kept for function names and the command */
     pms_truth_run run;      /* the command (argc 0 in a truth of an older pmuscope) */
     pms_symbols *symbols;   /* ELF addresses <-> file offsets */
@@ -209,6 +211,7 @@ static int load_blocks(pms_hotspot_truth *t)
     size_t ntargets, nsources, ncg = pms_callgrind_nobjects(t->profile);
     const pms_cg_branch *targets = pms_callgrind_branch_targets(t->profile, &ntargets);
     const pms_cg_branch *sources = pms_callgrind_branch_sources(t->profile, &nsources);
+    t->branches = pms_callgrind_njumps(t->profile) > 0;
     long *obj = malloc((ncg + 1) * sizeof *obj);
     t->blocks = malloc((ntargets + nsources + 1) * sizeof *t->blocks);
     if (!obj || !t->blocks) {
@@ -382,3 +385,5 @@ void pms_hotspot_truth_instruction(const pms_hotspot_truth *t, size_t i, size_t 
     *offset = t->instrs[i].offset;
     *count = t->instrs[i].count;
 }
+
+int pms__truth_has_branches(const pms_hotspot_truth *t) { return t->branches; }

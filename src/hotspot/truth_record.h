@@ -10,8 +10,9 @@ typedef struct pms__truth_job {
     char *const *argv;  /* the command (likewise) */
 } pms__truth_job;
 
-/* Creates dir and starts valgrind (callgrind) on argv. */
-int pms__truth_record_start(pms__truth_job *job, const char *dir, char *const argv[]);
+/* Creates dir and starts valgrind (callgrind) on argv; with branches, callgrind records
+ * them (--collect-jumps=yes), which give the basic blocks, else only the counts. */
+int pms__truth_record_start(pms__truth_job *job, const char *dir, char *const argv[], int branches);
 /* Waits for valgrind (its exit status must be 0) and writes dir/objects and dir/run. */
 int pms__truth_record_finish(pms__truth_job *job);
 /* Kills and reaps a valgrind still running (a sweep that failed meanwhile). */

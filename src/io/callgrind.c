@@ -31,6 +31,7 @@ struct pms_callgrind {
     uint64_t total;
     char *command;
     unsigned parts;
+    size_t jumps; /* jump= and jcnd= lines */
 };
 
 typedef struct parser {
@@ -361,6 +362,7 @@ static int spec_line(parser *p, const char *spec, size_t slen, const char *v)
     }
     if (SPEC("jump") || SPEC("jcnd")) { /* a position line without cost follows: the source */
         p->jump_line = p->line;
+        p->cg->jumps++;
         return branch_target(p, v, p->object);
     }
     return pms__fail(PMS_EFORMAT, "%s: line %zu: unknown specification \"%.*s=\"", p->name, p->line, (int)slen, spec);
@@ -541,3 +543,5 @@ const char *pms_callgrind_function(const pms_callgrind *cg, size_t i)
 uint64_t pms_callgrind_total(const pms_callgrind *cg) { return cg->total; }
 const char *pms_callgrind_command(const pms_callgrind *cg) { return cg->command ? cg->command : ""; }
 unsigned pms_callgrind_parts(const pms_callgrind *cg) { return cg->parts; }
+
+size_t pms_callgrind_njumps(const pms_callgrind *cg) { return cg->jumps; }

@@ -36,6 +36,9 @@ struct pms_olr_writer {
     pms__obuf xs;
     uint64_t nx_chunk;
     ZSTD_CCtx *zc;
+    pms__obuf raw;             /* a chunk's contents, and its zstd frame: kept from chunk */
+    uint8_t *z;                /* to chunk, so that writing allocates nothing in the steady */
+    size_t zcap;               /* state */
     pms_olr_store_stats st;
     int failed, finished;
     pms_olr_decoded_fn decoded;   /* each sample's decoded values, in order, once all are stored */
@@ -65,22 +68,28 @@ static int write_bytes(pms_olr_writer *w, const void *p, size_t n)
  * prefix + body. Adds its bytes to *part. */
 static int write_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, uint64_t *part)
 {
-    pms__obuf raw = {0}, head = {0};
-    pms__obuf_bytes(&raw, prefix->p, prefix->n);
-    pms__obuf_bytes(&raw, body->p, body->n);
-    size_t bound = ZSTD_compressBound(raw.n);
-    uint8_t *z = malloc(bound ? bound : 1);
+    pms__obuf head = {0}, *raw = &w->raw;
+    raw->n = 0;
+    pms__obuf_bytes(raw, prefix->p, prefix->n);
+    pms__obuf_bytes(raw, body->p, body->n);
+    size_t bound = ZSTD_compressBound(raw->n);
+    if (bound > w->zcap) {
+        free(w->z);
+        w->zcap = 0;
+        if ((w->z = malloc(bound))) w->zcap = bound;
+    }
+    uint8_t *z = w->z;
     int rc = PMS_OK;
-    if (raw.oom || prefix->oom || body->oom || !z) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
+    if (raw->oom || prefix->oom || body->oom || !z) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     size_t zn = 0;
     if (rc == 0) {
-        zn = ZSTD_compressCCtx(w->zc, z, bound, raw.p, raw.n, w->so.level);
+        zn = ZSTD_compressCCtx(w->zc, z, bound, raw->p, raw->n, w->so.level);
         if (ZSTD_isError(zn)) rc = pms__fail(PMS_EIO, "%s: zstd: %s", w->where, ZSTD_getErrorName(zn));
     }
     if (rc == 0) {
         uint8_t t = (uint8_t)type;
         pms__obuf_bytes(&head, &t, 1);
-        pms__obuf_varint(&head, raw.n);
+        pms__obuf_varint(&head, raw->n);
         pms__obuf_varint(&head, zn);
         if (head.oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     }
@@ -90,8 +99,6 @@ static int write_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, con
         *part += head.n + zn;
         w->st.bytes_total += head.n + zn;
     }
-    free(z);
-    pms__obuf_free(&raw);
     pms__obuf_free(&head);
     return rc;
 }
@@ -444,6 +451,8 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
     free(w->x);
     free(w->where);
     free(w->row);
+    free(w->z);
+    pms__obuf_free(&w->raw);
     pms__obuf_free(&w->xs);
     ZSTD_freeCCtx(w->zc);
     free(w);

@@ -187,6 +187,8 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
     fprintf(out, "summary of %s\n", r->source);
     fprintf(out, "  intervals           %zu\n", s.intervals);
     fprintf(out, "  phases              %d\n", s.phases);
+    fprintf(out, "  seed                %llu (of the signatures' random projection)\n",
+            (unsigned long long)r->cfg->seed);
     if (s.intervals) {
         fprintf(out, "  transition share    %.1f%%\n", 100 * s.transition_share);
         fprintf(out, "  mean run length     %.2f intervals\n", s.mean_run_length);

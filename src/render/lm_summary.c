@@ -31,7 +31,8 @@ static int name_width(const pms_lm *m)
 int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
 {
     size_t k0 = m->has_intercept ? 1 : 0;
-    fprintf(out, "Call:\n%s(formula = %s ~ ", m->method == PMS_LM_NNLS ? "nnls" : "lm", response);
+    fprintf(out, "Call:\n%s(formula = %s ~ ", m->method == PMS_LM_NNLS ? "nnls" : m->method == PMS_LM_RIDGE ? "ridge" : "lm",
+            response);
     for (size_t k = k0; k < m->ncoef; k++) fprintf(out, "%s%s", k > k0 ? " + " : "", m->names[k]);
     if (m->ncoef == k0) fputs("1", out);
     if (!m->has_intercept) fputs(" - 1", out);
@@ -63,7 +64,8 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
         for (size_t k = 0; k < m->ncoef; k++)
             fprintf(out, "%-*s %11.4g%s\n", w, m->names[k], m->coef[k],
                     m->at_bound[k] ? "   (held at 0 by the constraint)" : "");
-        fputs("(non-negative least squares: no standard errors, t or p values)\n", out);
+        fprintf(out, "(%s: no standard errors, t or p values)\n",
+              m->method == PMS_LM_RIDGE ? "ridge regression, shrunk estimates" : "non-negative least squares");
     }
     fprintf(out, "\nResidual standard error: %.4g on %zu degrees of freedom\n", m->sigma, m->df_residual);
     if (m->perfect_fit) fputs("Warning: essentially perfect fit: summary may be unreliable\n", out);

@@ -18,6 +18,7 @@ void pms_stat_print_csv(FILE *out, const char *sep, double t, double elapsed_s, 
 {
     for (size_t i = 0; i < n; i++) {
         if (t >= 0) fprintf(out, "%16.9f%s", t, sep);
+        if (v[i].per_cpu) fprintf(out, "CPU%d%s", v[i].cpu, sep); /* perf's -A column */
         if (v[i].state == PMS_COUNT_COUNTED)
             print_number(out, &v[i]);
         else

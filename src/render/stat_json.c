@@ -9,6 +9,7 @@ void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double
     for (size_t i = 0; i < n; i++) {
         pms_json_object_begin(j);
         pms_json_kv_string(j, "event", v[i].name);
+        if (v[i].per_cpu) pms_json_kv_int(j, "cpu", v[i].cpu);
         pms_json_key(j, "value");
         if (v[i].state == PMS_COUNT_COUNTED)
             pms_json_double(j, v[i].value);

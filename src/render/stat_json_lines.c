@@ -22,11 +22,18 @@ void pms_stat_print_json_lines(FILE *out, double t, double elapsed_s, unsigned r
         const pms_stat_value *e = &v[i];
         bool counted = e->state == PMS_COUNT_COUNTED;
         fputc('{', out);
+        bool first = true;
         if (t >= 0) {
-            key(out, "interval", true);
+            key(out, "interval", first);
             fprintf(out, "%.9f", t);
+            first = false;
         }
-        key(out, "counter-value", t < 0);
+        if (e->per_cpu) { /* perf's -A: the CPU, as a string */
+            key(out, "cpu", first);
+            fprintf(out, "\"%d\"", e->cpu);
+            first = false;
+        }
+        key(out, "counter-value", first);
         if (counted)
             fprintf(out, "\"%f\"", e->value);
         else

@@ -17,6 +17,7 @@ static void print_value(FILE *out, const pms_stat_value *v)
 /* value, unit, name, "# metric", "( +- x% )", "(running%)" */
 static void print_line(FILE *out, const pms_stat_value *v, size_t n, size_t i, double elapsed_s, unsigned runs)
 {
+    if (v[i].per_cpu) fprintf(out, "CPU%-7d ", v[i].cpu); /* perf's -A column */
     print_value(out, &v[i]);
     fprintf(out, " %-4s %-32s", pms_stat_unit(&v[i]), v[i].name);
     double metric;

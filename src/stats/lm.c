@@ -240,7 +240,7 @@ static int summarise(const double *x, const double *y, const double *w, pms_lm *
             m->p_value[c] = pms_t_p_value(m->t_value[c], rdf);
         }
     } else {
-        /* NNLS: no sampling distribution for constrained estimates; R2 against the
+        /* NNLS, ridge: no sampling distribution for constrained or shrunk estimates; R2 against the
          * (centred when there is an intercept) total sum of squares */
         m->r_squared = 1 - rss / mss;
         m->adj_r_squared = 1 - (1 - m->r_squared) * ((double)(n - df_int) / rdf);
@@ -257,6 +257,8 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
     double tol = o.tol > 0 ? o.tol : 1e-7;
     bool intercept = !o.no_intercept;
     size_t k = p + (intercept ? 1 : 0);
+    if (o.method == PMS_LM_RIDGE)
+        return pms__fail(PMS_EINVAL, "ridge regression is fitted by pms_ridge_fit_runs, then summarised by pms_lm_from_coef");
     if (o.method != PMS_LM_OLS && o.method != PMS_LM_NNLS) return pms__fail(PMS_EINVAL, "unknown fitting method %d", (int)o.method);
     if (k == 0) return pms__fail(PMS_EINVAL, "a model needs at least one coefficient (no columns and no intercept)");
     if (n <= k)
@@ -277,6 +279,24 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
         rc = fit_nnls(x, n, p, y, o.weights, m);
     if (rc == PMS_OK) rc = summarise(x, y, o.weights, m);
     if (rc < 0) {
+        pms_lm_free(m);
+        return rc;
+    }
+    *out = m;
+    return PMS_OK;
+}
+
+int pms_lm_from_coef(const double *x, size_t n, size_t p, const double *y, const char *const *names,
+                     pms_lm_method method, const double *coef, pms_lm **out)
+{
+    if (method == PMS_LM_OLS) return pms__fail(PMS_EINVAL, "an OLS summary comes from pms_lm_fit");
+    if (n <= p + 1) return pms__fail(PMS_EINVAL, "%zu rows for %zu coefficients: a summary needs more rows", n, p + 1);
+    int rc = pms__stats_check_finite(x, n, p, y, names);
+    if (rc < 0) return rc;
+    pms_lm *m = lm_alloc(n, p, true, names, method);
+    if (!m) return pms__fail(PMS_ENOMEM, "out of memory for a %zu x %zu model", n, p + 1);
+    memcpy(m->coef, coef, (p + 1) * sizeof *coef);
+    if ((rc = summarise(x, y, NULL, m)) < 0) {
         pms_lm_free(m);
         return rc;
     }

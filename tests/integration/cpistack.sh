@@ -11,12 +11,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 dropped_sum() { head -1 "$1" | sed -e 's/^intervals: \([0-9]*\) used[^(]*/\1/' -e 's/ *(\([0-9]*\) dropped[^)]*)/ + \1/g'; }
 
 # --help exits 0; bad options exit 2
-grep -q -- "--method ols|nnls" <("$PMUSCOPE" cpistack --help) || fail "--help"
+grep -q -- "--method ols|nnls|ridge" <("$PMUSCOPE" cpistack --help) || fail "--help"
 set +e
 "$PMUSCOPE" cpistack --method lasso "$fx/cbench-excerpt.tsv" 2>"$tmp/err"; rc=$?
 set -e
 [ $rc -eq 2 ] || fail "bad --method gave $rc"
-grep -q "expected ols or nnls" "$tmp/err" || fail "bad --method message"
+grep -q "expected ols, nnls or ridge" "$tmp/err" || fail "bad --method message"
 
 # one CPI stack per program of the ARM excerpt, text
 "$PMUSCOPE" cpistack --group-by Benchmark --skip 2 "$fx/cbench-excerpt.tsv" >"$tmp/out.txt"

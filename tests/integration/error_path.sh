@@ -58,6 +58,19 @@ usage hotspot --rows x --truth t x.data
 usage olr --eps x in.csv
 usage demo --steps nosuch
 usage phase --threshold 200 x.data
+# The option a usage error names: an unknown short option clustered right after a long
+# option is named as itself (getopt leaves optind on the cluster, so the argument before it
+# is the long option, which is not the one refused); a long option's own errors still name it.
+names() { # WANT CMD ARGS...: a usage error whose message names WANT
+    local want=$1
+    shift
+    usage "$@"
+    grep -qxF -- "pmuscope: $want" "$tmp/err" || bad "$*: wanted '$want' in: $(head -n 1 "$tmp/err")"
+}
+names "-Q: unknown option" report --json -Qh
+names "-Q: unknown option" report --weight period -Qh
+names "-Z: unknown option" cpistack --brief -Zb x.csv
+names "--help: takes no argument" record --help=x -h
 "$PMS" help no-such-command >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(errors)" -eq 1 ] || bad "help no-such-command: exit $rc"
 

@@ -9,14 +9,9 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-cmake --install "$PMS_BUILD_DIR" --prefix "$tmp/inst" > "$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
-export PKG_CONFIG_PATH=$tmp/inst/lib/pkgconfig LD_LIBRARY_PATH=$tmp/inst/lib
-extra=()
-if grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt"; then extra=(-fsanitize=address,undefined); fi
-cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/record_olr" \
-    "$PMS_SOURCE_DIR/docs/examples/record_olr.c" $(pkg-config --cflags --libs pmuscope) \
-    || fail "the example does not build with pkg-config --cflags --libs pmuscope"
-grep -q "$tmp/inst/lib/libpmuscope.so" <(ldd "$tmp/record_olr") || fail "not linked with the installed libpmuscope.so"
+. "$PMS_SOURCE_DIR/tests/lib/installed.sh"
+install_prefix "$tmp/inst"
+build_installed "$tmp/record_olr" "$PMS_SOURCE_DIR/docs/examples/record_olr.c"
 
 cd "$tmp"
 ./record_olr -o rec.data -- "$PMS_WORKLOADS/sizes" 2 > out.txt 2> err.txt || { cat err.txt; fail "record_olr failed"; }

@@ -40,6 +40,19 @@ rows() { awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ && $3 ~ /^[0-9]+$/ && $NF ~ /\
 [ "$(rows "$tmp/all.txt")" -eq "$(jq '.ips | length' "$tmp/out.json")" ] && [ "$(rows "$tmp/all.txt")" -gt 15 ] ||
     fail "--rows 0 listed $(rows "$tmp/all.txt") of $(jq '.ips | length' "$tmp/out.json") sampled IPs"
 
+# A sweep's valgrind run leaves callgrind's branches out (--collect-jumps=yes costs about a
+# quarter of callgrind's time): its blocks are then the runs of equal counts, whose distinct
+# counts are the basic blocks' (test_hotspot_truth checks that on one run), and the loops'
+# exact counts are the same.
+"$PMUSCOPE" hotspot --sweep 16M --save-truth "$tmp/nobranch" -- "$tmp/bin/hotspots" >"$tmp/nobranch.txt"
+grep -q "runs of equal counts" "$tmp/nobranch.txt" || fail "the sweep's truth line: $(head -1 "$tmp/nobranch.txt")"
+grep -q '^jcnd=' "$tmp/truth/callgrind.out" || fail "--record-truth recorded no branches"
+if grep -q '^jcnd=\|^jump=' "$tmp/nobranch/callgrind.out"; then fail "the sweep's callgrind recorded branches"; fi
+"$PMUSCOPE" hotspot --truth "$tmp/nobranch" --json "$tmp/perf.data" > "$tmp/nobranch.json"
+loops='[.ips[] | select(.function | test("^hot_")) | [.offset, .executed, .block_count]] | sort'
+[ "$(jq -c "$loops" "$tmp/out.json")" = "$(jq -c "$loops" "$tmp/nobranch.json")" ] ||
+    fail "the loops' counts differ without branches"
+
 # Sampled side: every sample is accounted for, as perf script counts them.
 theirs=$(perf script -i "$tmp/perf.data" -F ip 2>/dev/null | wc -l)
 [ "$(jq .samples "$tmp/out.json")" -eq "$theirs" ] || fail "samples $(jq .samples "$tmp/out.json"), perf script $theirs"

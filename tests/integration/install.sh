@@ -5,7 +5,8 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-cmake --install "$PMS_BUILD_DIR" --prefix "$tmp/inst" > "$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
+. "$PMS_SOURCE_DIR/tests/lib/installed.sh"
+install_prefix "$tmp/inst"
 
 "$tmp/inst/bin/pmuscope" --version | grep -q '^pmuscope [0-9]' || fail "the installed binary does not run"
 version=$("$tmp/inst/bin/pmuscope" --version | cut -d' ' -f2)
@@ -31,19 +32,12 @@ done
 # the shared library beside the static one; pkg-config links the shared one
 [ -f "$tmp/inst/lib/libpmuscope.a" ] || fail "no libpmuscope.a installed"
 [ -L "$tmp/inst/lib/libpmuscope.so" ] && [ -f "$tmp/inst/lib/libpmuscope.so.0" ] || fail "no libpmuscope.so installed"
-export LD_LIBRARY_PATH=$tmp/inst/lib
 
 # pkg-config, relocated to this prefix
-export PKG_CONFIG_PATH=$tmp/inst/lib/pkgconfig
 [ "$(pkg-config --modversion pmuscope)" = "$version" ] || fail "pkg-config version differs from pmuscope --version"
 cflags=$(pkg-config --cflags pmuscope)
 [[ "$cflags" == *"$tmp/inst/lib/pkgconfig/../../include"* ]] || fail "cflags do not point into the prefix: $cflags"
-extra=()
-if grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt"; then extra=(-fsanitize=address,undefined); fi
-cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror "${extra[@]}" -o "$tmp/phase_monitor" \
-    "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c" $(pkg-config --cflags --libs pmuscope) \
-    || fail "the example does not build with pkg-config --cflags --libs pmuscope"
-grep -q "$tmp/inst/lib/libpmuscope.so" <(ldd "$tmp/phase_monitor") || fail "the example is not linked with the installed libpmuscope.so"
+build_installed "$tmp/phase_monitor" "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c"
 "$tmp/phase_monitor" --self | grep -q '^[0-9]* phase changes' || fail "the example built from the install does not run"
 # the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
 [ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"

@@ -25,7 +25,7 @@ while read -r id name; do
 done < "$tmp/listed"
 # The binaries with samples, by perf's own reading of the file.
 PAGER=cat perf report -i "$tmp/ours.data" --stdio --sort dso 2>/dev/null |
-    awk '/%/ { print $2 }' | sort > "$tmp/sampled"
+    awk '/^ +[0-9.]+%/ { print $2 }' | sort > "$tmp/sampled" # not perf's tips, which may hold a %
 awk '{ n = split($2, p, "/"); print p[n] }' "$tmp/listed" | sort > "$tmp/listed_names"
 diff "$tmp/sampled" "$tmp/listed_names" || fail "build-ids listed (right) for other binaries than perf report shows (left)"
 grep -q 'names$' "$tmp/listed" && grep -q 'libc.so.6$' "$tmp/listed" || fail "names or libc missing: $(cat "$tmp/listed")"

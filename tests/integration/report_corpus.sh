@@ -20,7 +20,7 @@ import csv, io, os, re, subprocess, sys
 
 corpus, pmuscope, tmp, here = sys.argv[1:5]
 sys.path.insert(0, here)
-from sort_keys import perf_row, our_row, short, sym_name, children_problems
+from sort_keys import perf_row, our_row, short, sym_name, children_problems, perf_report_lines
 THREAD_KEYS = ("comm", "pid", "comm,dso")
 
 # Files pmuscope does not read like perf yet, each with why. Shrinks as they are fixed.
@@ -38,14 +38,10 @@ TOLERANCE = 0.1  # percentage points
 THRESHOLD = 1.0  # rows over 1% are compared
 
 def perf_tables(path, sort):
-    p = subprocess.run(["perf", "report", "-i", path, "--sort", sort, "--stdio", "--no-group", "-g", "none",
-                        "--no-children", "--no-branch-stack", "--no-itrace", "--percent-limit", "0"],
-                       capture_output=True, text=True, env=dict(os.environ, PAGER="cat"))
-    tables, event = {}, None
-    for line in p.stdout.splitlines():
-        m = re.match(r"# Samples: .* of events? '(.*)'", line)
-        if m:
-            event = m.group(1)
+    lines, returncode, stderr = perf_report_lines(path, sort, False)
+    tables = {}
+    for event, line in lines:
+        if line is None:
             tables.setdefault(event, {})
             continue
         if sort in THREAD_KEYS:
@@ -62,7 +58,7 @@ def perf_tables(path, sort):
             key = m and (m.group(2), m.group(3))
         if m and event is not None:
             tables[event][key] = tables[event].get(key, 0) + float(m.group(1))
-    return p.returncode, tables, p.stderr
+    return returncode, tables, stderr
 
 def our_tables(path, sort):
     p = subprocess.run([pmuscope, "report", "-i", path, "--sort", sort, "--weight", "period", "--csv",

@@ -3,6 +3,8 @@
 #include "test_support.h"
 #include "pmuscope/estimate.h"
 #include "pmuscope/error.h"
+#include "estimate/model.h"
+#include "splitmix.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -156,6 +158,33 @@ static void test_bad_input_named(void **state)
     fclose(full);
 }
 
+/* The bound on GLPK's simplex iterations (issue: a fuzz input once kept it busy for 20
+ * minutes): lowered to 3, an LP of 40 runs and 4 counters, which needs more, ends with an
+ * error naming the limit (no model, no hang); at the default bound the same LP solves. */
+static void test_iteration_limit(void **state)
+{
+    (void)state;
+    enum { M = 40, N = 4 };
+    double c[M], e[M * N];
+    for (int j = 0; j < M; j++) {
+        c[j] = 1e6;
+        for (int i = 0; i < N; i++) {
+            e[j * N + i] = (double)below(100000);
+            c[j] += (i + 1) * e[j * N + i] + (double)below(5000);
+        }
+    }
+    pms_lp_fit f;
+    pms__lp_set_iteration_limit(3);
+    assert_int_equal(pms_lp_fit_runs(c, e, M, N, &f), PMS_ENUMERIC);
+    assert_non_null(strstr(pms_strerror(), "reached its limit of 3 iterations without an optimum for 40 runs and 4 counters"));
+    assert_null(f.eps);
+    assert_null(f.model.coef);
+    pms__lp_set_iteration_limit(0);
+    assert_int_equal(pms_lp_fit_runs(c, e, M, N, &f), PMS_OK);
+    assert_true(f.objective > 0);
+    pms_lp_fit_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_exact_model_recovered),
         cmocka_unit_test(test_against_glpsol),
         cmocka_unit_test(test_bad_input_named),
+        cmocka_unit_test(test_iteration_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

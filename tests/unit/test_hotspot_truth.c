@@ -124,6 +124,52 @@ static void test_blocks_are_basic_blocks(void **state)
     pms_hotspot_result_free(&r);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorted distinct values of v[0..n), in place; their number. */
+static size_t distinct(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_u64);
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!w || v[w - 1] != v[i])
+            v[w++] = v[i];
+    return w;
+}
+
+/* A sweep's valgrind run leaves the branches out: its blocks are then the runs of equal
+ * counts. The order levels, and so every measure, rest on the distinct block counts, which
+ * are the distinct counts of the executed instructions (a basic block's instructions run as
+ * often as it): the same with the branches' basic blocks as without. */
+static void test_block_levels_need_no_branches(void **state)
+{
+    (void)state;
+    size_t nb, ni = pms_hotspot_truth_ninstructions(truth);
+    const uint64_t *bc = pms_hotspot_truth_block_counts(truth, &nb);
+    uint64_t *blocks = malloc(nb * sizeof *blocks), *instrs = malloc(ni * sizeof *instrs);
+    assert_non_null(blocks);
+    assert_non_null(instrs);
+    memcpy(blocks, bc, nb * sizeof *blocks);
+    size_t n = 0;
+    for (size_t i = 0; i < ni; i++) {
+        size_t o;
+        uint64_t off, count;
+        pms_hotspot_truth_instruction(truth, i, &o, &off, &count);
+        if (count)
+            instrs[n++] = count;
+    }
+    size_t db = distinct(blocks, nb), di = distinct(instrs, n);
+    assert_true(nb > db); /* blocks of equal counts exist: the check is not empty */
+    assert_int_equal(db, di);
+    assert_memory_equal(blocks, instrs, db * sizeof *blocks);
+    free(blocks);
+    free(instrs);
+}
+
 /* The shared library: callgrind's branch targets in libc land on instructions it
  * counted there, and nearly all branch targets of the run are placed. */
 static void test_shared_library_blocks_line_up(void **state)
@@ -311,6 +357,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pie_counts_match_the_source),
         cmocka_unit_test(test_blocks_are_basic_blocks),
+        cmocka_unit_test(test_block_levels_need_no_branches),
         cmocka_unit_test(test_shared_library_blocks_line_up),
         cmocka_unit_test(test_measures_on_placed_samples),
         cmocka_unit_test(test_unexecuted_ip),

@@ -110,6 +110,15 @@ static void write_recording(const char *file, const char *bin, uint64_t base, un
     assert_int_equal(pms_perfdata_writer_close(w), PMS_OK);
 }
 
+/* A profile that has read the whole file. */
+static void read_file(const char *file, pms_perfdata_reader **r, pms_symbols **syms, pms_profile **p)
+{
+    assert_int_equal(pms_perfdata_open(r, file), PMS_OK);
+    assert_int_equal(pms_symbols_create(syms), PMS_OK);
+    assert_int_equal(pms_profile_create(p, *syms), PMS_OK);
+    assert_int_equal(pms_profile_read(*p, *r, NULL, NULL), PMS_OK);
+}
+
 static void test_shares_agree_with_perf_report(void **state)
 {
     (void)state;
@@ -121,10 +130,7 @@ static void test_shares_agree_with_perf_report(void **state)
     pms_perfdata_reader *r;
     pms_symbols *syms;
     pms_profile *p;
-    assert_int_equal(pms_perfdata_open(&r, file), PMS_OK);
-    assert_int_equal(pms_symbols_create(&syms), PMS_OK);
-    assert_int_equal(pms_profile_create(&p, syms), PMS_OK);
-    assert_int_equal(pms_profile_read(p, r, NULL, NULL), PMS_OK);
+    read_file(file, &r, &syms, &p);
     assert_int_equal(pms_profile_samples(p, 0), 5000);
 
     pms_profile_row *rows;
@@ -292,10 +298,7 @@ static void test_callchain_children(void **state)
     pms_perfdata_reader *r;
     pms_symbols *syms;
     pms_profile *p;
-    assert_int_equal(pms_perfdata_open(&r, file), PMS_OK);
-    assert_int_equal(pms_symbols_create(&syms), PMS_OK);
-    assert_int_equal(pms_profile_create(&p, syms), PMS_OK);
-    assert_int_equal(pms_profile_read(p, r, NULL, NULL), PMS_OK);
+    read_file(file, &r, &syms, &p);
     assert_true(pms_profile_has_callchains(p, 0));
     pms_profile_row *rows;
     size_t n;
@@ -313,6 +316,26 @@ static void test_callchain_children(void **state)
     }
     assert_int_equal(found, 5);
     free(rows);
+    /* the call paths of each row's own samples add up to its samples */
+    pms_profile_path *paths;
+    size_t npaths;
+    assert_int_equal(pms_profile_table_paths(p, 0, PMS_PROFILE_BY_SYMBOL, PMS_WEIGHT_SAMPLES, 0.95, &rows, &n, &paths,
+                                             &npaths), PMS_OK);
+    assert_true(npaths > 5);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t in_paths = 0;
+        for (size_t k = 0; k < npaths; k++)
+            if (paths[k].row == i) in_paths += paths[k].samples;
+        assert_int_equal(in_paths, rows[i].samples);
+    }
+    for (size_t k = 0; k < npaths; k++) { /* leaf first: a user sample's path starts with its row's function */
+        if (!rows[paths[k].row].symbol || !paths[k].path[0]) continue;
+        assert_true(strncmp(paths[k].path, rows[paths[k].row].symbol, strlen(rows[paths[k].row].symbol)) == 0);
+    }
+    pms_profile_paths_free(paths, npaths);
+    free(rows);
+    assert_int_equal(pms_profile_table_paths(p, 0, PMS_PROFILE_BY_SYMBOL | PMS_PROFILE_WITH_COMM, PMS_WEIGHT_SAMPLES,
+                                             0.95, &rows, &n, &paths, &npaths), PMS_EINVAL);
     /* without the flag: no children, as before */
     assert_int_equal(pms_profile_table(p, 0, PMS_PROFILE_BY_SYMBOL, 0.95, &rows, &n), PMS_OK);
     for (size_t i = 0; i < n; i++) assert_int_equal(rows[i].children_samples, 0);

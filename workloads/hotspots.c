@@ -4,9 +4,9 @@
  * proportional to their iteration counts: hot_a 40%, hot_b 25%, hot_c 20%,
  * hot_d 10%, hot_e 5% of the loop iterations. --expect prints that table.
  * --scale N multiplies all the work (default 1: about a third of a second).
- * --rounds N: the calls are interleaved in N rounds (default 100); with --rounds 1 each
- * function's loop runs once, as one stretch of instructions (the hardware suite's exact
- * sampling then hits each of its instructions count/period times, within one).
+ * --rounds N: the calls are interleaved in N rounds (default 100; --spread too); with
+ * --rounds 1 each function's loop runs once, as one stretch of instructions (the hardware
+ * suite's exact sampling then hits each of its instructions count/period times, within one).
  *
  * --spread runs 16 other functions instead, spread_01..spread_16, with 16, 15, ..., 1
  * parts of 136 of the iterations: many basic blocks whose counts differ by little,
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     }
     if (spreading) { /* spread_k gets 17 - k parts of 136 */
         const uint64_t per_round = 544000ull * (uint64_t)scale;
-        for (int round = 0; round < 100; round++)
+        for (long round = 0; round < rounds; round++)
             for (uint64_t k = 0; k < 16; k++)
                 spread[k](per_round * (16 - k) / 136);
         return 0;

@@ -1,6 +1,7 @@
 # Item 8: deterministic twins of the live tests that depend on the host's scheduler. (phase's
-# twin is phase.sh: two runs, the same intervals and labels.) The sampler's lost-sample test:
-# a ring of one page (85 samples of 48 bytes) is not drained until the child has run 50 ms;
+# twin is phase.sh: two runs, the same intervals and labels; hotspot_sweep's is
+# hotspot_sweep.sh: exact sample counts, a repeat with the same measures.) The sampler's
+# lost-sample test: a ring of one page (85 samples of 48 bytes) is not drained until the child has run 50 ms;
 # on the host what was delivered or lost can only be bounded by the child's CPU time (within
 # 30%); here cycles:u counts the child's instructions exactly, so the samples taken are
 # instructions / period, and every one of them is delivered or counted lost, except those

@@ -5,21 +5,13 @@
  * segment's end from the previous end point), with its own exact rational rounding; every
  * sample decodes within eps; the greedy choice never stores fewer. */
 #include "test_support.h"
+#include "splitmix.h"
 #include "pmuscope/error.h"
 #include "pmuscope/olr_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 enum { NMAX = 13 };
 

@@ -11,7 +11,7 @@
 # overflow is timed and exact. On the phases workload, against the schedule it writes: A, B
 # and D each get their own phase, the adjusted Rand index is high and, in the guest, a second
 # run gives the same intervals, the same labels and the same index, exactly (the samples of
-# an interval within one).
+# an interval within two).
 . ./lib.sh
 need_pmu
 pmuscope phase -q --json=out/default.json -- phases --units 100 --repeat 1 > /dev/null 2> out/err ||
@@ -56,14 +56,15 @@ if [ "$guest" = 1 ]; then
     # schedule's label of each, and the index are the same. A sample next to an interval's end
     # can still fall on either side of it (999 and 1001 samples in two intervals, seen once
     # under load: the two overflow interrupts are delivered as the emulator's timers fire), so
-    # the samples of an interval are compared within one. (The times and the ns per sample
+    # an interval has 1000 samples within one in each run, and the two runs' are compared
+    # within two (1001 in one run and 999 in the other was seen). (The times and the ns per sample
     # differ: the kernel's share of virtual time varies.)
     run 2
     ari2=$(ari_of out/phase2.json)
     for i in 1 2; do cut -d, -f1,6,15 out/phase$i.csv > out/labels$i; done
     diff out/labels1 out/labels2 > out/labels.diff || fail "the second run labels differently: $(head -20 out/labels.diff)"
-    paste -d, out/phase1.csv out/phase2.csv | awk -F, -v n=15 'NR > 1 { d = $5 - $(n + 5); if (d < -1 || d > 1) { print "FAIL: " $0; bad = 1 } }
-        END { exit bad }' || fail "an interval's samples differ by more than one between the runs"
+    paste -d, out/phase1.csv out/phase2.csv | awk -F, -v n=15 'NR > 1 { d = $5 - $(n + 5); if (d < -2 || d > 2) { print "FAIL: " $0; bad = 1 } }
+        END { exit bad }' || fail "an interval's samples differ by more than two between the runs"
     [ "$ari2" = "$ari" ] || fail "second run: adjusted Rand index $ari2, first $ari"
     echo "second run: the same $intervals intervals, labels and adjusted Rand index $ari2"
 fi

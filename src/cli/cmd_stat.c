@@ -106,26 +106,6 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
     return 0;
 }
 
-/* -A: every CPU's counts, event by event as perf stat -A prints them. */
-static int read_per_cpu(struct printer *p, pms_counter *c)
-{
-    size_t nu = pms_counter_units(c);
-    pms_count *units = calloc(nu * p->n, sizeof *units);
-    free(p->per_cpu);
-    p->per_cpu = calloc(nu * p->n, sizeof *p->per_cpu);
-    p->nper_cpu = nu * p->n;
-    int r = units && p->per_cpu ? pms_counter_read_units(c, units) : PMS_ENOMEM;
-    for (size_t i = 0; r == PMS_OK && i < p->n; i++)
-        for (size_t u = 0; u < nu; u++) {
-            pms_stat_value *v = &p->per_cpu[i * nu + u];
-            pms_stat_value_set(v, &p->events[i], &units[u * p->n + i]);
-            v->per_cpu = true;
-            v->cpu = pms_counter_unit_cpu(c, u);
-        }
-    free(units);
-    return r;
-}
-
 static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals, pms_measure_result *res)
 {
     pms_counter *c;
@@ -134,7 +114,10 @@ static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals
     int r = o->system_wide ? pms_measure_cpus(c, o->cpus, o->argv[0] ? o->argv : NULL, &mo, totals, res)
             : o->pid       ? pms_measure_pid(c, o->pid, &mo, totals, res)
                            : pms_measure_command(c, o->argv, &mo, totals, res);
-    if (r == PMS_OK && o->no_aggr) r = read_per_cpu(p, c);
+    if (r == PMS_OK && o->no_aggr) {
+        free(p->per_cpu);
+        r = pms_stat_values_per_cpu(&p->per_cpu, &p->nper_cpu, c, p->events, p->n);
+    }
     pms_counter_destroy(c);
     return r == PMS_OK ? CLI_OK : r == PMS_ENOMEM ? cli_error("out of memory") : cli_lib_error();
 }

@@ -36,9 +36,6 @@ void pms_stat_mean_sem(const double *x, size_t n, double *mean, double *sem);
 /* The coefficient of variation (sample stddev / mean, in %) of value i over the runs; NAN if undefined. */
 double pms_stat_cv(const pms_stat_value *runs, size_t nruns, size_t n, size_t i);
 
-/* perf stat -A: every CPU's value of each of the n events of c, each event's CPUs together
- * as perf prints them, into *out (malloc'ed, *nout values, per_cpu and cpu set). */
-int pms_stat_values_per_cpu(pms_stat_value **out, size_t *nout, pms_counter *c, const pms_event *events, size_t n);
 /* Fills v from an event and its count. */
 void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count *c);
 /* "msec" for the clock events, "ns" for the tool events, "" otherwise. */

@@ -4,6 +4,8 @@ find_package(Threads REQUIRED)
 
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
 pkg_check_modules(GSL REQUIRED IMPORTED_TARGET gsl)
+# OLS by LAPACK's QR (LAPACKE on OpenBLAS); GSL stays for the distributions and small matrices
+pkg_check_modules(LAPACKE REQUIRED IMPORTED_TARGET lapacke openblas)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 
 find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)

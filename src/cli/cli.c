@@ -76,6 +76,16 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
     return CLI_OK;
 }
 
+int cli_parse_bootstrap(const char *cmd, bool block, const char *arg, size_t *out)
+{
+    uint64_t v;
+    if (!cli_parse_count(arg, &v) || v == 0 || v > 1000000)
+        return cli_usage_error(cmd, "%s '%s': expected a count from 1 to 1000000",
+                               block ? "--bootstrap-block" : "--bootstrap", arg);
+    *out = (size_t)v;
+    return CLI_OK;
+}
+
 bool cli_parse_double(const char *s, double *out)
 {
     if (!s || !*s) return false;

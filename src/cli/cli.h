@@ -30,6 +30,9 @@ bool cli_parse_count(const char *s, uint64_t *out);
 enum { CLI_DEFAULT_SEED = 1 };
 /* Parses --seed's argument for command cmd: CLI_OK, or CLI_USAGE once said why. */
 int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
+/* --bootstrap N (block false) or --bootstrap-block L (block true): a count from 1 to
+ * 1000000 into *out; CLI_OK or the usage error (exit status 2). */
+int cli_parse_bootstrap(const char *cmd, bool block, const char *arg, size_t *out);
 /* Parses a double; returns false on bad input or trailing junk. */
 bool cli_parse_double(const char *s, double *out);
 

@@ -162,12 +162,11 @@ static int parse_options(int argc, char **argv, struct opts *o)
             if (cli_parse_seed("cpistack", optarg, &v)) return CLI_USAGE;
             o->c.seed = o->c.bootstrap.seed = v;
             break;
-        case O_BOOT: case O_BOOT_BLOCK:
-            if (!cli_parse_count(optarg, &v) || v == 0 || v > 1000000)
-                return cli_usage_error("cpistack", "%s '%s': expected a count from 1 to 1000000",
-                                       c == O_BOOT ? "--bootstrap" : "--bootstrap-block", optarg);
-            if (c == O_BOOT) o->c.bootstrap.replicates = (size_t)v;
-            else o->c.bootstrap.block = (size_t)v;
+        case O_BOOT:
+            if (cli_parse_bootstrap("cpistack", false, optarg, &o->c.bootstrap.replicates)) return CLI_USAGE;
+            break;
+        case O_BOOT_BLOCK:
+            if (cli_parse_bootstrap("cpistack", true, optarg, &o->c.bootstrap.block)) return CLI_USAGE;
             break;
         case O_BOOT_FILE: o->boot_file = optarg, o->c.bootstrap.keep = true; break;
         case O_METHOD:

@@ -209,12 +209,11 @@ static int parse_options(int argc, char **argv, est_options *o)
             if (cli_parse_seed("estimate", optarg, &u)) return CLI_USAGE;
             o->fit.mracm.seed = o->fit.bootstrap.seed = u;
             break;
-        case O_BOOT: case O_BOOT_BLOCK:
-            if (!cli_parse_count(optarg, &u) || u == 0 || u > 1000000)
-                return cli_usage_error("estimate", "%s '%s': expected a count from 1 to 1000000",
-                                       c == O_BOOT ? "--bootstrap" : "--bootstrap-block", optarg);
-            if (c == O_BOOT) o->fit.bootstrap.replicates = (size_t)u;
-            else o->fit.bootstrap.block = (size_t)u;
+        case O_BOOT:
+            if (cli_parse_bootstrap("estimate", false, optarg, &o->fit.bootstrap.replicates)) return CLI_USAGE;
+            break;
+        case O_BOOT_BLOCK:
+            if (cli_parse_bootstrap("estimate", true, optarg, &o->fit.bootstrap.block)) return CLI_USAGE;
             break;
         case O_BOOT_FILE: o->boot_file = optarg, o->fit.bootstrap.keep = true; break;
         default: return cli_usage_error("estimate", "%s", cli_bad_option());

@@ -210,8 +210,12 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
             *slot = (*nrows)++;
         }
         pms_pprof_row *r = &out[*slot];
-        r->value += s->value[type];
-        total += s->value[type];
+        /* Hostile values must not overflow: a sum beyond 64 bits is refused, not wrapped. */
+        if (__builtin_add_overflow(r->value, s->value[type], &r->value) ||
+            __builtin_add_overflow(total, s->value[type], &total)) {
+            rc = pms__fail(PMS_EFORMAT, "pprof sample %zu: the values of sample type %zu add up beyond 64 bits", i, type);
+            break;
+        }
         uint64_t n = counts == SIZE_MAX ? 1 : (uint64_t)(s->value[counts] > 0 ? s->value[counts] : 0);
         r->samples += counts == SIZE_MAX ? 0 : n;
         draws += n;

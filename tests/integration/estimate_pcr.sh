@@ -9,6 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fx=$PMS_FIXTURES
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$PMS_SOURCE_DIR/tests/lib/estimate.sh" # check_runs_needed
 command -v Rscript >/dev/null || fail "Rscript (r-base-core) is needed: scripts/install-deps.sh installs it"
 
 check() { # name, share ("" for the default), then the estimate arguments
@@ -46,16 +47,6 @@ rc=$?
 set -e
 [ $rc -eq 2 ] || fail "--pcr-share 1.5 must exit 2"
 grep -q "expected a number in (0, 1]" "$tmp/err" || fail "--pcr-share message"
-# at least k + 2 fitting runs for k varying counters: 12 runs for 11 counters are refused with a
-# message saying so, 13 fit
-set +e
-"$PMUSCOPE" estimate "$fx/estimate/armpm_runs_2000mhz_run1.csv" --by-index --train 1-12 --method pcr --csv \
-    > "$tmp/k1.csv" 2> /dev/null
-rc=$?
-set -e
-[ $rc -eq 1 ] || fail "k + 1 runs must exit 1"
-grep -qx 'PCR,,,pcr: 12 fitting runs for 11 varying counters: needs at least 13 runs' "$tmp/k1.csv" ||
-    fail "k + 1 runs: $(cat "$tmp/k1.csv")"
-"$PMUSCOPE" estimate "$fx/estimate/armpm_runs_2000mhz_run1.csv" --by-index --train 1-13 --method pcr --csv > "$tmp/k2.csv"
-grep -Eq '^PCR,11,[0-9.e+-]+,$' "$tmp/k2.csv" || fail "k + 2 runs must fit: $(cat "$tmp/k2.csv")"
+# at least k + 2 fitting runs for k varying counters (tests/lib/estimate.sh)
+check_runs_needed pcr PCR
 echo "estimate_pcr: OK"

@@ -28,9 +28,11 @@ awk -v n="$ncpu" '{ c = $NF; gsub(/[][]/, "", c); if (c !~ /^[0-9]+$/ || c + 0 >
                   END { exit !(NR > 100 && !bad && w > 50) }' "$tmp/all.script" ||
     fail "perf script on record -a: $(head -3 "$tmp/all.script"), $(wc -l < "$tmp/all.script") samples"
 
-# -C 0: every sample on CPU 0, as in perf's own -C 0 file of the same command.
-"$PMUSCOPE" record -C 0 -e cpu-clock:u -F 1000 -o "$tmp/cpu0.data" -- "${work[@]}" > /dev/null 2>&1
-perf record -q -C 0 -e cpu-clock:u -F 1000 -o "$tmp/perf-cpu0.data" -- "${work[@]}" > /dev/null 2>&1
+# -C 0: every sample on CPU 0, as in perf's own -C 0 file of the same command. The command is
+# pinned to CPU 0, so that CPU has user-mode samples however the scheduler places other work
+# (unpinned, perf's file once had none at all: the workload ran on CPU 1 throughout).
+"$PMUSCOPE" record -C 0 -e cpu-clock:u -F 1000 -o "$tmp/cpu0.data" -- taskset -c 0 "${work[@]}" > /dev/null 2>&1
+perf record -q -C 0 -e cpu-clock:u -F 1000 -o "$tmp/perf-cpu0.data" -- taskset -c 0 "${work[@]}" > /dev/null 2>&1
 for f in cpu0 perf-cpu0; do
     perf report -i "$tmp/$f.data" --stdio --sort cpu 2> /dev/null | grep -E '^ +[0-9.]+%' > "$tmp/$f.cpus" || true
     [ "$(awk '{ print $2 }' "$tmp/$f.cpus" | sort -u)" = "000" ] || fail "$f: perf report --sort cpu: $(cat "$tmp/$f.cpus")"

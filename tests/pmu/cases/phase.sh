@@ -10,8 +10,8 @@
 # the ticks fell (999 and 1001 samples, in one run of two under load); the cycle counter's
 # overflow is timed and exact. On the phases workload, against the schedule it writes: A, B
 # and D each get their own phase, the adjusted Rand index is high and, in the guest, a second
-# run gives the same intervals, the same samples in each, the same labels and the same
-# index, exactly.
+# run gives the same intervals, the same labels and the same index, exactly (the samples of
+# an interval within one).
 . ./lib.sh
 need_pmu
 pmuscope phase -q --json=out/default.json -- phases --units 100 --repeat 1 > /dev/null 2> out/err ||
@@ -52,14 +52,19 @@ want=ns/sample; [ "$kernel" -ge 6012 ] && want=CPI
 [ "$metric" = "$want" ] || fail "metric $metric on Linux $(uname -r), expected $want"
 echo "metric per interval on Linux $(uname -r): $metric"
 if [ "$guest" = 1 ]; then
-    # The same run again: user-space counts are exact, so the intervals, the samples in each,
-    # the phase and the schedule's label of each, and the index are the same. (The times and
-    # the ns per sample are not: the kernel's share of virtual time varies.)
+    # The same run again: user-space counts are exact, so the intervals, the phase and the
+    # schedule's label of each, and the index are the same. A sample next to an interval's end
+    # can still fall on either side of it (999 and 1001 samples in two intervals, seen once
+    # under load: the two overflow interrupts are delivered as the emulator's timers fire), so
+    # the samples of an interval are compared within one. (The times and the ns per sample
+    # differ: the kernel's share of virtual time varies.)
     run 2
     ari2=$(ari_of out/phase2.json)
-    for i in 1 2; do cut -d, -f1,4,5,6,15 out/phase$i.csv > out/labels$i; done
+    for i in 1 2; do cut -d, -f1,6,15 out/phase$i.csv > out/labels$i; done
     diff out/labels1 out/labels2 > out/labels.diff || fail "the second run labels differently: $(head -20 out/labels.diff)"
+    paste -d, out/phase1.csv out/phase2.csv | awk -F, -v n=15 'NR > 1 { d = $5 - $(n + 5); if (d < -1 || d > 1) { print "FAIL: " $0; bad = 1 } }
+        END { exit bad }' || fail "an interval's samples differ by more than one between the runs"
     [ "$ari2" = "$ari" ] || fail "second run: adjusted Rand index $ari2, first $ari"
-    echo "second run: the same $intervals intervals, samples, labels and adjusted Rand index $ari2"
+    echo "second run: the same $intervals intervals, labels and adjusted Rand index $ari2"
 fi
 echo ok

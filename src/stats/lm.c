@@ -7,7 +7,7 @@
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
-#include <lapacke.h>
+#include <lapack.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +84,7 @@ static void fill_block(double *a, size_t lda, size_t top, const double *x, size_
 enum { OLS_BLOCK = 16384 };
 
 /* OLS by Householder QR of the augmented matrix [X y], a block of rows at a
- * time: LAPACK's blocked QR (dgeqrf, OpenBLAS) of [R; next rows] updates R (a
+ * time: LAPACK's QR (dgeqrf, OpenBLAS's single-threaded build) of [R; next rows] updates R (a
  * tall-skinny QR), the same orthogonal factorisation as one QR of the whole
  * matrix, without a copy of it. R = [R_xx r_xy; 0 r_yy]: coef = R_xx^-1 r_xy and
  * (X'X)^-1 = R_xx^-1 R_xx^-T. */
@@ -92,15 +92,18 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
                    double tol, pms_lm *m)
 {
     size_t k = m->ncoef, K = k + 1, bsize = n < OLS_BLOCK ? n : OLS_BLOCK, lda = bsize + K;
-    double *blk = malloc(lda * K * sizeof *blk), *tau = malloc(K * sizeof *tau);
+    lapack_int nrow = (lapack_int)lda, ncol = (lapack_int)K, ld = (lapack_int)lda, lwork = -1, info = 0;
+    double query = 0, *blk = malloc(lda * K * sizeof *blk), *tau = malloc(K * sizeof *tau), *work = NULL;
     gsl_matrix *r = gsl_matrix_calloc(K, K);
     double *colss = calloc(K, sizeof *colss);
     int rc = PMS_OK;
-    if (!blk || !tau || !r || !colss) {
+    if (blk && tau) LAPACK_dgeqrf(&nrow, &ncol, blk, &ld, tau, &query, &lwork, &info); /* workspace size */
+    lwork = (lapack_int)query;
+    work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+    if (!blk || !tau || !work || !r || !colss) {
         rc = pms__fail(PMS_ENOMEM, "out of memory fitting %zu x %zu", n, k);
         goto done;
     }
-    lapack_int info = 0;
     size_t first = 0;
     bool have_r = false;
     while (info == 0 && first < n) {
@@ -108,7 +111,8 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
         for (size_t c = 0; have_r && c < K; c++) /* [R; next rows]: R's column c, zeros below its diagonal */
             for (size_t a = 0; a < K; a++) blk[c * lda + a] = a <= c ? gsl_matrix_get(r, a, c) : 0.0;
         fill_block(blk, lda, top, x, p, y, w, m->has_intercept, first, count, colss);
-        info = LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (lapack_int)(top + count), (lapack_int)K, blk, (lapack_int)lda, tau);
+        nrow = (lapack_int)(top + count);
+        LAPACK_dgeqrf(&nrow, &ncol, blk, &ld, tau, work, &lwork, &info);
         for (size_t a = 0; a < K; a++)
             for (size_t c = 0; c < K; c++) gsl_matrix_set(r, a, c, c >= a ? blk[c * lda + a] : 0.0);
         have_r = true;
@@ -139,6 +143,7 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
 done:
     free(blk);
     free(tau);
+    free(work);
     if (r) gsl_matrix_free(r);
     free(colss);
     return rc;

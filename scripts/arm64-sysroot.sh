@@ -22,10 +22,12 @@ runtime=(libc6 libgcc-s1 libpfm4 libdw1 libelf1 zlib1g liblzma5 libbz2-1.0 libzs
          libgslcblas0 libglpk40 libamd2 libcolamd2 libsuitesparseconfig5 libgmp10 libltdl7
          libcmocka0 libopenblas0-serial libgfortran5 libprotobuf-c1)
 # The guest: kernel (CONFIG_ARM_PMU=y), a static busybox, and perf as the reference with the
-# libraries its NEEDED entries (and theirs) name.
+# libraries its NEEDED entries (and theirs) name; valgrind, whose callgrind gives hotspot's
+# exact per-instruction counts (only its core and callgrind go into the guest, see pmu-vm).
 guest=(linux-image-cloud-arm64 busybox-static linux-perf libbabeltrace1 libcap2 libnuma1
        libopencsd1 libperl5.36 libpython3.11 libslang2 libunwind8 libcrypt1 libexpat1
-       libglib2.0-0 libstdc++6 libuuid1 libffi8 libmount1 libpcre2-8-0 libselinux1 libblkid1)
+       libglib2.0-0 libstdc++6 libuuid1 libffi8 libmount1 libpcre2-8-0 libselinux1 libblkid1
+       valgrind)
 
 packages=("${dev[@]}" "${runtime[@]}" "${guest[@]}")
 stamp="$dir/root/.pms-sysroot"

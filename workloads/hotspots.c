@@ -4,6 +4,9 @@
  * proportional to their iteration counts: hot_a 40%, hot_b 25%, hot_c 20%,
  * hot_d 10%, hot_e 5% of the loop iterations. --expect prints that table.
  * --scale N multiplies all the work (default 1: about a third of a second).
+ * --rounds N: the calls are interleaved in N rounds (default 100); with --rounds 1 each
+ * function's loop runs once, as one stretch of instructions (the hardware suite's exact
+ * sampling then hits each of its instructions count/period times, within one).
  *
  * --spread runs 16 other functions instead, spread_01..spread_16, with 16, 15, ..., 1
  * parts of 136 of the iterations: many basic blocks whose counts differ by little,
@@ -73,7 +76,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    long scale = 1;
+    long scale = 1, rounds = 100;
     int spreading = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--expect") == 0) {
@@ -82,15 +85,17 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
             scale = strtol(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+            rounds = strtol(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--spread") == 0) {
             spreading = 1;
         } else {
-            fprintf(stderr, "usage: hotspots [--scale N] [--spread] [--expect]\n");
+            fprintf(stderr, "usage: hotspots [--scale N] [--rounds N] [--spread] [--expect]\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    if (scale < 1) {
-        fprintf(stderr, "hotspots: --scale must be at least 1\n");
+    if (scale < 1 || rounds < 1) {
+        fprintf(stderr, "hotspots: --scale and --rounds must be at least 1\n");
         return 2;
     }
     if (spreading) { /* spread_k gets 17 - k parts of 136 */
@@ -100,9 +105,9 @@ int main(int argc, char **argv)
                 spread[k](per_round * (16 - k) / 136);
         return 0;
     }
-    /* Interleave the calls in 100 rounds so that every function runs throughout the run. */
+    /* Interleave the calls in rounds so that every function runs throughout the run. */
     const uint64_t per_round = 1000000ull * (uint64_t)scale; /* iterations per round, all functions */
-    for (int round = 0; round < 100; round++)
+    for (long round = 0; round < rounds; round++)
         for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
             table[k].fn(per_round * table[k].percent / 100);
     return 0;

@@ -59,7 +59,8 @@ typedef struct pms_profile_row {
     double share;           /* samples (or period) / all samples (or period) of the event */
     double ci_low, ci_high; /* Wilson score interval of share */
     const char *comm;        /* WITH_COMM: the thread's command name at the samples, NULL if unknown */
-    uint32_t tid;            /* WITH_PID: the thread id (perf's pid key); else 0 */
+    uint32_t tid;            /* WITH_PID: the thread id (perf's pid key); WITH_COMM and comm NULL: the
+                              * unnamed thread's id (perf's comm ":TID"); else 0 */
     const char *thread_comm; /* WITH_PID: the thread's last command name (perf prints TID:it) */
     /* PMS_PROFILE_CHILDREN: the samples in the row or below it in the callchain (perf's
      * "Children"), their periods, share and its Wilson interval; else zero. A row only

@@ -318,8 +318,10 @@ static size_t row_of(struct table_build *t, const pms_symbol_info *si, uint64_t 
     if (t->key == PMS_PROFILE_BY_SYMBOL && !si->symbol && in_chain) b = ip;
     if (t->key == PMS_PROFILE_BY_DSO) b = 0;
     if (t->key == PMS_PROFILE_BY_NONE) a = b = 0;
-    /* comm names are interned, so their addresses identify them too */
-    uint64_t *group = pms__keymap_upsert(&t->groups, (uint64_t)(uintptr_t)comm, t->by_tid ? tid : 0, t->groups.count);
+    /* comm names are interned, so their addresses identify them too; a thread without a
+     * name is perf's ":TID", a comm of its own */
+    int own_tid = t->by_tid || (t->by_comm && !comm);
+    uint64_t *group = pms__keymap_upsert(&t->groups, (uint64_t)(uintptr_t)comm, own_tid ? tid : 0, t->groups.count);
     uint64_t *place = group ? pms__keymap_upsert(&t->places, a, b, t->places.count) : NULL;
     uint64_t *slot = place ? pms__keymap_upsert(&t->merged, *group, *place, UINT64_MAX) : NULL;
     if (!slot) return SIZE_MAX;
@@ -329,7 +331,7 @@ static size_t row_of(struct table_build *t, const pms_symbol_info *si, uint64_t 
         pms_profile_row row = {.binary = t->key == PMS_PROFILE_BY_NONE ? "" : si->binary,
                                .symbol = t->key >= PMS_PROFILE_BY_DSO ? NULL : si->symbol,
                                .comm = comm,
-                               .tid = t->by_tid ? tid : 0,
+                               .tid = own_tid ? tid : 0,
                                .thread_comm = last};
         if (t->key == PMS_PROFILE_BY_IP) {
             row.ip = ip;

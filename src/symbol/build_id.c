@@ -42,19 +42,28 @@ int pms__elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX])
     return rc;
 }
 
-int pms__vdso_build_id(char hex[PMS_BUILD_ID_HEX])
+int pms__vdso_image(char **image, size_t *size)
 {
-    hex[0] = '\0';
+    *image = NULL;
     const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
     if (!eh) return pms__fail(PMS_ENOENT, "this process has no vDSO");
     /* A copy: libelf may not be handed read-only pages. The image ends with its section headers. */
-    size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-    char *copy = malloc(size);
-    if (!copy) return pms__fail(PMS_ENOMEM, "out of memory for the vDSO");
-    memcpy(copy, eh, size);
+    *size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+    if (!(*image = malloc(*size))) return pms__fail(PMS_ENOMEM, "out of memory for the vDSO");
+    memcpy(*image, eh, *size);
+    return PMS_OK;
+}
+
+int pms__vdso_build_id(char hex[PMS_BUILD_ID_HEX])
+{
+    hex[0] = '\0';
+    size_t size;
+    char *copy;
+    int rc = pms__vdso_image(&copy, &size);
+    if (rc) return rc;
     elf_version(EV_CURRENT);
     Elf *elf = elf_memory(copy, size);
-    int rc = elf && elf_kind(elf) == ELF_K_ELF ? PMS_OK : pms__fail(PMS_EFORMAT, "the vDSO is not ELF");
+    rc = elf && elf_kind(elf) == ELF_K_ELF ? PMS_OK : pms__fail(PMS_EFORMAT, "the vDSO is not ELF");
     if (!rc) hex_of(elf, hex);
     if (elf) elf_end(elf);
     free(copy);

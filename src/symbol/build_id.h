@@ -13,4 +13,8 @@ int pms__elf_build_id(const char *path, char hex[PMS_BUILD_ID_HEX]);
  * takes it for [vdso]). */
 int pms__vdso_build_id(char hex[PMS_BUILD_ID_HEX]);
 
+/* A malloc'd copy of this process's vDSO image (its ELF file, section headers included) and
+ * its size. */
+int pms__vdso_image(char **image, size_t *size);
+
 #endif

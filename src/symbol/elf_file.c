@@ -2,6 +2,7 @@
  * the standard debug paths), and the PT_LOAD headers that relate file offsets to ELF
  * addresses. */
 #include "symbol/elf_file.h"
+#include "symbol/build_id.h"
 #include "symbol/elf_symbols.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -19,6 +20,8 @@ struct segment {
 
 struct pms_elf_file {
     char *path;
+    int vdso;    /* this process's vDSO, read from memory (image), not from path */
+    char *image;
     Dwfl *dwfl;
     Dwfl_Module *module;
     GElf_Addr bias;
@@ -49,6 +52,7 @@ static void file_free(pms_elf_file *f)
 {
     if (!f) return;
     if (f->dwfl) dwfl_end(f->dwfl);
+    free(f->image); /* after dwfl_end: libdwfl reads it until then */
     pms__symtab_free(&f->symbols);
     free(f->segments);
     free(f->error);
@@ -79,23 +83,34 @@ static int load_segments(pms_elf_file *f)
     return f->nsegments ? 0 : -1;
 }
 
+/* Reports the file (or the in-memory image) to a fresh libdwfl session. */
+static void report_module(pms_elf_file *f)
+{
+    f->dwfl = dwfl_begin(&callbacks);
+    if (!f->dwfl) return;
+    dwfl_report_begin(f->dwfl);
+    size_t size;
+    if (f->vdso) {
+        if (pms__vdso_image(&f->image, &size) == PMS_OK)
+            f->module = dwfl_report_offline_memory(f->dwfl, f->path, f->path, f->image, size);
+    } else {
+        f->module = dwfl_report_elf(f->dwfl, f->path, f->path, -1, 0, false);
+    }
+    dwfl_report_end(f->dwfl, NULL, NULL);
+}
+
 static void open_file(pms_elf_file *f)
 {
     struct stat st;
-    if (stat(f->path, &st) != 0) {
+    if (!f->vdso && stat(f->path, &st) != 0) {
         f->error = strdup(strerror(errno));
         return;
     }
-    if (!S_ISREG(st.st_mode)) { /* a FIFO or device would block or never end */
+    if (!f->vdso && !S_ISREG(st.st_mode)) { /* a FIFO or device would block or never end */
         f->error = strdup("not a regular file");
         return;
     }
-    f->dwfl = dwfl_begin(&callbacks);
-    if (f->dwfl) {
-        dwfl_report_begin(f->dwfl);
-        f->module = dwfl_report_elf(f->dwfl, f->path, f->path, -1, 0, false);
-        dwfl_report_end(f->dwfl, NULL, NULL);
-    }
+    report_module(f);
     if (!f->module) {
         const char *why = dwfl_errmsg(-1);
         f->error = strdup(why ? why : "cannot open");
@@ -108,11 +123,11 @@ static void open_file(pms_elf_file *f)
     f->ok = 1;
 }
 
-pms_elf_file *pms__elf_cache_get(pms_elf_cache *c, const char *path)
+static pms_elf_file *cache_get(pms_elf_cache *c, const char *path, int vdso)
 {
     pms_elf_file *f = NULL;
     for (size_t i = 0; i < c->n && !f; i++)
-        if (strcmp(c->files[i]->path, path) == 0) f = c->files[i];
+        if (c->files[i]->vdso == vdso && strcmp(c->files[i]->path, path) == 0) f = c->files[i];
     if (!f) {
         if (pms__grow(&c->files, &c->cap, c->n + 1, sizeof *c->files))
             return pms__fail(PMS_ENOMEM, "out of memory"), NULL;
@@ -122,6 +137,7 @@ pms_elf_file *pms__elf_cache_get(pms_elf_cache *c, const char *path)
             return pms__fail(PMS_ENOMEM, "out of memory"), NULL;
         }
         c->files[c->n++] = f;
+        f->vdso = vdso;
         open_file(f);
     }
     if (!f->ok) {
@@ -130,6 +146,10 @@ pms_elf_file *pms__elf_cache_get(pms_elf_cache *c, const char *path)
     }
     return f;
 }
+
+pms_elf_file *pms__elf_cache_get(pms_elf_cache *c, const char *path) { return cache_get(c, path, 0); }
+
+pms_elf_file *pms__elf_cache_get_vdso(pms_elf_cache *c) { return cache_get(c, "[vdso]", 1); }
 
 int pms__elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address)
 {

@@ -13,6 +13,8 @@ void pms__elf_cache_destroy(pms_elf_cache *c);
 /* The opened file, or NULL with the failure recorded (pms__fail) when it cannot be read
  * as ELF; failures are cached too, so a missing file is tried once. */
 pms_elf_file *pms__elf_cache_get(pms_elf_cache *c, const char *path);
+/* This process's vDSO, read from its image in memory (cached as "[vdso]"). */
+pms_elf_file *pms__elf_cache_get_vdso(pms_elf_cache *c);
 
 int pms__elf_offset_to_address(const pms_elf_file *f, uint64_t offset, uint64_t *address);
 int pms__elf_address_to_offset(const pms_elf_file *f, uint64_t address, uint64_t *offset);

@@ -51,6 +51,8 @@ struct pms_symbols {
     size_t nbuild_ids, build_ids_cap;
     int vmlinux; /* the kernel was recorded against a vmlinux file: perf names it [kernel.vmlinux] */
     char kernel_build_id[PMS_BUILD_ID_HEX]; /* as recorded ("" if not) */
+    char vdso_build_id[PMS_BUILD_ID_HEX];   /* [vdso]'s, as recorded ("" if not) */
+    int vdso_state; /* 0: not compared yet, 1: this process's vDSO is the recorded one, -1: not */
     pms__symtab kallsyms;
     int kallsyms_state; /* 0: not tried, 1: loaded, -1: not this kernel's or unreadable */
     char *symfs;          /* pms_symbols_set_symfs: binaries are read under this directory */
@@ -232,6 +234,10 @@ int pms_symbols_add_build_id(pms_symbols *s, const pms_perfdata_build_id *b)
         s->vmlinux = 1;
     if (b->cpumode == PERF_RECORD_MISC_KERNEL && strncmp(b->filename, "[kernel.kallsyms]", 17) == 0)
         snprintf(s->kernel_build_id, sizeof s->kernel_build_id, "%s", b->hex);
+    if (strcmp(b->filename, "[vdso]") == 0) {
+        snprintf(s->vdso_build_id, sizeof s->vdso_build_id, "%s", b->hex);
+        s->vdso_state = 0;
+    }
     if (b->filename[0] != '/' || !b->hex[0]) return PMS_OK;
     if (pms__grow(&s->build_ids, &s->build_ids_cap, s->nbuild_ids + 1, sizeof *s->build_ids))
         return pms__fail(PMS_ENOMEM, "out of memory for build-ids");
@@ -276,12 +282,27 @@ size_t pms_symbols_build_id_mismatches(const pms_symbols *s, size_t i, const cha
     return n;
 }
 
+/* This process's vDSO when it is the one recorded, as perf reads its own for [vdso]: the
+ * recorded build-id is this vDSO's, or none was recorded. Another kernel's vDSO keeps its
+ * addresses. */
+static pms_elf_file *vdso_of(pms_symbols *s)
+{
+    if (!s->vdso_state) {
+        char running[PMS_BUILD_ID_HEX];
+        s->vdso_state = !s->vdso_build_id[0] ||
+                (pms__vdso_build_id(running) == PMS_OK && strcmp(running, s->vdso_build_id) == 0) ? 1 : -1;
+    }
+    return s->vdso_state > 0 ? pms__elf_cache_get_vdso(s->elf) : NULL;
+}
+
 static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
 {
     const char *b = out->binary;
-    if (b[0] == '[' || strncmp(b, "//anon", 6) == 0 || strncmp(b, "/memfd:", 7) == 0) return;
-    if (!same_build(s, b)) return; /* another build's symbols would be wrong ones */
-    pms_elf_file *f = elf_of(s, b);
+    pms_elf_file *f;
+    if (strcmp(b, "[vdso]") == 0) f = vdso_of(s);
+    else if (b[0] == '[' || strncmp(b, "//anon", 6) == 0 || strncmp(b, "/memfd:", 7) == 0) return;
+    else if (!same_build(s, b)) return; /* another build's symbols would be wrong ones */
+    else f = elf_of(s, b);
     uint64_t address;
     if (!f || pms__elf_offset_to_address(f, out->file_offset, &address)) return;
     out->symbol = pms__elf_symbol_at(f, address, &out->symbol_address);

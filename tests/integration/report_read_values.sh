@@ -57,14 +57,6 @@ for name, member in (("perf.data", "page-faults"), ("ours.data", "page-faults"))
         failed.append("%s: perf report shows no %s samples: %s" % (name, member, sorted(theirs)))
     for event, perf_rows in theirs.items():
         mine = our_tables(os.path.join(tmp, name), event)
-        # pmuscope does not name vDSO symbols yet (perf reads its own vDSO when the build-id
-        # matches): a [vdso] row is compared as one dso row, its weight still exact.
-        for t in (mine, perf_rows):
-            for key in [k for k in t if k[0] == "[vdso]"]:
-                row = t.pop(key)
-                merged = t.setdefault(("[vdso]", "*"), [0, 0])
-                merged[0] += row[0]
-                merged[1] += row[1]
         totals = [sum(r[i] for r in t.values()) for t in (mine, perf_rows) for i in (0, 1)]
         if totals[:2] != totals[2:]:
             failed.append("%s %s: pmuscope %d samples, period %d; perf %d samples, period %d" % (name, event, *totals))

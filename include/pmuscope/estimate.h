@@ -75,6 +75,26 @@ int pms_runs_sum_table(const struct pms_table *t, const char *const *group, cons
 int pms_runs_sum_windows(const char *const *interval_paths, const char *const *window_paths, size_t nfiles,
                          const char *cycles_col, pms_runs **out);
 
+/* Where runs come from: the three inputs above behind one call. */
+typedef enum pms_runs_format {
+    PMS_RUNS_TABLE = 0, /* paths[0] is a runs table (pms_runs_read) */
+    PMS_RUNS_INTERVALS, /* paths[0] is an interval table summed per run (pms_runs_sum_intervals) */
+    PMS_RUNS_WINDOWS,   /* paths are `perf stat -I` files, windows their program windows (pms_runs_sum_windows) */
+} pms_runs_format;
+
+typedef struct pms_runs_input {
+    pms_runs_format format;
+    const char *const *paths;    /* NULL-terminated; one file unless PMS_RUNS_WINDOWS */
+    const char *const *windows;  /* PMS_RUNS_WINDOWS: NULL-terminated, one per path */
+    const char *const *group_by; /* PMS_RUNS_INTERVALS: the run columns (NULL: the ARM cBench TSV) */
+    const char *const *ignore;   /* columns that are not counters (tables) */
+    const char *cycles_col;      /* NULL: the usual names (cycles, CPU_CYCLES, ...) */
+} pms_runs_input;
+
+/* Reads the runs of `in` into *out. Fails (PMS_EINVAL) on a missing path, on more than
+ * one path for a table, and when the window files do not pair with the interval files. */
+int pms_runs_load(pms_runs **out, const pms_runs_input *in);
+
 /* Writes the runs as CSV: run,<cycles>,<counters...> (pms_table_write). */
 int pms_runs_write_csv(const pms_runs *r, FILE *out);
 

@@ -33,14 +33,20 @@ typedef struct pms_estimate_data {
     const char **names;  /* n_counters */
     size_t *counter_col; /* column of each counter in runs->events */
     size_t *train, n_train, *test, n_test;
-    size_t n_overlap;    /* fitting runs that are also test runs (callers may warn) */
+    size_t *overlap, n_overlap; /* fitting runs that are also test runs, in fitting order (callers may warn) */
+    /* Set when the spec lists runs by number and every label ends in a number, but two labels
+     * end in the same one (runs clash[0] and clash[1]), so the numbers are row numbers (callers
+     * may warn: the lists may not mean what the user thought). */
+    bool number_clash;
+    size_t clash[2];
     double *cycles;      /* n_train */
     double *events;      /* n_train x n_counters */
 } pms_estimate_data;
 
 /* Chooses the runs and counters of r (which must outlive d) and gathers the
- * fitting data. Fails when no run is left to fit on, on a --counters name with
- * no column, and on a run list that matches no run. */
+ * fitting data. Fails when no run is left to fit on, on a counter name with
+ * no column, and on a run list that matches no run; number_clash is set before
+ * the runs are chosen, so it holds on failure too (free d either way). */
 int pms_estimate_prepare(const pms_runs *r, const pms_estimate_spec *spec, pms_estimate_data *d);
 void pms_estimate_data_free(pms_estimate_data *d);
 

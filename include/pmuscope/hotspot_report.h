@@ -36,6 +36,13 @@ typedef struct pms_hotspot_sweep {
     pms_hotspot_sweep_point points[PMS_HOTSPOT_MAX_PERIODS];
 } pms_hotspot_sweep;
 
+/* Chooses the sampling event of a sweep into sw->event and sw->time_based: `event`, or
+ * cycles:u when NULL. Where this machine cannot count it (pms_event_probe: PMS_ENOTSUP),
+ * the time event of pms_event_fallback (cpu-clock) samples instead when event is NULL or
+ * fallback is set. On failure *machine_refused (may be NULL) tells a name this machine
+ * cannot sample (true) from a name that does not parse (false). */
+int pms_hotspot_sweep_choose_event(pms_hotspot_sweep *sw, const char *event, bool fallback, bool *machine_refused);
+
 /* How pms_hotspot_sweep_record records. */
 typedef struct pms_hotspot_sweep_config {
     char *const *argv;             /* the command, NULL-terminated */

@@ -10,6 +10,7 @@
 #include "pmuscope/olr.h"
 #include "pmuscope/olr_store.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,6 +87,35 @@ int pms_olr_fit_stream(pms_olr_fit *out, pms_olr_series *meta, const char *path,
                        const pms_olr_options *opt, const pms_olr_eps_spec *specs, size_t nspecs, int monotone,
                        pms_olr_segment_fn seg_fn, pms_olr_row_fn row_fn, void *ctx);
 
+typedef struct pms_olr_chart_data pms_olr_chart_data;
+/* The outputs of a streamed fit, each written as the rows and segments come; every
+ * FILE is opened (and closed) by the caller, NULL for none. */
+typedef struct pms_olr_stream_outputs {
+    FILE *segments;   /* the segment CSV (pms_olr_write_segment), its header first */
+    FILE *samples;    /* the input series as CSV (pms_olr_write_series_row) */
+    FILE *store;      /* the segment file (pmuscope/olr_store.h) */
+    const char *store_path;                      /* names store in messages */
+    const pms_olr_store_options *store_options;  /* NULL: the defaults */
+    FILE *decoded;    /* the samples decoded back from the segments, as CSV */
+    bool charts;      /* gather the charts into the result */
+} pms_olr_stream_outputs;
+
+typedef struct pms_olr_stream_result {
+    pms_olr_chart_data *charts; /* with outputs.charts (pms_olr_chart_data_write_svg); the caller
+                                   destroys it, on failure too */
+    bool has_store;             /* store written: its bytes by part in store */
+    pms_olr_store_stats store;
+} pms_olr_stream_result;
+
+/* pms_olr_fit_stream with every output of `outputs` written as the stream goes (the segment
+ * file finished at the end). */
+int pms_olr_fit_stream_outputs(pms_olr_fit *out, pms_olr_series *meta, pms_olr_stream_result *res, const char *path,
+                               const pms_olr_input_options *in, const pms_olr_options *opt,
+                               const pms_olr_eps_spec *specs, size_t nspecs, int monotone,
+                               const pms_olr_stream_outputs *outputs);
+/* The segment file's line of the summary: its bytes by part, PATH naming it. */
+int pms_olr_write_store_stats(FILE *out, const char *path, const pms_olr_store_stats *st);
+
 /* The segment CSV (a header, then one row per segment as it closes). */
 void pms_olr_write_segment_header(FILE *out);
 void pms_olr_write_segment(FILE *out, const char *counter, const pms_olr_segment *s);
@@ -109,7 +139,6 @@ int pms_olr_write_svg(FILE *out, const pms_olr_series *s, const pms_olr_fit *f);
 /* The same gathered as a stream goes (memory flat in its length): create for k counters,
  * add every sample and every segment as it closes, then write with the stream's names
  * (META) and the fit's summaries. */
-typedef struct pms_olr_chart_data pms_olr_chart_data;
 int pms_olr_chart_data_create(pms_olr_chart_data **c, size_t k);
 void pms_olr_chart_data_add_sample(pms_olr_chart_data *c, uint64_t x, const uint64_t *y);
 void pms_olr_chart_data_add_segment(pms_olr_chart_data *c, const pms_olr_segment *s);

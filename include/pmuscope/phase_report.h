@@ -38,7 +38,8 @@ void pms_phase_run_free(pms_phase_run *r);
 /* Sets row i's known label by name (adding the name); NULL leaves it unknown. */
 int pms_phase_run_set_truth(pms_phase_run *r, size_t i, const char *name);
 /* Labels each interval with the phase of the known schedule `truth` (read from path) that
- * overlaps it most; PMS_EINVAL, the message naming path, when it labels none. */
+ * overlaps it most; PMS_EINVAL, the message naming path, when it labels none (intervals
+ * without times, as exp-bbv's, are labelled with pms_phase_input_function_truth instead). */
 int pms_phase_run_label(pms_phase_run *r, const pms_phase_truth *truth, const char *path);
 
 void pms_phase_print_table(const pms_phase_run *r, FILE *out);

@@ -231,35 +231,31 @@ static int parse_options(int argc, char **argv, est_options *o)
 
 static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
 {
-    if (o->sum_intervals)
-        return pms_runs_sum_intervals(arg, (const char *const *)o->group_by, (const char *const *)o->ignore,
-                                      o->cycles, runs) < 0 ? cli_lib_error() : 0;
-    if (!o->windows)
-        return pms_runs_read(arg, o->cycles, (const char *const *)o->ignore, runs) < 0 ? cli_lib_error() : 0;
-    char **files = cli_split_list(arg, NULL);
+    const char *one[] = {arg, NULL};
+    char **files = o->windows ? cli_split_list(arg, NULL) : NULL;
+    pms_runs_input in = {o->windows ? PMS_RUNS_WINDOWS : o->sum_intervals ? PMS_RUNS_INTERVALS : PMS_RUNS_TABLE,
+                         files ? (const char *const *)files : one, (const char *const *)o->windows,
+                         (const char *const *)o->group_by, (const char *const *)o->ignore, o->cycles};
     size_t nf = 0, nw = 0;
     while (files && files[nf]) nf++;
-    while (o->windows[nw]) nw++;
-    int rc = nf == nw ? pms_runs_sum_windows((const char *const *)files, (const char *const *)o->windows, nf,
-                                             o->cycles, runs)
-                      : -1;
+    while (o->windows && o->windows[nw]) nw++;
+    int rc = nf == nw ? pms_runs_load(runs, &in) < 0 ? cli_lib_error() : 0
+                      : cli_usage_error("estimate", "%zu interval files but %zu --windows files", nf, nw);
     free(files);
-    if (nf != nw) return cli_usage_error("estimate", "%zu interval files but %zu --windows files", nf, nw);
-    return rc < 0 ? cli_lib_error() : 0;
+    return rc;
 }
 
 /* Chooses the runs and counters; warns about runs that are both fitting and test runs. */
 static int prepare(const est_options *o, const pms_runs *r, pms_estimate_data *d)
 {
     pms_estimate_spec spec = {o->train, o->test, o->by_index, (const char *const *)o->counters};
-    size_t a1, b1;
-    if ((o->train || o->test) && !o->by_index && pms_runs_number_clash(r, &a1, &b1))
+    int rc = pms_estimate_prepare(r, &spec, d);
+    if (d->number_clash)
         cli_warn("runs '%s' and '%s' end in the same number: --train/--test numbers are row numbers here "
-                 "(--by-index says so)", r->labels[a1], r->labels[b1]);
-    if (pms_estimate_prepare(r, &spec, d) < 0) return cli_lib_error();
-    for (size_t a = 0; d->n_overlap && a < d->n_train; a++)
-        for (size_t t = 0; t < d->n_test; t++)
-            if (d->train[a] == d->test[t]) cli_warn("run %s is both a fitting and a test run", r->labels[d->train[a]]);
+                 "(--by-index says so)", r->labels[d->clash[0]], r->labels[d->clash[1]]);
+    if (rc < 0) return cli_lib_error();
+    for (size_t k = 0; k < d->n_overlap; k++)
+        cli_warn("run %s is both a fitting and a test run", r->labels[d->overlap[k]]);
     return 0;
 }
 

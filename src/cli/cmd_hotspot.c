@@ -81,27 +81,12 @@ static int parse_periods(const char *list, uint64_t *periods, size_t *n)
     return *n ? 0 : -1;
 }
 
-/* The sampling event: the user's, or cycles:u, or cpu-clock when no PMU counts cycles. */
-static int choose_event(const options *o, char *event, size_t size, int *time_based)
+/* The sampling event; the hint when the machine cannot sample the user's event. */
+static int choose_event(const options *o, pms_hotspot_sweep *sw)
 {
-    pms_event ev;
-    const char *want = o->event ? o->event : "cycles:u";
-    if (pms_event_parse(want, &ev) < 0)
-        return cli_lib_error();
-    int rc = pms_event_probe(&ev);
-    if (rc == PMS_ENOTSUP && (!o->event || o->fallback)) {
-        pms_event fb;
-        if (pms_event_fallback(&ev, PMS_FALLBACK_SAMPLING, &fb) < 0)
-            return cli_lib_error();
-        snprintf(event, size, "%s", fb.name);
-        *time_based = 1;
-        return CLI_OK;
-    }
-    if (rc < 0)
-        return cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror());
-    snprintf(event, size, "%s", want);
-    *time_based = pms_event_counts_time(ev.attr.type, ev.attr.config);
-    return CLI_OK;
+    bool refused;
+    if (pms_hotspot_sweep_choose_event(sw, o->event, o->fallback, &refused) == PMS_OK) return CLI_OK;
+    return refused ? cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror()) : cli_lib_error();
 }
 
 static void progress(const char *what, size_t done, size_t total)
@@ -159,7 +144,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
     if (parse_periods(o->sweep, periods, &np) < 0)
         return cli_usage_error("hotspot", "--sweep: expected periods such as 64K,1M,16M (at most %d)", MAX_PERIODS);
     pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize, .seed = o->seed, .od_covered = o->od_covered};
-    int rc = choose_event(o, sw.event, sizeof sw.event, &sw.time_based);
+    int rc = choose_event(o, &sw);
     if (rc != CLI_OK)
         return rc;
     char dir[PATH_MAX];

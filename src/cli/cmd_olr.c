@@ -95,87 +95,20 @@ static int write_file(const char *path, int (*fn)(FILE *, const pms_olr_series *
     return rc ? cli_error("%s: %s", path, pms_strerror()) : CLI_OK;
 }
 
-/* The run, a row at a time: segments, samples, the segment file and the decoded samples
- * written as they come, the charts thinned as they grow, the summary at the end. */
-typedef struct streaming {
-    FILE *segments, *samples, *store, *decoded;
-    const char *store_path;
-    const pms_olr_store_options *so;
-    const pms_olr_series *meta;
-    const pms_olr_fit *fit;
-    pms_olr_writer *writer;      /* --store or --decode */
-    pms_olr_chart_data *charts;  /* --svg */
-    bool svg, begun;
-} streaming;
-
-static int stream_segment(const pms_olr_segment *seg, void *ctx)
-{
-    streaming *S = ctx;
-    if (S->segments) pms_olr_write_segment(S->segments, S->meta->names[seg->counter], seg);
-    if (S->charts) pms_olr_chart_data_add_segment(S->charts, seg);
-    return S->writer ? pms_olr_writer_add_segment(S->writer, seg) : 0;
-}
-
-static int write_decoded_row(uint64_t x, const uint64_t *y, void *ctx)
-{
-    streaming *S = ctx;
-    pms_olr_write_series_row(S->decoded, x, y, S->meta->k);
-    return 0;
-}
-
-/* At the first row the counters and each one's eps are known. */
-static int stream_begin(streaming *S)
-{
-    S->begun = true;
-    int rc = S->svg ? pms_olr_chart_data_create(&S->charts, S->meta->k) : 0;
-    if (rc == 0 && (S->store || S->decoded)) {
-        pms_olr_store_options so = *S->so;
-        if (!S->store) { /* nothing written: only the end points matter */
-            so.level = 1;
-            so.keep_x = so.lossless = 0;
-        }
-        rc = pms_olr_writer_create(&S->writer, S->store, S->store ? S->store_path : "the decoded samples", &so,
-                                   &S->fit->opt, S->meta->xname, (const char *const *)S->meta->names);
-    }
-    if (rc == 0 && S->decoded) {
-        pms_olr_write_series_header(S->decoded, S->meta);
-        rc = pms_olr_writer_set_decoded(S->writer, write_decoded_row, S);
-    }
-    if (S->samples) pms_olr_write_series_header(S->samples, S->meta);
-    return rc;
-}
-
-static int stream_row(uint64_t x, const uint64_t *y, void *ctx)
-{
-    streaming *S = ctx;
-    int rc = S->begun ? 0 : stream_begin(S);
-    if (rc) return rc;
-    if (S->samples) pms_olr_write_series_row(S->samples, x, y, S->meta->k);
-    if (S->charts) pms_olr_chart_data_add_sample(S->charts, x, y);
-    return S->writer ? pms_olr_writer_add_sample(S->writer, x, y) : 0;
-}
-
 /* The summary, and the bytes of the segment file after it. */
-static const pms_olr_store_stats *summary_store;
+static const pms_olr_stream_result *summary_result;
 static const char *summary_store_path;
 
 static int write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
     int rc = pms_olr_write_summary(out, s, f);
-    const pms_olr_store_stats *st = summary_store;
-    if (rc == 0 && st)
-        fprintf(out, "%s: %llu bytes: x %llu, segments %llu, residuals %llu, header %llu; %llu segments, %llu joint\n",
-                summary_store_path, (unsigned long long)st->bytes_total, (unsigned long long)st->bytes_x,
-                (unsigned long long)st->bytes_segments, (unsigned long long)st->bytes_residuals,
-                (unsigned long long)st->bytes_header, (unsigned long long)st->segments, (unsigned long long)st->joint);
+    if (rc == 0 && summary_result->has_store) rc = pms_olr_write_store_stats(out, summary_store_path, &summary_result->store);
     return rc;
 }
 
-static const pms_olr_chart_data *charts_to_write;
-
 static int write_charts(FILE *out, const pms_olr_series *s, const pms_olr_fit *f)
 {
-    return pms_olr_chart_data_write_svg(charts_to_write, out, s, f);
+    return pms_olr_chart_data_write_svg(summary_result->charts, out, s, f);
 }
 
 typedef struct outputs {
@@ -189,40 +122,34 @@ static void close_output(FILE *f, int *rc)
     if (f && cli_close_output(f) != CLI_OK) *rc = CLI_FAIL;
 }
 
+/* The run, a row at a time: segments, samples, the segment file and the decoded samples
+ * written as they come, the charts thinned as they grow, the summary at the end. */
 static int olr_streaming(const char *path, const pms_olr_input_options *in, const pms_olr_options *opt,
                          const pms_olr_eps_spec *specs, size_t nspecs, int monotone, const outputs *o)
 {
     pms_olr_series meta = {0};
     pms_olr_fit fit = {0};
-    streaming S = {.meta = &meta, .fit = &fit, .so = o->so, .store_path = o->store, .svg = o->svg != NULL};
+    pms_olr_stream_result res = {0};
+    pms_olr_stream_outputs S = {.store_path = o->store, .store_options = o->so, .charts = o->svg != NULL};
     int rc = CLI_OK;
     /* the segments go to their file, or to the main output in place of the summary */
     if (o->csv && !(S.segments = cli_open_output(cli_is_main(o->csv) ? o->output : o->csv))) return CLI_FAIL;
-    if (S.segments) pms_olr_write_segment_header(S.segments);
     if (o->samples && !(S.samples = cli_open_output(o->samples))) rc = CLI_FAIL;
     if (rc == CLI_OK && o->store && !(S.store = cli_open_output(o->store))) rc = CLI_FAIL;
     if (rc == CLI_OK && o->decode && !(S.decoded = cli_open_output(o->decode))) rc = CLI_FAIL;
-    if (rc == CLI_OK &&
-        pms_olr_fit_stream(&fit, &meta, path, in, opt, specs, nspecs, monotone, stream_segment, stream_row, &S))
+    if (rc == CLI_OK && pms_olr_fit_stream_outputs(&fit, &meta, &res, path, in, opt, specs, nspecs, monotone, &S))
         rc = cli_lib_error();
-    if (rc == CLI_OK && S.writer && pms_olr_writer_finish(S.writer)) rc = cli_lib_error();
-    pms_olr_store_stats stats;
-    if (rc == CLI_OK && S.store) {
-        pms_olr_writer_get_stats(S.writer, &stats);
-        summary_store = &stats;
-        summary_store_path = o->store;
-    }
+    summary_result = &res;
+    summary_store_path = o->store;
     close_output(S.segments, &rc);
     close_output(S.samples, &rc);
     close_output(S.store, &rc);
     close_output(S.decoded, &rc);
-    charts_to_write = S.charts;
-    if (rc == CLI_OK && S.charts) rc = write_file(o->svg, write_charts, &meta, &fit);
+    if (rc == CLI_OK && res.charts) rc = write_file(o->svg, write_charts, &meta, &fit);
     if (rc == CLI_OK && o->json && !cli_is_main(o->json)) rc = write_file(o->json, pms_olr_write_json, &meta, &fit);
     if (rc == CLI_OK && !cli_is_main(o->csv))
         rc = write_file(o->output, cli_is_main(o->json) ? pms_olr_write_json : write_summary, &meta, &fit);
-    pms_olr_writer_destroy(S.writer);
-    pms_olr_chart_data_destroy(S.charts);
+    pms_olr_chart_data_destroy(res.charts);
     if (fit.sums) pms_olr_fit_free(&fit);
     pms_olr_series_free(&meta);
     return rc;
@@ -274,7 +201,6 @@ int cmd_olr(int argc, char **argv)
         {"level", required_argument, NULL, OPT_LEVEL}, {"x-from", required_argument, NULL, OPT_X_FROM},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
-    summary_store = NULL;
     pms_olr_options opt;
     pms_olr_options_init(&opt);
     pms_olr_input_options in;

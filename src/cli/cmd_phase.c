@@ -312,7 +312,9 @@ int cmd_phase(int argc, char **argv)
     /* Loaded afterwards: a live command may be the one writing it (phases --trace). */
     if (rc == CLI_OK && truth_path && !by_function && pms_phase_truth_load(&truth, truth_path))
         rc = cli_lib_error();
-    if (rc == CLI_OK && truth && pms_phase_run_label(&run, truth, truth_path)) rc = cli_error("--truth %s", pms_strerror());
+    if (rc == CLI_OK && truth && pms_phase_run_label(&run, truth, truth_path))
+        rc = cli_error("--truth %s%s", pms_strerror(), run.n && !run.rows[run.n - 1].ev.end_time
+                       ? " (--truth functions labels exp-bbv intervals, with --pc)" : "");
     if (rc == CLI_OK && by_function && pms_phase_input_function_truth(&in, &run)) rc = cli_lib_error();
     if (rc == CLI_OK) {
         FILE *out = cli_open_output(out_path);

@@ -23,8 +23,11 @@ static int choose_runs(const pms_runs *r, const pms_estimate_spec *s, pms_estima
         }
         if (d->n_train == 0) return pms__fail(PMS_EINVAL, "every run is a --test run: none is left to fit on");
     }
+    d->overlap = malloc((d->n_train ? d->n_train : 1) * sizeof *d->overlap);
+    if (!d->overlap) return pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t a = 0; a < d->n_train; a++)
-        for (size_t t = 0; t < d->n_test; t++) d->n_overlap += d->train[a] == d->test[t];
+        for (size_t t = 0; t < d->n_test; t++)
+            if (d->train[a] == d->test[t]) d->overlap[d->n_overlap++] = d->train[a];
     return PMS_OK;
 }
 
@@ -50,6 +53,8 @@ int pms_estimate_prepare(const pms_runs *r, const pms_estimate_spec *spec, pms_e
 {
     memset(d, 0, sizeof *d);
     d->runs = r;
+    if ((spec->train || spec->test) && !spec->by_index)
+        d->number_clash = pms_runs_number_clash(r, &d->clash[0], &d->clash[1]);
     int rc = choose_runs(r, spec, d);
     if (rc == PMS_OK) rc = choose_counters(r, spec->counters, d);
     if (rc != PMS_OK) return rc;
@@ -67,7 +72,8 @@ int pms_estimate_prepare(const pms_runs *r, const pms_estimate_spec *spec, pms_e
 
 void pms_estimate_data_free(pms_estimate_data *d)
 {
-    free(d->names), free(d->counter_col), free(d->train), free(d->test), free(d->cycles), free(d->events);
+    free(d->names), free(d->counter_col), free(d->train), free(d->test), free(d->overlap), free(d->cycles);
+    free(d->events);
     memset(d, 0, sizeof *d);
 }
 

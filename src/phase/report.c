@@ -66,7 +66,8 @@ int pms_phase_run_label(pms_phase_run *r, const pms_phase_truth *truth, const ch
     if (labelled || !r->n) return PMS_OK;
     if (!r->rows[r->n - 1].ev.end_time)
         return pms__fail(PMS_EINVAL, "%s: the intervals of %s carry no times to match the known schedule "
-                         "(--truth functions labels exp-bbv intervals)", path, r->source);
+                         "(intervals without times, as exp-bbv's, are labelled by the functions they run instead)",
+                         path, r->source);
     return pms__fail(PMS_EINVAL, "%s: no interval overlaps the known schedule (the %zu intervals run from %llu "
                      "to %llu ns; the schedule's times must be on the same clock)",
                      path, r->n, (unsigned long long)r->rows[0].ev.start_time,

@@ -24,7 +24,7 @@ printf '0 1000 early\n' >"$tmp/truth"
 refused "phase --truth that overlaps nothing (perf.data)" \
     "--truth .*truth: no interval overlaps the known schedule" \
     "$P" phase --truth "$tmp/truth" "$F/olr/group.data"
-refused "phase --truth on exp-bbv" "carry no times to match the known schedule" \
+refused "phase --truth on exp-bbv" "carry no times to match the known schedule.*\(--truth functions labels exp-bbv intervals, with --pc\)" \
     "$P" phase --truth "$tmp/truth" "$F/bbv/two.bb"
 
 # ---- phase: one interval (nothing predicted, no metric): every output says why

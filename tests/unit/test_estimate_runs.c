@@ -3,6 +3,7 @@
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/estimate.h"
+#include "pmuscope/estimate_report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -153,6 +154,62 @@ static void test_sum_needs_a_layout(void **state)
     remove(path);
 }
 
+/* pms_runs_load reads what the three readers read, and checks its paths;
+ * pms_estimate_prepare says which runs overlap and when label numbers clash. */
+static void test_load_and_prepare(void **state)
+{
+    (void)state;
+    const char *table[] = {pms_test_fixture("estimate/sizes_runs.csv"), NULL};
+    pms_runs_input in = {PMS_RUNS_TABLE, table, NULL, NULL, NULL, NULL};
+    pms_runs *r, *direct;
+    assert_int_equal(pms_runs_load(&r, &in), PMS_OK);
+    assert_int_equal(pms_runs_read(table[0], NULL, NULL, &direct), PMS_OK);
+    assert_int_equal(r->n_runs, direct->n_runs);
+    assert_int_equal(r->n_counters, direct->n_counters);
+    for (size_t j = 0; j < r->n_runs; j++) assert_close(r->cycles[j], direct->cycles[j], 0);
+    pms_runs_destroy(direct);
+
+    pms_estimate_spec spec = {"1-10", "9-10,50", false, NULL};
+    pms_estimate_data d;
+    assert_int_equal(pms_estimate_prepare(r, &spec, &d), PMS_OK);
+    assert_false(d.number_clash);
+    assert_int_equal(d.n_overlap, 2);
+    assert_string_equal(r->labels[d.overlap[0]], "TEST9");
+    assert_string_equal(r->labels[d.overlap[1]], "TEST10");
+    pms_estimate_data_free(&d);
+    pms_runs_destroy(r);
+
+    const char *csv = "run,cycles,instructions\na1,100,50\nb1,200,90\nc2,310,140\nd3,390,180\n";
+    const char *clash[] = {pms_test_write_temp(".csv", csv, strlen(csv)), NULL};
+    in.paths = clash;
+    assert_int_equal(pms_runs_load(&r, &in), PMS_OK);
+    spec = (pms_estimate_spec){"1-3", "9", false, NULL};
+    assert_int_equal(pms_estimate_prepare(r, &spec, &d), PMS_EINVAL); /* row numbers: there is no 9th */
+    assert_true(d.number_clash);
+    assert_string_equal(r->labels[d.clash[0]], "a1");
+    assert_string_equal(r->labels[d.clash[1]], "b1");
+    pms_estimate_data_free(&d);
+    spec.by_index = true;
+    spec.test = "4";
+    assert_int_equal(pms_estimate_prepare(r, &spec, &d), PMS_OK);
+    assert_false(d.number_clash); /* row numbers were asked for */
+    assert_int_equal(d.n_overlap, 0);
+    pms_estimate_data_free(&d);
+    pms_runs_destroy(r);
+    remove(clash[0]);
+
+    const char *two[] = {"a.csv", "b.csv", NULL}, *one_window[] = {"w", NULL};
+    in = (pms_runs_input){PMS_RUNS_TABLE, two, NULL, NULL, NULL, NULL};
+    assert_int_equal(pms_runs_load(&r, &in), PMS_EINVAL);
+    assert_null(r);
+    in.format = PMS_RUNS_WINDOWS;
+    in.windows = one_window;
+    assert_int_equal(pms_runs_load(&r, &in), PMS_EINVAL);
+    assert_non_null(strstr(pms_strerror(), "2 interval files but 1 window files"));
+    in.paths = NULL;
+    assert_int_equal(pms_runs_load(&r, &in), PMS_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_bad_runs_tables),
         cmocka_unit_test(test_sum_armpm_intervals),
         cmocka_unit_test(test_sum_needs_a_layout),
+        cmocka_unit_test(test_load_and_prepare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,11 +62,35 @@ static void test_sweep_svg_and_failing_stream(void **state)
     fclose(full);
 }
 
+/* The sweep's event: software events as given, cycles:u or its time stand-in by default,
+ * and a name that does not parse told apart from one this machine cannot sample. */
+static void test_sweep_event(void **s)
+{
+    (void)s;
+    pms_hotspot_sweep sw = {0};
+    bool refused = true;
+    assert_int_equal(pms_hotspot_sweep_choose_event(&sw, "task-clock", false, &refused), PMS_OK);
+    assert_string_equal(sw.event, "task-clock");
+    assert_int_equal(sw.time_based, 1);
+    assert_false(refused);
+    assert_int_equal(pms_hotspot_sweep_choose_event(&sw, "page-faults", false, NULL), PMS_OK);
+    assert_int_equal(sw.time_based, 0);
+    assert_int_equal(pms_hotspot_sweep_choose_event(&sw, NULL, false, NULL), PMS_OK);
+    if (strcmp(sw.event, "cycles:u") == 0) assert_int_equal(sw.time_based, 0);
+    else assert_int_equal(sw.time_based, 1); /* no PMU: the time event stands in */
+    int rc = pms_hotspot_sweep_choose_event(&sw, "cycles:u", false, &refused);
+    if (rc == PMS_OK) assert_string_equal(sw.event, "cycles:u");
+    else assert_true(refused); /* the machine's no, not the name's */
+    assert_true(pms_hotspot_sweep_choose_event(&sw, "no-such-event-here", true, &refused) < 0);
+    assert_false(refused);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweep_csv),
         cmocka_unit_test(test_sweep_svg_and_failing_stream),
+        cmocka_unit_test(test_sweep_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,10 @@ typedef struct pms_olr_store_options {
     int lossless;   /* 1: each sample's residual (y - decoded) too: decoding is exact */
     int level;      /* zstd level (default 19) */
     size_t chunk;   /* encoded bytes per part before a chunk is compressed (default 1 MiB) */
+    int greedy_joints; /* 0 (default): opt's counters with eps <= 31 get the fewest end points
+                     * of any joint/disjoint mix (Luo et al., ICDE 2015; docs/olr-format.md);
+                     * 1: the fitter's segments, each joint where a line from the previous end
+                     * point fits */
 } pms_olr_store_options;
 
 void pms_olr_store_options_init(pms_olr_store_options *o);
@@ -37,6 +41,8 @@ void pms_olr_store_options_init(pms_olr_store_options *o);
 typedef struct pms_olr_store_stats {
     uint64_t samples, segments, joint; /* joint: segments stored as continuing the previous one */
     uint64_t split;                    /* segments stored as several (end points not found) */
+    uint64_t points;                   /* end points stored: joint or one-sample segments 1, others 2 */
+    uint64_t mixed_cut;                /* the optimal mix's caps met (open starts, look-back) */
     uint64_t bytes_header, bytes_x, bytes_segments, bytes_residuals, bytes_total;
 } pms_olr_store_stats;
 

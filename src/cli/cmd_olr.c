@@ -42,6 +42,10 @@ static void usage(FILE *out)
           "      --no-x            leave x out of the segment file (the reader has it elsewhere)\n"
           "      --lossless        store each sample's residual too: decoding gives it exactly\n"
           "      --level N         zstd level of the segment file (19)\n"
+          "      --joints HOW      opt's end points in the segment file: 'optimal' (default for\n"
+          "                        eps <= 31: the fewest of any joint/disjoint mix, Luo et al.,\n"
+          "                        ICDE 2015) or 'greedy' (opt's segments, joint where a line\n"
+          "                        from the previous end point fits)\n"
           "      --decode FILE     with INPUT: the samples decoded back from the segments, each at\n"
           "                        its own x (CSV as --samples); alone: decode the segment file\n"
           "                        FILE to -o (standard output)\n"
@@ -55,7 +59,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_METHOD = 256, OPT_EPS, OPT_COUNTERS, OPT_X, OPT_CSV, OPT_TID, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,
-       OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON, OPT_STORE, OPT_NO_X, OPT_LOSSLESS, OPT_LEVEL, OPT_X_FROM };
+       OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON, OPT_STORE, OPT_NO_X, OPT_LOSSLESS, OPT_LEVEL, OPT_X_FROM, OPT_JOINTS };
 
 /* "[NAME=]VALUE[%|step]" */
 static int parse_eps(char *arg, pms_olr_eps_spec *out)
@@ -199,6 +203,7 @@ int cmd_olr(int argc, char **argv)
         {"csv", optional_argument, NULL, OPT_CSV},  {"store", required_argument, NULL, OPT_STORE},
         {"no-x", no_argument, NULL, OPT_NO_X},      {"lossless", no_argument, NULL, OPT_LOSSLESS},
         {"level", required_argument, NULL, OPT_LEVEL}, {"x-from", required_argument, NULL, OPT_X_FROM},
+        {"joints", required_argument, NULL, OPT_JOINTS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     pms_olr_options opt;
@@ -265,6 +270,11 @@ int cmd_olr(int argc, char **argv)
             so.level = (int)count;
             break;
         case OPT_X_FROM: x_from = optarg; break;
+        case OPT_JOINTS:
+            if (strcmp(optarg, "optimal") && strcmp(optarg, "greedy"))
+                return cli_usage_error("olr", "--joints %s: expected 'optimal' or 'greedy'", optarg);
+            so.greedy_joints = !strcmp(optarg, "greedy");
+            break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
         default: return cli_usage_error("olr", "%s", cli_bad_option());

@@ -4,6 +4,7 @@
 #include "olr/olr_internal.h"
 #include "olr/store_format.h"
 #include "olr/store_line.h"
+#include "olr/store_mixed.h"
 #include "olr/store_varint.h"
 #include "pmuscope/olr_store.h"
 #include "util/error.h"
@@ -20,6 +21,10 @@ typedef struct wcounter {
     uint64_t *dec;         /* their decoded values (with a decoded callback) */
     pms__obuf seg, res;    /* encoded, not yet written */
     uint64_t nseg_chunk, nres_chunk, nseg;
+    pms__olr_mixed *mx;    /* the optimal joint/disjoint mix (opt, eps small enough), or NULL */
+    uint64_t fit_next;     /* with mx: the first sample no fitter segment covered yet */
+    uint64_t kidx, kval;   /* with mx: the last knot handed out */
+    int kopen;             /* it starts a disjoint segment not yet stored */
 } wcounter;
 
 struct pms_olr_writer {
@@ -53,6 +58,7 @@ void pms_olr_store_options_init(pms_olr_store_options *o)
     o->keep_x = 1;
     o->level = 19;
     o->chunk = 1u << 20;
+    o->greedy_joints = 0;
 }
 
 static int write_bytes(pms_olr_writer *w, const void *p, size_t n)
@@ -172,6 +178,12 @@ int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, cons
     for (size_t j = 0; j < w->k; j++) {
         /* opt's bound in whole counts, as the fitter uses it; wm keeps none */
         if (fit->method == PMS_OLR_OPT && fit->counters) w->eps[j] = (uint64_t)fit->counters[j].eps;
+        if (fit->method == PMS_OLR_OPT && !w->so.greedy_joints && w->eps[j] <= PMS__OLR_MIXED_EPS_MAX &&
+            !(w->c[j].mx = pms__olr_mixed_create(w->eps[j]))) {
+            pms__obuf_free(&h);
+            pms_olr_writer_destroy(w);
+            return pms__fail(PMS_ENOMEM, "out of memory");
+        }
         put_string(&h, names[j]);
         pms__obuf_varint(&h, w->eps[j]);
     }
@@ -194,6 +206,7 @@ static void compact(pms_olr_writer *w)
     for (size_t j = 0; j < w->k; j++) {
         uint64_t need = w->c[j].next ? w->c[j].next - 1 : 0;
         if (need < keep) keep = need;
+        if (w->c[j].mx && pms__olr_mixed_oldest(w->c[j].mx) < keep) keep = pms__olr_mixed_oldest(w->c[j].mx);
     }
     if (w->decoded && w->ndecoded < keep) keep = w->ndecoded;
     uint64_t drop = keep - w->base;
@@ -231,6 +244,8 @@ static int keep(pms_olr_writer *w, uint64_t x, const uint64_t *y)
     return PMS_OK;
 }
 
+static int add_mixed(pms_olr_writer *w);
+
 int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y)
 {
     if (w->failed || w->finished) return pms__fail(PMS_EINVAL, "%s: the writer has stopped", w->where);
@@ -252,7 +267,7 @@ int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y)
     w->px = x;
     w->n++;
     w->st.samples = w->n;
-    return PMS_OK;
+    return add_mixed(w);
 }
 
 /* Appends one stored segment of counter j over samples a .. b (kept indexes). */
@@ -271,6 +286,7 @@ static int put_segment(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b, int 
     c->nseg_chunk++;
     c->nseg++;
     w->st.segments++;
+    w->st.points += joint || n == 1 ? 1 : 2;
     w->st.joint += (uint64_t)joint;
     if (w->so.lossless || w->decoded) {
         uint64_t i0 = a - w->base;
@@ -332,6 +348,75 @@ static uint64_t nearest_count(double v)
 }
 
 static int store_segment(pms_olr_writer *w, const pms_olr_segment *s);
+static int deliver_decoded(pms_olr_writer *w);
+
+/* A segment of the mixed program, checked against each of its samples (as every stored
+ * segment is); should the check fail, pieces keep the bound. */
+static int put_checked(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b, int joint, uint64_t ys, uint64_t ye)
+{
+    const wcounter *c = &w->c[j];
+    const uint64_t *x = w->x - w->base, *y = c->y - w->base;
+    uint64_t x0 = joint ? x[a - 1] : x[a], y0 = joint ? c->end_y : ys;
+    if (pms__olr_line_holds(x0, y0, x[b], ye, x + a, y + a, b - a + 1, w->eps[j]))
+        return put_segment(w, j, a, b, joint, ys, ye);
+    w->st.split++;
+    return put_pieces(w, j, a, b);
+}
+
+typedef struct knot_ctx {
+    pms_olr_writer *w;
+    size_t j;
+} knot_ctx;
+
+/* A knot of the mixed program: a linked knot ends a segment (disjoint when the knot
+ * before was fresh, else joint); a fresh knot after a fresh one closes that one alone. */
+static int mixed_knot(uint64_t i, uint64_t off, int fresh, void *ctx)
+{
+    pms_olr_writer *w = ((knot_ctx *)ctx)->w;
+    size_t j = ((knot_ctx *)ctx)->j;
+    wcounter *c = &w->c[j];
+    uint64_t v = c->y[i - w->base] - w->eps[j] + off; /* within [0, 2^64 - 1]: mod 2^64 */
+    int rc = PMS_OK;
+    if (fresh) {
+        if (c->kopen) rc = put_checked(w, j, c->kidx, c->kidx, 0, c->kval, c->kval);
+        c->kopen = 1;
+    } else {
+        rc = c->kopen ? put_checked(w, j, c->kidx, i, 0, c->kval, v) : put_checked(w, j, c->kidx + 1, i, 1, 0, v);
+        c->kopen = 0;
+    }
+    c->kidx = i;
+    c->kval = v;
+    return rc;
+}
+
+static int mixed_rc(pms_olr_writer *w, int rc)
+{
+    return rc == -1 ? pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where) : rc;
+}
+
+static int add_mixed(pms_olr_writer *w)
+{
+    int rc = PMS_OK, any = 0;
+    for (size_t j = 0; rc == 0 && j < w->k; j++) {
+        if (!w->c[j].mx) continue;
+        knot_ctx kc = {w, j};
+        rc = mixed_rc(w, pms__olr_mixed_add(w->c[j].mx, w->x, w->c[j].y, w->base, w->n - 1, mixed_knot, &kc));
+        any = 1;
+    }
+    if (rc == 0 && any && w->decoded) rc = deliver_decoded(w);
+    return rc;
+}
+
+static int finish_mixed(pms_olr_writer *w, size_t j)
+{
+    wcounter *c = &w->c[j];
+    knot_ctx kc = {w, j};
+    int rc = mixed_rc(w, pms__olr_mixed_finish(c->mx, mixed_knot, &kc));
+    if (rc == 0 && c->kopen) rc = put_checked(w, j, c->kidx, c->kidx, 0, c->kval, c->kval);
+    c->kopen = 0;
+    w->st.mixed_cut += pms__olr_mixed_cut(c->mx);
+    return rc;
+}
 
 /* Hands the decoded callback every sample that all counters' stored segments now cover. */
 static int deliver_decoded(pms_olr_writer *w)
@@ -369,12 +454,16 @@ static int store_segment(pms_olr_writer *w, const pms_olr_segment *s)
 {
     if (w->failed || w->finished) return pms__fail(PMS_EINVAL, "%s: the writer has stopped", w->where);
     size_t j = s->counter;
-    if (j >= w->k || s->count == 0 || s->first + s->count > w->n || s->first + s->count <= w->c[j].next ||
-        s->first > w->c[j].next)
+    uint64_t next = j < w->k && w->c[j].mx ? w->c[j].fit_next : j < w->k ? w->c[j].next : 0;
+    if (j >= w->k || s->count == 0 || s->first + s->count > w->n || s->first + s->count <= next || s->first > next)
         return pms__fail(PMS_EINVAL, "%s: segment of counter %zu over samples %llu + %llu: not the next of %llu stored",
                          w->where, j, (unsigned long long)s->first, (unsigned long long)s->count,
-                         (unsigned long long)w->c[j].next);
+                         (unsigned long long)next);
     wcounter *c = &w->c[j];
+    if (c->mx) { /* the mixed program places its own segments */
+        c->fit_next = s->first + s->count;
+        return PMS_OK;
+    }
     uint64_t a = c->next, b = s->first + s->count - 1; /* wm's shared first sample is stored already */
     const uint64_t *xs = w->x + (a - w->base), *ys = c->y + (a - w->base);
     uint64_t n = b - a + 1, eps = w->eps[j], xa = xs[0], xb = xs[n - 1];
@@ -412,6 +501,14 @@ static int store_segment(pms_olr_writer *w, const pms_olr_segment *s)
 int pms_olr_writer_finish(pms_olr_writer *w)
 {
     if (w->failed || w->finished) return pms__fail(PMS_EINVAL, "%s: the writer has stopped", w->where);
+    for (size_t j = 0; j < w->k; j++) {
+        int rc = w->c[j].mx ? finish_mixed(w, j) : PMS_OK;
+        if (rc) return rc;
+    }
+    if (w->decoded) {
+        int rc = deliver_decoded(w);
+        if (rc) return rc;
+    }
     for (size_t j = 0; j < w->k; j++)
         if (w->c[j].next != w->n)
             return pms__fail(PMS_EINVAL, "%s: counter %zu: segments cover %llu of %llu samples", w->where, j,
@@ -445,6 +542,7 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
         free(w->c[j].dec);
         pms__obuf_free(&w->c[j].seg);
         pms__obuf_free(&w->c[j].res);
+        pms__olr_mixed_destroy(w->c[j].mx);
     }
     free(w->c);
     free(w->eps);

@@ -86,9 +86,14 @@ int pms_olr_fit_stream_outputs(pms_olr_fit *out, pms_olr_series *meta, pms_olr_s
 
 int pms_olr_write_store_stats(FILE *out, const char *path, const pms_olr_store_stats *st)
 {
-    fprintf(out, "%s: %llu bytes: x %llu, segments %llu, residuals %llu, header %llu; %llu segments, %llu joint\n",
+    fprintf(out, "%s: %llu bytes: x %llu, segments %llu, residuals %llu, header %llu; %llu segments, %llu joint, %llu points\n",
             path, (unsigned long long)st->bytes_total, (unsigned long long)st->bytes_x,
             (unsigned long long)st->bytes_segments, (unsigned long long)st->bytes_residuals,
-            (unsigned long long)st->bytes_header, (unsigned long long)st->segments, (unsigned long long)st->joint);
+            (unsigned long long)st->bytes_header, (unsigned long long)st->segments, (unsigned long long)st->joint,
+            (unsigned long long)st->points);
+    if (st->mixed_cut)
+        fprintf(out, "note: %s: the optimal joint/disjoint mix met its caps at %llu samples (open starts, look-back): "
+                     "the end points may not be the fewest\n",
+                path, (unsigned long long)st->mixed_cut);
     return ferror(out) ? pms__fail(PMS_EIO, "%s: write failed", path) : PMS_OK;
 }

@@ -15,6 +15,12 @@
 # spread, which collapses when a few dozen samples are left: mean OD at 25 samples is below
 # that at 500 (0.09 to 0.17 against 0.21 to 0.28 in 12 triples here). (Whether it rises
 # from 2000 to 500 samples, as from 64K to 256K, went either way: 7 of 9 triples.)
+# That check is not the paper's claim (OD rises with the period): it asserts the opposite, a
+# property of the measure where many sampled IPs share one block. The paper's claim in a
+# deterministic form is unit/test_hotspot_od_expectation: OD's expectation at fixed sample
+# counts under seeded ideal sampling, which rises at every step from 4000 to 15 samples on
+# --spread when each block is sampled at one IP, and falls from 4000 to 60 on the default
+# run when the samples spread over each block's instructions.
 # `hotspots --spread` (16 blocks of close counts, each sampled on one instruction) is
 # where the paper's trend shows: over four full sweeps (T/3500 doubling up to T*256/3500:
 # 64K..16M here, about 3500 down to 14 samples) the mean OD at the longest period is more

@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 printf 'x,a,b\n1,5,9\n3,8,9\n7,20,30\n8,21,31\n20,40,31\n' > s.csv
 "$PMUSCOPE" olr --method opt --eps 1 --store s.olr s.csv > summary.txt
-grep -Eq "^s.olr: [0-9]+ bytes: x [0-9]+, segments [0-9]+, residuals 0, header [0-9]+; [0-9]+ segments, [0-9]+ joint$" summary.txt ||
+grep -Eq "^s.olr: [0-9]+ bytes: x [0-9]+, segments [0-9]+, residuals 0, header [0-9]+; [0-9]+ segments, [0-9]+ joint, [0-9]+ points$" summary.txt ||
   fail "summary: $(cat summary.txt)"
 size=$(stat -c %s s.olr)
 

@@ -31,6 +31,7 @@ static void usage(FILE *out)
           "                         given) or until Ctrl-C; needs perf_event_paranoid <= 0 or root\n"
           "  -C, --cpu CPUS         system-wide on these CPUs only (0-3,6), as perf stat -C\n"
           "  -A, --no-aggr          with -a or -C: each CPU's counts (CPU<n> column), not their sum\n"
+          "                         (with -I per interval, with -r each CPU's mean over the runs)\n"
           "  -I, --interval-print MS  print the counts of every MS milliseconds\n"
           "  -x, --field-separator SEP  CSV in perf's columns: [time,]value,unit,event,[variance,]\n"
           "                         run time,running %,metric value,metric unit\n"
@@ -67,8 +68,51 @@ struct printer {
     pms_stat_value *values;  /* n values in -e order */
     pms_stat_value *per_cpu; /* -A: n x CPUs values, each event's CPUs together, as perf prints them */
     size_t nper_cpu;
+    /* -A -I: the run's counter and every unit's counts at the last interval */
+    pms_counter *counter;
+    pms_count *unit_prev, *unit_now;
     bool header_done;
 };
+
+/* -A: one value per event and unit from units' counts (out[u * n + i]), event by event as
+ * perf stat -A prints them. */
+static int set_per_cpu(struct printer *p, const pms_count *units)
+{
+    size_t nu = pms_counter_units(p->counter);
+    if (p->nper_cpu != nu * p->n) {
+        free(p->per_cpu);
+        p->nper_cpu = 0;
+        if (!(p->per_cpu = calloc(nu * p->n, sizeof *p->per_cpu))) return PMS_ENOMEM;
+        p->nper_cpu = nu * p->n;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t u = 0; u < nu; u++) {
+            pms_stat_value *v = &p->per_cpu[i * nu + u];
+            pms_stat_value_set(v, &p->events[i], &units[u * p->n + i]);
+            v->per_cpu = true;
+            v->cpu = pms_counter_unit_cpu(p->counter, u);
+        }
+    return PMS_OK;
+}
+
+/* -A -I: every unit's counts since the last interval into p->per_cpu. */
+static int per_cpu_interval(struct printer *p)
+{
+    size_t m = pms_counter_units(p->counter) * p->n;
+    if (!p->unit_prev) { /* the run's first interval: counts since the units opened */
+        p->unit_prev = calloc(m ? m : 1, sizeof *p->unit_prev);
+        p->unit_now = calloc(m ? m : 1, sizeof *p->unit_now);
+    }
+    pms_count *delta = calloc(m ? m : 1, sizeof *delta);
+    int r = delta && p->unit_prev && p->unit_now ? pms_counter_read_units(p->counter, p->unit_now) : PMS_ENOMEM;
+    if (r == PMS_OK) {
+        pms_count_delta(p->unit_now, p->unit_prev, m, delta);
+        memcpy(p->unit_prev, p->unit_now, m * sizeof *delta);
+        r = set_per_cpu(p, delta);
+    }
+    free(delta);
+    return r;
+}
 
 static void to_values(struct printer *p, const pms_count *counts)
 {
@@ -78,27 +122,33 @@ static void to_values(struct printer *p, const pms_count *counts)
 static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
 {
     struct printer *p = ctx;
-    (void)n;
     to_values(p, delta);
+    const pms_stat_value *values = p->values;
+    if (p->o->no_aggr) {
+        int r = per_cpu_interval(p);
+        if (r) return r; /* negative: measure_once says why */
+        values = p->per_cpu;
+        n = p->nper_cpu;
+    }
     double step = p->o->interval_ms / 1000.0;
     if (p->json) {
         pms_json_object_begin(p->json);
         pms_json_kv_double(p->json, "time", t);
         pms_json_key(p->json, "counts");
-        pms_stat_json_values(p->json, p->values, p->n, step);
+        pms_stat_json_values(p->json, values, n, step);
         pms_json_object_end(p->json);
     }
     if (p->o->json) {
         /* JSON only */
     } else if (p->o->wide) {
-        if (!p->header_done) pms_stat_wide_header(p->out, p->values, p->n);
-        pms_stat_wide_row(p->out, t, p->values, p->n);
+        if (!p->header_done) pms_stat_wide_header(p->out, values, n);
+        pms_stat_wide_row(p->out, t, values, n);
     } else if (p->o->sep) {
-        pms_stat_print_csv(p->out, p->o->sep, t, step, 1, p->values, p->n);
+        pms_stat_print_csv(p->out, p->o->sep, t, step, 1, values, n);
     } else if (p->o->json_lines) {
-        pms_stat_print_json_lines(p->out, t, step, 1, p->values, p->n);
+        pms_stat_print_json_lines(p->out, t, step, 1, values, n);
     } else {
-        pms_stat_print_plain_interval(p->out, t, step, p->values, p->n, !p->header_done);
+        pms_stat_print_plain_interval(p->out, t, step, values, n, !p->header_done);
     }
     p->header_done = true;
     fflush(p->out);
@@ -106,24 +156,32 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
     return 0;
 }
 
-/* -A: every CPU's counts, event by event as perf stat -A prints them. */
-static int read_per_cpu(struct printer *p, pms_counter *c)
+/* -A: every CPU's counts of the run. */
+static int read_per_cpu(struct printer *p)
 {
-    size_t nu = pms_counter_units(c);
-    pms_count *units = calloc(nu * p->n, sizeof *units);
-    free(p->per_cpu);
-    p->per_cpu = calloc(nu * p->n, sizeof *p->per_cpu);
-    p->nper_cpu = nu * p->n;
-    int r = units && p->per_cpu ? pms_counter_read_units(c, units) : PMS_ENOMEM;
-    for (size_t i = 0; r == PMS_OK && i < p->n; i++)
-        for (size_t u = 0; u < nu; u++) {
-            pms_stat_value *v = &p->per_cpu[i * nu + u];
-            pms_stat_value_set(v, &p->events[i], &units[u * p->n + i]);
-            v->per_cpu = true;
-            v->cpu = pms_counter_unit_cpu(c, u);
-        }
+    size_t m = pms_counter_units(p->counter) * p->n;
+    pms_count *units = calloc(m ? m : 1, sizeof *units);
+    int r = units ? pms_counter_read_units(p->counter, units) : PMS_ENOMEM;
+    if (r == PMS_OK) r = set_per_cpu(p, units);
     free(units);
     return r;
+}
+
+/* -A -r: the runs' per-CPU values (run r's at r x nper_cpu), averaged at the end into p->per_cpu. */
+struct per_cpu_runs {
+    pms_stat_value *v;
+    size_t nruns, per_run;
+};
+
+static int keep_per_cpu_run(struct per_cpu_runs *k, const struct printer *p)
+{
+    if (k->nruns && k->per_run != p->nper_cpu) return cli_error("the CPUs counted changed between runs");
+    pms_stat_value *v = realloc(k->v, (k->nruns + 1) * p->nper_cpu * sizeof *v);
+    if (!v) return cli_error("out of memory");
+    k->v = v;
+    k->per_run = p->nper_cpu;
+    memcpy(v + k->nruns++ * k->per_run, p->per_cpu, k->per_run * sizeof *v);
+    return CLI_OK;
 }
 
 static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals, pms_measure_result *res)
@@ -131,11 +189,15 @@ static int measure_once(const stat_opts *o, struct printer *p, pms_count *totals
     pms_counter *c;
     if (pms_counter_create(p->events, p->n, PMS_COUNTER_SKIP_UNSUPPORTED, &c) != PMS_OK) return cli_lib_error();
     pms_measure_opts mo = {.interval_ms = o->interval_ms, .on_interval = on_interval, .ctx = p, .stop = &stat_stop};
+    p->counter = c;
+    free(p->unit_prev), free(p->unit_now);
+    p->unit_prev = p->unit_now = NULL; /* the units open as the run starts */
     int r = o->system_wide ? pms_measure_cpus(c, o->cpus, o->argv[0] ? o->argv : NULL, &mo, totals, res)
             : o->pid       ? pms_measure_pid(c, o->pid, &mo, totals, res)
                            : pms_measure_command(c, o->argv, &mo, totals, res);
-    if (r == PMS_OK && o->no_aggr) r = read_per_cpu(p, c);
+    if (r == PMS_OK && o->no_aggr) r = read_per_cpu(p);
     pms_counter_destroy(c);
+    p->counter = NULL;
     return r == PMS_OK ? CLI_OK : r == PMS_ENOMEM ? cli_error("out of memory") : cli_lib_error();
 }
 
@@ -210,11 +272,13 @@ static int run_stat(const stat_opts *o)
     struct printer p = {.o = o, .out = out, .json = jf ? &json : NULL, .events = events, .n = n, .values = avg};
     pms_measure_result res = {0};
     unsigned done = 0;
+    struct per_cpu_runs cpu_runs = {0};
     double user = 0, sys = 0;
     int exit_code = CLI_OK;
     stat_install_signals();
     while (done < o->repeat && !stat_stop) {
         if ((rc = measure_once(o, &p, totals, &res)) != CLI_OK) break;
+        if (o->no_aggr && (rc = keep_per_cpu_run(&cpu_runs, &p)) != CLI_OK) break;
         p.values = runs + (size_t)done * n;
         to_values(&p, totals);
         p.values = avg;
@@ -224,7 +288,8 @@ static int run_stat(const stat_opts *o)
         if (!o->pid) exit_code = stat_exit_code(res.wait_status);
     }
     if (jf && o->interval_ms) pms_json_array_end(&json);
-    if (done > 0 && pms_stat_average_runs(runs, done, n, avg)) {
+    if (done > 0 && (pms_stat_average_runs(runs, done, n, avg) ||
+                     (o->no_aggr && pms_stat_average_runs(cpu_runs.v, done, p.nper_cpu, p.per_cpu)))) {
         rc = cli_lib_error();
     } else if (done > 0) {
         /* Ctrl-C still prints what was counted, as perf does. */
@@ -252,7 +317,7 @@ static int run_stat(const stat_opts *o)
         pms_json_finish(&json);
         if (jf != out) cli_close_output(jf);
     }
-    free(p.per_cpu);
+    free(p.per_cpu), free(p.unit_prev), free(p.unit_now), free(cpu_runs.v);
 done:
     if (out) stat_close_output(out);
     free(runs), free(avg), free(totals), free(elapsed), free(events);
@@ -364,8 +429,6 @@ int cmd_stat(int argc, char **argv)
             rc = cli_usage_error("stat", "-a and -C count every task of the CPUs: they do not go with -p");
         else if (o.no_aggr && !o.system_wide)
             rc = cli_usage_error("stat", "-A shows each CPU of -a or -C: give one of them");
-        else if (o.no_aggr && (o.interval_ms || o.repeat > 1))
-            rc = cli_usage_error("stat", "-A goes with neither -I nor -r here");
         else if (o.system_wide && o.schedule_runs)
             rc = cli_usage_error("stat", "--schedule=runs runs a command: it does not go with -a or -C");
         else if (!has_cmd && !o.pid && !o.system_wide)

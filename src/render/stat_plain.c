@@ -54,7 +54,8 @@ void pms_stat_print_plain(FILE *out, const pms_stat_summary *s, const pms_stat_v
 void pms_stat_print_plain_interval(FILE *out, double t, double interval_s, const pms_stat_value *v, size_t n,
                                    bool header)
 {
-    if (header) fputs("#           time             counts unit events\n", out);
+    if (header && n && v[0].per_cpu) fputs("#           time CPU                    counts unit events\n", out); /* -A */
+    else if (header) fputs("#           time             counts unit events\n", out);
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%16.9f ", t);
         print_line(out, v, n, i, interval_s, 1);

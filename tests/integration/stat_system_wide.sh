@@ -1,6 +1,7 @@
 #!/bin/bash
-# stat -a, -C CPUS and -A against perf stat in the same test: the same lines (CPU column,
-# unit, event, metric unit) in CSV, in perf's JSON lines and in the plain table's header;
+# stat -a, -C CPUS and -A (also with -I and -r) against perf stat in the same test: the same
+# lines (CPU column, unit, event, metric unit) in CSV, in perf's JSON lines and in the plain
+# table's header;
 # system-wide task-clock holds at least the workload's own CPU time; -C 0 counts CPU 0 only.
 # Where the kernel refuses system-wide events (perf_event_paranoid without the privilege),
 # the test says so and is skipped (ctest's SKIP); nowhere else.
@@ -34,6 +35,42 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 # Each CPU's task-clock is at most the run's wall time, and together at least the workload's.
 awk -F, 'NR == FNR { own = $1; next } $4 == "task-clock" { sum += $2; if ($2 < 0) bad++ }
          END { exit !(!bad && sum >= 0.8 * own) }' "$tmp/own.csv" "$tmp/percpu.csv" || fail "-A task-clock: $(cat "$tmp/percpu.csv")"
+
+# -A -I: every interval has perf's per-CPU lines (CPU, unit, event) in perf's order; the
+# intervals' task-clock of all CPUs adds up to at least the workload's own.
+"$PMUSCOPE" stat -a -A -I 100 -x, -o "$tmp/int.csv" -e "$ev" -- "${work[@]}"
+perf stat -a -A -I 100 -x, -o "$tmp/perf-int.csv" -e "$ev" -- "${work[@]}"
+python3 - "$tmp/int.csv" "$tmp/perf-int.csv" "$tmp/own.csv" <<'PY' || fail "stat -a -A -I differs from perf stat -a -A -I"
+import sys
+def intervals(path):
+    out = {}
+    for line in open(path):
+        f = line.strip().split(",")
+        if len(f) > 4 and not line.startswith("#"):
+            out.setdefault(f[0], []).append(f)
+    return list(out.values())
+ours, perf = intervals(sys.argv[1]), intervals(sys.argv[2])
+assert len(ours) >= 2 and len(perf) >= 2, (len(ours), len(perf))
+shape = [(f[1], f[3], f[4]) for f in perf[0]]
+for lines in ours:
+    assert [(f[1], f[3], f[4]) for f in lines] == shape, (lines, shape)
+own = float(open(sys.argv[3]).read().split(",")[0])
+clock = sum(float(f[2]) for lines in ours for f in lines if f[4] == "task-clock")
+assert clock >= 0.8 * own, (clock, own)
+PY
+"$PMUSCOPE" stat -a -A -I 100 -o "$tmp/int.txt" -e "$ev" -- "${work[@]}"
+perf stat -a -A -I 100 -o "$tmp/perf-int.txt" -e "$ev" -- "${work[@]}"
+diff <(grep -m1 '^#  ' "$tmp/perf-int.txt") <(grep -m1 '^#  ' "$tmp/int.txt") || fail "-A -I header differs from perf's"
+
+# -A -r 2: perf's lines (CPU, unit, event and the runs' spread column) once, each CPU's
+# task-clock the mean of two runs: together at least the workload's own.
+"$PMUSCOPE" stat -a -A -r 2 -x, -o "$tmp/runs.csv" -e "$ev" -- "${work[@]}"
+perf stat -a -A -r 2 -x, -o "$tmp/perf-runs.csv" -e "$ev" -- "${work[@]}"
+diff <(cols "$tmp/perf-runs.csv" 1,3,4) <(cols "$tmp/runs.csv" 1,3,4) || fail "stat -a -A -r 2 -x, lines differ from perf's"
+awk -F, '$5 !~ /%$/ { bad++ } END { exit bad > 0 }' <(grep -v '^#' "$tmp/runs.csv" | grep .) ||
+    fail "-A -r 2: no spread column: $(cat "$tmp/runs.csv")"
+awk -F, 'NR == FNR { own = $1; next } $4 == "task-clock" { sum += $2 } END { exit !(sum >= 0.8 * own) }' \
+    "$tmp/own.csv" "$tmp/runs.csv" || fail "-A -r 2 task-clock: $(cat "$tmp/runs.csv")"
 
 # -C 0 -A: CPU 0 only, as perf; -C 0 counts less than -a does when the workload runs elsewhere too.
 "$PMUSCOPE" stat -C 0 -A -x, -o "$tmp/cpu0.csv" -e "$ev" -- "${work[@]}"

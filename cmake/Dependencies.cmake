@@ -4,6 +4,17 @@ find_package(Threads REQUIRED)
 
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
 pkg_check_modules(GSL REQUIRED IMPORTED_TARGET gsl)
+# OLS by LAPACK's QR (dgeqrf, declared by LAPACKE's lapack.h) from OpenBLAS's single-threaded
+# build, linked by its own folder so that the build's (and the install's) RUNPATH names it:
+# Debian's default libopenblas.so.0 is the pthread build, whose threads only slow a
+# tall-skinny QR on a busy machine. GSL stays for the distributions and small matrices.
+find_path(LAPACK_INCLUDE_DIR lapack.h REQUIRED)
+find_library(OPENBLAS_SERIAL_LIBRARY openblas REQUIRED NO_DEFAULT_PATH
+             PATHS /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-serial)
+add_library(pms_dep_lapack INTERFACE)
+target_include_directories(pms_dep_lapack INTERFACE ${LAPACK_INCLUDE_DIR})
+target_link_libraries(pms_dep_lapack INTERFACE ${OPENBLAS_SERIAL_LIBRARY})
+get_filename_component(PMS_OPENBLAS_DIR ${OPENBLAS_SERIAL_LIBRARY} DIRECTORY)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 
 find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)

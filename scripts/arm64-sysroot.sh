@@ -15,12 +15,12 @@ dir=$(mkdir -p "$1" && cd "$1" && pwd)
 
 # Headers and link-time libraries for the cross build.
 dev=(libc6-dev linux-libc-dev libcrypt-dev libpfm4-dev libdw-dev libelf-dev zlib1g-dev
-     liblzma-dev libgsl-dev libglpk-dev libcmocka-dev liblapacke-dev libopenblas-pthread-dev
-     libtmglib-dev libzstd-dev libprotobuf-c-dev libiberty-dev)
+     liblzma-dev libgsl-dev libglpk-dev libcmocka-dev liblapacke-dev libopenblas-serial-dev
+     libzstd-dev libprotobuf-c-dev libiberty-dev)
 # Their run-time libraries and those of their libraries.
 runtime=(libc6 libgcc-s1 libpfm4 libdw1 libelf1 zlib1g liblzma5 libbz2-1.0 libzstd1 libgsl27
          libgslcblas0 libglpk40 libamd2 libcolamd2 libsuitesparseconfig5 libgmp10 libltdl7
-         libcmocka0 liblapacke libtmglib3 libopenblas0-pthread libgfortran5 libprotobuf-c1)
+         libcmocka0 libopenblas0-serial libgfortran5 libprotobuf-c1)
 # The guest: kernel (CONFIG_ARM_PMU=y), a static busybox, and perf as the reference with the
 # libraries its NEEDED entries (and theirs) name; valgrind, whose callgrind gives hotspot's
 # exact per-instruction counts (only its core and callgrind go into the guest, see pmu-vm).
@@ -70,14 +70,5 @@ find "$dir/root" -type l -lname '/*' | while read -r link; do
   target=$(readlink "$link")
   ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$dir/root$target")" "$link"
 done
-# What update-alternatives would link when installing OpenBLAS: BLAS, LAPACK and their .pc
-# files from OpenBLAS's pthread build (as on the host).
-lib=$dir/root/usr/lib/aarch64-linux-gnu
-for so in libblas.so libblas.so.3 liblapack.so liblapack.so.3; do
-  ln -sfn "openblas-pthread/$so" "$lib/$so"
-done
-ln -sfn ../openblas-pthread/pkgconfig/openblas.pc "$lib/pkgconfig/openblas.pc"
-ln -sfn ../openblas-pthread/pkgconfig/blas-openblas.pc "$lib/pkgconfig/blas.pc"
-ln -sfn ../openblas-pthread/pkgconfig/lapack-openblas.pc "$lib/pkgconfig/lapack.pc"
 printf '%s\n' "${packages[@]}" > "$stamp"
 echo "arm64-sysroot: $dir/root ready" >&2

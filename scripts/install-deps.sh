@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config clang
   libpfm4-dev libdw-dev libelf-dev libcmocka-dev
-  libgsl-dev libglpk-dev glpk-utils
+  libgsl-dev libglpk-dev glpk-utils liblapacke-dev libopenblas-serial-dev
   linux-perf valgrind
   r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
   zstd xz-utils libzstd-dev

@@ -94,6 +94,10 @@ typedef struct pms_sampler_stats {
                                   been passed on (passed on at once, out of order) */
 } pms_sampler_stats;
 
+/* The kernel's limit on sampling frequencies (perf_event_max_sample_rate, samples per
+ * second): perf_event_open refuses a higher frequency with EINVAL. */
+int pms_sampler_max_sample_rate(uint64_t *max);
+
 typedef struct pms_sampler pms_sampler;
 
 /* Opens the events on process pid (all its current threads; with inherit, later ones

@@ -1,4 +1,4 @@
-/* pmuscope: the statistics the methods share, on GSL.
+/* pmuscope: the statistics the methods share, on GSL (OLS on LAPACK's QR).
  *
  * Ordinary least squares with everything R's summary(lm()) prints, prediction,
  * error measures, Pearson correlation, variance inflation factors, min-max and

@@ -139,19 +139,15 @@ static int parse_olr(const char *arg, olr_opts *o)
 enum { OPT_READ = 256, OPT_RANDOMIZE, OPT_SEED, OPT_FALLBACK, OPT_OLR, OPT_OLR_OUTPUT, OPT_OLR_ONLY, OPT_OLR_CSV,
        OPT_JSON, OPT_PPROF };
 
-/* The kernel refuses frequencies above perf_event_max_sample_rate (EINVAL, which reads as a
- * bad config); perf record lowers the rate to the limit and says so. So does pmuscope. */
+/* The kernel refuses frequencies above its limit; perf record lowers the rate to the limit
+ * and says so. So does pmuscope. */
 static void lower_to_max_sample_rate(record_opts *o)
 {
-    FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-    unsigned long long max = 0;
-    if (!f) return;
-    if (fscanf(f, "%llu", &max) != 1) max = 0;
-    fclose(f);
-    if (!o->freq || !max || o->freq <= max) return;
+    uint64_t max;
+    if (!o->freq || pms_sampler_max_sample_rate(&max) != PMS_OK || !max || o->freq <= max) return;
     cli_warn("-F %llu Hz is above the maximum sample rate (perf_event_max_sample_rate: %llu Hz): sampling at "
              "%llu Hz. The limit can be raised in /proc/sys/kernel/perf_event_max_sample_rate",
-             (unsigned long long)o->freq, max, max);
+             (unsigned long long)o->freq, (unsigned long long)max, (unsigned long long)max);
     o->freq = max;
 }
 

@@ -1,4 +1,4 @@
-/* Linear models: the fit (OLS by QR or NNLS) and everything summary(lm()) prints,
+/* Linear models: the fit (OLS by LAPACK's QR, or NNLS) and everything summary(lm()) prints,
  * computed with R's formulas (summary.lm) so that the numbers agree with R's. */
 #include "pmuscope/stats.h"
 #include "stats/design.h"
@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
+#include <lapack.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,67 +63,63 @@ static pms_lm *lm_alloc(size_t n, size_t p, bool intercept, const char *const *n
     return m;
 }
 
-/* Fills rows [first, first + count) of the augmented matrix [1 x y] into blk and
- * adds their squares to the column sums of squares. */
-static void fill_block(gsl_matrix *blk, const double *x, size_t p, const double *y, const double *w, bool intercept,
-                       size_t first, size_t count, double *colss)
+/* Fills rows [first, first + count) of the augmented matrix [1 x y] into rows
+ * top.. of the column-major block a (leading dimension lda) and adds their squares
+ * to the column sums of squares. */
+static void fill_block(double *a, size_t lda, size_t top, const double *x, size_t p, const double *y, const double *w,
+                       bool intercept, size_t first, size_t count, double *colss)
 {
     size_t k0 = intercept ? 1 : 0;
     for (size_t r = 0; r < count; r++) {
-        double *row = gsl_matrix_ptr(blk, r, 0);
         const double *xi = x + (first + r) * p;
         double sw = w ? sqrt(w[first + r]) : 1.0; /* weighted least squares: rows times sqrt(w) */
+        double *row = a + top + r;
         if (intercept) row[0] = sw;
-        for (size_t j = 0; j < p; j++) row[k0 + j] = sw * xi[j];
-        row[k0 + p] = sw * y[first + r];
-        for (size_t j = 0; j < k0 + p; j++) colss[j] += row[j] * row[j];
+        for (size_t j = 0; j < p; j++) row[(k0 + j) * lda] = sw * xi[j];
+        row[(k0 + p) * lda] = sw * y[first + r];
+        for (size_t j = 0; j < k0 + p; j++) colss[j] += row[j * lda] * row[j * lda];
     }
 }
 
-enum { OLS_BLOCK = 2048 };
+enum { OLS_BLOCK = 16384 };
 
 /* OLS by Householder QR of the augmented matrix [X y], a block of rows at a
- * time: GSL's QR of [R; next rows] updates R (a tall-skinny QR), the same
- * orthogonal factorisation as one QR of the whole matrix, without a copy of it
- * (the level-2 QR_decomp measured faster here than QR_UR_decomp on gslcblas). R = [R_xx r_xy; 0 r_yy]: coef = R_xx^-1 r_xy and
+ * time: LAPACK's QR (dgeqrf, OpenBLAS's single-threaded build) of [R; next rows] updates R (a
+ * tall-skinny QR), the same orthogonal factorisation as one QR of the whole
+ * matrix, without a copy of it. R = [R_xx r_xy; 0 r_yy]: coef = R_xx^-1 r_xy and
  * (X'X)^-1 = R_xx^-1 R_xx^-T. */
 static int fit_ols(const double *x, size_t n, size_t p, const double *y, const double *w, const char *const *names,
                    double tol, pms_lm *m)
 {
-    size_t k = m->ncoef, K = k + 1, bsize = n < OLS_BLOCK ? n : OLS_BLOCK;
-    if (bsize < K) bsize = K; /* n > k is checked by the caller, so n >= K */
-    gsl_matrix *blk = gsl_matrix_alloc(bsize + K, K), *r = gsl_matrix_calloc(K, K);
+    size_t k = m->ncoef, K = k + 1, bsize = n < OLS_BLOCK ? n : OLS_BLOCK, lda = bsize + K;
+    lapack_int nrow = (lapack_int)lda, ncol = (lapack_int)K, ld = (lapack_int)lda, lwork = -1, info = 0;
+    double query = 0, *blk = malloc(lda * K * sizeof *blk), *tau = malloc(K * sizeof *tau), *work = NULL;
+    gsl_matrix *r = gsl_matrix_calloc(K, K);
     double *colss = calloc(K, sizeof *colss);
     int rc = PMS_OK;
-    if (!blk || !r || !colss) {
+    if (blk && tau) LAPACK_dgeqrf(&nrow, &ncol, blk, &ld, tau, &query, &lwork, &info); /* workspace size */
+    lwork = (lapack_int)query;
+    work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+    if (!blk || !tau || !work || !r || !colss) {
         rc = pms__fail(PMS_ENOMEM, "out of memory fitting %zu x %zu", n, k);
         goto done;
     }
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
-    /* each step factors [R; next rows] with the level-2 Householder QR */
-    gsl_vector *tau = gsl_vector_alloc(K);
-    int g = tau ? 0 : GSL_ENOMEM;
     size_t first = 0;
     bool have_r = false;
-    while (g == 0 && first < n) {
+    while (info == 0 && first < n) {
         size_t top = have_r ? K : 0, count = n - first < bsize ? n - first : bsize;
-        gsl_matrix_view v = gsl_matrix_submatrix(blk, 0, 0, top + count, K);
-        if (have_r) {
-            gsl_matrix_view rt = gsl_matrix_submatrix(blk, 0, 0, K, K);
-            gsl_matrix_memcpy(&rt.matrix, r);
-        }
-        gsl_matrix_view rows = gsl_matrix_submatrix(blk, top, 0, count, K);
-        fill_block(&rows.matrix, x, p, y, w, m->has_intercept, first, count, colss);
-        g = gsl_linalg_QR_decomp(&v.matrix, tau);
+        for (size_t c = 0; have_r && c < K; c++) /* [R; next rows]: R's column c, zeros below its diagonal */
+            for (size_t a = 0; a < K; a++) blk[c * lda + a] = a <= c ? gsl_matrix_get(r, a, c) : 0.0;
+        fill_block(blk, lda, top, x, p, y, w, m->has_intercept, first, count, colss);
+        nrow = (lapack_int)(top + count);
+        LAPACK_dgeqrf(&nrow, &ncol, blk, &ld, tau, work, &lwork, &info);
         for (size_t a = 0; a < K; a++)
-            for (size_t c = 0; c < K; c++) gsl_matrix_set(r, a, c, c >= a ? gsl_matrix_get(blk, a, c) : 0.0);
+            for (size_t c = 0; c < K; c++) gsl_matrix_set(r, a, c, c >= a ? blk[c * lda + a] : 0.0);
         have_r = true;
         first += count;
     }
-    gsl_vector_free(tau);
-    gsl_set_error_handler(old);
-    if (g) {
-        rc = pms__fail(PMS_ENUMERIC, "QR decomposition failed: %s", gsl_strerror(g));
+    if (info != 0) {
+        rc = pms__fail(PMS_ENUMERIC, "QR decomposition failed: LAPACK's dgeqrf returned %d", (int)info);
         goto done;
     }
     /* R's dqrdc2 test: a column whose part orthogonal to the earlier ones is
@@ -144,8 +141,10 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
             m->cov_unscaled[a * k + c] = m->cov_unscaled[c * k + a] = s;
         }
 done:
-    gsl_matrix_free(blk);
-    gsl_matrix_free(r);
+    free(blk);
+    free(tau);
+    free(work);
+    if (r) gsl_matrix_free(r);
     free(colss);
     return rc;
 }

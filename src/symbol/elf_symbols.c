@@ -26,10 +26,13 @@ static int arm_mapping_symbol(const char *name)
 static int keep(const GElf_Sym *sym, const char *name, Elf *elf, GElf_Word shndx, int arm)
 {
     int type = GELF_ST_TYPE(sym->st_info);
-    if (!name || !name[0] || sym->st_shndx == SHN_UNDEF) return 0;
+    /* An absolute symbol is a value, not a place in the file: libgcc_s's version nodes
+     * (GCC_4.7.0, an OBJECT at 0) would otherwise name its first pages, which perf leaves
+     * as addresses. */
+    if (!name || !name[0] || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS) return 0;
     if (arm && arm_mapping_symbol(name)) return 0;
     if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT) return 1;
-    if (type != STT_NOTYPE || sym->st_shndx == SHN_ABS) return 0;
+    if (type != STT_NOTYPE) return 0;
     int vis = GELF_ST_VISIBILITY(sym->st_other);
     if (vis == STV_HIDDEN || vis == STV_INTERNAL) return 0;
     GElf_Shdr shdr;

@@ -1,5 +1,6 @@
 /* The optimal joint/disjoint mix of the olr segment file, one counter (store_mixed.h). */
 #include "olr/store_mixed.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +31,13 @@ typedef struct node {
 struct pms__olr_mixed {
     uint64_t eps, nv;
     state *rows;           /* (last - wb + 1) rows of nv: the samples wb .. last */
-    uint64_t wb, nrows, rowcap;
+    uint64_t wb, nrows;
+    size_t rowcap;
     start *st;
-    uint64_t nst, stcap;
+    uint64_t nst;
+    size_t stcap;
     node *nodes, *chain;   /* scratch: common ancestor and chain */
-    uint64_t nodecap, chaincap;
+    size_t nodecap, chaincap;
     int emitted;           /* a knot was handed out: (wb, the only valid state of row 0) */
     uint64_t cut, since_check;
 };
@@ -81,18 +84,6 @@ static i128 ceil_div(i128 a, i128 b) /* b > 0 */
     return q * b < a ? q + 1 : q;
 }
 
-static int grow(void **p, uint64_t *cap, uint64_t need, size_t size)
-{
-    if (need <= *cap) return 0;
-    uint64_t c = *cap ? *cap : 64;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* Adds sample (x, y) to start s; false when no line from it keeps every sample. */
 static int narrow(start *s, uint64_t xi, uint64_t x, uint64_t y, uint64_t eps)
 {
@@ -117,7 +108,7 @@ static int hand_out(pms__olr_mixed *m, uint64_t i, uint64_t off, pms__olr_knot_f
     for (;;) {
         const state *s = &row(m, i)[off];
         if (s->pdelta == 0 && m->emitted) break; /* row wb: handed out already */
-        if (grow((void **)&m->chain, &m->chaincap, n + 1, sizeof *m->chain)) return -1;
+        if (pms__grow(&m->chain, &m->chaincap, n + 1, sizeof *m->chain)) return -1;
         m->chain[n++] = (node){i, (uint8_t)off};
         if (s->pdelta == 0) break;
         uint64_t p = i - s->pdelta;
@@ -161,7 +152,7 @@ static int add_node(pms__olr_mixed *m, uint64_t *n, uint64_t i, uint8_t off)
 {
     for (uint64_t k = 0; k < *n; k++)
         if (m->nodes[k].i == i && m->nodes[k].off == off) return 0;
-    if (grow((void **)&m->nodes, &m->nodecap, *n + 1, sizeof *m->nodes)) return -1;
+    if (pms__grow(&m->nodes, &m->nodecap, *n + 1, sizeof *m->nodes)) return -1;
     m->nodes[(*n)++] = (node){i, off};
     return 0;
 }
@@ -223,7 +214,7 @@ static void thin(pms__olr_mixed *m)
 int pms__olr_mixed_add(pms__olr_mixed *m, const uint64_t *x, const uint64_t *y, uint64_t base, uint64_t j,
                        pms__olr_knot_fn fn, void *ctx)
 {
-    if (grow((void **)&m->rows, &m->rowcap, (m->nrows + 1) * m->nv, sizeof *m->rows)) return -1;
+    if (pms__grow(&m->rows, &m->rowcap, (m->nrows + 1) * m->nv, sizeof *m->rows)) return -1;
     if (m->nrows == 0) m->wb = j;
     m->nrows++;
     state *r = row(m, j);
@@ -261,7 +252,7 @@ int pms__olr_mixed_add(pms__olr_mixed *m, const uint64_t *x, const uint64_t *y, 
     }
     m->nst = alive;
     /* each knot here starts lines */
-    if (grow((void **)&m->st, &m->stcap, m->nst + m->nv, sizeof *m->st)) return -1;
+    if (pms__grow(&m->st, &m->stcap, m->nst + m->nv, sizeof *m->st)) return -1;
     for (uint64_t o = 0; o < m->nv; o++)
         if (r[o].cost != UINT64_MAX)
             m->st[m->nst++] = (start){.i = j, .cost = r[o].cost, .v = v0 + (i128)o, .off = (uint8_t)o};

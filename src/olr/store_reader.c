@@ -8,6 +8,7 @@
 #include "pmuscope/olr_store.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -114,18 +115,6 @@ static int header(reader *r)
     return PMS_OK;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need) c *= 2;
-    void *n = realloc(*p, c * size);
-    if (!n) return -1;
-    *p = n;
-    *cap = c;
-    return 0;
-}
-
 static int chunk_x(reader *r)
 {
     pms_olr_stored *s = r->s;
@@ -135,7 +124,7 @@ static int chunk_x(reader *r)
     if (!s->has_x) return bad_at(r, &r->in, "no x chunk: the header says x was left out");
     if (m > r->in.n) return bad_at(r, &r->in, "at most one x value per byte");
     size_t cap = (size_t)r->nx;
-    if (grow((void **)&s->x, &cap, (size_t)(r->nx + m), sizeof *s->x)) return pms__fail(PMS_ENOMEM, "out of memory");
+    if (pms__grow(&s->x, &cap, (size_t)(r->nx + m), sizeof *s->x)) return pms__fail(PMS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < m; i++) {
         uint64_t v, x;
         if ((rc = r->nx < 2 ? varint(r, &r->in, &v, "an x value") : zigzag(r, &r->in, &v, "an x step change")))
@@ -177,7 +166,7 @@ static int chunk_segments(reader *r)
     uint64_t m;
     int rc = counter_chunk(r, &j, &m, "the number of segments", "at most one segment per byte");
     if (rc) return rc;
-    if (grow((void **)&s->seg[j], &r->cap[j], s->nseg[j] + (size_t)m, sizeof **s->seg))
+    if (pms__grow(&s->seg[j], &r->cap[j], s->nseg[j] + (size_t)m, sizeof **s->seg))
         return pms__fail(PMS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < m; i++) {
         uint64_t head, d1, d2 = 0;
@@ -207,7 +196,7 @@ static int chunk_residuals(reader *r)
     if (rc) return rc;
     if (!s->lossless) return bad_at(r, &r->in, "no residuals: the header says the file is not lossless");
     size_t cap = (size_t)r->nres[j];
-    if (grow((void **)&s->residual[j], &cap, (size_t)(r->nres[j] + m), sizeof **s->residual))
+    if (pms__grow(&s->residual[j], &cap, (size_t)(r->nres[j] + m), sizeof **s->residual))
         return pms__fail(PMS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < m; i++)
         if ((rc = zigzag(r, &r->in, &s->residual[j][r->nres[j]++], "a residual"))) return rc;

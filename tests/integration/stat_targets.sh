@@ -20,7 +20,9 @@ tc=$(awk -F, '$3 == "task-clock" { print $1 }' "$tmp/attach.csv")
 awk -v t="$tc" 'BEGIN { exit !(t > 200) }' || fail "-p counted only $tc ms of a ~1 s busy process"
 
 # -p: until Ctrl-C (SIGINT to pmuscope), the target keeps running
-sleep 30 & sleeper=$!; pids+=("$sleeper")
+# The target outlives any wait for stat to attach (a 30 s one once ended first: CI, 31 s);
+# cleanup kills it.
+sleep 100000 & sleeper=$!; pids+=("$sleeper")
 "$PMUSCOPE" stat -p "$sleeper" -e task-clock,context-switches -o "$tmp/int.txt" & stat=$!; pids+=("$stat")
 wait_perf_open "$stat"
 kill -INT "$stat"

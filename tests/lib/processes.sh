@@ -21,7 +21,7 @@ wait_cpu_ms() {
 
 # Waits until process $1 has a perf event open (it has set up its counters and signal handlers).
 wait_perf_open() {
-    until ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; do
+    until grep -q 'perf_event' <(ls -l "/proc/$1/fd" 2>/dev/null); do
         kill -0 "$1" 2>/dev/null || fail "process $1 ended before opening a perf event"
         sleep 0.02
     done

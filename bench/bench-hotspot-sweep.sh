@@ -4,7 +4,10 @@
 # (`valgrind --tool=callgrind`, its default options) of the same command: the peer a
 # sweep cannot avoid. Goal: a ratio of at most 1.2. RUNS pairs, each a callgrind run and a
 # sweep in turn (the order alternates, so that neither always follows the other); every
-# pair's times and ratio are printed, then the medians.
+# pair's times and ratios are printed, then the medians. Beside the wall time, the CPU time
+# (task-clock of the command and every process it starts, `perf stat`), which other jobs on
+# the machine change far less: the sweep's CPU holds valgrind's, the recordings' (one run of
+# the command per period) and pmuscope's own.
 # usage: bench-hotspot-sweep.sh [BUILD]   (env RUNS, default 5; PERIODS, default 256K,1M,4M;
 #        WORKLOAD, default "hotspots")
 set -euo pipefail
@@ -16,25 +19,37 @@ cmd=("$build/workloads/${wargs[0]}" "${wargs[@]:1}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 callgrind() {
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/cg.log" "${cmd[@]}" >/dev/null
 }
 sweep() { "$build/pmuscope" hotspot --sweep "$periods" -o "$tmp/sweep.txt" -- "${cmd[@]}" >/dev/null; }
-timed() { local t0; t0=$(now); "$@"; echo "$t0 $(now)" | awk '{ print $2 - $1 }'; }
+# "WALL CPU" seconds of a command
+timed() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  perf stat -x, -e task-clock -o "$tmp/stat" -- "$@"
+  t1=$(date +%s.%N)
+  awk -F, -v w="$(echo "$t0 $t1" | awk '{ print $2 - $1 }')" '$3 ~ /^task-clock/ { print w, $1 / 1000 }' "$tmp/stat"
+}
 
 echo "hotspot --sweep $periods on ${wargs[*]} against one plain callgrind run, $runs pairs"
 for ((i = 1; i <= runs; i++)); do
   if ((i % 2)); then
-    v=$(timed callgrind); s=$(timed sweep)
+    read -r v vc < <(timed callgrind); read -r s sc < <(timed sweep)
   else
-    s=$(timed sweep); v=$(timed callgrind)
+    read -r s sc < <(timed sweep); read -r v vc < <(timed callgrind)
   fi
   echo "$v" >>"$tmp/valgrind"
   echo "$s" >>"$tmp/sweep"
   echo "$s $v" | awk '{ print $1 / $2 }' >>"$tmp/ratio"
-  printf '  pair %d: callgrind %6.2f s, sweep %6.2f s, ratio %.3f\n' "$i" "$v" "$s" "$(tail -1 "$tmp/ratio")"
+  echo "$vc" >>"$tmp/valgrind_cpu"
+  echo "$sc" >>"$tmp/sweep_cpu"
+  echo "$sc $vc" | awk '{ print $1 / $2 }' >>"$tmp/ratio_cpu"
+  printf '  pair %d: callgrind %6.2f s (CPU %5.2f s), sweep %6.2f s (CPU %5.2f s), ratio %.3f (CPU %.3f)\n' \
+    "$i" "$v" "$vc" "$s" "$sc" "$(tail -1 "$tmp/ratio")" "$(tail -1 "$tmp/ratio_cpu")"
 done
 printf 'median: callgrind %.2f s, sweep %.2f s, ratio of the pairs %.3f (goal: at most 1.2)\n' \
   "$(median <"$tmp/valgrind")" "$(median <"$tmp/sweep")" "$(median <"$tmp/ratio")"
+printf 'median CPU: callgrind %.2f s, sweep %.2f s, ratio of the pairs %.3f\n' \
+  "$(median <"$tmp/valgrind_cpu")" "$(median <"$tmp/sweep_cpu")" "$(median <"$tmp/ratio_cpu")"

@@ -321,6 +321,11 @@ const char *pms_phase_monitor_interval_event(const pms_phase_monitor *m);
 int pms_phase_monitor_target_gone(const pms_phase_monitor *m);
 /* Valid until close; read it after stop. */
 const pms_phase_engine *pms_phase_monitor_engine(const pms_phase_monitor *m);
+/* Where each interval's metric comes from, in words: the CPI from cycles and instructions
+ * read at every interval's end, or, when they are not read (no hardware PMU; or Linux before
+ * 6.12, which refuses counter reads in samples of inherited events), wall-clock ns per
+ * sample, and why. */
+const char *pms_phase_monitor_metric_about(const pms_phase_monitor *m);
 /* Records lost by the kernel (the buffer was full) and intervals without any sample. */
 void pms_phase_monitor_losses(const pms_phase_monitor *m, uint64_t *lost, uint64_t *empty_intervals);
 

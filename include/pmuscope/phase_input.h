@@ -30,6 +30,10 @@ typedef struct pms_phase_input {
     const char *path, *pc_path;     /* a file to replay (and its exp-bbv PC file) */
     pid_t pid;                      /* live: a process to attach to ... */
     char **argv;                    /* ... or a command to launch */
+    /* Launched: follow the command's own process only, not the children it starts (perf's
+     * --no-inherit). Linux before 6.12 reads cycles and instructions in samples of
+     * per-process events only: the CPI per interval then, instead of ns per sample. */
+    int no_inherit;
     /* Attached: the caller sets *stop (from its SIGINT handler) to end the session; may be NULL.
      * A launched command runs to its end (the caller decides what Ctrl-C does). */
     volatile sig_atomic_t *stop;

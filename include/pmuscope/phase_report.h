@@ -27,6 +27,7 @@ typedef struct pms_phase_run {
     char source[512];     /* what was analysed, in words */
     const char *size_unit;   /* "instructions", "ns", "samples" */
     const char *metric_name; /* "CPI", "ns/sample" */
+    const char *metric_about;/* where the metric comes from, in words (NULL: not said) */
     const char *samples_name;/* "samples", or "blocks" for exact vectors */
 } pms_phase_run;
 

@@ -50,6 +50,9 @@ static void usage(FILE *out)
             "                           without a PMU); for perf.data, the recorded event that does\n"
             "      --interval-size N    interval size in the interval event's unit (default 100M\n"
             "                           instructions; task-clock: 10 sample periods, 40 ms)\n"
+            "      --no-inherit         follow the command's own process, not its children: Linux\n"
+            "                           before 6.12 then reads each interval's CPI (with children,\n"
+            "                           the metric is ns per sample there)\n"
             "Files:\n"
             "      --samples-per-interval N  perf.data without an interval event (default 100)\n"
             "      --pc FILE            exp-bbv PC file (block addresses and functions)\n"
@@ -73,7 +76,7 @@ static void usage(FILE *out)
 enum {
     OPT_SIGSIZE = 256, OPT_SEED, OPT_CLASSIFIER, OPT_TRANSITION, OPT_CACHE, OPT_RATE, OPT_PREDICTOR, OPT_HISTORY,
     OPT_PPM, OPT_PCACHE, OPT_CONF, OPT_GROW, OPT_MAXIV, OPT_RANDOM, OPT_IVEVENT, OPT_SPI, OPT_PC, OPT_FORMAT,
-    OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_TRACE, OPT_WRITEBB, OPT_THRESHOLD, OPT_K, OPT_INTERVAL,
+    OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_TRACE, OPT_WRITEBB, OPT_THRESHOLD, OPT_K, OPT_INTERVAL, OPT_NO_INHERIT,
 };
 
 static int parse_predictor(const char *s, pms_predictor_kind *out)
@@ -159,6 +162,7 @@ int cmd_phase(int argc, char **argv)
         {"max-interval", required_argument, 0, OPT_MAXIV},     {"event", required_argument, 0, 'e'},
         {"count", required_argument, 0, 'c'},                  {"randomize", required_argument, 0, OPT_RANDOM},
         {"interval-event", required_argument, 0, OPT_IVEVENT}, {"interval-size", required_argument, 0, OPT_INTERVAL},
+        {"no-inherit", no_argument, 0, OPT_NO_INHERIT},
         {"samples-per-interval", required_argument, 0, OPT_SPI}, {"pc", required_argument, 0, OPT_PC},
         {"format", required_argument, 0, OPT_FORMAT},          {"truth", required_argument, 0, OPT_TRUTH},
         {"quiet", no_argument, 0, 'q'},                        {"csv", optional_argument, 0, OPT_CSV},
@@ -247,6 +251,7 @@ int cmd_phase(int argc, char **argv)
                 return cli_usage_error("phase", "--randomize=%s: phase draws exponential periods: --randomize=exp", optarg);
             in.live.randomize = 1;
             break;
+        case OPT_NO_INHERIT: in.no_inherit = 1; break;
         case OPT_IVEVENT:
             in.live.interval_event = optarg;
             in.source.interval_event = optarg;

@@ -7,6 +7,7 @@
 #include "pmuscope/profile.h"
 #include "pmuscope/symbols.h"
 #include "hotspot/pprof_sites.h"
+#include "symbol/offsets_only.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -136,8 +137,8 @@ int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
     }
     if (rc == PMS_OK)
         rc = copy_cmdline(out, r);
-    if (rc == PMS_OK)
-        rc = pms_symbols_create(&sym);
+    if (rc == PMS_OK && (rc = pms_symbols_create(&sym)) == PMS_OK)
+        pms__symbols_offsets_only(sym); /* the measures place samples; they name no function */
     if (rc == PMS_OK)
         rc = pms_profile_create(&prof, sym);
     if (rc == PMS_OK)

@@ -59,6 +59,10 @@ static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run
             run->size_unit = "samples";
         }
         run->metric_name = run->n && run->rows[0].ev.metric_is_cpi ? "CPI" : "ns/sample";
+        run->metric_about = run->n && run->rows[0].ev.metric_is_cpi
+                                ? "cycles / instructions, read in the recording's samples at each interval's end"
+                                : "wall-clock ns per sample, as the recording reads no cycles and instructions in "
+                                  "its samples";
         return rc;
     }
     if (format == PMS_PHASE_FORMAT_SIMPOINT) {
@@ -78,6 +82,7 @@ static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run
     run->size_unit = "instructions";
     run->samples_name = "blocks";
     run->metric_name = "CPI"; /* exact vectors carry no timing: shown as "-" */
+    run->metric_about = "none: exact block vectors carry no cycles";
     return PMS_OK;
 }
 

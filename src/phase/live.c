@@ -15,6 +15,7 @@ static void describe(pms_phase_input *in, pms_phase_run *run, const char *what)
     int time_based = strstr(pms_phase_monitor_interval_event(m), "clock") != NULL;
     run->size_unit = time_based ? "ns" : "instructions";
     run->metric_name = run->n && run->rows[0].ev.metric_is_cpi ? "CPI" : "ns/sample";
+    run->metric_about = pms_phase_monitor_metric_about(m);
     run->engine = pms_phase_monitor_engine(m);
     pms_phase_monitor_losses(m, &in->lost_samples, &in->empty_intervals);
 }
@@ -26,7 +27,7 @@ static int run_command(pms_phase_input *in, pms_phase_run *run)
     int rc = pms_child_spawn(&child, in->argv);
     if (rc) return rc;
     in->live.enable_on_exec = 1;
-    in->live.inherit = 1;
+    in->live.inherit = !in->no_inherit;
     in->live.own_thread = 1;
     in->live.on_interval = pms_phase_run_collect;
     in->live.user = run;

@@ -21,6 +21,7 @@ struct pms_phase_monitor {
     pms_assembler assembler;
     unsigned multiple;              /* the periods currently set, in base intervals */
     uint64_t lost;
+    const char *metric_about;       /* pms_phase_monitor_metric_about */
     pthread_t thread;
     int thread_running;
     atomic_int stop;
@@ -122,10 +123,15 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
                                      : PMS_PHASE_SAMPLES_PER_INTERVAL *
                                            (pms_event_is_software(&m->events[0]) ? period : PMS_PHASE_SOFTWARE_PERIOD)};
     /* With a PMU, cycles and instructions read at every interval end give its CPI. */
+    m->metric_about = "wall-clock ns per sample, as no hardware PMU counts cycles and instructions here (it "
+                      "measures the machine's load as much as the program)";
     if (hw_interval && pms_event_parse("cycles", &m->events[2]) == PMS_OK &&
         pms_event_parse("instructions", &m->events[3]) == PMS_OK && pms_event_probe(&m->events[2]) == PMS_OK) {
         m->sampling[1].read = &m->events[2];
         m->sampling[1].nread = 2;
+        m->metric_about = "cycles / instructions, both counted in each interval";
+    } else if (hw_interval) {
+        m->metric_about = "wall-clock ns per sample, as cycles and instructions cannot both be counted here";
     }
     if (pid == 0) pid = getpid();
     /* Per-CPU (or per-thread) buffers are merged in time order before intervals are cut. */
@@ -137,6 +143,9 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
         /* Linux before 6.12 refuses PERF_SAMPLE_READ on inherited events: following the
          * command's children matters more than the CPI, which is left out then. */
         m->sampling[1].nread = 0;
+        m->metric_about = "wall-clock ns per sample, as Linux before 6.12 reads no counts in samples of events "
+                          "that the command's children inherit (without inherit, following the command's "
+                          "own process only, the CPI is read)";
         rc = pms_sampler_open(&m->sampler, &sc, pid);
     }
     pms_phase_config phase = cfg->phase;
@@ -235,6 +244,7 @@ void pms_phase_monitor_close(pms_phase_monitor *m)
 
 const char *pms_phase_monitor_sample_event(const pms_phase_monitor *m) { return m->events[0].name; }
 const char *pms_phase_monitor_interval_event(const pms_phase_monitor *m) { return m->events[1].name; }
+const char *pms_phase_monitor_metric_about(const pms_phase_monitor *m) { return m->metric_about; }
 const pms_phase_engine *pms_phase_monitor_engine(const pms_phase_monitor *m) { return m->engine; }
 int pms_phase_monitor_target_gone(const pms_phase_monitor *m) { return pms_sampler_target_gone(m->sampler); }
 

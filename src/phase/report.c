@@ -197,6 +197,7 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
         fprintf(out, "  transition share    - (" WHY_NO_INTERVALS ")\n");
         fprintf(out, "  mean run length     - (" WHY_NO_INTERVALS ")\n");
     }
+    if (r->metric_about) fprintf(out, "  metric              %s: %s\n", r->metric_name, r->metric_about);
     if (!isfinite(s.intra_phase_cov) || !isfinite(s.whole_cov))
         fprintf(out, "  intra-phase CoV     - (no per-interval %s)\n", r->metric_name);
     else
@@ -227,9 +228,6 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
                 isfinite(base) ? "what prediction must beat" : WHY_NO_PAIRS);
     }
     fprintf(out, "  (metric error: mean |%s of the predicted phase so far - the interval's|)\n", r->metric_name);
-    if (strcmp(r->metric_name, "CPI"))
-        fprintf(out, "  (without a PMU, CoV and metric error are on %s: wall-clock ns per cpu-clock sample,\n"
-                     "   which measure the machine's load as much as the program)\n", r->metric_name);
 }
 
 int pms_phase_write_csv(const pms_phase_run *r, FILE *out)
@@ -283,6 +281,7 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     pms_json_kv_number(&j, "transition_share", s.transition_share, WHY_NO_INTERVALS);
     pms_json_kv_number(&j, "mean_run_length", s.mean_run_length, WHY_NO_INTERVALS);
     pms_json_kv_string(&j, "metric", r->metric_name);
+    if (r->metric_about) pms_json_kv_string(&j, "metric_about", r->metric_about);
     char why_no_metric[64];
     snprintf(why_no_metric, sizeof why_no_metric, "no per-interval %s", r->metric_name);
     pms_json_kv_number(&j, "intra_phase_cov", s.intra_phase_cov, why_no_metric);

@@ -4,6 +4,7 @@
 #include "symbol/build_id.h"
 #include "symbol/elf_file.h"
 #include "symbol/kallsyms.h"
+#include "symbol/offsets_only.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -55,6 +56,7 @@ struct pms_symbols {
     int vdso_state; /* 0: not compared yet, 1: this process's vDSO is the recorded one, -1: not */
     pms__symtab kallsyms;
     int kallsyms_state; /* 0: not tried, 1: loaded, -1: not this kernel's or unreadable */
+    int offsets_only;   /* pms__symbols_offsets_only: no function names looked up */
     char *symfs;          /* pms_symbols_set_symfs: binaries are read under this directory */
     char disk[PATH_MAX];  /* the last path joined with symfs */
 };
@@ -363,13 +365,15 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
     if (kernel) { /* named, not symbolised: file offsets mean nothing there */
         if (s->vmlinux && strcmp(out->binary, PMS_BINARY_KERNEL) == 0) out->binary = vmlinux_name;
         out->mapped = 1;
-        fill_kernel_symbol(s, out, ip);
+        if (!s->offsets_only) fill_kernel_symbol(s, out, ip);
         return;
     }
     out->file_offset = ip - m->start + m->pgoff;
     out->mapped = 1;
-    fill_symbol(s, out);
+    if (!s->offsets_only) fill_symbol(s, out);
 }
+
+void pms__symbols_offsets_only(pms_symbols *s) { s->offsets_only = 1; }
 
 int pms_symbols_lookup_file(pms_symbols *s, const char *binary, uint64_t file_offset, pms_symbol_info *out)
 {

@@ -44,13 +44,40 @@ awk -F, 'NR > 1 && $15 ~ /^[ABD]$/ && $6 != 0 { n[$15 "," $6]++ }
 # intervals mix with B's, and an interval astride two phases takes one label of the two.
 awk -v a="$ari" 'BEGIN { exit !(a >= 0.7) }' || fail "adjusted Rand index $ari below 0.7"
 # The metric of an interval: its CPI from cycles and instructions read at its end, which the
-# live monitor (following the command's children: inherited events) gets only where the kernel
-# takes PERF_SAMPLE_READ on inherited events (Linux 6.12); before, ns per sample.
+# live monitor, following the command's children (inherited events, the default), gets only
+# where the kernel takes PERF_SAMPLE_READ on inherited events (Linux 6.12); before, ns per
+# sample, and the JSON says why.
 metric=$(sed -n 's/.*"metric": "\([^"]*\)".*/\1/p' out/phase1.json | head -1)
 kernel=$(uname -r | awk -F'[.-]' '{ print $1 * 1000 + $2 }')
 want=ns/sample; [ "$kernel" -ge 6012 ] && want=CPI
 [ "$metric" = "$want" ] || fail "metric $metric on Linux $(uname -r), expected $want"
 echo "metric per interval on Linux $(uname -r): $metric"
+if [ "$want" = ns/sample ]; then
+    grep -q '"metric_about": "wall-clock ns per sample, as Linux before 6.12' out/phase1.json ||
+        fail "the JSON does not say why the metric is ns/sample: $(grep metric_about out/phase1.json)"
+fi
+# --no-inherit: the command's own process only (phases starts no other), whose per-process
+# events every kernel reads in samples: each interval's CPI from the cycles and instructions
+# counted in it, on Linux 6.1 too; the summary and the JSON say so.
+pmuscope phase -e cycles:u -c 99991 --interval-event $interval_event --no-inherit --csv=out/own.csv \
+    --json=out/own.json -- phases --units 3000 --repeat 1 > out/own.txt 2> out/err || fail "--no-inherit: $(cat out/err)"
+grep -q '"metric": "CPI"' out/own.json || fail "--no-inherit: metric $(grep '"metric"' out/own.json | head -1)"
+grep -q '"metric_about": "cycles / instructions, both counted in each interval"' out/own.json ||
+    fail "--no-inherit: $(grep metric_about out/own.json)"
+grep -q '^  metric  *CPI: cycles / instructions' out/own.txt || fail "the summary does not say the metric: $(cat out/own.txt)"
+# every interval but the last, partial one (no counts are read after its end) has its CPI
+# (column 8): a ratio of counts, not hundreds of thousands of ns
+awk -F, 'NR > 1 { printf "%s%s", (NR > 2 ? " " : "CPI per interval: "), $8 } END { print "" }' out/own.csv
+sed -n '/^summary of/,/^  intra-phase/p' out/own.txt
+awk -F, 'NR > 1 { n++; v[n] = $8 } END { for (i = 1; i < n; i++) if (!(v[i] + 0 > 0.2 && v[i] + 0 < 20)) {
+        print "FAIL: interval " i - 1 " metric " v[i]; bad = 1 }
+    printf "--no-inherit: %d intervals, each but the last with its CPI\n", n; exit bad || n < 10 }' out/own.csv ||
+    fail "--no-inherit: not every interval has a CPI"
+# In the guest -icount makes every instruction one cycle: each interval's CPI is exactly 1.
+if [ "$guest" = 1 ]; then
+    awk -F, 'NR > 1 { n++; v[n] = $8 } END { for (i = 1; i < n; i++) if (v[i] != 1) exit 1 }' out/own.csv ||
+        fail "--no-inherit in the guest: a CPI other than 1"
+fi
 if [ "$guest" = 1 ]; then
     # The same run again: user-space counts are exact, so the intervals, the phase and the
     # schedule's label of each, and the index are the same. A sample next to an interval's end

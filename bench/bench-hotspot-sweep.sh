@@ -20,15 +20,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-callgrind() {
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/cg.log" "${cmd[@]}" >/dev/null
-}
-sweep() { "$build/pmuscope" hotspot --sweep "$periods" -o "$tmp/sweep.txt" -- "${cmd[@]}" >/dev/null; }
+callgrind=(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/cg.log" "${cmd[@]}")
+sweep=("$build/pmuscope" hotspot --sweep "$periods" -o "$tmp/sweep.txt" -- "${cmd[@]}")
 # "WALL CPU" seconds of a command
 timed() {
   local t0 t1
   t0=$(date +%s.%N)
-  perf stat -x, -e task-clock -o "$tmp/stat" -- "$@"
+  perf stat -x, -e task-clock -o "$tmp/stat" -- "$@" >/dev/null
   t1=$(date +%s.%N)
   awk -F, -v w="$(echo "$t0 $t1" | awk '{ print $2 - $1 }')" '$3 ~ /^task-clock/ { print w, $1 / 1000 }' "$tmp/stat"
 }
@@ -36,9 +34,9 @@ timed() {
 echo "hotspot --sweep $periods on ${wargs[*]} against one plain callgrind run, $runs pairs"
 for ((i = 1; i <= runs; i++)); do
   if ((i % 2)); then
-    read -r v vc < <(timed callgrind); read -r s sc < <(timed sweep)
+    read -r v vc < <(timed "${callgrind[@]}"); read -r s sc < <(timed "${sweep[@]}")
   else
-    read -r s sc < <(timed sweep); read -r v vc < <(timed callgrind)
+    read -r s sc < <(timed "${sweep[@]}"); read -r v vc < <(timed "${callgrind[@]}")
   fi
   echo "$v" >>"$tmp/valgrind"
   echo "$s" >>"$tmp/sweep"

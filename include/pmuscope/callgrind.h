@@ -33,6 +33,12 @@ typedef struct pms_cg_branch {
     uint64_t addr;   /* address in the object file's address space */
 } pms_cg_branch;
 
+/* A call (calls= line): from the call instruction to the called function's first one. */
+typedef struct pms_cg_call {
+    uint32_t from_object, to_object; /* indexes into the objects */
+    uint64_t from_addr, to_addr;     /* each in its object file's address space */
+} pms_cg_call;
+
 typedef struct pms_callgrind pms_callgrind;
 
 /* Reads PATH. Errors name the file and line and what was expected. */
@@ -47,6 +53,10 @@ const pms_cg_instr *pms_callgrind_instrs(const pms_callgrind *cg, size_t *count)
  * (object, addr), each once: of calls, and of jumps if recorded with --collect-jumps=yes. */
 const pms_cg_branch *pms_callgrind_branch_targets(const pms_callgrind *cg, size_t *count);
 const pms_cg_branch *pms_callgrind_branch_sources(const pms_callgrind *cg, size_t *count);
+/* Every calls= line, in file order (code that callgrind places in no object, "???", such as
+ * PLT stubs, has run-time addresses: a call into it from a known object gives that object's
+ * load bias). */
+const pms_cg_call *pms_callgrind_calls(const pms_callgrind *cg, size_t *count);
 /* jump= and jcnd= lines read: 0 when callgrind ran without --collect-jumps=yes. */
 size_t pms_callgrind_njumps(const pms_callgrind *cg);
 size_t pms_callgrind_nobjects(const pms_callgrind *cg);

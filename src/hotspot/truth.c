@@ -8,6 +8,7 @@
 #include "pmuscope/callgrind.h"
 #include "pmuscope/hotspot.h"
 #include "pmuscope/symbols.h"
+#include "hotspot/truth_stubs.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include <errno.h>
@@ -46,6 +47,8 @@ struct pms_hotspot_truth {
     pms_callgrind *profile; /* kept for function names and the command */
     pms_truth_run run;      /* the command (argc 0 in a truth of an older pmuscope) */
     pms_symbols *symbols;   /* ELF addresses <-> file offsets */
+    uint64_t *stub_bias;    /* per object: its load bias under valgrind, where stub_known */
+    int *stub_known;
 };
 
 static int cmp_key(uint32_t ao, uint64_t aoff, uint32_t bo, uint64_t boff)
@@ -117,6 +120,41 @@ static long object_by_path(const pms_hotspot_truth *t, const char *path)
     return -1;
 }
 
+/* Places address addr of callgrind's object cg_object in a truth object (its index, the
+ * file offset in *off; -1 if none): in its own object, or for code that callgrind puts in
+ * no object ("???": PLT stubs, .init, .fini, at run-time addresses) in the object whose
+ * load bias under valgrind puts it there (truth_stubs.h). */
+static long place(const pms_hotspot_truth *t, const long *obj, uint32_t cg_object, uint64_t addr, uint64_t *off)
+{
+    long o = obj[cg_object];
+    if (o >= 0)
+        return pms_symbols_address_to_offset(t->symbols, t->objects[o].path, addr, off) < 0 ? -1 : o;
+    if (!t->stub_known || strcmp(pms_callgrind_object(t->profile, cg_object), "???") != 0)
+        return -1;
+    for (size_t k = 0; k < t->nobjects; k++)
+        if (t->stub_known[k] &&
+            pms_symbols_address_to_offset(t->symbols, t->objects[k].path, addr - t->stub_bias[k], off) == 0)
+            return (long)k;
+    return -1;
+}
+
+/* The objects' load biases under valgrind, from their calls into "???". */
+static int load_stub_biases(pms_hotspot_truth *t, const long *obj)
+{
+    const char **paths = malloc((t->nobjects + 1) * sizeof *paths);
+    t->stub_bias = malloc((t->nobjects + 1) * sizeof *t->stub_bias);
+    t->stub_known = malloc((t->nobjects + 1) * sizeof *t->stub_known);
+    if (!paths || !t->stub_bias || !t->stub_known) {
+        free(paths);
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < t->nobjects; k++)
+        paths[k] = t->objects[k].path;
+    int rc = pms__truth_stub_biases(t->profile, obj, paths, t->nobjects, t->symbols, t->stub_bias, t->stub_known);
+    free(paths);
+    return rc < 0 ? rc : PMS_OK;
+}
+
 /* callgrind's addresses are link-time addresses of each object: map them to file offsets. */
 static int load_instructions(pms_hotspot_truth *t, const char *dir)
 {
@@ -136,10 +174,14 @@ static int load_instructions(pms_hotspot_truth *t, const char *dir)
     for (size_t i = 0; i < pms_callgrind_nobjects(t->profile); i++)
         obj[i] = object_by_path(t, pms_callgrind_object(t->profile, i));
     t->ni = pms_callgrind_total(t->profile);
+    if ((rc = load_stub_biases(t, obj)) < 0) {
+        free(obj);
+        return rc;
+    }
     for (size_t i = 0; i < n; i++) {
-        long o = obj[in[i].object];
         uint64_t off;
-        if (o < 0 || pms_symbols_address_to_offset(t->symbols, t->objects[o].path, in[i].addr, &off) < 0) {
+        long o = place(t, obj, in[i].object, in[i].addr, &off);
+        if (o < 0) {
             t->unmapped_instructions += in[i].count;
             continue;
         }
@@ -196,9 +238,9 @@ static int cut_at_count_changes(pms_hotspot_truth *t)
  * is no executed instruction (the target of a branch that ran 0 times in this part). */
 static long placed_instr(const pms_hotspot_truth *t, const long *obj, const pms_cg_branch *b)
 {
-    long o = obj[b->object];
     uint64_t off;
-    if (o < 0 || pms_symbols_address_to_offset(t->symbols, t->objects[o].path, b->addr, &off) < 0)
+    long o = place(t, obj, b->object, b->addr, &off);
+    if (o < 0)
         return -1;
     const truth_instr *in = find_instr(t, (uint32_t)o, off);
     return in ? in - t->instrs : -1;
@@ -286,6 +328,8 @@ void pms_hotspot_truth_free(pms_hotspot_truth *t)
     for (size_t i = 0; i < t->nobjects; i++)
         free(t->objects[i].path);
     pms_symbols_destroy(t->symbols);
+    free(t->stub_bias);
+    free(t->stub_known);
     free(t->objects);
     free(t->instrs);
     free(t->blocks);

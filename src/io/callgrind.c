@@ -27,6 +27,8 @@ struct pms_callgrind {
     size_t n, cap;
     pms_cg_branch *targets, *sources; /* of jumps, conditional jumps and calls */
     size_t ntargets, targets_cap, nsources, sources_cap;
+    pms_cg_call *calls;
+    size_t ncalls, calls_cap;
     name_table objects, functions;
     uint64_t total;
     char *command;
@@ -46,6 +48,8 @@ typedef struct parser {
     size_t call_line;           /* line of a calls= whose cost line is due, 0 if none */
     size_t jump_line;           /* line of a jump=/jcnd= whose source position is due, 0 if none */
     int32_t call_object;        /* cob= of the next calls= (index, -1: the current ob=) */
+    int32_t called_object;      /* the due calls= line's target object and address */
+    uint64_t called_addr;
     bool have_summary, have_totals;
     uint64_t summary, totals;
 } parser;
@@ -206,7 +210,7 @@ static int branch_source(parser *p, const uint64_t *pos)
 
 /* "jump=COUNT TARGET", "jcnd=EXECUTED/COUNT TARGET" or "calls=COUNT TARGET": the target
  * subpositions are relative to the last cost line and do not move it. */
-static int branch_target(parser *p, const char *v, int32_t object)
+static int branch_target(parser *p, const char *v, int32_t object, uint64_t *addr)
 {
     if (p->instr_pos < 0)
         return PMS_OK; /* the cost line reports the missing instr subposition */
@@ -217,6 +221,7 @@ static int branch_target(parser *p, const char *v, int32_t object)
     if (rc < 0)
         return rc;
     pms_callgrind *cg = p->cg;
+    *addr = pos[p->instr_pos];
     return add_branch(p, &cg->targets, &cg->ntargets, &cg->targets_cap, object, pos[p->instr_pos]);
 }
 
@@ -249,6 +254,13 @@ static int cost_line(parser *p, const char *s)
     memcpy(p->last, pos, sizeof pos[0] * (size_t)p->npos);
     if (p->call_line) { /* the inclusive cost of a call, not self cost */
         p->call_line = 0;
+        if (p->object >= 0 && p->called_object >= 0) {
+            pms_callgrind *cg = p->cg;
+            if (pms__grow(&cg->calls, &cg->calls_cap, cg->ncalls + 1, sizeof *cg->calls))
+                return pms__fail(PMS_ENOMEM, "%s: line %zu: out of memory for calls", p->name, p->line);
+            cg->calls[cg->ncalls++] = (pms_cg_call){(uint32_t)p->object, (uint32_t)p->called_object,
+                                                    pos[p->instr_pos], p->called_addr};
+        }
         return branch_source(p, pos);
     }
     if (p->jump_line && (rc = branch_source(p, pos)) < 0)
@@ -358,12 +370,15 @@ static int spec_line(parser *p, const char *spec, size_t slen, const char *v)
         p->call_line = p->line;
         int32_t object = p->call_object >= 0 ? p->call_object : p->object;
         p->call_object = -1;
-        return branch_target(p, v, object);
+        p->called_object = object;
+        p->called_addr = 0;
+        return branch_target(p, v, object, &p->called_addr);
     }
     if (SPEC("jump") || SPEC("jcnd")) { /* a position line without cost follows: the source */
         p->jump_line = p->line;
         p->cg->jumps++;
-        return branch_target(p, v, p->object);
+        uint64_t ignored_addr;
+        return branch_target(p, v, p->object, &ignored_addr);
     }
     return pms__fail(PMS_EFORMAT, "%s: line %zu: unknown specification \"%.*s=\"", p->name, p->line, (int)slen, spec);
 #undef SPEC
@@ -462,7 +477,7 @@ int pms_callgrind_read_stream(pms_callgrind **out, FILE *in, const char *name)
     if (!cg)
         return pms__fail(PMS_ENOMEM, "%s: out of memory", name);
     parser p = {.cg = cg, .name = name, .instr_pos = -1, .ir_event = -1, .object = -1, .function = -1,
-                .call_object = -1};
+                .call_object = -1, .called_object = -1};
     pms_lines r;
     int rc = pms__lines_from_stream(&r, in, name, 0);
     char *line;
@@ -504,6 +519,7 @@ void pms_callgrind_free(pms_callgrind *cg)
     free(cg->instrs);
     free(cg->targets);
     free(cg->sources);
+    free(cg->calls);
     names_free(&cg->objects);
     names_free(&cg->functions);
     free(cg->command);
@@ -526,6 +542,12 @@ const pms_cg_branch *pms_callgrind_branch_sources(const pms_callgrind *cg, size_
 {
     *count = cg->nsources;
     return cg->sources;
+}
+
+const pms_cg_call *pms_callgrind_calls(const pms_callgrind *cg, size_t *count)
+{
+    *count = cg->ncalls;
+    return cg->calls;
 }
 
 size_t pms_callgrind_nobjects(const pms_callgrind *cg) { return cg->objects.n; }

@@ -58,6 +58,17 @@ static void test_branches(void **state)
         assert_int_equal(s[i].addr, sources[i]);
     }
     assert_int_equal(pms_callgrind_total(cg), 11); /* 1 + 5 + 2 + 3: call costs are inclusive */
+    /* each call pairs its source (the cost line after it) with its target, in file order */
+    size_t nc;
+    const pms_cg_call *c = pms_callgrind_calls(cg, &nc);
+    assert_int_equal(nc, 2);
+    assert_string_equal(pms_callgrind_object(cg, c[0].from_object), "/bin/prog");
+    assert_string_equal(pms_callgrind_object(cg, c[0].to_object), "/lib/libc.so.6");
+    assert_int_equal(c[0].from_addr, 0x1009);
+    assert_int_equal(c[0].to_addr, 0x500);
+    assert_string_equal(pms_callgrind_object(cg, c[1].to_object), "/bin/prog");
+    assert_int_equal(c[1].from_addr, 0x1009);
+    assert_int_equal(c[1].to_addr, 0x1100);
     pms_callgrind_free(cg);
 }
 

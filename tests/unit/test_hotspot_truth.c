@@ -7,6 +7,7 @@
  */
 #include "pmuscope/error.h"
 #include "pmuscope/hotspot.h"
+#include "binary_helpers.h"
 #include "test_support.h"
 #include <limits.h>
 #include <math.h>
@@ -262,6 +263,54 @@ static void test_unexecuted_ip(void **state)
     pms_hotspot_result_free(&r);
 }
 
+/* The file offset of STUB (e.g. "__cxa_finalize@plt") as objdump's disassembly of the
+ * executable's PLT sections names it, through readelf's address and offset of its section. */
+static uint64_t stub_offset(const char *stub)
+{
+    char cmd[PATH_MAX + 512];
+    snprintf(cmd, sizeof cmd,
+             "objdump -d -j .plt -j .plt.sec -j .plt.got '%s' | awk '$2 == \"<%s>:\" { print $1; exit }'", workload,
+             stub);
+    uint64_t addr = pms_test_command_number(cmd, 1);
+    /* name, address, offset and size of each section: the one that holds addr */
+    snprintf(cmd, sizeof cmd, "readelf -SW '%s' | sed 's/^ *\\[ *[0-9]*\\]//' | awk '$1 ~ /^[.]plt/ { print $3, $4, $5 }'",
+             workload);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    unsigned long sec, off, size;
+    uint64_t found = 0;
+    while (!found && fscanf(p, "%lx %lx %lx", &sec, &off, &size) == 3)
+        if (sec <= addr && addr < sec + size)
+            found = addr - sec + off;
+    pclose(p);
+    if (!found)
+        fail_msg("%s at 0x%llx lies in no .plt section", stub, (unsigned long long)addr);
+    return found;
+}
+
+/* callgrind puts PLT stubs in no object, at run-time addresses; the calls into them from the
+ * executable give its load bias under valgrind, so the stubs get their truth: the executable's
+ * __cxa_finalize stub (.plt.got) ran once, when exit ran the destructors, and a sample there
+ * is at an instruction with that count. */
+static void test_plt_stub_has_truth(void **state)
+{
+    (void)state;
+    uint64_t off = stub_offset("__cxa_finalize@plt");
+    pms_hotspot_fact f;
+    pms_hotspot_truth_lookup(truth, (size_t)exe, off, &f);
+    print_message("__cxa_finalize@plt at file offset 0x%llx: executed %llu, block count %llu\n",
+                  (unsigned long long)off, (unsigned long long)f.executed, (unsigned long long)f.block_count);
+    assert_int_equal(f.executed, 1);
+    assert_int_equal(f.block_count, 1);
+    const char *path = pms_hotspot_truth_object_path(truth, (size_t)exe);
+    pms_hotspot_sample s[2] = {{path, NULL, loop_offset[0], 10}, {path, NULL, off, 1}};
+    pms_hotspot_result r;
+    assert_int_equal(pms_hotspot_evaluate(truth, s, 2, 5, &r), 0);
+    assert_int_equal(r.unexecuted_samples, 0);
+    assert_int_equal(r.measures.m_covered, 2);
+    pms_hotspot_result_free(&r);
+}
+
 /* Samples of another program: its binary is not in the truth. */
 static void test_samples_of_another_binary_refused(void **state)
 {
@@ -361,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_shared_library_blocks_line_up),
         cmocka_unit_test(test_measures_on_placed_samples),
         cmocka_unit_test(test_unexecuted_ip),
+        cmocka_unit_test(test_plt_stub_has_truth),
         cmocka_unit_test(test_samples_of_another_binary_refused),
         cmocka_unit_test(test_recording_command_checked),
         cmocka_unit_test(test_rebuilt_binary_refused),

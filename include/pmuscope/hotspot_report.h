@@ -53,8 +53,10 @@ typedef struct pms_hotspot_sweep_config {
     void *ctx;
 } pms_hotspot_sweep_config;
 
-/* Records the command once per period of sw (sw->event, sw->nperiods, points[i].period,
- * sw->randomized and sw->seed set by the caller) in this process (pmuscope/record.h),
+/* Records the command sampling each period of sw (sw->event, sw->nperiods, points[i].period,
+ * sw->randomized and sw->seed set by the caller) in this process (pmuscope/record.h): in one
+ * run, one event per period, for a software event (cpu-clock: never multiplexed); one run
+ * per period for a hardware event (a PMU's few counters would be multiplexed),
  * and measures each recording against truth into points[i] (samples, result, valid).
  * A recording whose command exits non-zero fails the sweep (PMS_ECHILD). Results of the
  * periods done stay in sw; free them with pms_hotspot_result_free. */

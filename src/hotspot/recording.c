@@ -7,6 +7,7 @@
 #include "pmuscope/profile.h"
 #include "pmuscope/symbols.h"
 #include "hotspot/pprof_sites.h"
+#include "hotspot/recordings.h"
 #include "symbol/offsets_only.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -109,6 +110,61 @@ static int read_pprof(pms_hotspot_recording *out, const char *path)
     return rc;
 }
 
+/* Event i of the open recording r into out[i], for i < n (every out[i] zeroed before). */
+static int read_events(pms_hotspot_recording *out, size_t n, pms_perfdata_reader *r, const char *perfdata)
+{
+    if (pms_perfdata_nattrs(r) < n)
+        return pms__fail(PMS_EFORMAT, "%s: %zu events where %zu were recorded", perfdata, pms_perfdata_nattrs(r), n);
+    for (size_t i = 0; i < n; i++) {
+        const pms_perfdata_attr *a = pms_perfdata_get_attr(r, i);
+        snprintf(out[i].event, sizeof out[i].event, "%s", a->name && a->name[0] ? a->name : "?");
+        out[i].period = a->attr.freq ? 0 : a->attr.sample_period;
+        out[i].time_based = pms_event_counts_time(a->attr.type, a->attr.config);
+        if (!(a->attr.sample_type & PERF_SAMPLE_IP))
+            return pms__fail(PMS_EINVAL, "%s: event %s was recorded without IPs (PERF_SAMPLE_IP)", perfdata,
+                             out[i].event);
+    }
+    int rc = PMS_OK;
+    for (size_t i = 0; i < n && rc == PMS_OK; i++)
+        rc = copy_cmdline(&out[i], r);
+    pms_symbols *sym = NULL;
+    pms_profile *prof = NULL;
+    if (rc == PMS_OK && (rc = pms_symbols_create(&sym)) == PMS_OK)
+        pms__symbols_offsets_only(sym); /* the measures place samples; they name no function */
+    if (rc == PMS_OK)
+        rc = pms_profile_create(&prof, sym);
+    if (rc == PMS_OK)
+        rc = pms_profile_read(prof, r, NULL, NULL);
+    for (size_t i = 0; i < n && rc == PMS_OK; i++) {
+        pms_profile_row *rows = NULL;
+        size_t nrows = 0;
+        if ((rc = pms_profile_table(prof, i, PMS_PROFILE_BY_IP, 0.95, &rows, &nrows)) == PMS_OK) {
+            out[i].total = pms_profile_samples(prof, i);
+            rc = take_rows(&out[i], rows, nrows);
+        }
+        free(rows);
+    }
+    pms_profile_destroy(prof);
+    pms_symbols_destroy(sym);
+    return rc;
+}
+
+int pms__hotspot_recordings_read(pms_hotspot_recording *out, size_t n, const char *perfdata)
+{
+    memset(out, 0, n * sizeof *out);
+    pms_perfdata_reader *r = NULL;
+    int rc = pms_perfdata_open(&r, perfdata);
+    if (rc == PMS_OK && pms_perfdata_nattrs(r) == 0)
+        rc = pms__fail(PMS_EFORMAT, "%s: the file describes no event", perfdata);
+    if (rc == PMS_OK)
+        rc = read_events(out, n, r, perfdata);
+    pms_perfdata_close(r);
+    if (rc < 0)
+        for (size_t i = 0; i < n; i++)
+            pms_hotspot_recording_free(&out[i]);
+    return rc;
+}
+
 int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
 {
     memset(out, 0, sizeof *out);
@@ -119,43 +175,7 @@ int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
         if (rc < 0) pms_hotspot_recording_free(out);
         return rc;
     }
-    pms_perfdata_reader *r = NULL;
-    pms_symbols *sym = NULL;
-    pms_profile *prof = NULL;
-    pms_profile_row *rows = NULL;
-    size_t nrows = 0;
-    int rc = pms_perfdata_open(&r, perfdata);
-    if (rc == PMS_OK && pms_perfdata_nattrs(r) == 0)
-        rc = pms__fail(PMS_EFORMAT, "%s: the file describes no event", perfdata);
-    if (rc == PMS_OK) {
-        const pms_perfdata_attr *a = pms_perfdata_get_attr(r, 0);
-        snprintf(out->event, sizeof out->event, "%s", a->name && a->name[0] ? a->name : "?");
-        out->period = a->attr.freq ? 0 : a->attr.sample_period;
-        out->time_based = pms_event_counts_time(a->attr.type, a->attr.config);
-        if (!(a->attr.sample_type & PERF_SAMPLE_IP))
-            rc = pms__fail(PMS_EINVAL, "%s: event %s was recorded without IPs (PERF_SAMPLE_IP)", perfdata, out->event);
-    }
-    if (rc == PMS_OK)
-        rc = copy_cmdline(out, r);
-    if (rc == PMS_OK && (rc = pms_symbols_create(&sym)) == PMS_OK)
-        pms__symbols_offsets_only(sym); /* the measures place samples; they name no function */
-    if (rc == PMS_OK)
-        rc = pms_profile_create(&prof, sym);
-    if (rc == PMS_OK)
-        rc = pms_profile_read(prof, r, NULL, NULL);
-    if (rc == PMS_OK)
-        rc = pms_profile_table(prof, 0, PMS_PROFILE_BY_IP, 0.95, &rows, &nrows);
-    if (rc == PMS_OK) {
-        out->total = pms_profile_samples(prof, 0);
-        rc = take_rows(out, rows, nrows);
-    }
-    free(rows);
-    pms_profile_destroy(prof);
-    pms_symbols_destroy(sym);
-    pms_perfdata_close(r);
-    if (rc < 0)
-        pms_hotspot_recording_free(out);
-    return rc;
+    return pms__hotspot_recordings_read(out, 1, perfdata);
 }
 
 void pms_hotspot_recording_free(pms_hotspot_recording *r)

@@ -1,7 +1,9 @@
-/* The sampled side of a sweep (Wu & Mencer): the command recorded once per sampling
- * period, in this process through pmuscope/record.h, each recording measured against
- * the truth (recorded by valgrind beside them with pms_hotspot_sweep_run). With randomisation each sample adds a uniform value below the largest power
- * of two not above period/8, as pfmon did in the paper. */
+/* The sampled side of a sweep (Wu & Mencer): the command recorded at every sampling period
+ * (in one run for a software event, else once per period), in this process through
+ * pmuscope/record.h, each period's samples measured against the truth (recorded by valgrind
+ * beside them with pms_hotspot_sweep_run). With randomisation each sample adds a uniform
+ * value below the largest power of two not above period/8, as pfmon did in the paper. */
+#include "hotspot/recordings.h"
 #include "hotspot/truth_record.h"
 #include "pmuscope/hotspot_report.h"
 #include "pmuscope/record.h"
@@ -22,45 +24,76 @@ static unsigned random_bits(uint64_t period)
     return period >= 8 ? bits : 0;
 }
 
-/* Records the command at one period into cfg->scratch (a file left by the previous
- * period is removed first, so no FILE.old piles up). */
-static int record_at(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_config *cfg, uint64_t period)
+/* Records the command once into cfg->scratch, sampling periods first..first+n-1 of sw,
+ * one event each (a file left by the previous run is removed first, so no FILE.old piles up). */
+static int record_periods(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_config *cfg, size_t first, size_t n)
 {
-    pms_sampling_event ev = {.period = period};
-    int rc = pms_event_parse(sw->event, &ev.event);
-    if (rc)
-        return rc;
-    unsigned bits = random_bits(period);
-    if (sw->randomized && bits)
-        ev.randomize = (pms_randomize){.kind = PMS_RANDOMIZE_MASK, .bits = bits > 32 ? 32 : bits,
-                                       .seed = sw->seed ? sw->seed + period : 0};
+    pms_sampling_event ev[PMS_HOTSPOT_MAX_PERIODS];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t period = sw->points[first + i].period;
+        ev[i] = (pms_sampling_event){.period = period};
+        int rc = pms_event_parse(sw->event, &ev[i].event);
+        if (rc)
+            return rc;
+        unsigned bits = random_bits(period);
+        if (sw->randomized && bits)
+            ev[i].randomize = (pms_randomize){.kind = PMS_RANDOMIZE_MASK, .bits = bits > 32 ? 32 : bits,
+                                              .seed = sw->seed ? sw->seed + period : 0};
+    }
     int argc = 0;
     while (cfg->argv[argc])
         argc++;
-    pms_record_config rec = {.events = &ev, .nevents = 1, .argv = cfg->argv, .output = cfg->scratch,
+    pms_record_config rec = {.events = ev, .nevents = n, .argv = cfg->argv, .output = cfg->scratch,
                              .cmdline_argc = argc, .cmdline_argv = cfg->argv, .stop = cfg->stop};
     pms_record_result r;
     unlink(cfg->scratch);
-    if ((rc = pms_record_run(&r, &rec)))
+    unsigned long long period = (unsigned long long)sw->points[first].period;
+    int rc = pms_record_run(&r, &rec);
+    if (rc)
         return rc;
     if (r.stopped)
-        return pms__fail(PMS_ECHILD, "the sweep was stopped at period %llu", (unsigned long long)period);
+        return pms__fail(PMS_ECHILD, "the sweep was stopped at period %llu", period);
     if (r.exit_code != 0)
-        return pms__fail(PMS_ECHILD, "%s %s%d while recorded at period %llu", cfg->argv[0],
+        return pms__fail(PMS_ECHILD, "%s %s%d while recorded at period %llu%s", cfg->argv[0],
                          WIFSIGNALED(r.wait_status) ? "was killed by signal " : "exited with status ",
-                         WIFSIGNALED(r.wait_status) ? WTERMSIG(r.wait_status) : r.exit_code,
-                         (unsigned long long)period);
+                         WIFSIGNALED(r.wait_status) ? WTERMSIG(r.wait_status) : r.exit_code, period,
+                         n > 1 ? " and the others" : "");
     return PMS_OK;
 }
 
-/* Records period i and reads the recording into memory. */
-static int record_one(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_config *cfg, size_t i,
-                      pms_hotspot_recording *rec)
+/* Software events (cpu-clock) each sample on a timer of their own and are never
+ * multiplexed, so one run of the command records every period, one event each: the
+ * command runs once beside valgrind instead of once per period. A PMU has a few counters,
+ * and sampling events multiplexed on them would lose samples: one run per period there. */
+static size_t periods_per_run(const pms_hotspot_sweep *sw)
+{
+    pms_event e;
+    return pms_event_parse(sw->event, &e) == PMS_OK && pms_event_is_software(&e) ? sw->nperiods : 1;
+}
+
+/* Records periods i..i+n-1 in one run and reads the recording into recs[0..n). */
+static int record_some(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_config *cfg, size_t i, size_t n,
+                       pms_hotspot_recording *recs)
 {
     if (cfg->progress)
         cfg->progress(cfg->ctx, i, sw->nperiods);
-    int rc = record_at(sw, cfg, sw->points[i].period);
-    return rc ? rc : pms_hotspot_recording_read(rec, cfg->scratch);
+    int rc = record_periods(sw, cfg, i, n);
+    return rc ? rc : pms__hotspot_recordings_read(recs, n, cfg->scratch);
+}
+
+/* Records every period of sw into recs[0..nperiods); *done: how many were read. */
+static int record_all(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_config *cfg, pms_hotspot_recording *recs,
+                      size_t *done)
+{
+    size_t step = periods_per_run(sw);
+    int rc = PMS_OK;
+    for (*done = 0; rc == PMS_OK && *done < sw->nperiods;) {
+        size_t n = sw->nperiods - *done < step ? sw->nperiods - *done : step;
+        if ((rc = record_some(sw, cfg, *done, n, &recs[*done])) == PMS_OK)
+            *done += n;
+    }
+    unlink(cfg->scratch);
+    return rc;
 }
 
 static int evaluate_one(pms_hotspot_sweep_point *p, const pms_hotspot_truth *truth, const pms_hotspot_recording *rec,
@@ -75,15 +108,16 @@ static int evaluate_one(pms_hotspot_sweep_point *p, const pms_hotspot_truth *tru
 int pms_hotspot_sweep_record(pms_hotspot_sweep *sw, const pms_hotspot_truth *truth,
                              const pms_hotspot_sweep_config *cfg)
 {
-    int rc = PMS_OK;
-    for (size_t i = 0; i < sw->nperiods && rc == PMS_OK; i++) {
-        pms_hotspot_recording rec;
-        if ((rc = record_one(sw, cfg, i, &rec)))
-            break;
-        rc = evaluate_one(&sw->points[i], truth, &rec, cfg->top);
-        pms_hotspot_recording_free(&rec);
-    }
-    unlink(cfg->scratch);
+    pms_hotspot_recording *recs = calloc(sw->nperiods ? sw->nperiods : 1, sizeof *recs);
+    if (!recs)
+        return pms__fail(PMS_ENOMEM, "out of memory for the sweep's recordings");
+    size_t done;
+    int rc = record_all(sw, cfg, recs, &done);
+    for (size_t i = 0; i < done && rc == PMS_OK; i++)
+        rc = evaluate_one(&sw->points[i], truth, &recs[i], cfg->top);
+    for (size_t i = 0; i < done; i++)
+        pms_hotspot_recording_free(&recs[i]);
+    free(recs);
     return rc;
 }
 
@@ -111,10 +145,8 @@ int pms_hotspot_sweep_run(pms_hotspot_sweep *sw, const char *dir, pms_hotspot_tr
     /* valgrind runs on one CPU while the recordings take turns beside it: cpu-clock and the
      * hardware events count the recorded process's own time, so sharing the machine
      * changes how long they take, not their samples. */
-    for (; rc == PMS_OK && done < sw->nperiods; done++)
-        if ((rc = record_one(sw, cfg, done, &recs[done])))
-            break;
-    unlink(cfg->scratch);
+    if (rc == PMS_OK)
+        rc = record_all(sw, cfg, recs, &done);
     if (rc)
         pms__truth_record_abort(&job);
     else if ((rc = pms__truth_record_finish(&job)) == PMS_OK)

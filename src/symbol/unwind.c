@@ -229,17 +229,19 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
     .set_initial_registers = set_initial_registers,
 };
 
-/* Each frame: its module reported (its CFI unwinds the next), its address kept. */
+/* Each frame: its module reported (its CFI unwinds the next), its address kept. A frame
+ * where no binary is mapped (JIT code, a bogus return address at the outermost frame of a
+ * clone()d thread) is kept, as perf keeps it, and ends the chain. */
 static int frame_callback(Dwfl_Frame *state, void *arg)
 {
     pms__unwinder *u = arg;
     Dwarf_Addr pc;
     bool activation;
     if (!dwfl_frame_pc(state, &pc, NULL)) return DWARF_CB_ABORT;
-    if (!report_module(u, u->proc->dwfl, pc)) return DWARF_CB_ABORT;
-    if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
+    bool reported = report_module(u, u->proc->dwfl, pc);
+    if (u->proc->stale || !dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
     u->frames[u->n++] = activation ? pc : pc - 1; /* a return address: the call is before it */
-    return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+    return reported && u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 /* A Dwfl for the process, its first module the one of the sample's IP (libdwfl takes the
@@ -272,7 +274,10 @@ size_t pms__unwind(pms__unwinder *u, const pms_sample *s, uint64_t *frames, size
     u->max = max;
     for (int attempt = 0; attempt < 2; attempt++) {
         u->n = 0;
-        if (!attach(u, ip)) return 0;
+        if (!attach(u, ip)) { /* no binary to unwind from at the IP: the chain is the IP */
+            frames[0] = ip;
+            return 1;
+        }
         dwfl_getthread_frames(u->proc->dwfl, (pid_t)s->tid, frame_callback, u);
         if (!u->proc->stale) break;
     }

@@ -88,6 +88,7 @@ static int add_sample(pms_profile *p, size_t event, const pms_sample *s)
     uint64_t period = s->period;
     if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
         period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
+    if (!s->user_stack) return add_weighted(p, event, s, period);
     /* --call-graph dwarf: the user frames unwound from the stack copy join the callchain */
     pms_sample v;
     int rc = pms__unwind_sample(&p->unwinder, p->symbols, s, &v);

@@ -17,7 +17,10 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "pmuscope: <message>" and a pointer to --help; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prints "pmuscope: <pms_strerror()>" for a failed library call; returns CLI_FAIL. */
+/* The message of a failed library call: pms_strerror(), with the flag of the option it is
+ * about (pms_error_option) after it: "...: name the columns that identify a run (--group-by)". */
+const char *cli_lib_message(void);
+/* Prints "pmuscope: <cli_lib_message()>" for a failed library call; returns CLI_FAIL. */
 int cli_lib_error(void);
 /* Prints a warning "pmuscope: warning: ..." to stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -219,7 +219,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
             o->pid = (pid_t)v;
             break;
         case OPT_RANDOMIZE:
-            if (pms_randomize_parse(optarg, &o->randomize)) return cli_usage_error("record", "%s", pms_strerror());
+            if (pms_randomize_parse(optarg, &o->randomize)) return cli_usage_error("record", "%s", cli_lib_message());
             o->randomize_spec = optarg;
             break;
         case OPT_SEED:

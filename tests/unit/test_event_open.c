@@ -47,8 +47,9 @@ static void test_hardware_event_without_pmu_is_explained(void **state)
     assert_int_equal(r, PMS_ENOTSUP);
     assert_string_equal(pms_strerror(),
                         "cycles: not supported on this machine: no hardware PMU is exposed (ENOENT), as in many "
-                        "virtual machines; software events such as task-clock and cpu-clock work (--fallback "
-                        "substitutes one)");
+                        "virtual machines; software events such as task-clock and cpu-clock work, and one can "
+                        "stand in for it");
+    assert_string_equal(pms_error_option(), "fallback"); /* pmuscope adds " (--fallback)" */
 }
 
 static void test_missing_process(void **state)

@@ -50,6 +50,8 @@ void stat_describe_command(char *const argv[], char *buf, size_t size);
 void stat_install_signals(void);
 /* The exit code for a command's wait status: its code, or 128 + signal (with a message). */
 int stat_exit_code(int wait_status);
+/* The text format of -x, -j, --wide or else perf's table. */
+pms_stat_style stat_style(const stat_opts *o);
 /* Where the output goes: -o FILE; else stdout for --json/--wide/runs tables, stderr for perf's formats. */
 FILE *stat_open_output(const stat_opts *o, bool machine_format);
 void stat_close_output(FILE *f);

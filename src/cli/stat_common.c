@@ -89,6 +89,12 @@ void stat_install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+pms_stat_style stat_style(const stat_opts *o)
+{
+    pms_stat_format f = o->wide ? PMS_STAT_WIDE : o->sep ? PMS_STAT_CSV : o->json_lines ? PMS_STAT_JSON_LINES : PMS_STAT_PLAIN;
+    return (pms_stat_style){.format = f, .sep = o->sep};
+}
+
 FILE *stat_open_output(const stat_opts *o, bool machine_format)
 {
     if (o->output) return cli_open_output(o->output);

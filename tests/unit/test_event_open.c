@@ -3,6 +3,8 @@
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/event.h"
+#include "pmuscope/sampler.h"
+#include "pmuscope/stat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,26 @@ static void test_hardware_event_without_pmu_is_explained(void **state)
                         "virtual machines; software events such as task-clock and cpu-clock work, and one can "
                         "stand in for it");
     assert_string_equal(pms_error_option(), "fallback"); /* pmuscope adds " (--fallback)" */
+}
+
+/* record's and stat's defaults follow what the machine counts: without a PMU, cpu-clock
+ * and the software events only, with the reason cycles cannot be sampled. */
+static void test_default_events(void **state)
+{
+    (void)state;
+    const char *event = NULL;
+    int rc = pms_sampler_default_event(&event);
+    const char *stat = pms_stat_default_events();
+    assert_non_null(strstr(stat, "task-clock,context-switches,cpu-migrations,page-faults"));
+    if (!has_core_pmu()) {
+        assert_int_equal(rc, PMS_ENOTSUP);
+        assert_string_equal(event, "cpu-clock");
+        assert_non_null(strstr(pms_strerror(), "cycles: not supported on this machine"));
+        assert_null(strstr(stat, "cycles"));
+        return;
+    }
+    assert_string_equal(event, rc == PMS_OK ? "cycles" : "cpu-clock");
+    assert_true((strstr(stat, ",cycles,instructions,branches,branch-misses") != NULL) == (rc == PMS_OK));
 }
 
 static void test_missing_process(void **state)
@@ -124,6 +146,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_software_probe_and_read),
         cmocka_unit_test(test_hardware_event_without_pmu_is_explained),
+        cmocka_unit_test(test_default_events),
         cmocka_unit_test(test_missing_process),
         cmocka_unit_test(test_permission_message),
     };

@@ -286,8 +286,9 @@ static int check_config(const pms_sampler_config *cfg)
         if (!e->period && !e->freq)
             return pms__fail(PMS_EINVAL, "%s: no sampling period or frequency given", e->event.name);
         if (e->randomize.kind != PMS_RANDOMIZE_NONE && !e->period)
-            return pms__fail(PMS_EINVAL, "%s: period randomisation needs a fixed period (-c), not a frequency",
-                            e->event.name);
+            return pms__with_option(
+                pms__fail(PMS_EINVAL, "%s: period randomisation needs a fixed period, not a frequency", e->event.name),
+                "period");
         if (e->nread && !e->read) return pms__fail(PMS_EINVAL, "%s: read counters missing", e->event.name);
     }
     size_t pages = cfg->mmap_pages ? cfg->mmap_pages : 128;

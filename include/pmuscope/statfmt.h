@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +25,11 @@ typedef struct pms_stat_summary {
     const char *const *notes; /* lines printed as "# note" under the table (substitutions, ...) */
     size_t nnotes;
 } pms_stat_summary;
+
+/* The target as perf stat's header names it, for pms_stat_summary.target: "'system wide'"
+ * or "'CPU(s) 0-3'" (system_wide, with or without a command), "process id '123'" (pid), or
+ * the command "'./prog arg ...'" (cut to size). */
+void pms_stat_describe_target(char *buf, size_t size, char *const argv[], pid_t pid, bool system_wide, const char *cpus);
 
 /* The plain `perf stat` report. */
 void pms_stat_print_plain(FILE *out, const pms_stat_summary *s, const pms_stat_value *v, size_t n);

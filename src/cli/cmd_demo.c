@@ -216,7 +216,8 @@ static int select_steps(demo_run *run, const char *list)
 static void probe_pmu(demo_run *run)
 {
     const char *event; /* cpu-clock where cycles cannot be sampled, and why not */
-    if (pms_sampler_default_event(&event) != PMS_OK) snprintf(run->pmu_note, sizeof run->pmu_note, "%s", pms_strerror());
+    if (pms_sampler_default_event(&event) != PMS_OK)
+        snprintf(run->pmu_note, sizeof run->pmu_note, "%s", pms_strerror());
 }
 
 /* The first of two places that exists: the build tree's, else the install's, both found

@@ -102,17 +102,6 @@ static void print_totals(const struct printer *p, const pms_stat_summary *s, con
     }
 }
 
-/* "'cmd args'", "'system wide'", "'CPU(s) 0-3'" or "process id '123'", as perf names it. */
-static void describe_target(const stat_opts *o, char *target, size_t size)
-{
-    if (o->system_wide) /* as perf names it, with or without a command */
-        snprintf(target, size, o->cpus ? "'CPU(s) %s'" : "'system wide'", o->cpus);
-    else if (o->pid)
-        snprintf(target, size, "process id '%d'", (int)o->pid);
-    else
-        stat_describe_command(o->argv, target, size);
-}
-
 static int run_stat(const stat_opts *o)
 {
     stat_notes notes = {0};
@@ -145,7 +134,7 @@ static int run_stat(const stat_opts *o)
     }
     if (r.runs > 0) { /* Ctrl-C, or a failed run, still prints what was counted, as perf does */
         char target[512];
-        describe_target(o, target, sizeof target);
+        pms_stat_describe_target(target, sizeof target, o->argv, o->pid, o->system_wide, o->cpus);
         pms_stat_summary s = {.target = target, .runs = r.runs, .elapsed_s = r.elapsed_s,
                               .elapsed_stddev_s = r.elapsed_sem_s, .has_rusage = !o->pid && !o->system_wide,
                               .user_s = r.user_s, .sys_s = r.sys_s,

@@ -143,7 +143,7 @@ static int run_once(struct plan *p, stat_notes *notes)
             pms_json_finish(&p->jw);
         }
         char target[512];
-        stat_describe_command(o->argv, target, sizeof target);
+        pms_stat_describe_target(target, sizeof target, o->argv, 0, false, NULL);
         pms_stat_style style = stat_style(o);
         /* the merged values come from different runs: one elapsed time for their rates is the plain table's only */
         pms_stat_summary s = {.target = target, .runs = 1,

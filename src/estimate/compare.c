@@ -23,7 +23,8 @@ static int choose_runs(const pms_runs *r, const pms_estimate_spec *s, pms_estima
             for (size_t t = 0; t < d->n_test; t++) in_test |= d->test[t] == j;
             if (!in_test) d->train[d->n_train++] = j;
         }
-        if (d->n_train == 0) return pms__with_option(pms__fail(PMS_EINVAL, "every run is a test run: none is left to fit on"), "test");
+        if (d->n_train == 0)
+            return pms__with_option(pms__fail(PMS_EINVAL, "every run is a test run: none is left to fit on"), "test");
     }
     d->overlap = malloc((d->n_train ? d->n_train : 1) * sizeof *d->overlap);
     if (!d->overlap) return pms__fail(PMS_ENOMEM, "out of memory");

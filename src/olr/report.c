@@ -88,8 +88,8 @@ int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit 
     }
     for (size_t j = 0; j < s->k; j++)
         if (f->sums[j].capped)
-            fprintf(out, "note: %s: %llu of %llu segments cut by a cap (of the segment length or the hull, or a span beyond "
-                         "2^62 in x or 2^61 in y), not by the data: the fit may take fewer without it\n",
+            fprintf(out, "note: %s: %llu of %llu segments cut by a cap (of the segment length or the hull, or a "
+                         "span beyond 2^62 in x or 2^61 in y), not by the data: the fit may take fewer without it\n",
                     s->names[j], (unsigned long long)f->sums[j].capped, (unsigned long long)f->sums[j].segments);
     return PMS_OK;
 }

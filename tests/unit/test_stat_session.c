@@ -18,14 +18,10 @@ static pms_event parse(const char *spec)
     return ev;
 }
 
+/* A value counted all of 1000 ns. */
 static pms_stat_value value(const char *spec, uint64_t raw)
 {
-    pms_event ev = parse(spec);
-    pms_count c = {.raw = raw, .enabled = 1000, .running = 1000};
-    pms_count_scale(&c);
-    pms_stat_value v;
-    pms_stat_value_set(&v, &ev, &c);
-    return v;
+    return pms_test_stat_value(spec, raw, 1000, 1000);
 }
 
 /* Each style's interval and totals are what its own printer writes. */
@@ -68,6 +64,25 @@ static void test_style_picks_the_printer(void **state)
         free(got);
         free(want);
     }
+}
+
+/* The header's target, as perf stat 6.1 names it. */
+static void test_target_names(void **state)
+{
+    (void)state;
+    char buf[32];
+    char *argv[] = {"./prog", "a", "b", NULL};
+    pms_stat_describe_target(buf, sizeof buf, argv, 0, false, NULL);
+    assert_string_equal(buf, "'./prog a b'");
+    pms_stat_describe_target(buf, sizeof buf, argv, 123, false, NULL);
+    assert_string_equal(buf, "process id '123'");
+    pms_stat_describe_target(buf, sizeof buf, argv, 0, true, NULL);
+    assert_string_equal(buf, "'system wide'");
+    pms_stat_describe_target(buf, sizeof buf, argv, 0, true, "0-3");
+    assert_string_equal(buf, "'CPU(s) 0-3'");
+    char *longer[] = {"./a-program-with-a-long-name", "and-an-argument", NULL};
+    pms_stat_describe_target(buf, 16, longer, 0, false, NULL);
+    assert_string_equal(buf, "'./a-program-w'"); /* cut to the buffer, still quoted */
 }
 
 static void test_json_of_sizes_and_totals(void **state)
@@ -224,6 +239,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_style_picks_the_printer),
+        cmocka_unit_test(test_target_names),
         cmocka_unit_test(test_json_of_sizes_and_totals),
         cmocka_unit_test(test_parse_sizes),
         cmocka_unit_test(test_measure_sizes),

@@ -32,7 +32,7 @@ int pms__olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x
     if (smp->nvalues == 0)
         return pms__fail(PMS_EFORMAT,
                         "%s: samples carry no counter values (PERF_SAMPLE_READ): record with "
-                        "perf record -e '{cpu-clock,page-faults}:S' or pmuscope record --read",
+                        "perf record -e '{cpu-clock,page-faults}:S', or with counters read at every sample",
                         where);
     c->leader = smp->attr;
     const char *xname = x ? x : name_of(smp->attr);

@@ -38,7 +38,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * One meaning per flag (docs/flags.md): a field maps to the same flag in every command. */
 static const char *flag_of_option(const char *option, char *buf, size_t size)
 {
-    static const char *const flags[][2] = {{"events", "--event"}, {"period", "--count"}};
+    static const char *const flags[][2] = {
+        {"events", "--event"}, {"period", "--count"}, {"dwarf_stack_size", "--call-graph dwarf"}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (strcmp(option, flags[i][0]) == 0) return flags[i][1];
     snprintf(buf, size, "--%s", option); /* group_by: --group-by */

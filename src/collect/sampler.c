@@ -301,7 +301,9 @@ static int check_config(const pms_sampler_config *cfg)
         return pms__fail(PMS_EINVAL, "dwarf stack size %u: expected a multiple of 8 up to %u bytes",
                         cfg->dwarf_stack_size, PMS_DWARF_STACK_MAX);
     if (cfg->dwarf_stack_size && !pms_sampler_user_regs_mask())
-        return pms__fail(PMS_EINVAL, "--call-graph dwarf: pmuscope does not know this architecture's registers");
+        return pms__with_option(
+            pms__fail(PMS_EINVAL, "DWARF call graphs: pmuscope does not know this architecture's registers"),
+            "dwarf_stack_size");
     size_t pages = cfg->mmap_pages ? cfg->mmap_pages : 128;
     if (pages & (pages - 1))
         return pms__fail(PMS_EINVAL, "ring buffer: %zu pages is not a power of 2", pages);

@@ -27,7 +27,7 @@ printf "%8s %10s %14s %14s %10s %12s %12s\n" "file MB" "samples" "pmuscope KB" "
 for mb in $sizes; do
     f="$dir/bench-$mb.data"
     "$build/bench/bench_perfdata_gen" "$f" "$mb" "$bin" "$text_off" "$text_size"
-    samples=$("$build/pmuscope" report -i "$f" --json --limit 1 | awk -F': ' '/"samples"/{gsub(/,/,"",$2); print $2; exit}')
+    samples=$("$build/pmuscope" report -i "$f" --json --limit 1 | awk -F': ' '/"samples": [0-9]/{gsub(/,/,"",$2); print $2; exit}')
     read -r pms_kb pms_s < <(measure "$build/pmuscope" report -i "$f" --limit 0)
     read -r perf_kb perf_s < <(measure perf report -i "$f" --stdio --sort sym)
     printf "%8s %10s %14s %14s %10.3f %12s %12s\n" "$mb" "$samples" "$pms_kb" "$perf_kb" \

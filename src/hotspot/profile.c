@@ -3,6 +3,7 @@
 #include "hotspot/callpaths.h"
 #include "hotspot/chains.h"
 #include "hotspot/comms.h"
+#include "hotspot/ip_counts.h"
 #include "hotspot/read_delta.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -16,19 +17,12 @@
 #define MAX_EVENTS 1024u
 #define PROGRESS_STEP (8u << 20) /* bytes between progress calls */
 
-struct entry {
-    uint64_t event_tid; /* comm << 43 | event << 33 | kernel << 32 | tid */
-    uint64_t ip, samples, period, first_time;
-    uint32_t pid;
-};
-
 struct pms_profile {
     pms_symbols *symbols;
-    pms_keymap index; /* (event_tid, ip) -> index in entries */
+    pms__ip_counts counts; /* (event_tid, ip) -> samples and period; event_tid =
+                            * comm << 43 | event << 33 | kernel << 32 | tid */
     pms__comms comms;
     pms__chains chains; /* the samples' callchains, when they have them */
-    struct entry *entries;
-    size_t n, cap;
     uint64_t totals[MAX_EVENTS];
     uint64_t total_period[MAX_EVENTS];
     double total_period_sq[MAX_EVENTS]; /* for the effective sample size of period shares */
@@ -42,7 +36,7 @@ int pms_profile_create(pms_profile **out, pms_symbols *symbols)
     pms_profile *p = calloc(1, sizeof *p);
     if (!p) return pms__fail(PMS_ENOMEM, "out of memory for the profile");
     p->symbols = symbols;
-    pms__keymap_init(&p->index);
+    pms__ip_counts_init(&p->counts);
     pms__keymap_init(&p->last_read);
     pms__comms_init(&p->comms);
     pms__chains_init(&p->chains);
@@ -53,15 +47,15 @@ int pms_profile_create(pms_profile **out, pms_symbols *symbols)
 void pms_profile_destroy(pms_profile *p)
 {
     if (!p) return;
-    pms__keymap_free(&p->index);
+    pms__ip_counts_free(&p->counts);
     pms__keymap_free(&p->last_read);
     pms__comms_free(&p->comms);
     pms__chains_free(&p->chains);
-    free(p->entries);
     free(p);
 }
 
-/* Counts one sample of `event` standing for `period`. */
+/* Counts one sample of `event` standing for `period` (its IP's count at the next
+ * flush_counts: the reading pass counts samples a few at a time). */
 static int add_weighted(pms_profile *p, size_t event, const pms_sample *s, uint64_t period)
 {
     if (event >= MAX_EVENTS) return pms__fail(PMS_EINVAL, "profile: event index %zu, at most %u events", event, MAX_EVENTS);
@@ -72,17 +66,8 @@ static int add_weighted(pms_profile *p, size_t event, const pms_sample *s, uint6
     uint64_t comm = pms__comms_at(&p->comms, s->tid, s->time);
     if (comm >= (1u << 21)) comm = 0; /* more names than the key holds: unnamed */
     uint64_t key = comm << 43 | (uint64_t)event << 33 | (uint64_t)kernel << 32 | s->tid;
-    uint64_t *slot = pms__keymap_upsert(&p->index, key, s->ip, UINT64_MAX);
-    if (!slot) return pms__fail(PMS_ENOMEM, "out of memory for the profile");
-    if (*slot == UINT64_MAX) {
-        if (pms__grow(&p->entries, &p->cap, p->n + 1, sizeof *p->entries))
-            return pms__fail(PMS_ENOMEM, "out of memory for the profile");
-        p->entries[p->n] = (struct entry){key, s->ip, 0, 0, s->time, s->pid};
-        *slot = p->n++;
-    }
-    struct entry *e = &p->entries[*slot];
-    e->samples++;
-    e->period += period;
+    if (pms__ip_counts_add(&p->counts, key, s->ip, period, s->time, s->pid))
+        return pms__fail(PMS_ENOMEM, "out of memory for the profile");
     if (s->nr_callchain || (s->attr && (s->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN))) {
         p->chained[event] = 1;
         int rc = pms__chains_add(&p->chains, key, s->pid, s->ip, s->time, s->callchain, (size_t)s->nr_callchain, period, NULL);
@@ -94,13 +79,24 @@ static int add_weighted(pms_profile *p, size_t event, const pms_sample *s, uint6
     return PMS_OK;
 }
 
-int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
+static int add_sample(pms_profile *p, size_t event, const pms_sample *s)
 {
     /* Without PERF_SAMPLE_PERIOD (perf record -c) every sample stands for the fixed period. */
     uint64_t period = s->period;
     if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
         period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
     return add_weighted(p, event, s, period);
+}
+
+static int flush_counts(pms_profile *p)
+{
+    return pms__ip_counts_flush(&p->counts) ? pms__fail(PMS_ENOMEM, "out of memory for the profile") : PMS_OK;
+}
+
+int pms_profile_add(pms_profile *p, size_t event, const pms_sample *s)
+{
+    int rc = add_sample(p, event, s);
+    return rc ? rc : flush_counts(p);
 }
 
 struct read_ctx {
@@ -139,7 +135,7 @@ static int on_sample(const pms_sample *s, void *ctx)
     struct read_ctx *c = ctx;
     if (s->attr && (s->attr->attr.sample_type & PERF_SAMPLE_READ)) return add_read_values(c, s);
     size_t event = s->attr ? (size_t)(s->attr - c->attrs) : 0;
-    return pms_profile_add(c->p, event < c->nattrs ? event : 0, s);
+    return add_sample(c->p, event < c->nattrs ? event : 0, s);
 }
 
 static int on_mmap(const pms_mmap_event *m, void *ctx) { return pms_symbols_add_mmap(((struct read_ctx *)ctx)->p->symbols, m); }
@@ -184,6 +180,7 @@ int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn pro
         rc = pms_symbols_add_build_id(p->symbols, pms_perfdata_get_build_id(r, i));
     size_t known = pms_perfdata_nbuild_ids(r);
     if (!rc) rc = pms_perfdata_read(r, &h);
+    if (!rc) rc = flush_counts(p);
     /* Build-ids found in the data (perf inject -b): symbols are resolved after the pass. */
     for (size_t i = known; i < pms_perfdata_nbuild_ids(r) && !rc; i++)
         rc = pms_symbols_add_build_id(p->symbols, pms_perfdata_get_build_id(r, i));
@@ -193,7 +190,7 @@ int pms_profile_read(pms_profile *p, pms_perfdata_reader *r, pms_progress_fn pro
 
 uint64_t pms_profile_samples(const pms_profile *p, size_t event) { return event < MAX_EVENTS ? p->totals[event] : 0; }
 uint64_t pms_profile_lost(const pms_profile *p) { return p->lost; }
-size_t pms_profile_distinct_ips(const pms_profile *p) { return p->n; }
+size_t pms_profile_distinct_ips(const pms_profile *p) { return p->counts.n; }
 size_t pms_profile_distinct_callchains(const pms_profile *p) { return p->chains.n; }
 int pms_profile_has_callchains(const pms_profile *p, size_t event) { return event < MAX_EVENTS && p->chained[event]; }
 
@@ -378,12 +375,13 @@ static int count_children(struct table_build *t, size_t id, pms__chain_ip *walk)
 static int build_rows(struct table_build *t, size_t event)
 {
     pms_profile *p = t->p;
-    for (size_t i = 0; i < p->n; i++) {
-        const struct entry *e = &p->entries[i];
-        if ((e->event_tid >> 33 & (MAX_EVENTS - 1)) != event) continue;
+    for (size_t i = 0; i < p->counts.n; i++) {
+        const pms__ip_first *first;
+        const pms__ip_count *e = pms__ip_counts_get(&p->counts, i, &first);
+        if ((e->key >> 33 & (MAX_EVENTS - 1)) != event) continue;
         pms_symbol_info si;
-        pms_symbols_resolve(p->symbols, e->pid, e->ip, e->first_time, (e->event_tid >> 32) & 1, &si);
-        size_t row = row_of(t, &si, e->event_tid, e->ip, 0);
+        pms_symbols_resolve(p->symbols, first->pid, e->ip, first->time, (e->key >> 32) & 1, &si);
+        size_t row = row_of(t, &si, e->key, e->ip, 0);
         if (row == SIZE_MAX) return pms__fail(PMS_ENOMEM, "out of memory for the profile table");
         t->out[row].samples += e->samples;
         t->out[row].period += e->period;

@@ -77,6 +77,6 @@ jq -e '.periods | length == 9 and all(.od >= 0 and .samples > 0)' "$tmp/spread.j
 if [ "$(jq -r .period_unit "$tmp/run1.json")" = ns ]; then
     grep -q "nanoseconds" "$tmp/out.txt" || fail "no PMU: the output must say the period is in nanoseconds"
 fi
-grep -q "fixed (--no-randomize)" "$tmp/out.txt" || fail "--no-randomize not shown"
+grep -q "periods      fixed (not randomised)" "$tmp/out.txt" || fail "--no-randomize not shown"
 grep -q "<svg" "$tmp/sweep.svg" && grep -q "Order deviation" "$tmp/sweep.svg" || fail "SVG"
 echo ok

@@ -4,6 +4,7 @@
 #include "symbol/build_id.h"
 #include "symbol/elf_file.h"
 #include "symbol/kallsyms.h"
+#include "symbol/perf_map.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -40,6 +41,12 @@ struct build_id {
     int checked, mismatch;
 };
 
+/* A JIT process's functions from /tmp/perf-PID.map (empty when it has none). */
+struct jit_symbols {
+    uint32_t pid;
+    pms__symtab syms;
+};
+
 struct pms_symbols {
     pms_keymap pid_index; /* pid -> index in procs */
     struct process *procs;
@@ -55,6 +62,8 @@ struct pms_symbols {
     int vdso_state; /* 0: not compared yet, 1: this process's vDSO is the recorded one, -1: not */
     pms__symtab kallsyms;
     int kallsyms_state; /* 0: not tried, 1: loaded, -1: not this kernel's or unreadable */
+    struct jit_symbols *jits; /* perf maps read so far, one per JIT process */
+    size_t njits, jits_cap;
     char *symfs;          /* pms_symbols_set_symfs: binaries are read under this directory */
     char disk[PATH_MAX];  /* the last path joined with symfs */
 };
@@ -82,6 +91,8 @@ void pms_symbols_destroy(pms_symbols *s)
     free(s->build_ids);
     pms__keymap_free(&s->pid_index);
     pms__symtab_free(&s->kallsyms);
+    for (size_t i = 0; i < s->njits; i++) pms__symtab_free(&s->jits[i].syms);
+    free(s->jits);
     pms__elf_cache_destroy(s->elf);
     free(s->symfs);
     free(s);
@@ -164,9 +175,14 @@ static int module_name(const char *path, char *out, size_t cap)
 }
 
 /* The name a mapping goes by: kernel mappings as perf names them ([kernel.kallsyms] and
- * [module]), files by their path. */
+ * [module]), anonymous code as perf's "[JIT] tid PID" (whose functions are in
+ * /tmp/perf-PID.map), files by their path. */
 static const char *map_name(const pms_mmap_event *m, char *buf, size_t cap)
 {
+    if (m->pid != KERNEL_PID && pms__perf_map_covers(m->filename)) {
+        snprintf(buf, cap, PMS__JIT_PREFIX "%u", m->pid);
+        return buf;
+    }
     if (m->pid != KERNEL_PID) return m->filename;
     if (strncmp(m->filename, "[kernel.kallsyms]", 17) == 0) return PMS_BINARY_KERNEL;
     return module_name(m->filename, buf, cap) ? buf : m->filename;
@@ -339,6 +355,34 @@ static void fill_kernel_symbol(pms_symbols *s, pms_symbol_info *out, uint64_t ip
     out->symbol_offset = ip - sym->start;
 }
 
+/* The functions of JIT process pid from its perf map, read at the first lookup. */
+static const pms__symtab *jit_symbols(pms_symbols *s, uint32_t pid)
+{
+    for (size_t i = 0; i < s->njits; i++)
+        if (s->jits[i].pid == pid) return &s->jits[i].syms;
+    if (pms__grow(&s->jits, &s->jits_cap, s->njits + 1, sizeof *s->jits)) return NULL;
+    struct jit_symbols *j = &s->jits[s->njits++];
+    *j = (struct jit_symbols){pid, {0}};
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%u.map", pid);
+    if (pms__perf_map_load(path, &j->syms) != PMS_OK) pms__symtab_free(&j->syms); /* none: addresses, as perf */
+    return &j->syms;
+}
+
+/* A sample in anonymous code ("[JIT] tid PID"): its function from the process's perf map,
+ * by run-time address as perf looks it up there. */
+static void fill_jit_symbol(pms_symbols *s, pms_symbol_info *out, uint64_t ip)
+{
+    char *end;
+    unsigned long pid = strtoul(out->binary + strlen(PMS__JIT_PREFIX), &end, 10);
+    const pms__symtab *t = *end ? NULL : jit_symbols(s, (uint32_t)pid);
+    const struct pms__sym *sym = t ? pms__symtab_find(t, ip) : NULL;
+    if (!sym) return;
+    out->symbol = sym->name;
+    out->symbol_address = sym->start;
+    out->symbol_offset = ip - sym->start;
+}
+
 static const struct map *map_of(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel)
 {
     size_t p;
@@ -366,8 +410,13 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
         fill_kernel_symbol(s, out, ip);
         return;
     }
-    out->file_offset = ip - m->start + m->pgoff;
     out->mapped = 1;
+    if (strncmp(out->binary, PMS__JIT_PREFIX, strlen(PMS__JIT_PREFIX)) == 0) { /* perf maps its addresses as they are */
+        out->file_offset = ip;
+        fill_jit_symbol(s, out, ip);
+        return;
+    }
+    out->file_offset = ip - m->start + m->pgoff;
     fill_symbol(s, out);
 }
 

@@ -61,6 +61,9 @@ struct pms_symbols {
     char vdso_build_id[PMS_BUILD_ID_HEX];   /* [vdso]'s, as recorded ("" if not) */
     int vdso_state; /* 0: not compared yet, 1: this process's vDSO is the recorded one, -1: not */
     pms__symtab kallsyms;
+    pms__kmodules kmodules; /* the loaded modules' symbols, read with kallsyms */
+    const char *kcore_kernel; /* "[kernel.kallsyms]" (interned) when module code goes there, as
+                               * perf's does when it reads /proc/kcore; NULL when not */
     int kallsyms_state; /* 0: not tried, 1: loaded, -1: not this kernel's or unreadable */
     struct jit_symbols *jits; /* perf maps read so far, one per JIT process */
     size_t njits, jits_cap;
@@ -91,6 +94,7 @@ void pms_symbols_destroy(pms_symbols *s)
     free(s->build_ids);
     pms__keymap_free(&s->pid_index);
     pms__symtab_free(&s->kallsyms);
+    pms__kmodules_free(&s->kmodules);
     for (size_t i = 0; i < s->njits; i++) pms__symtab_free(&s->jits[i].syms);
     free(s->jits);
     pms__elf_cache_destroy(s->elf);
@@ -325,8 +329,9 @@ static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
     if (out->symbol) out->symbol_offset = address - out->symbol_address;
 }
 
-/* The running kernel's symbols, when the recording is of this kernel (as perf decides:
- * its recorded build-id is this kernel's, or none was recorded). */
+/* The running kernel's symbols, and its modules' in s->kmodules, when the recording is of
+ * this kernel (as perf decides: its recorded build-id is this kernel's, or none was
+ * recorded). */
 static const pms__symtab *kernel_symbols(pms_symbols *s)
 {
     if (!s->kallsyms_state) {
@@ -335,20 +340,33 @@ static const pms__symtab *kernel_symbols(pms_symbols *s)
         if (s->kernel_build_id[0] &&
             (pms__kernel_build_id("/sys/kernel/notes", running) || strcmp(running, s->kernel_build_id) != 0))
             return NULL;
-        if (pms__kallsyms_load("/proc/kallsyms", &s->kallsyms) == PMS_OK) s->kallsyms_state = 1;
-        else pms__symtab_free(&s->kallsyms);
+        if (pms__kallsyms_load("/proc/kallsyms", &s->kallsyms, &s->kmodules) == PMS_OK) {
+            s->kallsyms_state = 1;
+            /* perf report, where it may read /proc/kcore (root), takes the kernel's and the
+             * modules' code from there as one [kernel.kallsyms] */
+            size_t name;
+            if (access("/proc/kcore", R_OK) == 0 && intern(s, PMS_BINARY_KERNEL, &name) == PMS_OK)
+                s->kcore_kernel = s->names[name];
+        } else {
+            pms__symtab_free(&s->kallsyms);
+            pms__kmodules_free(&s->kmodules);
+        }
     }
     return s->kallsyms_state > 0 ? &s->kallsyms : NULL;
 }
 
-/* A kernel sample's function from kallsyms ([kernel.kallsyms] only: modules are not
- * symbolised). Kernel addresses are their own "file offsets". */
+/* A kernel sample's function from kallsyms: the kernel's own, or a module's ("[wp512]", by
+ * the module's symbols there, as perf splits them off when it reads kallsyms; in
+ * [kernel.kallsyms] where perf would read /proc/kcore). Kernel addresses are their own
+ * "file offsets". */
 static void fill_kernel_symbol(pms_symbols *s, pms_symbol_info *out, uint64_t ip)
 {
     out->file_offset = ip;
     int kernel = strcmp(out->binary, PMS_BINARY_KERNEL) == 0 || out->binary == vmlinux_name;
-    const pms__symtab *t = kernel ? kernel_symbols(s) : NULL;
+    const pms__symtab *t = kernel_symbols(s);
+    if (t && !kernel) t = out->binary[0] == '[' ? pms__kmodules_find(&s->kmodules, out->binary) : NULL;
     const struct pms__sym *sym = t ? pms__symtab_find(t, ip) : NULL;
+    if (t && !kernel && s->kcore_kernel) out->binary = s->kcore_kernel;
     if (!sym) return;
     out->symbol = sym->name;
     out->symbol_address = sym->start;

@@ -57,6 +57,16 @@ typedef struct pms_sample {
      * them are kernel or user addresses; points into the (8-byte aligned) record. */
     uint64_t nr_callchain;
     const uint64_t *callchain;
+    /* PERF_SAMPLE_REGS_USER (perf record --call-graph dwarf): the user registers of the attr's
+     * sample_regs_user, one u64 each in the order of the mask's bits; abi is the kernel's
+     * PERF_SAMPLE_REGS_ABI_* (0, PERF_SAMPLE_REGS_ABI_NONE: none, nr_user_regs 0). */
+    uint64_t user_regs_abi, user_regs_mask;
+    size_t nr_user_regs;
+    const uint64_t *user_regs;
+    /* PERF_SAMPLE_STACK_USER: the user stack from the stack pointer up, user_stack_size bytes
+     * (the kernel's dyn_size: what it could copy of the attr's sample_stack_user). */
+    size_t user_stack_size;
+    const unsigned char *user_stack;
 } pms_sample;
 
 /* PERF_RECORD_MMAP / MMAP2: where a file was mapped in a process. */

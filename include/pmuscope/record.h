@@ -64,6 +64,8 @@ typedef struct pms_record_config {
     volatile sig_atomic_t *stop;       /* non-zero (set by the caller's signal handler) ends it; may be NULL */
     const pms_record_tap *tap;         /* may be NULL */
     int callchain;                     /* non-zero: frame-pointer callchains (perf record -g) */
+    uint32_t dwarf_stack_size;         /* non-zero: --call-graph dwarf,SIZE instead (see
+                                        * pms_sampler_config.dwarf_stack_size) */
     int compression_level;             /* perf record -z: 0 none, 1-22 zstd (pms_perfdata_writer_compress) */
 } pms_record_config;
 

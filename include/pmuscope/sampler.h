@@ -82,7 +82,20 @@ typedef struct pms_sampler_config {
     const char *cpus;          /* system-wide: the CPUs, as "0-3,6" (perf's -C); NULL: every online one */
     int callchain;             /* non-zero: samples carry the kernel's frame-pointer callchain
                                   (PERF_SAMPLE_CALLCHAIN, as perf record -g) */
+    uint32_t dwarf_stack_size; /* non-zero (with callchain): perf record --call-graph dwarf,SIZE:
+                                  samples carry the user registers and SIZE bytes (a multiple of 8,
+                                  at most PMS_DWARF_STACK_MAX) of the user stack for unwinding
+                                  afterwards (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER); the
+                                  kernel's callchain then holds only kernel frames */
 } pms_sampler_config;
+
+/* perf record --call-graph dwarf's default and largest stack copies, in bytes. */
+#define PMS_DWARF_STACK_DEFAULT 8192u
+#define PMS_DWARF_STACK_MAX 65528u
+/* The user registers a dwarf sample carries on this architecture (perf's sample_regs_user):
+ * every general register, x86_64 without the segment registers; 0 where pmuscope does not
+ * know the architecture's set. */
+uint64_t pms_sampler_user_regs_mask(void);
 
 typedef struct pms_sampler_stats {
     uint64_t records, samples;

@@ -59,7 +59,7 @@ typedef struct pms_lm {
     double *cov_unscaled;/* ncoef x ncoef (X'X)^-1, row-major (NULL for NNLS) */
     double *fitted;      /* n fitted values */
     double *residuals;   /* n residuals y - fitted */
-    double resid_quantiles[5]; /* Min, 1Q, Median, 3Q, Max (R's quantile type 7) */
+    double *weights;     /* the n weights of a weighted fit (a copy), NULL when unweighted */
     size_t df_residual;  /* n - ncoef */
     double rss;          /* residual sum of squares */
     double sigma;        /* residual standard error sqrt(rss / df_residual) */
@@ -91,6 +91,12 @@ double pms_f_p_value(double f, double d1, double d2);
 int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char *const *names,
                const pms_lm_options *opt, pms_lm **out);
 void pms_lm_free(pms_lm *m);
+
+/* Min, 1st quartile, median, 3rd quartile and max of the residuals (of the weighted
+ * residuals sqrt(w_i) r_i of a weighted fit), as R's summary.lm prints them (quantile
+ * type 7), into q[5]. Computed on each call (O(n), a copy of the residuals), not by
+ * the fit: a fit whose summary is not printed does not pay for them. */
+int pms_lm_resid_quantiles(const pms_lm *m, double q[5]);
 
 /* The summary of coefficients fitted elsewhere (method PMS_LM_RIDGE, or PMS_LM_NNLS) on
  * the same rows: coef holds the intercept then the p coefficients; fitted values,

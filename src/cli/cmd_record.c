@@ -55,6 +55,10 @@ static void usage(FILE *out)
           "  -g, --call-graph fp    every sample carries its callchain, walked by the kernel through\n"
           "                         frame pointers (PERF_SAMPLE_CALLCHAIN, as perf record -g): build\n"
           "                         the program with -fno-omit-frame-pointer; report --children\n"
+          "      --call-graph dwarf[,SIZE]  every sample carries the user registers and SIZE bytes\n"
+          "                         of the user stack (default 8192, at most 65528), unwound later\n"
+          "                         with the binaries' DWARF CFI (.eh_frame) by pmuscope report and\n"
+          "                         perf report: for programs built without frame pointers\n"
           "      --fallback         let cpu-clock stand in for an event this machine cannot count\n"
           "                         (the output says so)\n"
           "      --olr[=METHOD]     fit the --read counters against the first event's count with\n"
@@ -99,6 +103,7 @@ typedef struct record_opts {
     const char *cpus;    /* -C */
     bool fallback;
     bool callchain; /* -g, --call-graph fp */
+    uint32_t dwarf_stack_size; /* --call-graph dwarf[,SIZE]: 0 without */
     int compression_level; /* -z: 0 none */
     olr_opts olr;
     const char *json; /* --json[=FILE]: cli_format_target */
@@ -155,6 +160,26 @@ static void lower_to_max_sample_rate(record_opts *o)
 static bool is_call_graph_mode(const char *word)
 {
     return strcmp(word, "fp") == 0 || strcmp(word, "lbr") == 0 || strncmp(word, "dwarf", 5) == 0;
+}
+
+/* MODE of --call-graph: fp, or dwarf[,SIZE] (SIZE rounded up to 8 bytes, as perf does). */
+static int parse_call_graph(const char *mode, record_opts *o)
+{
+    o->callchain = true;
+    if (!mode || strcmp(mode, "fp") == 0) return CLI_OK;
+    if (strcmp(mode, "dwarf") == 0) {
+        o->dwarf_stack_size = PMS_DWARF_STACK_DEFAULT;
+        return CLI_OK;
+    }
+    uint64_t size;
+    if (strncmp(mode, "dwarf,", 6) != 0)
+        return cli_usage_error("record", "--call-graph: expected 'fp' (frame pointers) or 'dwarf[,SIZE]', got '%s'",
+                               mode);
+    if (!cli_parse_count(mode + 6, &size) || !size || size > PMS_DWARF_STACK_MAX)
+        return cli_usage_error("record", "--call-graph %s: expected a stack size from 1 to %u bytes", mode,
+                               PMS_DWARF_STACK_MAX);
+    o->dwarf_stack_size = (uint32_t)((size + 7) & ~7ull);
+    return CLI_OK;
 }
 
 static int parse_options(int argc, char **argv, record_opts *o)
@@ -238,9 +263,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
         case 'g': { /* -g, --call-graph[=]MODE: as perf, the mode may be the next word */
             const char *mode = optarg;
             if (!mode && optind < argc && is_call_graph_mode(argv[optind])) mode = argv[optind++];
-            if (mode && strcmp(mode, "fp") != 0)
-                return cli_usage_error("record", "--call-graph: expected 'fp' (frame pointers), got '%s'", mode);
-            o->callchain = true;
+            if (parse_call_graph(mode, o)) return CLI_USAGE;
             break;
         }
         case 'h': usage(stdout); return -1;
@@ -349,6 +372,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     pms_record_config cfg = {.events = sev, .nevents = nev, .mmap_pages = o->pages, .argv = o->argv,
                              .pid = o->pid, .system_wide = o->system_wide, .cpus = o->cpus, .output = o->output,
                              .cmdline_argc = argc, .cmdline_argv = argv, .stop = &stat_stop, .callchain = o->callchain,
+                             .dwarf_stack_size = o->dwarf_stack_size,
                              .compression_level = o->compression_level};
     char *csv_path = NULL;
     FILE *csv = NULL;

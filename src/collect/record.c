@@ -101,7 +101,8 @@ static int open_sampler(pms_sampler **out, const pms_record_config *cfg, pid_t p
     bool reads = cfg->nevents && cfg->events[0].nread;
     pms_sampler_config sc = {.events = cfg->events, .nevents = cfg->nevents, .mmap_pages = cfg->mmap_pages,
                              .inherit = launched && !reads, .enable_on_exec = launched,
-                             .system_wide = cfg->system_wide, .cpus = cfg->cpus, .callchain = cfg->callchain};
+                             .system_wide = cfg->system_wide, .cpus = cfg->cpus, .callchain = cfg->callchain || cfg->dwarf_stack_size,
+                             .dwarf_stack_size = cfg->dwarf_stack_size};
     return pms_sampler_open(out, &sc, pid);
 }
 

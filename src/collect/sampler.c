@@ -109,6 +109,12 @@ static void fill_attr(const pms_sampler *s, const pms_sampler_config *cfg, struc
     a->size = sizeof *a;
     a->sample_type = PMS_SAMPLE_BASE | (s->nreads ? PERF_SAMPLE_READ : 0) | (s->system_wide ? PERF_SAMPLE_CPU : 0) |
                      (cfg->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+    if (cfg->dwarf_stack_size) { /* as perf record --call-graph dwarf sets them */
+        a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+        a->sample_regs_user = pms_sampler_user_regs_mask();
+        a->sample_stack_user = cfg->dwarf_stack_size;
+        a->exclude_callchain_user = 1; /* the user part is unwound from the stack copy */
+    }
     a->read_format = PERF_FORMAT_ID;
     if (s->nreads)
         a->read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -290,6 +296,11 @@ static int check_config(const pms_sampler_config *cfg)
                             e->event.name);
         if (e->nread && !e->read) return pms__fail(PMS_EINVAL, "%s: read counters missing", e->event.name);
     }
+    if (cfg->dwarf_stack_size && (cfg->dwarf_stack_size % 8 || cfg->dwarf_stack_size > PMS_DWARF_STACK_MAX))
+        return pms__fail(PMS_EINVAL, "dwarf stack size %u: expected a multiple of 8 up to %u bytes",
+                        cfg->dwarf_stack_size, PMS_DWARF_STACK_MAX);
+    if (cfg->dwarf_stack_size && !pms_sampler_user_regs_mask())
+        return pms__fail(PMS_EINVAL, "--call-graph dwarf: pmuscope does not know this architecture's registers");
     size_t pages = cfg->mmap_pages ? cfg->mmap_pages : 128;
     if (pages & (pages - 1))
         return pms__fail(PMS_EINVAL, "ring buffer: %zu pages is not a power of 2", pages);
@@ -365,6 +376,9 @@ static int open_unit(pms_sampler *s, const pms_sampler_config *cfg, size_t u, pi
         fill_attr(s, cfg, &a, &e->cfg.event, &e->cfg);
         if (i == 0) { /* the records that let IPs be symbolised, once per buffer */
             a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
+            /* with dwarf, the files' data mappings too, as perf: its unwinder reads the
+             * .eh_frame_hdr of a PIE binary in the read-only mapping before the code */
+            a.mmap_data = cfg->dwarf_stack_size ? 1 : 0;
         }
         if (e->gen) {
             a.wakeup_events = 1; /* wake at every sample to set the next period */

@@ -51,10 +51,13 @@ static int emit_mmap(synth *y, pid_t pid, const char *line)
     if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj, &min, &ino,
                &path_at) < 7)
         return PMS_OK;
-    if (perms[2] != 'x' || !line[path_at]) return PMS_OK; /* only code can be sampled */
+    /* Only code can be sampled; with mmap_data (--call-graph dwarf) the files' other mappings
+     * too, as the kernel then reports them: an unwinder reads .eh_frame_hdr there. */
+    bool exec = perms[2] == 'x';
+    if (!line[path_at] || (!exec && (!y->attr->attr.mmap_data || line[path_at] == '['))) return PMS_OK;
     pms_mmap_event m = {.pid = (uint32_t)pid, .tid = (uint32_t)pid, .start = start, .len = end - start,
-                        .pgoff = pgoff, .executable = 1, .filename = line + path_at};
-    m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+                        .pgoff = pgoff, .executable = exec, .filename = line + path_at};
+    m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | (exec ? PROT_EXEC : 0);
     return emit(y, pms_perfdata_encode_mmap2(y->buf, sizeof y->buf, y->attr, &m));
 }
 

@@ -133,10 +133,13 @@ static void json_model(const pms_lm *m, pms_json *j)
         pms_json_object_end(j);
     }
     pms_json_array_end(j);
+    double rq[5];
+    bool have_rq = pms_lm_resid_quantiles(m, rq) == PMS_OK; /* fails only out of memory for their copy */
     pms_json_key(j, "residual_quantiles");
     pms_json_array_begin(j);
-    for (int q = 0; q < 5; q++) pms_json_double(j, m->resid_quantiles[q]);
+    for (int q = 0; have_rq && q < 5; q++) pms_json_double(j, rq[q]);
     pms_json_array_end(j);
+    if (!have_rq) pms_json_kv_string(j, "residual_quantiles_reason", pms_strerror());
     pms_json_kv_double(j, "sigma", m->sigma);
     pms_json_kv_uint(j, "df_residual", m->df_residual);
     pms_json_kv_double(j, "r_squared", m->r_squared);

@@ -14,6 +14,7 @@
 #include "util/grow.h"
 #include "util/keymap.h"
 #include "hotspot/read_delta.h"
+#include "symbol/unwind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@ struct pass {
     uint64_t first_time, last_time, lost;
     pms_profile *profile;
     pms_symbols *symbols;
+    pms__unwinder *unwinder; /* made at the first sample with a user stack copy */
 };
 
 static int is_kernel(uint16_t misc)
@@ -91,12 +93,16 @@ static uint64_t sample_period(const pms_sample *s)
     return s->period;
 }
 
-static int on_sample(const pms_sample *s, void *ctx)
+static int on_sample(const pms_sample *recorded, void *ctx)
 {
     struct pass *p = ctx;
+    pms_sample unwound; /* --call-graph dwarf: the chain with the unwound user frames */
+    int rc = pms__unwind_sample(&p->unwinder, p->symbols, recorded, &unwound);
+    if (rc) return rc;
+    const pms_sample *s = &unwound;
     size_t e = s->attr ? (size_t)(s->attr - p->attrs) : 0;
     if (e >= p->nattrs) e = 0;
-    int rc = pms_profile_add(p->profile, e, s);
+    rc = pms_profile_add(p->profile, e, s);
     if (rc) return rc;
     uint64_t *v = site_values(p, s);
     if (!v) return pms__fail(PMS_ENOMEM, "out of memory for the pprof profile");
@@ -432,6 +438,7 @@ int pms_pprof_write_perfdata(const char *out, const char *perfdata, const pms_pp
     pms__keymap_free(&p.site_index);
     pms__keymap_free(&p.last_read);
     pms__chains_free(&p.chains);
+    pms__unwinder_destroy(p.unwinder);
     free(p.sites);
     free(p.values);
     free(p.ev);

@@ -5,6 +5,7 @@
 #include "hotspot/comms.h"
 #include "hotspot/ip_counts.h"
 #include "hotspot/read_delta.h"
+#include "symbol/unwind.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -29,6 +30,7 @@ struct pms_profile {
     uint64_t lost;
     unsigned char chained[MAX_EVENTS]; /* the event's samples carry callchains */
     pms_keymap last_read; /* sample id -> the value its last PERF_SAMPLE_READ gave */
+    pms__unwinder *unwinder; /* for samples with user stack copies (--call-graph dwarf) */
 };
 
 int pms_profile_create(pms_profile **out, pms_symbols *symbols)
@@ -51,6 +53,7 @@ void pms_profile_destroy(pms_profile *p)
     pms__keymap_free(&p->last_read);
     pms__comms_free(&p->comms);
     pms__chains_free(&p->chains);
+    pms__unwinder_destroy(p->unwinder);
     free(p);
 }
 
@@ -85,7 +88,11 @@ static int add_sample(pms_profile *p, size_t event, const pms_sample *s)
     uint64_t period = s->period;
     if (s->attr && !(s->attr->attr.sample_type & PERF_SAMPLE_PERIOD))
         period = s->attr->attr.freq ? 0 : s->attr->attr.sample_period;
-    return add_weighted(p, event, s, period);
+    if (!s->user_stack) return add_weighted(p, event, s, period);
+    /* --call-graph dwarf: the user frames unwound from the stack copy join the callchain */
+    pms_sample v;
+    int rc = pms__unwind_sample(&p->unwinder, p->symbols, s, &v);
+    return rc ? rc : add_weighted(p, event, &v, period);
 }
 
 static int flush_counts(pms_profile *p)

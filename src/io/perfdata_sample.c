@@ -1,6 +1,7 @@
 /* Parsing PERF_RECORD_SAMPLE and the sample_id_all trailer of other records
- * (layouts from include/uapi/linux/perf_event.h). Only the fields up to
- * PERF_SAMPLE_CALLCHAIN are decoded: pmuscope uses nothing that comes after them. */
+ * (layouts from include/uapi/linux/perf_event.h). The fields up to PERF_SAMPLE_CALLCHAIN
+ * are decoded, RAW and BRANCH_STACK skipped, then the user registers and stack copy of
+ * perf record --call-graph dwarf (REGS_USER, STACK_USER) decoded; what follows is unused. */
 #include "io/perfdata_format.h"
 #include "util/error.h"
 
@@ -129,6 +130,71 @@ static int parse_read(struct cursor *c, uint64_t rf, pms_sample *out, pms_read_v
     return 0;
 }
 
+/* Skips n bytes; a short record is marked. */
+static void skip_bytes(struct cursor *c, uint64_t n)
+{
+    if (n > (uint64_t)(c->end - c->p)) {
+        c->short_read = true;
+        c->p = c->end;
+    } else {
+        c->p += n;
+    }
+}
+
+/* RAW and BRANCH_STACK (skipped), then REGS_USER and STACK_USER, after the callchain. */
+static int parse_user_stack(struct cursor *c, const struct perf_event_attr *a, pms_sample *out)
+{
+    uint64_t st = a->sample_type;
+    if (st & PERF_SAMPLE_RAW) { /* u32 size, its bytes, padded to 8 with the size */
+        if (c->end - c->p < 4) {
+            c->short_read = true;
+            return PMS_OK;
+        }
+        uint32_t raw = pms__get_u32(c->p);
+        skip_bytes(c, ((uint64_t)raw + 4 + 7) & ~7ull);
+    }
+    if (st & PERF_SAMPLE_BRANCH_STACK) { /* nr, hw_idx with PERF_SAMPLE_BRANCH_HW_INDEX, nr entries of 24 bytes */
+        uint64_t nr = take_u64(c);
+        if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) take_u64(c);
+        if (nr > (uint64_t)(c->end - c->p) / 24) c->short_read = true;
+        else skip_bytes(c, nr * 24);
+    }
+    if ((st & PERF_SAMPLE_REGS_USER) && !c->short_read) {
+        out->user_regs_abi = take_u64(c);
+        if (out->user_regs_abi && !c->short_read) {
+            size_t n = (size_t)__builtin_popcountll(a->sample_regs_user);
+            if ((uint64_t)(c->end - c->p) / 8 < n) {
+                c->short_read = true;
+                return PMS_OK;
+            }
+            out->user_regs_mask = a->sample_regs_user;
+            out->nr_user_regs = n;
+            out->user_regs = (const uint64_t *)(const void *)c->p;
+            c->p += n * 8;
+        }
+    }
+    if ((st & PERF_SAMPLE_STACK_USER) && !c->short_read) {
+        uint64_t copied = take_u64(c); /* the attr's size, or 0 when nothing was copied */
+        if (copied && !c->short_read) {
+            if (copied > (uint64_t)(c->end - c->p) || (uint64_t)(c->end - c->p) - copied < 8) {
+                c->short_read = true;
+                return PMS_OK;
+            }
+            const unsigned char *data = c->p;
+            c->p += copied;
+            uint64_t dyn = take_u64(c);
+            if (dyn > copied)
+                return pms__fail(PMS_EFORMAT, "sample's user stack holds %llu bytes, says %llu of them are valid",
+                                (unsigned long long)copied, (unsigned long long)dyn);
+            out->user_stack = data;
+            out->user_stack_size = (size_t)dyn;
+        }
+    }
+    if (out->user_regs && (uintptr_t)out->user_regs % 8)
+        return pms__fail(PMS_EINVAL, "sample record with user registers is not 8-byte aligned in memory");
+    return PMS_OK;
+}
+
 int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr *attrs, size_t nattrs,
                      pms_sample *out, pms_read_value *vbuf, size_t max_values)
 {
@@ -175,6 +241,10 @@ int pms_sample_parse(const struct perf_event_header *h, const pms_perfdata_attr 
             out->callchain = (const uint64_t *)(const void *)c.p;
             c.p += nr * 8;
         }
+    }
+    if (!c.short_read && (st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))) {
+        int rc = parse_user_stack(&c, a, out);
+        if (rc) return rc;
     }
     if (c.short_read)
         return pms__fail(PMS_EFORMAT, "sample record of %zu bytes is too short for its sample_type 0x%llx", size,

@@ -37,8 +37,11 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out)
     if (m->ncoef == k0) fputs("1", out);
     if (!m->has_intercept) fputs(" - 1", out);
     fputs(")\n\nResiduals:\n", out);
+    double rq[5];
+    int rc = pms_lm_resid_quantiles(m, rq);
+    if (rc < 0) return rc;
     fprintf(out, "%10s %10s %10s %10s %10s\n", "Min", "1Q", "Median", "3Q", "Max");
-    for (int q = 0; q < 5; q++) fprintf(out, "%10.4g%s", m->resid_quantiles[q], q < 4 ? " " : "\n");
+    for (int q = 0; q < 5; q++) fprintf(out, "%10.4g%s", rq[q], q < 4 ? " " : "\n");
 
     int w = name_width(m), undefined = 0;
     fputs("\nCoefficients:\n", out);

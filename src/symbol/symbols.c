@@ -5,6 +5,7 @@
 #include "symbol/elf_file.h"
 #include "symbol/kallsyms.h"
 #include "symbol/perf_map.h"
+#include "symbol/symbols_map.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -405,6 +406,17 @@ static const struct map *map_of(pms_symbols *s, uint32_t pid, uint64_t ip, uint6
 {
     size_t p;
     return process_index(s, kernel ? KERNEL_PID : pid, 0, &p) ? NULL : find_map(s, p, ip, time);
+}
+
+int pms__symbols_user_map(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, uint64_t *start,
+                          uint64_t *pgoff, const char **path)
+{
+    const struct map *m = map_of(s, pid, ip, time, 0);
+    if (!m || s->names[m->name][0] != '/') return PMS_ENOENT;
+    *start = m->start;
+    *pgoff = m->pgoff;
+    *path = on_disk(s, s->names[m->name]);
+    return PMS_OK;
 }
 
 const char *pms_symbols_binary(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t time, int kernel)

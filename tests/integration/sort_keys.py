@@ -57,13 +57,13 @@ def our_table(pmuscope, path, sort):
         table[our_row(sort, r)] = table.get(our_row(sort, r), 0) + 100 * float(r["share"])
     return table
 
-def perf_report_lines(path, sort, children):
+def perf_report_lines(path, sort, children, extra=()):
     """(event, line) of perf report --stdio --sort KEYS, -g none, --children or --no-children
     (no group view, branch stacks or processor traces); event is the current table's name
     (None before the first). Returns (lines, returncode, stderr)."""
     p = subprocess.run(["perf", "report", "-i", path, "--sort", sort, "--stdio", "--no-group", "-g", "none",
                         "--children" if children else "--no-children", "--no-branch-stack", "--no-itrace",
-                        "--percent-limit", "0"],
+                        "--percent-limit", "0", *extra],
                        capture_output=True, text=True, env=dict(os.environ, PAGER="cat"))
     lines, event = [], None
     for line in p.stdout.splitlines():
@@ -75,11 +75,12 @@ def perf_report_lines(path, sort, children):
             lines.append((event, line))
     return lines, p.returncode, p.stderr
 
-def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period"):
+def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period", extra=()):
     """Differences between perf report --children and pmuscope report --children on one file,
     --sort dso or dso,sym: the Children and the Self column of every row over `threshold`
-    percent in either, within `tolerance` points (perf prints two decimals)."""
-    lines, returncode, stderr = perf_report_lines(path, sort, True)
+    percent in either, within `tolerance` points (perf prints two decimals). `extra`: more
+    options of perf report."""
+    lines, returncode, stderr = perf_report_lines(path, sort, True, extra)
     theirs = {}
     for event, line in lines:
         if line is None:
@@ -118,13 +119,13 @@ def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period
                     problems.append("--children %s: %s %s: pmuscope %.2f%% perf %.2f%%" % (event, row, name, a, b))
     return problems
 
-def path_problems(pmuscope, path, threshold, tolerance):
+def path_problems(pmuscope, path, threshold, tolerance, extra=()):
     """Differences between the call paths of perf report --no-children -g folded (callee
     order, by function, shares of all the period) and pmuscope report --no-children -g on one
     file, rows by dso,sym: every (row, path) over `threshold` percent in either, within
     `tolerance` points. Also returns how many paths were compared."""
     p = subprocess.run(["perf", "report", "-i", path, "--sort", "dso,sym", "--stdio", "--no-children",
-                        "-g", "folded,0,callee,function,percent", "--percent-limit", "0"],
+                        "-g", "folded,0,callee,function,percent", "--percent-limit", "0", *extra],
                        capture_output=True, text=True, env=dict(os.environ, PAGER="cat"))
     theirs, row = {}, None
     for line in p.stdout.splitlines():

@@ -232,6 +232,63 @@ static void test_round_trip(void **state)
     remove(path);
 }
 
+/* perf record --call-graph dwarf's payload: REGS_USER (abi, one u64 per bit of the mask)
+ * and STACK_USER (size, bytes, dyn_size), after a RAW field that is skipped; every length
+ * bounds-checked against the record. */
+static void test_sample_parse_user_stack(void **state)
+{
+    (void)state;
+    pms_perfdata_attr a = {.name = "cpu-clock"};
+    a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+                         PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    a.attr.sample_regs_user = 0x181; /* 3 registers */
+    a.attr.sample_stack_user = 16;
+    uint64_t rec[32] = {0};
+    size_t n = 1;
+    rec[n++] = 0x401000;                 /* ip */
+    rec[n++] = 7ull << 32 | 7;           /* pid, tid */
+    rec[n++] = 0;                        /* nr of the callchain */
+    rec[n++] = 4;                        /* RAW: 4 bytes of data after the u32 size... */
+    rec[n++] = PERF_SAMPLE_REGS_ABI_64;  /* ...padded to 8 bytes with it */
+    rec[n++] = 11, rec[n++] = 22, rec[n++] = 33;
+    rec[n++] = 16;                       /* stack copy of 16 bytes */
+    rec[n++] = 0x1111, rec[n++] = 0x2222;
+    rec[n++] = 8;                        /* of which 8 valid */
+    struct perf_event_header *h = (void *)rec;
+    *h = (struct perf_event_header){PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, (uint16_t)(n * 8)};
+    pms_sample out;
+    assert_int_equal(pms_sample_parse(h, &a, 1, &out, NULL, 0), PMS_OK);
+    assert_int_equal(out.user_regs_abi, PERF_SAMPLE_REGS_ABI_64);
+    assert_int_equal(out.nr_user_regs, 3);
+    assert_int_equal(out.user_regs_mask, 0x181);
+    assert_int_equal(out.user_regs[2], 33);
+    assert_int_equal(out.user_stack_size, 8);
+    assert_int_equal(out.user_stack[0], 0x11);
+    /* dyn_size above the copy's size */
+    rec[n - 1] = 24;
+    assert_int_equal(pms_sample_parse(h, &a, 1, &out, NULL, 0), PMS_EFORMAT);
+    rec[n - 1] = 8;
+    /* cut inside the stack copy, inside the registers, inside RAW */
+    for (size_t cut = n - 1; cut > 4; cut--) {
+        h->size = (uint16_t)(cut * 8);
+        assert_int_equal(pms_sample_parse(h, &a, 1, &out, NULL, 0), PMS_EFORMAT);
+    }
+    /* a RAW size that runs past the record */
+    h->size = (uint16_t)(n * 8);
+    rec[4] = 4000;
+    assert_int_equal(pms_sample_parse(h, &a, 1, &out, NULL, 0), PMS_EFORMAT);
+    /* ABI none (a kernel thread): no registers follow, an empty stack copy */
+    a.attr.sample_type &= ~(uint64_t)PERF_SAMPLE_RAW;
+    n = 4;
+    rec[n++] = PERF_SAMPLE_REGS_ABI_NONE;
+    rec[n++] = 0;
+    h->size = (uint16_t)(n * 8);
+    assert_int_equal(pms_sample_parse(h, &a, 1, &out, NULL, 0), PMS_OK);
+    assert_int_equal(out.nr_user_regs, 0);
+    assert_null(out.user_regs);
+    assert_null(out.user_stack);
+}
+
 static void test_sample_parse_by_id(void **state)
 {
     (void)state;
@@ -588,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_sample_parse_by_id),
         cmocka_unit_test(test_truncated_files_fail_with_offset),
         cmocka_unit_test(test_corrupt_sizes_fail_with_offset),
+        cmocka_unit_test(test_sample_parse_user_stack),
         cmocka_unit_test(test_rejects_other_formats),
         cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_attr_size_variants),

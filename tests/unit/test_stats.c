@@ -4,6 +4,7 @@
 #include "pmuscope/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *names3[] = {"a", "b", "c"};
@@ -100,6 +101,39 @@ static void test_nan_cell_named(void **s)
     assert_non_null(strstr(pms_strerror(), "row 4 of the response"));
 }
 
+/* Rows beyond the fit's first blocks of rows: integer weights w_i give the
+ * coefficients and residual sum of squares of the unweighted fit of the table
+ * with row i repeated w_i times, and a value that is not finite far into the
+ * table is named as in the first rows. */
+static void test_weights_equal_repeated_rows(void **s)
+{
+    (void)s;
+    enum { N = 9000 };
+    double *x = malloc(3 * N * sizeof *x), *y = malloc(N * sizeof *y), *w = malloc(N * sizeof *w);
+    double *xr = malloc(3 * 3 * N * sizeof *xr), *yr = malloc(3 * N * sizeof *yr);
+    assert_non_null(x), assert_non_null(y), assert_non_null(w), assert_non_null(xr), assert_non_null(yr);
+    fill(x, y, N);
+    size_t nr = 0;
+    for (size_t i = 0; i < N; i++) {
+        y[i] += (double)((i * 7919) % 13) - 6; /* not an exact fit */
+        w[i] = (double)(1 + i % 3);
+        for (int c = 0; c < (int)w[i]; c++, nr++) {
+            memcpy(xr + 3 * nr, x + 3 * i, 3 * sizeof *x);
+            yr[nr] = y[i];
+        }
+    }
+    pms_lm *mw, *mr;
+    assert_int_equal(pms_lm_fit(x, N, 3, y, names3, &(pms_lm_options){.weights = w}, &mw), PMS_OK);
+    assert_int_equal(pms_lm_fit(xr, nr, 3, yr, names3, NULL, &mr), PMS_OK);
+    for (size_t k = 0; k < 4; k++) assert_close(mw->coef[k], mr->coef[k], 1e-10);
+    assert_close(mw->rss, mr->rss, 1e-10);
+    pms_lm_free(mw), pms_lm_free(mr);
+    x[5000 * 3 + 1] = INFINITY;
+    assert_int_equal(pms_lm_fit(x, N, 3, y, names3, &(pms_lm_options){.weights = w}, &mw), PMS_ENUMERIC);
+    assert_string_equal(pms_strerror(), "row 5001, column 'b': expected a finite number, found inf");
+    free(x), free(y), free(w), free(xr), free(yr);
+}
+
 /* Lawson & Hanson by hand: min ||Ax - b|| with x >= 0 where the unconstrained
  * solution has a negative component. A = [1 0; 0 1; 1 1], b = (2, -1, 1):
  * unconstrained x = (5/3, -4/3)... constrained: x2 = 0, x1 = (2 + 1)/2 = 1.5. */
@@ -186,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_constant_column),
         cmocka_unit_test(test_fewer_rows_than_columns),
         cmocka_unit_test(test_nan_cell_named),
+        cmocka_unit_test(test_weights_equal_repeated_rows),
         cmocka_unit_test(test_nnls_by_hand),
         cmocka_unit_test(test_split_is_reproducible),
         cmocka_unit_test(test_normalisation_and_errors),

@@ -42,7 +42,8 @@ typedef struct pms_olr_store_stats {
     uint64_t samples, segments, joint; /* joint: segments stored as continuing the previous one */
     uint64_t split;                    /* segments stored as several (end points not found) */
     uint64_t points;                   /* end points stored: joint or one-sample segments 1, others 2 */
-    uint64_t mixed_cut;                /* the optimal mix's caps met (open starts, look-back) */
+    uint64_t mixed_cut;                /* samples where the optimal mix met its memory caps */
+    uint64_t mixed_greedy;             /* opt's counters with eps above 31: the greedy choice */
     uint64_t bytes_header, bytes_x, bytes_segments, bytes_residuals, bytes_total;
 } pms_olr_store_stats;
 

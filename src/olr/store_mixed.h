@@ -8,22 +8,28 @@
  * (the sample before it is a knot too: a break, a disjoint segment starts here) or linked to
  * the previous knot by a line that decodes every sample between them within eps (a joint
  * segment, or the second end of a disjoint one). The dynamic program keeps, for each sample,
- * the least cost of a knot there at each of its 2 eps + 1 values, and for each still
- * feasible start knot the interval of slopes (exact rationals) that keeps every sample since
- * within eps: the feasible region of Luo et al., per whole-count start. Knots are handed out
- * once every open start descends from them (bounded delay). */
+ * the least cost of a knot there at each of its 2 eps + 1 values. A knot costing c is a
+ * start of lines that can only help once a break costs more (c < the least cost at the
+ * sample before): until then it is dormant and costs nothing per sample. When that least
+ * cost rises, the knots it wakes get their interval of slopes (exact rationals) that keeps
+ * every sample since within eps, from tangents to the convex hulls of those samples'
+ * bounds; an awake start's interval narrows with each sample until it is empty (Luo et
+ * al.'s feasible region, per whole-count start). Knots are handed out once every knot that
+ * may still start a line descends from them (bounded delay). Only a cap on memory can
+ * make the result not the least, and it is counted. */
 #ifndef PMS_OLR_STORE_MIXED_H
 #define PMS_OLR_STORE_MIXED_H
 #include <stdint.h>
 
 /* The largest eps the exact program takes (2 eps + 1 values a sample); the writer keeps the
- * greedy choice above it. */
+ * greedy choice above it (and says so). */
 #define PMS__OLR_MIXED_EPS_MAX 31u
-/* Open start knots kept at most (or the starts of 8 samples, if more); beyond, those of
- * one sample in the middle go (counted: the result may then not be the least). */
-#define PMS__OLR_MIXED_STARTS_MAX 64u
-/* Samples the program looks back at most; beyond, it commits to the best knot (counted). */
-#define PMS__OLR_MIXED_WINDOW 4096u
+/* Knot states kept at most (16 bytes each: rows of 2 eps + 1 since the oldest knot that may
+ * still start a line), and awake starts at most (80 bytes each); beyond either, the best
+ * knot at the sample is decided and the rest go (counted: the result may then not be the
+ * least). */
+#define PMS__OLR_MIXED_STATES_MAX (1u << 22)
+#define PMS__OLR_MIXED_STARTS_MAX (1u << 12)
 
 typedef struct pms__olr_mixed pms__olr_mixed;
 
@@ -42,7 +48,7 @@ int pms__olr_mixed_add(pms__olr_mixed *m, const uint64_t *x, const uint64_t *y, 
 int pms__olr_mixed_finish(pms__olr_mixed *m, pms__olr_knot_fn fn, void *ctx);
 /* The first sample the program still reads. */
 uint64_t pms__olr_mixed_oldest(const pms__olr_mixed *m);
-/* Samples at which the cap dropped starts, and commits forced by the look-back. */
+/* Samples at which a cap forced a knot (see PMS__OLR_MIXED_STATES_MAX). */
 uint64_t pms__olr_mixed_cut(const pms__olr_mixed *m);
 
 #endif

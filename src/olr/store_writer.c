@@ -178,8 +178,9 @@ int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, cons
     for (size_t j = 0; j < w->k; j++) {
         /* opt's bound in whole counts, as the fitter uses it; wm keeps none */
         if (fit->method == PMS_OLR_OPT && fit->counters) w->eps[j] = (uint64_t)fit->counters[j].eps;
-        if (fit->method == PMS_OLR_OPT && !w->so.greedy_joints && w->eps[j] <= PMS__OLR_MIXED_EPS_MAX &&
-            !(w->c[j].mx = pms__olr_mixed_create(w->eps[j]))) {
+        int mixed = fit->method == PMS_OLR_OPT && !w->so.greedy_joints;
+        w->st.mixed_greedy += mixed && w->eps[j] > PMS__OLR_MIXED_EPS_MAX;
+        if (mixed && w->eps[j] <= PMS__OLR_MIXED_EPS_MAX && !(w->c[j].mx = pms__olr_mixed_create(w->eps[j]))) {
             pms__obuf_free(&h);
             pms_olr_writer_destroy(w);
             return pms__fail(PMS_ENOMEM, "out of memory");

@@ -1,6 +1,7 @@
 /* A streamed fit's outputs written as the rows and segments come: the segment CSV,
  * the input series, the segment file, the samples decoded back from it, and the
  * charts gathered as they grow (memory flat in the number of rows). */
+#include "olr/store_mixed.h"
 #include "pmuscope/olr_series.h"
 #include "util/error.h"
 
@@ -92,8 +93,12 @@ int pms_olr_write_store_stats(FILE *out, const char *path, const pms_olr_store_s
             (unsigned long long)st->bytes_header, (unsigned long long)st->segments, (unsigned long long)st->joint,
             (unsigned long long)st->points);
     if (st->mixed_cut)
-        fprintf(out, "note: %s: the optimal joint/disjoint mix met its caps at %llu samples (open starts, look-back): "
+        fprintf(out, "note: %s: the optimal joint/disjoint mix met its caps at %llu samples (awake starts, memory): "
                      "the end points may not be the fewest\n",
                 path, (unsigned long long)st->mixed_cut);
+    if (st->mixed_greedy)
+        fprintf(out, "note: %s: %llu counters with eps above %u took the greedy joint/disjoint choice: their end "
+                     "points may not be the fewest\n",
+                path, (unsigned long long)st->mixed_greedy, PMS__OLR_MIXED_EPS_MAX);
     return ferror(out) ? pms__fail(PMS_EIO, "%s: write failed", path) : PMS_OK;
 }

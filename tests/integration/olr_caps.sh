@@ -20,4 +20,22 @@ for m in wm opt; do
   [ "$(segments $m-cap.json)" = 4 ] && [ "$(capped $m-cap.json)" = 3 ] || fail "$m capped: $(cat $m-cap.json)"
   grep -q "^note: y: 3 of 4 segments cut by a cap" $m-cap.txt || fail "$m capped: $(cat $m-cap.txt)"
 done
+
+# The segment file's optimal joint/disjoint mix says whenever its end points may not be the
+# fewest: where a memory cap made it drop starts (a sparse step counter, whose flat runs
+# keep thousands of starts open), and for counters above eps 31 (the greedy choice); never
+# otherwise. Every sample still decodes within eps.
+"$PMUSCOPE" olr --method opt --eps 3 --store s.olr straight.csv > s.txt
+! grep -q "^note:" s.txt || fail "a note on the straight series at eps 3: $(cat s.txt)"
+"$PMUSCOPE" olr --method opt --eps 1000 --store g.olr straight.csv > g.txt
+grep -q "^note: g.olr: 1 counters with eps above 31 took the greedy joint/disjoint choice" g.txt || fail "$(cat g.txt)"
+awk 'BEGIN { print "x,y"; s = 3; y = 0
+  for (i = 0; i < 30000; i++) { s = (s * 16807) % 2147483647; if (s % 500 == 0) y += 1 + s % 3; print 1000 * (i + 1) "," y } }' \
+  > steps.csv
+"$PMUSCOPE" olr --method opt --eps 1 --store steps.olr steps.csv > steps.txt
+grep -qE "^note: steps.olr: the optimal joint/disjoint mix met its caps at [1-9][0-9]* samples" steps.txt ||
+  fail "steps: $(cat steps.txt)"
+"$PMUSCOPE" olr --decode steps.olr > dec.csv
+paste -d, steps.csv dec.csv | awk -F, 'NR > 1 { d = $2 - $4; if (d < 0) d = -d; if ($1 != $3 || d > 1) bad++ }
+  END { exit bad > 0 }' || fail "steps: decoded samples off by more than eps 1"
 echo "olr_caps: ok"

@@ -29,6 +29,13 @@ typedef enum pms_status {
  * the next failing call in the same thread. */
 const char *pms_strerror(void);
 
+/* The option the last failure is about, by the name the library's option structs give it
+ * ("group_by", "drop_missing", "counters"), or NULL. The message then reads without a flag
+ * ("...: name the columns that identify a run"): a front end adds its own flag for the
+ * option (pmuscope prints "... (--group-by)"). Valid until the next failing call in the
+ * same thread, as pms_strerror(). */
+const char *pms_error_option(void);
+
 /* Short name of a status code: "invalid argument", "format error", ... */
 const char *pms_status_name(int status);
 

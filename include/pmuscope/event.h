@@ -117,6 +117,19 @@ typedef int (*pms_event_visit_fn)(const char *name, const char *description, pms
                                   void *ctx);
 int pms_event_foreach(pms_event_visit_fn fn, void *ctx);
 
+/* One event of pms_event_foreach, parsed and probed on this machine (pmuscope list). */
+typedef struct pms_event_listing {
+    const char *name, *description;
+    const char *kind;   /* "hardware", "cache", "software", "raw", "sysfs", "libpfm4" or "tool" */
+    int available;      /* non-zero: this machine counts it */
+    const char *reason; /* why not: the probe's message without the leading "NAME: " ("" if available) */
+} pms_event_listing;
+typedef int (*pms_event_listing_fn)(const pms_event_listing *e, void *ctx);
+/* Calls fn for every event of pms_event_foreach whose name contains pattern (ignoring case;
+ * NULL: every one), with whether this machine counts it; the strings are valid during the
+ * call. Stops early and returns fn's value if it returns non-zero. */
+int pms_event_foreach_probed(const char *pattern, pms_event_listing_fn fn, void *ctx);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

@@ -110,6 +110,11 @@ typedef struct pms_sampler_stats {
 /* The kernel's limit on sampling frequencies (perf_event_max_sample_rate, samples per
  * second): perf_event_open refuses a higher frequency with EINVAL. */
 int pms_sampler_max_sample_rate(uint64_t *max);
+/* The event to sample when the caller names none, as perf record's: "cycles" where this
+ * machine samples it, else "cpu-clock" (the default without a hardware PMU, as in most
+ * virtual machines). *event is set in both cases; the status is cycles' probe's, and
+ * when it is not PMS_OK, pms_strerror() says why cycles cannot be sampled. */
+int pms_sampler_default_event(const char **event);
 
 typedef struct pms_sampler pms_sampler;
 

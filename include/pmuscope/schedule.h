@@ -58,6 +58,30 @@ typedef struct pms_schedule_measure_opts {
  * an incomplete table), and with PMS_EIO when *stop ended it. */
 int pms_schedule_measure(double *elapsed_s, pms_schedule *s, char *const argv[], const pms_schedule_measure_opts *o);
 
+/* Sizes as "1-10,50" (ranges and single sizes, 0 or more, comma-separated) into a malloc'ed
+ * list in the order given. */
+int pms_schedule_parse_sizes(long **sizes, size_t *count, const char *spec);
+
+/* Measuring a schedule once per input size, as the runs table of Hattori's paper. */
+typedef struct pms_schedule_sizes_opts {
+    volatile sig_atomic_t *stop; /* as pms_schedule_measure_opts' */
+    /* Before each run of size k (sizes[k]); may be NULL. */
+    void (*on_run)(void *ctx, size_t k, size_t run, size_t nruns, const pms_event *events, size_t nevents);
+    /* After size k: its merged table (pms_schedule_merge: the anchors, then the events) and
+     * each anchor's coefficient of variation between the runs, in %. A non-zero return
+     * stops with that status. May be NULL. */
+    int (*on_size)(void *ctx, size_t k, const pms_stat_value *merged, const double *anchor_cv);
+    void *ctx;
+} pms_schedule_sizes_opts;
+
+/* Measures s (pms_schedule_measure) once per size, the size appended to argv as the
+ * command's last argument, and merges each size's runs; worst_cv[na] gets each anchor's
+ * largest coefficient of variation over the sizes (0 where none is defined). A failure
+ * names the size: "TEST3 (3/4): run 1/2: the command exited with status 4" (PMS_ECHILD);
+ * the sizes before it have been passed to on_size. */
+int pms_schedule_measure_sizes(double *worst_cv, pms_schedule *s, char *const argv[], const long *sizes,
+                               size_t nsizes, const pms_schedule_sizes_opts *o);
+
 /* How many of events (at most limit) the PMU counts in one group beside the anchors,
  * found by opening growing groups on the calling thread and checking that they are
  * scheduled. Software events take no counter: a list of them all fits. */

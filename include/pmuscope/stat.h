@@ -36,6 +36,11 @@ void pms_stat_mean_sem(const double *x, size_t n, double *mean, double *sem);
 /* The coefficient of variation (sample stddev / mean, in %) of value i over the runs; NAN if undefined. */
 double pms_stat_cv(const pms_stat_value *runs, size_t nruns, size_t n, size_t i);
 
+/* The events to count when the caller names none, as perf stat's default set:
+ * "task-clock,context-switches,cpu-migrations,page-faults", and with a hardware PMU
+ * ",cycles,instructions,branches,branch-misses" after them. */
+const char *pms_stat_default_events(void);
+
 /* Fills v from an event and its count. */
 void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count *c);
 /* "msec" for the clock events, "ns" for the tool events, "" otherwise. */

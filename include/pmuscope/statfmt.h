@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +25,11 @@ typedef struct pms_stat_summary {
     const char *const *notes; /* lines printed as "# note" under the table (substitutions, ...) */
     size_t nnotes;
 } pms_stat_summary;
+
+/* The target as perf stat's header names it, for pms_stat_summary.target: "'system wide'"
+ * or "'CPU(s) 0-3'" (system_wide, with or without a command), "process id '123'" (pid), or
+ * the command "'./prog arg ...'" (cut to size). */
+void pms_stat_describe_target(char *buf, size_t size, char *const argv[], pid_t pid, bool system_wide, const char *cpus);
 
 /* The plain `perf stat` report. */
 void pms_stat_print_plain(FILE *out, const pms_stat_summary *s, const pms_stat_value *v, size_t n);
@@ -54,6 +60,41 @@ void pms_stat_wide_row(FILE *out, double t, const pms_stat_value *v, size_t n);
 /* The runs table: header "run,size,<columns...>", rows "TEST<size>,<size>,<values...>". */
 void pms_stat_runs_header(FILE *out, const pms_stat_value *v, size_t n);
 void pms_stat_runs_row(FILE *out, long size, const pms_stat_value *v, size_t n);
+
+/* The text formats, each with its printers above. */
+typedef enum pms_stat_format {
+    PMS_STAT_PLAIN,      /* perf stat's table (pms_stat_print_plain) */
+    PMS_STAT_CSV,        /* perf stat -x SEP (pms_stat_print_csv) */
+    PMS_STAT_JSON_LINES, /* perf stat -j (pms_stat_print_json_lines) */
+    PMS_STAT_WIDE,       /* the --wide table */
+} pms_stat_format;
+typedef struct pms_stat_style {
+    pms_stat_format format;
+    const char *sep; /* PMS_STAT_CSV: the separator */
+} pms_stat_style;
+
+/* One interval (perf stat -I) in the style's format; first: the run's first interval, which
+ * the plain and wide forms head with their header. */
+void pms_stat_print_interval(FILE *out, const pms_stat_style *st, double t, double interval_s,
+                             const pms_stat_value *v, size_t n, bool first);
+/* The totals in the style's format: the plain table (with s's header, footer and notes), or
+ * the CSV/JSON lines over s->runs runs with rates over s->elapsed_s, or a wide row at
+ * s->elapsed_s. */
+void pms_stat_print_totals(FILE *out, const pms_stat_style *st, const pms_stat_summary *s, const pms_stat_value *v,
+                           size_t n);
+
+/* The JSON of --json: one interval as {"time", "counts": pms_stat_json_values}; */
+void pms_stat_json_interval(pms_json *j, double t, double interval_s, const pms_stat_value *v, size_t n);
+/* the totals as keys "counts", "elapsed_s", "runs", ["user_s", "sys_s",] "notes" of the
+ * object open in j; */
+void pms_stat_json_totals(pms_json *j, const pms_stat_summary *s, const pms_stat_value *v, size_t n);
+/* a merged table of pms_schedule_merge (its first nanchors values the anchors) as keys
+ * "counts" and "anchor_cv_pct" (each anchor's name: its coefficient of variation in %); */
+void pms_stat_json_merged(pms_json *j, const pms_stat_value *merged, size_t n, size_t nanchors,
+                          const double *anchor_cv);
+/* one size of the runs table as {"run": "TEST<size>", "size", "counts", "anchor_cv_pct"}. */
+void pms_stat_json_size(pms_json *j, long size, const pms_stat_value *merged, size_t n, size_t nanchors,
+                        const double *anchor_cv);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

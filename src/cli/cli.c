@@ -34,9 +34,33 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+/* The library names the option a message is about by its field name; the flag for it.
+ * One meaning per flag (docs/flags.md): a field maps to the same flag in every command. */
+static const char *flag_of_option(const char *option, char *buf, size_t size)
+{
+    static const char *const flags[][2] = {
+        {"events", "--event"}, {"period", "--count"}, {"dwarf_stack_size", "--call-graph dwarf"}};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (strcmp(option, flags[i][0]) == 0) return flags[i][1];
+    snprintf(buf, size, "--%s", option); /* group_by: --group-by */
+    for (char *p = buf; *p; p++)
+        if (*p == '_') *p = '-';
+    return buf;
+}
+
+const char *cli_lib_message(void)
+{
+    static char message[1200];
+    const char *option = pms_error_option();
+    if (!option) return pms_strerror();
+    char flag[64];
+    snprintf(message, sizeof message, "%s (%s)", pms_strerror(), flag_of_option(option, flag, sizeof flag));
+    return message;
+}
+
 int cli_lib_error(void)
 {
-    return cli_error("%s", pms_strerror());
+    return cli_error("%s", cli_lib_message());
 }
 
 void cli_warn(const char *fmt, ...)

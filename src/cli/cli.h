@@ -17,7 +17,10 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "pmuscope: <message>" and a pointer to --help; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prints "pmuscope: <pms_strerror()>" for a failed library call; returns CLI_FAIL. */
+/* The message of a failed library call: pms_strerror(), with the flag of the option it is
+ * about (pms_error_option) after it: "...: name the columns that identify a run (--group-by)". */
+const char *cli_lib_message(void);
+/* Prints "pmuscope: <cli_lib_message()>" for a failed library call; returns CLI_FAIL. */
 int cli_lib_error(void);
 /* Prints a warning "pmuscope: warning: ..." to stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -59,6 +62,14 @@ int cli_close_output(FILE *f);
 /* The message for a library writer into the output f that failed: f's own write error
  * ("cannot write FILE: reason", said once) where f failed, else the library's message. */
 int cli_output_error(FILE *f);
+/* Finishes a whole output in one call: f from cli_open_output (NULL: it failed, said
+ * already), written is what the library's writer returned into it (non-zero: failed). A
+ * failed writer is said once, naming the file ("cannot write FILE: reason" for its own
+ * write error, else "FILE: <message>"); f is closed in every case, keeping what was
+ * written. CLI_OK or CLI_FAIL:
+ *     FILE *f = cli_open_output(path);
+ *     return f ? cli_finish_output(f, pms_X_write(f, ...)) : CLI_FAIL; */
+int cli_finish_output(FILE *f, int written);
 /* Checks that the stream f (stdout or stderr, named name) took everything written to it. */
 int cli_check_stream(FILE *f, const char *name);
 /* The exit status for a command that returned rc: stdout is flushed and checked, and a

@@ -178,6 +178,19 @@ int cli_output_error(FILE *f)
     return cli_lib_error();
 }
 
+int cli_finish_output(FILE *f, int written)
+{
+    if (!f) return CLI_FAIL;
+    struct sink *s = sink_of(f);
+    int rc = CLI_OK;
+    if (written && s && f != stdout && !s->err && !ferror(f)) /* the library failed, not the file */
+        rc = cli_error("%s: %s", s->name, cli_lib_message());
+    else if (written)
+        rc = cli_output_error(f);
+    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
+    return rc;
+}
+
 int cli_close_output(FILE *f)
 {
     if (!f) return CLI_FAIL;

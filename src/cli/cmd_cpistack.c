@@ -232,10 +232,7 @@ static int write_svg(const struct opts *o, const pms_cpistack_groups *g)
 {
     if (g->n > MAX_GROUP_CHARTS) cli_warn("--svg: per-interval charts drawn for the first %d groups only", MAX_GROUP_CHARTS);
     FILE *f = cli_open_output(o->svg);
-    if (!f) return CLI_FAIL;
-    int rc = pms_cpistack_groups_write_svg(f, g, MAX_GROUP_CHARTS) ? cli_output_error(f) : CLI_OK;
-    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
-    return rc;
+    return f ? cli_finish_output(f, pms_cpistack_groups_write_svg(f, g, MAX_GROUP_CHARTS)) : CLI_FAIL;
 }
 
 /* One output: the main one (text, or JSON/CSV in its place) or a --json/--csv FILE. */
@@ -243,13 +240,11 @@ static int write_one(const char *path, int what, const struct opts *o, const pms
 {
     FILE *out = cli_open_output(path);
     if (!out) return CLI_FAIL;
-    int rc = what == 'b' ? pms_cpistack_groups_write_bootstrap_replicates(out, g)
-           : what == 'j' ? pms_cpistack_groups_write_json(out, g)
-           : what == 'c' ? pms_cpistack_groups_write_csv(out, g)
-                         : pms_cpistack_groups_write_text(out, g, o->brief);
-    rc = rc ? cli_output_error(out) : CLI_OK;
-    if (cli_close_output(out) != CLI_OK) rc = CLI_FAIL;
-    return rc;
+    int written = what == 'b' ? pms_cpistack_groups_write_bootstrap_replicates(out, g)
+                : what == 'j' ? pms_cpistack_groups_write_json(out, g)
+                : what == 'c' ? pms_cpistack_groups_write_csv(out, g)
+                              : pms_cpistack_groups_write_text(out, g, o->brief);
+    return cli_finish_output(out, written);
 }
 
 static int write_report(const struct opts *o, const pms_cpistack_groups *g)

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "cli/demo.h"
 #include "pmuscope/error.h"
-#include "pmuscope/event.h"
+#include "pmuscope/sampler.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -215,8 +215,8 @@ static int select_steps(demo_run *run, const char *list)
 
 static void probe_pmu(demo_run *run)
 {
-    pms_event ev;
-    if (pms_event_parse("cycles", &ev) < 0 || pms_event_probe(&ev) < 0)
+    const char *event; /* cpu-clock where cycles cannot be sampled, and why not */
+    if (pms_sampler_default_event(&event) != PMS_OK)
         snprintf(run->pmu_note, sizeof run->pmu_note, "%s", pms_strerror());
 }
 

@@ -262,19 +262,14 @@ static int prepare(const est_options *o, const pms_runs *r, pms_estimate_data *d
 static int write_runs(const pms_runs *runs, const char *path)
 {
     FILE *f = cli_open_output(path);
-    if (!f) return CLI_FAIL;
-    int written = pms_runs_write_csv(runs, f);
-    if (cli_close_output(f) != CLI_OK) return CLI_FAIL; /* a failed write is said once, with its reason */
-    return written < 0 ? cli_lib_error() : 0;
+    return f ? cli_finish_output(f, pms_runs_write_csv(runs, f) < 0) : CLI_FAIL;
 }
 
 static int write_lp(const pms_estimate_data *d, const char *path)
 {
     FILE *f = cli_open_output(path);
-    if (!f) return CLI_FAIL;
-    int rc = pms_lp_write(d->cycles, d->events, d->n_train, d->n_counters, d->names, f) < 0 ? cli_output_error(f) : 0;
-    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
-    return rc;
+    return f ? cli_finish_output(f, pms_lp_write(d->cycles, d->events, d->n_train, d->n_counters, d->names, f) < 0)
+             : CLI_FAIL;
 }
 
 static int write_text(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
@@ -294,10 +289,7 @@ static int write_output(int (*writer)(FILE *, const pms_estimate_data *, const p
                         const pms_estimate_result *res, const char *path)
 {
     FILE *f = cli_open_output(path);
-    if (!f) return CLI_FAIL;
-    int written = writer(f, d, res);
-    if (cli_close_output(f) != CLI_OK) return CLI_FAIL;
-    return written < 0 ? cli_error("%s: %s", path ? path : "stdout", pms_strerror()) : 0;
+    return f ? cli_finish_output(f, writer(f, d, res) < 0) : CLI_FAIL;
 }
 
 

@@ -113,11 +113,7 @@ static void restore_stdout(int saved)
 static int write_file(const char *path, int (*write)(FILE *, const pms_hotspot_sweep *), const pms_hotspot_sweep *sw)
 {
     FILE *f = cli_open_output(path);
-    if (!f)
-        return CLI_FAIL;
-    int rc = write(f, sw) ? cli_output_error(f) : CLI_OK;
-    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
-    return rc;
+    return f ? cli_finish_output(f, write(f, sw)) : CLI_FAIL;
 }
 
 /* A truth describes one command with its arguments: another one is refused, or with
@@ -196,8 +192,7 @@ static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
             rc = cli_output_error(out);
         if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
             FILE *f = cli_open_output(o->json);
-            rc = !f ? CLI_FAIL : pms_hotspot_write_sweep(f, &sw, truth, 1) ? cli_output_error(f) : CLI_OK;
-            if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
+            rc = f ? cli_finish_output(f, pms_hotspot_write_sweep(f, &sw, truth, 1)) : CLI_FAIL;
         }
         if (rc == CLI_OK && o->svg)
             rc = write_file(o->svg, pms_hotspot_write_sweep_svg, &sw);
@@ -231,8 +226,7 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
             rc = cli_output_error(out);
         if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
             FILE *f = cli_open_output(o->json);
-            rc = !f ? CLI_FAIL : pms_hotspot_write_one(f, truth, &rec, &r, o->rows, 1) ? cli_output_error(f) : CLI_OK;
-            if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
+            rc = f ? cli_finish_output(f, pms_hotspot_write_one(f, truth, &rec, &r, o->rows, 1)) : CLI_FAIL;
         }
         pms_hotspot_result_free(&r);
     }

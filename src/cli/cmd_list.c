@@ -24,63 +24,34 @@ static void usage(FILE *out)
 }
 
 struct lister {
-    const char *pattern;
     bool available_only;
     pms_json *json;
     FILE *text; /* NULL: JSON in place of the text */
     size_t shown, usable;
 };
 
-static const char *kind_of(const pms_event *ev, pms_event_source src)
-{
-    switch (src) {
-    case PMS_EVSRC_GENERIC:
-        return ev->attr.type == PERF_TYPE_SOFTWARE ? "software" :
-               ev->attr.type == PERF_TYPE_HW_CACHE ? "cache" : "hardware";
-    case PMS_EVSRC_RAW: return "raw";
-    case PMS_EVSRC_SYSFS: return "sysfs";
-    case PMS_EVSRC_PFM: return "libpfm4";
-    case PMS_EVSRC_TOOL: return "tool";
-    }
-    return "?";
-}
-
-/* The reason without the leading "name: " the library puts in front. */
-static const char *strip_name(const char *msg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(msg, name, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
-}
-
-static int visit(const char *name, const char *description, pms_event_source src, void *ctx)
+static int visit(const pms_event_listing *e, void *ctx)
 {
     struct lister *l = ctx;
-    if (l->pattern && !strcasestr(name, l->pattern)) return 0;
-    pms_event ev;
-    int r = pms_event_parse(name, &ev);
-    if (r == PMS_OK) r = pms_event_probe(&ev);
-    char reason[512] = "";
-    if (r != PMS_OK) snprintf(reason, sizeof reason, "%s", strip_name(pms_strerror(), name));
-    if (l->available_only && r != PMS_OK) return 0;
+    if (l->available_only && !e->available) return 0;
     l->shown++;
-    l->usable += r == PMS_OK;
-    const char *kind = kind_of(&ev, src);
+    l->usable += e->available != 0;
     if (l->json) {
         pms_json_object_begin(l->json);
-        pms_json_kv_string(l->json, "name", name);
-        pms_json_kv_string(l->json, "kind", kind);
-        pms_json_kv_string(l->json, "description", description);
-        pms_json_kv_bool(l->json, "available", r == PMS_OK);
-        if (r != PMS_OK) pms_json_kv_string(l->json, "reason", reason);
+        pms_json_kv_string(l->json, "name", e->name);
+        pms_json_kv_string(l->json, "kind", e->kind);
+        pms_json_kv_string(l->json, "description", e->description);
+        pms_json_kv_bool(l->json, "available", e->available);
+        if (!e->available) pms_json_kv_string(l->json, "reason", e->reason);
         pms_json_object_end(l->json);
     }
     if (!l->text) return 0;
-    if (r == PMS_OK) {
-        fprintf(l->text, "  %-40s %-9s yes\n", name, kind);
+    if (e->available) {
+        fprintf(l->text, "  %-40s %-9s yes\n", e->name, e->kind);
     } else {
         /* The first clause is the reason; the rest (advice) is in --json and in the error of stat. */
-        size_t cut = strcspn(reason, ";");
-        fprintf(l->text, "  %-40s %-9s no: %.*s\n", name, kind, (int)cut, reason);
+        size_t cut = strcspn(e->reason, ";");
+        fprintf(l->text, "  %-40s %-9s no: %.*s\n", e->name, e->kind, (int)cut, e->reason);
     }
     return 0;
 }
@@ -106,7 +77,7 @@ int cmd_list(int argc, char **argv)
         default: return cli_usage_error("list", "%s", cli_bad_option());
         }
     }
-    if (optind < argc) l.pattern = argv[optind++];
+    const char *pattern = optind < argc ? argv[optind++] : NULL;
     if (optind < argc) return cli_usage_error("list", "expected at most one PATTERN, found '%s'", argv[optind]);
     pms_json j;
     FILE *jf = json ? cli_open_output(json) : NULL;
@@ -118,7 +89,7 @@ int cmd_list(int argc, char **argv)
     }
     l.text = cli_is_main(json) ? NULL : stdout;
     if (l.text) fprintf(l.text, "  %-40s %-9s %s\n", "event", "kind", "can this machine count it?");
-    pms_event_foreach(visit, &l);
+    pms_event_foreach_probed(pattern, visit, &l);
     if (jf) {
         pms_json_array_end(&j);
         pms_json_finish(&j);

@@ -93,10 +93,7 @@ static int write_file(const char *path, int (*fn)(FILE *, const pms_olr_series *
                       const pms_olr_series *s, const pms_olr_fit *f)
 {
     FILE *out = cli_open_output(path);
-    if (!out) return CLI_FAIL;
-    int rc = fn(out, s, f);
-    if (cli_close_output(out) != CLI_OK) return CLI_FAIL;
-    return rc ? cli_error("%s: %s", path, pms_strerror()) : CLI_OK;
+    return out ? cli_finish_output(out, fn(out, s, f)) : CLI_FAIL;
 }
 
 /* The summary, and the bytes of the segment file after it. */
@@ -177,12 +174,7 @@ static int decode_file(const char *path, const char *x_from, const pms_olr_input
     }
     if (rc == CLI_OK) {
         FILE *out = cli_open_output(output);
-        if (!out) rc = CLI_FAIL;
-        else {
-            int lib = pms_olr_stored_write_csv(out, &st, x);
-            rc = cli_close_output(out);
-            if (lib) rc = cli_lib_error();
-        }
+        rc = out ? cli_finish_output(out, pms_olr_stored_write_csv(out, &st, x)) : CLI_FAIL;
     }
     pms_olr_series_free(&xs);
     pms_olr_stored_free(&st);

@@ -337,9 +337,7 @@ int cmd_phase(int argc, char **argv)
         for (size_t i = 0; rc == CLI_OK && i < sizeof files / sizeof files[0]; i++) {
             if (!files[i].path || cli_is_main(files[i].path)) continue;
             FILE *f = cli_open_output(files[i].path);
-            if (!f) rc = CLI_FAIL;
-            else if (files[i].write(&run, f)) rc = cli_output_error(f);
-            if (f && cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
+            rc = f ? cli_finish_output(f, files[i].write(&run, f)) : CLI_FAIL;
         }
     }
     pms_phase_input_close(&in);

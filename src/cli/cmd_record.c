@@ -244,7 +244,7 @@ static int parse_options(int argc, char **argv, record_opts *o)
             o->pid = (pid_t)v;
             break;
         case OPT_RANDOMIZE:
-            if (pms_randomize_parse(optarg, &o->randomize)) return cli_usage_error("record", "%s", pms_strerror());
+            if (pms_randomize_parse(optarg, &o->randomize)) return cli_usage_error("record", "%s", cli_lib_message());
             o->randomize_spec = optarg;
             break;
         case OPT_SEED:
@@ -301,11 +301,10 @@ static int parse_options(int argc, char **argv, record_opts *o)
 /* The default event: cycles where the machine has it, else cpu-clock, said aloud. */
 static const char *default_event(void)
 {
-    pms_event cycles;
-    if (pms_event_parse("cycles", &cycles) == PMS_OK && pms_event_probe(&cycles) == PMS_OK) return "cycles";
-    cli_warn("cycles cannot be sampled here (%s); sampling cpu-clock, the default without a PMU",
-             pms_strerror());
-    return "cpu-clock";
+    const char *event;
+    if (pms_sampler_default_event(&event) != PMS_OK)
+        cli_warn("cycles cannot be sampled here (%s); sampling %s, the default without a PMU", pms_strerror(), event);
+    return event;
 }
 
 static void print_summary(const record_opts *o, const pms_record_result *r)

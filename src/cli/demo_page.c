@@ -127,8 +127,7 @@ int demo_write_page(const demo_run *run, const char *path)
             if (show(&h, run, &s->shown[k]) < 0 && s->status == 0) bad = 1;
         }
     }
-    int rc = pms_html_end(&h) < 0 ? cli_output_error(f) : CLI_OK;
-    if (cli_close_output(f) != CLI_OK) rc = CLI_FAIL;
+    int rc = cli_finish_output(f, pms_html_end(&h) < 0);
     if (rc == CLI_OK && bad) rc = cli_error("%s: some files could not be shown (the page says which)", path);
     return rc;
 }

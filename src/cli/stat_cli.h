@@ -44,12 +44,12 @@ extern volatile sig_atomic_t stat_stop;
 int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,
                        size_t *n, stat_notes *notes);
 
-/* "'cmd arg ...'" for the report header. */
-void stat_describe_command(char *const argv[], char *buf, size_t size);
 /* Handlers that set stat_stop on SIGINT and SIGTERM. */
 void stat_install_signals(void);
 /* The exit code for a command's wait status: its code, or 128 + signal (with a message). */
 int stat_exit_code(int wait_status);
+/* The text format of -x, -j, --wide or else perf's table. */
+pms_stat_style stat_style(const stat_opts *o);
 /* Where the output goes: -o FILE; else stdout for --json/--wide/runs tables, stderr for perf's formats. */
 FILE *stat_open_output(const stat_opts *o, bool machine_format);
 void stat_close_output(FILE *f);

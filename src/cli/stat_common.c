@@ -55,20 +55,6 @@ int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_p
     return CLI_OK;
 }
 
-void stat_describe_command(char *const argv[], char *buf, size_t size)
-{
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (size_t i = 0; argv[i] && k + 2 < size; i++) {
-        int w = snprintf(buf + k, size - k - 1, "%s%s", i ? " " : "", argv[i]);
-        if (w < 0) break;
-        k += (size_t)w;
-        if (k >= size - 2) k = size - 2;
-    }
-    buf[k++] = '\'';
-    buf[k] = '\0';
-}
-
 int stat_exit_code(int wait_status)
 {
     if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
@@ -87,6 +73,15 @@ void stat_install_signals(void)
     sa.sa_handler = on_signal; /* no SA_RESTART: the wait loop must wake up */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+pms_stat_style stat_style(const stat_opts *o)
+{
+    pms_stat_format f = o->wide         ? PMS_STAT_WIDE
+                        : o->sep        ? PMS_STAT_CSV
+                        : o->json_lines ? PMS_STAT_JSON_LINES
+                                        : PMS_STAT_PLAIN;
+    return (pms_stat_style){.format = f, .sep = o->sep};
 }
 
 FILE *stat_open_output(const stat_opts *o, bool machine_format)

@@ -6,89 +6,53 @@
 #include "pmuscope/error.h"
 #include "pmuscope/json.h"
 #include "pmuscope/schedule.h"
-#include "util/grow.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Parses "1-10,50" into a malloc'ed list of sizes. */
-static int parse_sizes(const char *spec, long **sizes, size_t *count)
-{
-    size_t cap = 0, n = 0;
-    long *list = NULL;
-    const char *p = spec;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long lo = strtol(p, &end, 10), hi = lo;
-        if (end == p || errno || lo < 0) goto bad;
-        if (*end == '-') {
-            const char *q = end + 1;
-            hi = strtol(q, &end, 10);
-            if (end == q || errno || hi < lo || hi - lo > 100000) goto bad;
-        }
-        for (long s = lo; s <= hi; s++) {
-            if (pms__grow(&list, &cap, n + 1, sizeof *list)) {
-                free(list);
-                return cli_error("out of memory");
-            }
-            list[n++] = s;
-        }
-        if (*end == ',' && end[1]) end++;
-        else if (*end) goto bad;
-        p = end;
-    }
-    if (n == 0) goto bad;
-    *sizes = list;
-    *count = n;
-    return CLI_OK;
-bad:
-    free(list);
-    return cli_usage_error("stat", "--sizes: expected sizes such as 1-10,50, found '%s' (at offset %zu)", spec,
-                           (size_t)(p - spec));
-}
-
 struct plan {
     const stat_opts *o;
+    FILE *out;
     FILE *json;    /* the JSON's stream: the main output (--json) or --json=FILE's, or NULL */
+    pms_json jw;
     pms_schedule *s;
+    const pms_event *anchors;
     size_t na, ne;
-    char **argv;   /* the command with room for the size */
-    char size_arg[32];
-    const char *label; /* "schedule" or "TEST5 (4/4)", in progress lines and messages */
+    const long *sizes; /* --sizes */
+    size_t nsizes;
 };
 
+/* "schedule", or "TEST5 (4/4)" for size k of --sizes: in progress lines. */
+static void run_label(const struct plan *p, size_t k, char *label, size_t size)
+{
+    if (p->sizes) snprintf(label, size, "TEST%ld (%zu/%zu)", p->sizes[k], k + 1, p->nsizes);
+    else snprintf(label, size, "schedule");
+}
+
 /* Before each run: a progress bar on a terminal, else a line naming the run's events. */
-static void on_run(void *ctx, size_t r, size_t runs, const pms_event *evs, size_t n)
+static void on_size_run(void *ctx, size_t k, size_t r, size_t runs, const pms_event *evs, size_t n)
 {
     const struct plan *p = ctx;
+    char label[96];
+    run_label(p, k, label, sizeof label);
     if (cli_show_progress()) {
-        char what[96];
-        snprintf(what, sizeof what, "%s: run %zu/%zu", p->label, r + 1, runs);
+        char what[128];
+        snprintf(what, sizeof what, "%s: run %zu/%zu", label, r + 1, runs);
         cli_progress(what, r, runs);
         return;
     }
-    fprintf(stderr, "pmuscope stat: %s: run %zu/%zu: %s", p->label, r + 1, runs, evs[p->na].name);
+    fprintf(stderr, "pmuscope stat: %s: run %zu/%zu: %s", label, r + 1, runs, evs[p->na].name);
     for (size_t i = p->na + 1; i < n; i++) fprintf(stderr, ",%s", evs[i].name);
     fputc('\n', stderr);
 }
 
-/* Runs every group of the schedule once (for one size, or none) and merges them. */
-static int run_groups(struct plan *p, const char *label, const char *consequence, pms_stat_value *merged, double *cv,
-                      double *elapsed_s)
+static void on_run(void *ctx, size_t r, size_t runs, const pms_event *evs, size_t n)
 {
-    p->label = label;
-    pms_schedule_measure_opts mo = {.stop = &stat_stop, .on_run = on_run, .ctx = p};
-    int st = pms_schedule_measure(elapsed_s, p->s, p->argv, &mo);
-    if (cli_show_progress()) cli_progress_end();
-    if (st == PMS_ECHILD) return cli_error("%s: %s, so %s", label, pms_strerror(), consequence);
-    if (st || pms_schedule_merge(p->s, merged, cv) != PMS_OK) return cli_lib_error();
-    return CLI_OK;
+    on_size_run(ctx, 0, r, runs, evs, n);
 }
 
-static void note_anchor_variation(stat_notes *notes, const pms_event *anchors, size_t na, const double *cv,
+static void note_anchor_variation(stat_notes *notes, const pms_stat_value *anchors, size_t na, const double *cv,
                                   size_t runs)
 {
     for (size_t a = 0; a < na; a++) {
@@ -100,67 +64,50 @@ static void note_anchor_variation(stat_notes *notes, const pms_event *anchors, s
     }
 }
 
-/* "counts" and "anchor_cv_pct" of one merged table. */
-static void json_merged(pms_json *j, const pms_stat_value *merged, size_t n, const pms_event *anchors, size_t na,
-                        const double *cv)
+/* --sizes: size k's row of the runs table (and of the JSON), kept at once. */
+static int on_size(void *ctx, size_t k, const pms_stat_value *merged, const double *cv)
 {
-    pms_json_key(j, "counts");
-    pms_stat_json_values(j, merged, n, 0);
-    pms_json_key(j, "anchor_cv_pct");
-    pms_json_object_begin(j);
-    for (size_t a = 0; a < na; a++) pms_json_kv_double(j, anchors[a].name, cv[a]);
-    pms_json_object_end(j);
+    struct plan *p = ctx;
+    if (cli_show_progress()) cli_progress_end();
+    if (p->json) pms_stat_json_size(&p->jw, p->sizes[k], merged, p->na + p->ne, p->na, cv);
+    if (!p->o->json) { /* the runs table, unless the JSON took its place */
+        if (k == 0) pms_stat_runs_header(p->out, merged, p->na + p->ne);
+        pms_stat_runs_row(p->out, p->sizes[k], merged, p->na + p->ne);
+    }
+    fflush(p->out); /* a row written is a row kept, whatever happens next */
+    for (size_t a = 0; a < p->na; a++)
+        fprintf(stderr, "pmuscope stat: TEST%ld: anchor %s CV %.2f%% between %zu runs\n", p->sizes[k], merged[a].name,
+                cv[a], pms_schedule_runs(p->s));
+    return PMS_OK;
 }
 
 /* --sizes: one row of the runs table per size. */
-static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_stat_value *merged, double *cv)
+static int run_sizes(struct plan *p)
 {
-    long *sizes = NULL;
-    size_t nsizes = 0;
-    int rc = parse_sizes(p->o->sizes_spec, &sizes, &nsizes);
-    if (rc) return rc;
-    pms_json json;
+    long *sizes;
+    if (pms_schedule_parse_sizes(&sizes, &p->nsizes, p->o->sizes_spec))
+        return cli_usage_error("stat", "--sizes: %s", pms_strerror());
+    p->sizes = sizes;
     if (p->json) {
-        pms_json_init(&json, p->json, true);
-        pms_json_object_begin(&json);
-        pms_json_key(&json, "runs");
-        pms_json_array_begin(&json);
+        pms_json_init(&p->jw, p->json, true);
+        pms_json_object_begin(&p->jw);
+        pms_json_key(&p->jw, "runs");
+        pms_json_array_begin(&p->jw);
     }
     double *worst = calloc(p->na ? p->na : 1, sizeof *worst);
-    for (size_t k = 0; rc == CLI_OK && k < nsizes; k++) {
-        char label[96];
-        snprintf(p->size_arg, sizeof p->size_arg, "%ld", sizes[k]);
-        snprintf(label, sizeof label, "TEST%ld (%zu/%zu)", sizes[k], k + 1, nsizes);
-        double elapsed;
-        if ((rc = run_groups(p, label, "this size has no row", merged, cv, &elapsed)) != CLI_OK) break;
-        if (p->json) {
-            pms_json_object_begin(&json);
-            char run[48];
-            snprintf(run, sizeof run, "TEST%ld", sizes[k]);
-            pms_json_kv_string(&json, "run", run);
-            pms_json_kv_int(&json, "size", sizes[k]);
-            json_merged(&json, merged, p->na + p->ne, anchors, p->na, cv);
-            pms_json_object_end(&json);
-        }
-        if (!p->o->json) { /* the runs table, unless the JSON took its place */
-            if (k == 0) pms_stat_runs_header(out, merged, p->na + p->ne);
-            pms_stat_runs_row(out, sizes[k], merged, p->na + p->ne);
-        }
-        fflush(out); /* a row written is a row kept, whatever happens next */
-        for (size_t a = 0; a < p->na; a++) {
-            fprintf(stderr, "pmuscope stat: TEST%ld: anchor %s CV %.2f%% between %zu runs\n", sizes[k], anchors[a].name,
-                    cv[a], pms_schedule_runs(p->s));
-            if (worst && isfinite(cv[a]) && cv[a] > worst[a]) worst[a] = cv[a];
-        }
-    }
-    if (rc == CLI_OK && worst)
-        for (size_t a = 0; a < p->na; a++)
-            fprintf(stderr, "pmuscope stat: anchor %s: largest coefficient of variation between runs %.2f%%\n",
-                    anchors[a].name, worst[a]);
+    pms_schedule_sizes_opts so = {.stop = &stat_stop, .on_run = on_size_run, .on_size = on_size, .ctx = p};
+    int st = worst ? pms_schedule_measure_sizes(worst, p->s, p->o->argv, sizes, p->nsizes, &so) : PMS_ENOMEM;
+    if (cli_show_progress()) cli_progress_end();
+    int rc = !worst ? cli_error("out of memory")
+           : st == PMS_ECHILD ? cli_error("%s, so this size has no row", pms_strerror())
+           : st ? cli_lib_error() : CLI_OK;
+    for (size_t a = 0; rc == CLI_OK && a < p->na; a++)
+        fprintf(stderr, "pmuscope stat: anchor %s: largest coefficient of variation between runs %.2f%%\n",
+                p->anchors[a].name, worst[a]);
     if (p->json) {
-        pms_json_array_end(&json);
-        pms_json_object_end(&json);
-        pms_json_finish(&json);
+        pms_json_array_end(&p->jw);
+        pms_json_object_end(&p->jw);
+        pms_json_finish(&p->jw);
     }
     free(worst);
     free(sizes);
@@ -168,43 +115,47 @@ static int run_sizes(struct plan *p, const pms_event *anchors, FILE *out, pms_st
 }
 
 /* Without --sizes: the merged table once, in the format asked for. */
-static int run_once(struct plan *p, const pms_event *anchors, FILE *out, pms_stat_value *merged, double *cv,
-                    stat_notes *notes)
+static int run_once(struct plan *p, stat_notes *notes)
 {
     const stat_opts *o = p->o;
     size_t na = p->na, n = p->na + p->ne;
-    double elapsed;
-    int rc = run_groups(p, "schedule", "the table would be incomplete", merged, cv, &elapsed);
-    if (rc != CLI_OK) return rc;
-    note_anchor_variation(notes, anchors, na, cv, pms_schedule_runs(p->s));
-    if (p->json) {
-        pms_json json;
-        pms_json_init(&json, p->json, true);
-        pms_json_object_begin(&json);
-        pms_json_kv_uint(&json, "runs", pms_schedule_runs(p->s));
-        json_merged(&json, merged, n, anchors, na, cv);
-        pms_json_object_end(&json);
-        pms_json_finish(&json);
+    pms_stat_value *merged = calloc(n, sizeof *merged);
+    double *cv = calloc(na ? na : 1, sizeof *cv), elapsed;
+    if (!merged || !cv) {
+        free(merged);
+        free(cv);
+        return cli_error("out of memory");
     }
-    if (o->json) {
-        /* the JSON took the text's place: the notes go to stderr below */
-    } else if (o->wide) {
-        pms_stat_wide_header(out, merged, n);
-        pms_stat_wide_row(out, 0, merged, n);
-    } else if (o->sep) {
-        pms_stat_print_csv(out, o->sep, -1, 0, 1, merged, n);
-    } else if (o->json_lines) {
-        pms_stat_print_json_lines(out, -1, 0, 1, merged, n);
-    } else {
+    pms_schedule_measure_opts mo = {.stop = &stat_stop, .on_run = on_run, .ctx = p};
+    int st = pms_schedule_measure(&elapsed, p->s, o->argv, &mo);
+    if (cli_show_progress()) cli_progress_end();
+    if (st == PMS_OK) st = pms_schedule_merge(p->s, merged, cv);
+    int rc = st == PMS_ECHILD ? cli_error("schedule: %s, so the table would be incomplete", pms_strerror())
+           : st ? cli_lib_error() : CLI_OK;
+    if (rc == CLI_OK) {
+        note_anchor_variation(notes, merged, na, cv, pms_schedule_runs(p->s));
+        if (p->json) {
+            pms_json_init(&p->jw, p->json, true);
+            pms_json_object_begin(&p->jw);
+            pms_json_kv_uint(&p->jw, "runs", pms_schedule_runs(p->s));
+            pms_stat_json_merged(&p->jw, merged, n, na, cv);
+            pms_json_object_end(&p->jw);
+            pms_json_finish(&p->jw);
+        }
         char target[512];
-        stat_describe_command(o->argv, target, sizeof target);
-        pms_stat_summary s = {.target = target, .runs = 1, .elapsed_s = elapsed,
+        pms_stat_describe_target(target, sizeof target, o->argv, 0, false, NULL);
+        pms_stat_style style = stat_style(o);
+        /* the merged values come from different runs: one elapsed time for their rates is the plain table's only */
+        pms_stat_summary s = {.target = target, .runs = 1,
+                              .elapsed_s = style.format == PMS_STAT_PLAIN ? elapsed : 0,
                               .notes = (const char *const *)notes->lines, .nnotes = notes->n};
-        pms_stat_print_plain(out, &s, merged, n);
-        return CLI_OK;
+        if (!o->json) pms_stat_print_totals(p->out, &style, &s, merged, n); /* else the JSON took its place */
+        for (size_t k = 0; (o->json || style.format != PMS_STAT_PLAIN) && k < notes->n; k++)
+            fprintf(stderr, "pmuscope stat: %s\n", notes->lines[k]);
     }
-    for (size_t k = 0; k < notes->n; k++) fprintf(stderr, "pmuscope stat: %s\n", notes->lines[k]);
-    return CLI_OK;
+    free(merged);
+    free(cv);
+    return rc;
 }
 
 /* Every run of the schedule must count its events: one it cannot count is an error. */
@@ -222,42 +173,25 @@ int stat_schedule(const stat_opts *o)
     int rc = cli_prepare_events(anchor_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &anchors, &na, &notes);
     if (rc == CLI_OK) rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &events, &ne, &notes);
     if (rc) goto out;
-    struct plan p = {.o = o, .na = na};
+    struct plan p = {.o = o, .anchors = anchors, .na = na};
     int st = pms_schedule_create(anchors, na, events, ne, o->max_counters, &p.s);
     if (st) { /* invalid: every event is an anchor */
         rc = st == PMS_EINVAL ? cli_usage_error("stat", "--schedule=runs: %s", pms_strerror()) : cli_lib_error();
         goto out;
     }
-    ne = p.ne = pms_schedule_event_count(p.s);
-    unsigned per_run = pms_schedule_per_run(p.s);
-    size_t argc = 0;
-    while (o->argv[argc]) argc++;
-    p.argv = calloc(argc + 2, sizeof *p.argv);
-    pms_stat_value *merged = calloc(na + ne, sizeof *merged);
-    double *cv = calloc(na ? na : 1, sizeof *cv);
-    FILE *out = NULL;
-    if (!p.argv || !merged || !cv) {
-        rc = cli_error("out of memory");
-    } else {
-        memcpy(p.argv, o->argv, argc * sizeof *p.argv);
-        if (o->sizes_spec) p.argv[argc] = p.size_arg;
-        fprintf(stderr, "pmuscope stat: %zu events in %zu runs of at most %u beside the anchors", ne,
-                pms_schedule_runs(p.s), per_run);
-        for (size_t a = 0; a < na; a++) fprintf(stderr, "%s%s", a ? "," : " (", anchors[a].name);
-        fputs(na ? ")\n" : "\n", stderr);
-        stat_install_signals();
-        out = stat_open_output(o, o->json || o->wide || o->sizes_spec);
-        if (!out) rc = CLI_FAIL;
-        else if (!(p.json = o->json ? out : o->json_path ? cli_open_output(o->json_path) : NULL) && o->json_path)
-            rc = CLI_FAIL;
-    }
-    if (rc == CLI_OK)
-        rc = o->sizes_spec ? run_sizes(&p, anchors, out, merged, cv) : run_once(&p, anchors, out, merged, cv, &notes);
-    if (p.json && p.json != out && cli_close_output(p.json) != CLI_OK) rc = CLI_FAIL;
-    if (out) stat_close_output(out);
-    free(p.argv);
-    free(merged);
-    free(cv);
+    p.ne = pms_schedule_event_count(p.s);
+    fprintf(stderr, "pmuscope stat: %zu events in %zu runs of at most %u beside the anchors", p.ne,
+            pms_schedule_runs(p.s), pms_schedule_per_run(p.s));
+    for (size_t a = 0; a < na; a++) fprintf(stderr, "%s%s", a ? "," : " (", anchors[a].name);
+    fputs(na ? ")\n" : "\n", stderr);
+    stat_install_signals();
+    p.out = stat_open_output(o, o->json || o->wide || o->sizes_spec);
+    if (!p.out) rc = CLI_FAIL;
+    else if (!(p.json = o->json ? p.out : o->json_path ? cli_open_output(o->json_path) : NULL) && o->json_path)
+        rc = CLI_FAIL;
+    if (rc == CLI_OK) rc = o->sizes_spec ? run_sizes(&p) : run_once(&p, &notes);
+    if (p.json && p.json != p.out && cli_close_output(p.json) != CLI_OK) rc = CLI_FAIL;
+    if (p.out) stat_close_output(p.out);
     pms_schedule_destroy(p.s);
 out:
     free(anchors);

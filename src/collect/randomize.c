@@ -14,7 +14,8 @@
 int pms_randomize_parse(const char *spec, pms_randomize *out)
 {
     memset(out, 0, sizeof *out);
-    if (!spec) return pms__fail(PMS_EINVAL, "--randomize: expected mask:BITS or exp");
+    if (!spec)
+        return pms__with_option(pms__fail(PMS_EINVAL, "period randomisation: expected mask:BITS or exp"), "randomize");
     if (strcmp(spec, "exp") == 0) {
         out->kind = PMS_RANDOMIZE_EXP;
         return PMS_OK;
@@ -27,9 +28,14 @@ int pms_randomize_parse(const char *spec, pms_randomize *out)
             out->bits = (unsigned)bits;
             return PMS_OK;
         }
-        return pms__fail(PMS_EINVAL, "--randomize=%s: expected a number of bits from 1 to 32 after 'mask:'", spec);
+        return pms__with_option(pms__fail(PMS_EINVAL,
+                                          "period randomisation '%s': expected a number of bits from 1 to 32 after "
+                                          "'mask:'",
+                                          spec),
+                                "randomize");
     }
-    return pms__fail(PMS_EINVAL, "--randomize=%s: expected mask:BITS or exp", spec);
+    return pms__with_option(pms__fail(PMS_EINVAL, "period randomisation '%s': expected mask:BITS or exp", spec),
+                            "randomize");
 }
 
 uint64_t pms_randomize_period(const pms_randomize *r, uint64_t base, double u)

@@ -24,7 +24,7 @@ int pms__ring_map(pms_ring *r, int fd, size_t data_pages)
         int e = errno;
         if (e == EPERM || e == ENOMEM)
             return pms__fail_errno(pms__status_from_errno(e), e,
-                                  "cannot map a %zu KiB ring buffer (use fewer pages with -m, or raise "
+                                  "cannot map a %zu KiB ring buffer (use fewer ring buffer pages, or raise "
                                   "kernel.perf_event_mlock_kb)",
                                   r->data_size / 1024);
         return pms__fail_errno(pms__status_from_errno(e), e, "cannot map a %zu KiB ring buffer",

@@ -292,15 +292,18 @@ static int check_config(const pms_sampler_config *cfg)
         if (!e->period && !e->freq)
             return pms__fail(PMS_EINVAL, "%s: no sampling period or frequency given", e->event.name);
         if (e->randomize.kind != PMS_RANDOMIZE_NONE && !e->period)
-            return pms__fail(PMS_EINVAL, "%s: period randomisation needs a fixed period (-c), not a frequency",
-                            e->event.name);
+            return pms__with_option(
+                pms__fail(PMS_EINVAL, "%s: period randomisation needs a fixed period, not a frequency", e->event.name),
+                "period");
         if (e->nread && !e->read) return pms__fail(PMS_EINVAL, "%s: read counters missing", e->event.name);
     }
     if (cfg->dwarf_stack_size && (cfg->dwarf_stack_size % 8 || cfg->dwarf_stack_size > PMS_DWARF_STACK_MAX))
         return pms__fail(PMS_EINVAL, "dwarf stack size %u: expected a multiple of 8 up to %u bytes",
                         cfg->dwarf_stack_size, PMS_DWARF_STACK_MAX);
     if (cfg->dwarf_stack_size && !pms_sampler_user_regs_mask())
-        return pms__fail(PMS_EINVAL, "--call-graph dwarf: pmuscope does not know this architecture's registers");
+        return pms__with_option(
+            pms__fail(PMS_EINVAL, "DWARF call graphs: pmuscope does not know this architecture's registers"),
+            "dwarf_stack_size");
     size_t pages = cfg->mmap_pages ? cfg->mmap_pages : 128;
     if (pages & (pages - 1))
         return pms__fail(PMS_EINVAL, "ring buffer: %zu pages is not a power of 2", pages);

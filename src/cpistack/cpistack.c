@@ -48,17 +48,20 @@ static int choose_events(const pms_table *t, const pms_cpistack_options *o, size
             /* a miss event with a cell that is not a number (<not counted>): never dropped silently */
             const double *v;
             int rc = pms_table_numeric(t, j, true, &v);
-            return pms__fail_context(rc < 0 ? rc : PMS_EFORMAT,
-                                    "miss event '%s' would be a regressor but holds a cell that is not a count "
-                                    "(leave it out by naming the regressors with --events)",
-                                    pms_table_col_name(t, j));
+            rc = pms__fail_context(rc < 0 ? rc : PMS_EFORMAT,
+                                   "miss event '%s' would be a regressor but holds a cell that is not a count "
+                                   "(leave it out by naming the regressors)",
+                                   pms_table_col_name(t, j));
+            return pms__with_option(rc, "events");
         }
         cols[(*n)++] = j;
     }
     if (*n == 0)
-        return pms__fail(PMS_ENOENT, "%s: no miss events found by name (*-misses, *_REFILL, BRANCH_MISPRED, ...); "
-                                    "name the regressors with --events",
-                        pms_table_name(t));
+        return pms__with_option(pms__fail(PMS_ENOENT,
+                                          "%s: no miss events found by name (*-misses, *_REFILL, BRANCH_MISPRED, "
+                                          "...); name the regressors",
+                                          pms_table_name(t)),
+                                "events");
     return PMS_OK;
 }
 
@@ -74,16 +77,15 @@ static int check_cell(const pms_table *t, size_t row, size_t col, double v)
         snprintf(negative, sizeof negative, "%.17g, a negative count", v);
         found = negative;
     }
-    if (line)
-        return pms__fail(PMS_EFORMAT,
-                        "%s:%zu: column '%s': expected a count (0 or more), found %s%s", pms_table_name(t), line,
-                        pms_table_col_name(t, col), found,
-                        isnan(v) ? " (drop such intervals with --drop-missing)" : "");
-    return pms__fail(PMS_EFORMAT,
-                    "%s: interval %zu: event '%s': expected a count (0 or more), found %s%s",
-                    pms_table_name(t), row + 1, pms_table_col_name(t, col),
-                    isnan(v) ? "no count (<not counted> or missing)" : found,
-                    isnan(v) ? "; drop such intervals with --drop-missing" : "");
+    /* a missing count can be dropped with its interval (the drop_missing option) */
+    int rc = line ? pms__fail(PMS_EFORMAT, "%s:%zu: column '%s': expected a count (0 or more), found %s%s",
+                              pms_table_name(t), line, pms_table_col_name(t, col), found,
+                              isnan(v) ? "; such intervals can be dropped" : "")
+                  : pms__fail(PMS_EFORMAT, "%s: interval %zu: event '%s': expected a count (0 or more), found %s%s",
+                              pms_table_name(t), row + 1, pms_table_col_name(t, col),
+                              isnan(v) ? "no count (<not counted> or missing)" : found,
+                              isnan(v) ? "; such intervals can be dropped" : "");
+    return pms__with_option(rc, isnan(v) ? "drop_missing" : NULL);
 }
 
 /* The positions kept after --where, --skip and --range. */

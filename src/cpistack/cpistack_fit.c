@@ -34,6 +34,8 @@ int pms__cpistack_fit(const double *x, size_t n, size_t p, const double *y, cons
         pms_lm_options lo = {.method = o->method, .weights = o->weighted ? w : NULL};
         return pms_lm_fit(x, n, p, y, names, &lo, out);
     }
-    if (o->weighted) return pms__fail(PMS_EINVAL, "ridge regression is not weighted: leave out --weighted");
+    if (o->weighted)
+        return pms__with_option(pms__fail(PMS_EINVAL, "ridge regression is not weighted: leave out the weights"),
+                                "weighted");
     return fit_ridge(x, n, p, y, names, out, ridge);
 }

@@ -53,13 +53,13 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     if (s->ntest)
         fprintf(out, "\nTest RMSE: %.4g CPI on %zu intervals (MAE %.4g)\n", s->test_rmse, s->ntest, s->test_mae);
     else
-        fputs("\nTest RMSE: no test intervals (--split 1)\n", out);
+        fputs("\nTest RMSE: no test intervals (every interval fitted)\n", out);
     if (!isfinite(s->durbin_watson))
         fprintf(out, "Durbin-Watson: - (undefined: the residuals are all 0)\n");
     else
         fprintf(out, "Durbin-Watson: %.4f over the %zu training intervals in time order%s\n", s->durbin_watson, s->ntrain,
                 s->durbin_watson < 1.5 ? " (positively autocorrelated residuals: the standard errors above are too "
-                                         "small; see --newey-west)" : "");
+                                         "small; Newey-West standard errors allow for it)" : "");
     if (s->hac_se) {
         fprintf(out, "\nNewey-West standard errors (lag %zu, Bartlett weights):\n", s->hac_lag);
         fprintf(out, "  %-20s %12s %12s %9s %10s\n", "", "Estimate", "HAC Std.Err", "t value", "Pr(>|t|)");
@@ -86,7 +86,7 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     for (size_t j = 0; j < s->nevents; j++) {
         fprintf(out, "  %-*s %10.4f", w, s->events[j], s->component[j]);
         print_share(out, s->component[j], total);
-        fprintf(out, "%s\n", s->component[j] < 0 ? "  (negative: see VIF, or use --method nnls)" : "");
+        fprintf(out, "%s\n", s->component[j] < 0 ? "  (negative: see VIF, or fit with non-negative least squares)" : "");
     }
     if (total == 0) fprintf(out, "  (no shares: the model CPI is 0)\n");
     fprintf(out, "  %-*s %10.4f\n  %-*s %10.4f  (mean of the interval CPIs)\n", w, "model CPI", s->model_cpi, w,

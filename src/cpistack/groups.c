@@ -103,8 +103,8 @@ int pms_cpistack_groups_write_csv(FILE *out, const pms_cpistack_groups *g)
     size_t ne = first->nevents, ncols = 7 + ne, nboot = first->boot.replicates ? 2 * (ne + 1) : 0;
     for (size_t k = 1; k < g->n; k++)
         if (g->stacks[k]->nevents != ne)
-            return pms__fail(PMS_EINVAL, "--csv: group %s has %zu events, group %s has %zu: one table needs the "
-                                         "same events", g->labels[0], ne, g->labels[k], g->stacks[k]->nevents);
+            return pms__fail(PMS_EINVAL, "group %s has %zu events, group %s has %zu: one CSV table needs "
+                                         "the same events", g->labels[0], ne, g->labels[k], g->stacks[k]->nevents);
     double *v = malloc(g->n * (ncols + nboot) * sizeof *v);
     pms_table *t = pms_table_new("cpistack");
     int rc = v && t ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");

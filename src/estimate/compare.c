@@ -10,9 +10,11 @@
 static int choose_runs(const pms_runs *r, const pms_estimate_spec *s, pms_estimate_data *d)
 {
     int rc;
-    if (s->test && (rc = pms_runs_select(r, s->test, s->by_index, &d->test, &d->n_test)) < 0) return rc;
+    if (s->test && (rc = pms_runs_select(r, s->test, s->by_index, &d->test, &d->n_test)) < 0)
+        return pms__with_option(rc, "test");
     if (s->train) {
-        if ((rc = pms_runs_select(r, s->train, s->by_index, &d->train, &d->n_train)) < 0) return rc;
+        if ((rc = pms_runs_select(r, s->train, s->by_index, &d->train, &d->n_train)) < 0)
+            return pms__with_option(rc, "train");
     } else {
         d->train = malloc((r->n_runs ? r->n_runs : 1) * sizeof *d->train);
         if (!d->train) return pms__fail(PMS_ENOMEM, "out of memory");
@@ -21,7 +23,8 @@ static int choose_runs(const pms_runs *r, const pms_estimate_spec *s, pms_estima
             for (size_t t = 0; t < d->n_test; t++) in_test |= d->test[t] == j;
             if (!in_test) d->train[d->n_train++] = j;
         }
-        if (d->n_train == 0) return pms__fail(PMS_EINVAL, "every run is a --test run: none is left to fit on");
+        if (d->n_train == 0)
+            return pms__with_option(pms__fail(PMS_EINVAL, "every run is a test run: none is left to fit on"), "test");
     }
     d->overlap = malloc((d->n_train ? d->n_train : 1) * sizeof *d->overlap);
     if (!d->overlap) return pms__fail(PMS_ENOMEM, "out of memory");
@@ -44,7 +47,9 @@ static int choose_counters(const pms_runs *r, const char *const *want, pms_estim
     for (size_t k = 0; want && want[k]; k++) {
         bool found = false;
         for (size_t i = 0; i < d->n_counters; i++) found |= strcmp(d->names[i], want[k]) == 0;
-        if (!found) return pms__fail(PMS_EINVAL, "--counters: %s has no counter column '%s'", r->source, want[k]);
+        if (!found)
+            return pms__with_option(pms__fail(PMS_EINVAL, "%s has no counter column '%s'", r->source, want[k]),
+                                    "counters");
     }
     return PMS_OK;
 }

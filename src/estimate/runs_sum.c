@@ -18,10 +18,11 @@ static int armpm_layout(const pms_table *t, size_t group[3])
     for (size_t c = 0; c < pms_table_cols(t); c++)
         if (strstr(pms_table_col_name(t, c), "Frequency")) f = (long)c;
     if (b < 0 || r < 0 || f < 0)
-        return pms__fail(PMS_EINVAL,
-                        "%s: not the ARM cBench merged layout (columns Benchmark, Run(#) and a Frequency "
-                        "column): name the columns that identify a run (--group-by)",
-                        pms_table_name(t));
+        return pms__with_option(pms__fail(PMS_EINVAL,
+                                          "%s: not the ARM cBench merged layout (columns Benchmark, Run(#) and a "
+                                          "Frequency column): name the columns that identify a run",
+                                          pms_table_name(t)),
+                                "group_by");
     group[0] = (size_t)b, group[1] = (size_t)f, group[2] = (size_t)r;
     return PMS_OK;
 }

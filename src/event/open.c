@@ -50,11 +50,12 @@ static int explain(const char *name, const struct perf_event_attr *attr, pid_t p
         if (!needs_hardware_pmu(attr))
             return pms__fail(PMS_ENOTSUP, "%s: not supported by this kernel (ENOENT)", name);
         if (!pms__sysfs_has_core_pmu())
-            return pms__fail(PMS_ENOTSUP,
-                            "%s: not supported on this machine: no hardware PMU is exposed (ENOENT), as in many "
-                            "virtual machines; software events such as task-clock and cpu-clock work (--fallback "
-                            "substitutes one)",
-                            name);
+            return pms__with_option(pms__fail(PMS_ENOTSUP,
+                                              "%s: not supported on this machine: no hardware PMU is exposed "
+                                              "(ENOENT), as in many virtual machines; software events such as "
+                                              "task-clock and cpu-clock work, and one can stand in for it",
+                                              name),
+                                    "fallback");
         return pms__fail(PMS_ENOTSUP, "%s: not supported by this machine's PMU (ENOENT): it has no such event", name);
     case EOPNOTSUPP:
         return pms__fail(PMS_ENOTSUP,

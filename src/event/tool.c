@@ -9,7 +9,7 @@
 static const struct {
     const char *name, *description;
 } tools[] = {
-    [PMS_EVENT_TOOL_DURATION] = {"duration_time", "wall time of the run (of the interval with -I), ns"},
+    [PMS_EVENT_TOOL_DURATION] = {"duration_time", "wall time of the run (of the interval, counting at intervals), ns"},
     [PMS_EVENT_TOOL_USER] = {"user_time", "user CPU time of the command (rusage), ns"},
     [PMS_EVENT_TOOL_SYSTEM] = {"system_time", "system CPU time of the command (rusage), ns"},
 };

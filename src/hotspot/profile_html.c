@@ -109,7 +109,7 @@ int pms_profile_html_event(pms_profile_html *h, const char *event, uint64_t samp
     if (shown < nrows) {
         uint64_t rest = 0;
         for (size_t i = shown; i < nrows; i++) rest += rows[i].samples;
-        snprintf(text, sizeof text, "%zu more rows with %llu samples (--limit 0 shows all).", nrows - shown,
+        snprintf(text, sizeof text, "%zu more rows with %llu samples (a limit of 0 shows all).", nrows - shown,
                  (unsigned long long)rest);
         pms_html_paragraph(&h->html, text);
     }

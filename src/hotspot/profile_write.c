@@ -152,7 +152,7 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
             rest += t->rows[i].samples;
             rest_share += t->rows[i].share;
         }
-        fprintf(out, "# %zu more rows with %llu samples (%.2f%%); --limit 0 shows all\n", t->nrows - shown,
+        fprintf(out, "# %zu more rows with %llu samples (%.2f%%); a limit of 0 shows all\n", t->nrows - shown,
                 (unsigned long long)rest, 100 * rest_share);
     }
 }

@@ -224,9 +224,9 @@ int pms_hotspot_write_sweep(FILE *out, const pms_hotspot_sweep *sw, const pms_ho
         fprintf(out, "periods      each plus a random value below 1/8 of it (as the paper); seed %llu (period P: "
                      "seed %llu + P)\n\n", (unsigned long long)sw->seed, (unsigned long long)sw->seed);
     else
-        fprintf(out, "periods      fixed (--no-randomize)\n\n");
+        fprintf(out, "periods      fixed (not randomised)\n\n");
     if (sw->od_covered)
-        fprintf(out, "OD           over the sampled instructions that valgrind ran (--od covered)\n");
+        fprintf(out, "OD           over the sampled instructions that valgrind ran (covered only)\n");
     fprintf(out, "%9s %9s %6s %8s %10s %8s %10s %8s %8s %8s\n", sw->time_based ? "period/ns" : "period", "samples", "m",
             "no-truth", "NRMSE_SR", "SC", sw->od_covered ? "OD-cov" : "OD", "tau-b", "top-P", "top-R");
     for (size_t i = 0; i < sw->nperiods; i++) {

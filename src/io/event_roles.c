@@ -83,7 +83,8 @@ int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by
         int w = snprintf(list + used, sizeof list - used, "%s'%s'", used ? ", " : "", pms_table_col_name(t, j));
         if (w > 0 && (size_t)w < sizeof list - used) used += (size_t)w;
     }
-    const char *opt = role == PMS_EVENT_CYCLES ? "--cycles" : role == PMS_EVENT_INSTRUCTIONS ? "--instructions" : "--events";
+    /* the option that names the column by hand (pms_error_option) */
+    const char *opt = role == PMS_EVENT_CYCLES ? "cycles" : role == PMS_EVENT_INSTRUCTIONS ? "instructions" : "events";
     if (found == 0) {
         char cols[512] = "";
         used = 0;
@@ -91,12 +92,14 @@ int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by
             int w = snprintf(cols + used, sizeof cols - used, "%s%s", used ? ", " : "", pms_table_col_name(t, j));
             if (w > 0 && (size_t)w < sizeof cols - used) used += (size_t)w;
         }
-        return pms__fail(PMS_ENOENT, "%s: no %s column found by name (columns: %s); name it with %s", pms_table_name(t),
-                        role_name(role), cols, opt);
+        return pms__with_option(pms__fail(PMS_ENOENT, "%s: no %s column found by name (columns: %s); name it",
+                                          pms_table_name(t), role_name(role), cols),
+                                opt);
     }
     if (found > 1)
-        return pms__fail(PMS_EINVAL, "%s: several columns look like %s (%s); choose one with %s", pms_table_name(t),
-                        role_name(role), list, opt);
+        return pms__with_option(pms__fail(PMS_EINVAL, "%s: several columns look like %s (%s); choose one",
+                                          pms_table_name(t), role_name(role), list),
+                                opt);
     *col = first;
     return PMS_OK;
 }

@@ -32,7 +32,7 @@ int pms__olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x
     if (smp->nvalues == 0)
         return pms__fail(PMS_EFORMAT,
                         "%s: samples carry no counter values (PERF_SAMPLE_READ): record with "
-                        "perf record -e '{cpu-clock,page-faults}:S' or pmuscope record --read",
+                        "perf record -e '{cpu-clock,page-faults}:S', or with counters read at every sample",
                         where);
     c->leader = smp->attr;
     const char *xname = x ? x : name_of(smp->attr);
@@ -57,8 +57,9 @@ int pms__olr_columns_choose(olr_columns *c, const pms_sample *smp, const char *x
     if (!c->x_is_time && !c->xattr)
         return pms__fail(PMS_ENOENT, "%s: x event '%s' is not among the read values of the samples", where, xname);
     if (c->k == 0)
-        return pms__fail(PMS_ENOENT, "%s: no counter to fit: the samples read %zu value(s)%s", where, smp->nvalues,
-                        counters ? " and none matches --counters" : "");
+        return pms__with_option(pms__fail(PMS_ENOENT, "%s: no counter to fit: the samples read %zu value(s)%s", where,
+                                          smp->nvalues, counters ? " and none matches the counters asked for" : ""),
+                                counters ? "counters" : NULL);
     return PMS_OK;
 }
 

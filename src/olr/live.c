@@ -66,7 +66,7 @@ static const pms_perfdata_attr *attr_of_id(uint64_t id, void *ctx)
 
 static int start(pms_olr_live *l, const pms_sample *smp)
 {
-    int rc = pms__olr_columns_choose(&l->cols, smp, NULL, NULL, attr_of_id, l, "record --olr");
+    int rc = pms__olr_columns_choose(&l->cols, smp, NULL, NULL, attr_of_id, l, "the live fit");
     if (rc) return rc;
     l->chosen = 1;
     l->tid = smp->tid;

@@ -75,7 +75,7 @@ int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit 
     fprintf(out, "%s: %llu samples, x = %s, method %s%s\n", s->source, (unsigned long long)s->n, s->xname,
             pms_olr_method_name(f->opt.method), f->opt.per_counter ? ", lines per counter" : "");
     if (s->skipped)
-        fprintf(out, "(thread %ld; %llu samples of other threads left out: --tid picks one)\n", s->tid,
+        fprintf(out, "(thread %ld; %llu samples of other threads left out: one thread is fitted at a time)\n", s->tid,
                 (unsigned long long)s->skipped);
     fprintf(out, "%-20s %12s %9s %10s %11s %10s %12s %12s\n", "counter", "eps", "segments", "reduction",
             "bytes-ratio", "MNESD", "max-error", "RMSE");
@@ -88,8 +88,8 @@ int pms_olr_write_summary(FILE *out, const pms_olr_series *s, const pms_olr_fit 
     }
     for (size_t j = 0; j < s->k; j++)
         if (f->sums[j].capped)
-            fprintf(out, "note: %s: %llu of %llu segments cut by a cap (--max-len, --max-hull, or a span beyond "
-                         "2^62 in x or 2^61 in y), not by the data: the fit may take fewer without it\n",
+            fprintf(out, "note: %s: %llu of %llu segments cut by a cap (of the segment length or the hull, or a "
+                         "span beyond 2^62 in x or 2^61 in y), not by the data: the fit may take fewer without it\n",
                     s->names[j], (unsigned long long)f->sums[j].capped, (unsigned long long)f->sums[j].segments);
     return PMS_OK;
 }

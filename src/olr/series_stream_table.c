@@ -222,7 +222,8 @@ int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_
     if (rc) goto out;
     if (s->k == 0) {
         rc = pms__fail(PMS_ENOENT, "%s: no counter column to fit besides x (%s)%s", path, s->xname,
-                       opt->counters ? ": none matches --counters" : "");
+                       opt->counters ? ": none matches the counters asked for" : "");
+        if (opt->counters) pms__with_option(rc, "counters");
         goto out;
     }
     t.names = malloc((1 + s->k) * sizeof *t.names);

@@ -2,6 +2,7 @@
 #include "pmuscope/statfmt.h"
 
 #include <math.h>
+#include <stdio.h>
 
 void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double elapsed_s)
 {
@@ -29,4 +30,51 @@ void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double
         pms_json_object_end(j);
     }
     pms_json_array_end(j);
+}
+
+void pms_stat_json_interval(pms_json *j, double t, double interval_s, const pms_stat_value *v, size_t n)
+{
+    pms_json_object_begin(j);
+    pms_json_kv_double(j, "time", t);
+    pms_json_key(j, "counts");
+    pms_stat_json_values(j, v, n, interval_s);
+    pms_json_object_end(j);
+}
+
+void pms_stat_json_totals(pms_json *j, const pms_stat_summary *s, const pms_stat_value *v, size_t n)
+{
+    pms_json_key(j, "counts");
+    pms_stat_json_values(j, v, n, s->elapsed_s);
+    pms_json_kv_double(j, "elapsed_s", s->elapsed_s);
+    pms_json_kv_uint(j, "runs", s->runs);
+    if (s->has_rusage) {
+        pms_json_kv_double(j, "user_s", s->user_s);
+        pms_json_kv_double(j, "sys_s", s->sys_s);
+    }
+    pms_json_key(j, "notes");
+    pms_json_array_begin(j);
+    for (size_t k = 0; k < s->nnotes; k++) pms_json_string(j, s->notes[k]);
+    pms_json_array_end(j);
+}
+
+void pms_stat_json_merged(pms_json *j, const pms_stat_value *merged, size_t n, size_t nanchors, const double *anchor_cv)
+{
+    pms_json_key(j, "counts");
+    pms_stat_json_values(j, merged, n, 0);
+    pms_json_key(j, "anchor_cv_pct");
+    pms_json_object_begin(j);
+    for (size_t a = 0; a < nanchors; a++) pms_json_kv_double(j, merged[a].name, anchor_cv[a]);
+    pms_json_object_end(j);
+}
+
+void pms_stat_json_size(pms_json *j, long size, const pms_stat_value *merged, size_t n, size_t nanchors,
+                        const double *anchor_cv)
+{
+    char run[48];
+    snprintf(run, sizeof run, "TEST%ld", size);
+    pms_json_object_begin(j);
+    pms_json_kv_string(j, "run", run);
+    pms_json_kv_int(j, "size", size);
+    pms_stat_json_merged(j, merged, n, nanchors, anchor_cv);
+    pms_json_object_end(j);
 }

@@ -33,6 +33,28 @@ static void print_line(FILE *out, const pms_stat_value *v, size_t n, size_t i, d
     fputc('\n', out);
 }
 
+void pms_stat_describe_target(char *buf, size_t size, char *const argv[], pid_t pid, bool system_wide, const char *cpus)
+{
+    if (system_wide) {
+        snprintf(buf, size, cpus ? "'CPU(s) %s'" : "'system wide'", cpus);
+        return;
+    }
+    if (pid) {
+        snprintf(buf, size, "process id '%d'", (int)pid);
+        return;
+    }
+    size_t k = 0;
+    buf[k++] = '\'';
+    for (size_t i = 0; argv[i] && k + 2 < size; i++) {
+        int w = snprintf(buf + k, size - k - 1, "%s%s", i ? " " : "", argv[i]);
+        if (w < 0) break;
+        k += (size_t)w;
+        if (k >= size - 2) k = size - 2;
+    }
+    buf[k++] = '\'';
+    buf[k] = '\0';
+}
+
 void pms_stat_print_plain(FILE *out, const pms_stat_summary *s, const pms_stat_value *v, size_t n)
 {
     fprintf(out, "\n Performance counter stats for %s", s->target);

@@ -7,8 +7,17 @@
 
 /* One message per thread: the phase monitor runs its own thread. */
 static _Thread_local char last_message[1024];
+static _Thread_local const char *last_option; /* pms_error_option: a string literal, or NULL */
 
 const char *pms_strerror(void) { return last_message; }
+
+const char *pms_error_option(void) { return last_option; }
+
+int pms__with_option(int status, const char *option)
+{
+    last_option = option;
+    return status;
+}
 
 const char *pms_status_name(int status)
 {
@@ -33,6 +42,7 @@ int pms__fail(int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(last_message, sizeof last_message, fmt, ap);
     va_end(ap);
+    last_option = NULL;
     return status;
 }
 
@@ -42,6 +52,7 @@ int pms__fail_errno(int status, int errnum, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(last_message, sizeof last_message, fmt, ap);
     va_end(ap);
+    last_option = NULL;
     if (n >= 0 && (size_t)n < sizeof last_message)
         snprintf(last_message + n, sizeof last_message - (size_t)n, ": %s", strerror(errnum));
     return status;

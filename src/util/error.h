@@ -10,6 +10,11 @@ int pms__fail(int status, const char *fmt, ...) __attribute__((format(printf, 2,
 /* As pms__fail, with ": <strerror(errnum)>" appended. */
 int pms__fail_errno(int status, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Names the option that the current message is about (pms_error_option) and returns
+ * status: return pms__with_option(pms__fail(PMS_EINVAL, "..."), "group_by"). Every
+ * pms__fail and pms__fail_errno clears it; pms__fail_context keeps it. */
+int pms__with_option(int status, const char *option);
+
 /* Maps an errno value from a system call to the closest pms_status. */
 int pms__status_from_errno(int errnum);
 

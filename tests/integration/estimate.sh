@@ -20,6 +20,16 @@ set +e
 "$PMUSCOPE" estimate >/dev/null 2>&1; [ $? -eq 2 ] || fail "no RUNS must exit 2"
 set -e
 grep -q "expected a list of lp, mra, mracm" "$tmp/err" || fail "bad --method message"
+# the library says what is wrong, the CLI names the flag it came from
+set +e
+"$PMUSCOPE" estimate "$runs" --by-index --test 1-1000 >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] || fail "a test run past the table"
+grep -q "run list '1-1000': .* there is no run .* (--test)$" "$tmp/err" || fail "--test message: $(cat "$tmp/err")"
+n=$(($(wc -l < "$runs") - 1))
+"$PMUSCOPE" estimate "$runs" --by-index --test "1-$n" >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] || fail "every run a test run"
+grep -q "every run is a test run: none is left to fit on (--test)$" "$tmp/err" || fail "all --test: $(cat "$tmp/err")"
+"$PMUSCOPE" estimate "$runs" --counters nope >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] || fail "--counters nope"
+grep -q "has no counter column 'nope' (--counters)$" "$tmp/err" || fail "--counters message: $(cat "$tmp/err")"
+set -e
 
 # TABLE X: fit on TEST1-TEST10, estimate TEST50
 "$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --write-lp "$tmp/m.lp" > "$tmp/out.txt"

@@ -95,6 +95,6 @@ jq -e '(.[6:9] | add / 3) > (.[0:5] | add / 5) and .[8] == max' "$tmp/od.json" >
 if [ "$(jq -r .period_unit "$tmp/run1.json")" = ns ]; then
     grep -q "nanoseconds" "$tmp/out.txt" || fail "no PMU: the output must say the period is in nanoseconds"
 fi
-grep -q "fixed (--no-randomize)" "$tmp/out.txt" || fail "--no-randomize not shown"
+grep -q "periods      fixed (not randomised)" "$tmp/out.txt" || fail "--no-randomize not shown"
 grep -q "<svg" "$tmp/sweep.svg" && grep -q "Order deviation" "$tmp/sweep.svg" || fail "SVG"
 echo ok

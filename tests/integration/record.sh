@@ -171,7 +171,8 @@ fi
 $PMUSCOPE record -c 1000 -F 100 -- true 2>/dev/null; [ $? -eq 2 ] || fail "-c with -F is not a usage error"
 $PMUSCOPE record --randomize=exp -F 100 -- true 2>/dev/null; [ $? -eq 2 ] || fail "--randomize without -c accepted"
 $PMUSCOPE record --randomize=mask:99 -c 1000 -- true 2>"$dir/mask.err"; rc=$?
-[ $rc -eq 2 ] && grep -q "from 1 to 32" "$dir/mask.err" || fail "mask:99 accepted"
+[ $rc -eq 2 ] && grep -q "'mask:99': expected a number of bits from 1 to 32 after 'mask:' (--randomize)" "$dir/mask.err" ||
+    fail "mask:99 accepted: $(cat "$dir/mask.err")"
 $PMUSCOPE record -e cpu-clock -o "$dir/none.data" -- /no/such/program 2>"$dir/none.err"; rc=$?
 [ $rc -eq 1 ] && grep -q "cannot run '/no/such/program'" "$dir/none.err" && [ ! -e "$dir/none.data" ] \
     && ! ls "$dir"/none.data* >/dev/null 2>&1 \

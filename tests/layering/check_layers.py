@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The layering of src/: util -> event, io, stats, symbol -> collect -> render -> the five
 methods (olr, cpistack, estimate, hotspot, phase) -> cli. A file may include headers of
-its own layer or below, never above; and no two modules include each other in a loop.
+its own layer or below, never above; no two modules include each other in a loop; and no
+.c files call each other's functions in a loop (a.c calls b.c, which calls a.c).
 
 A public header (include/pmuscope/X.h) belongs to the module whose .c files define the
 functions it declares (most of them); an internal header ("mod/x.h") to its directory.
@@ -91,9 +92,55 @@ cycle = find_cycle()
 if cycle:
     errors.append("modules include each other in a loop: " + " -> ".join(cycle))
 
+# Loops between files: who defines each function that is not file-local (a line that opens
+# a definition: no ';' before its end or before its body's '{'), and whom each file calls;
+# a strongly connected group of more than one file is a loop.
+file_definer = {}
+for rel, text in files.items():
+    if rel.endswith(".c"):
+        for m in re.finditer(r"^(?!static\b)[A-Za-z_][\w \*]*?\b([A-Za-z_]\w*)\(([^;{]*$|[^;{]*\)\s*\{)", text, re.M):
+            if m.group(1) not in ("if", "while", "for", "switch", "return"):
+                file_definer.setdefault(m.group(1), rel)
+calls = collections.defaultdict(set)
+for rel, text in files.items():
+    if rel.endswith(".c"):
+        for f in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", text)):
+            if file_definer.get(f, rel) != rel:
+                calls[rel].add(file_definer[f])
+
+def file_loops():
+    index, low, stack, on, loops = {}, {}, [], set(), []
+    def connect(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(calls[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                loops.append(sorted(group))
+    for v in sorted(f for f in files if f.endswith(".c")):
+        if v not in index:
+            connect(v)
+    return loops
+
+for group in file_loops():
+    errors.append("files call each other in a loop: " + ", ".join("src/" + f for f in group))
+
 for e in errors:
     print(e)
 if errors:
     sys.exit(1)
 print(f"ok: {len(files)} files in {len(LAYERS)} modules, {sum(len(v) for v in graph.values())} module "
-      f"dependencies, all downward, no loops")
+      f"dependencies, all downward, no loops; {sum(len(v) for v in calls.values())} calls between files, no loops")

@@ -1,4 +1,5 @@
 #include "test_support.h"
+#include "pmuscope/error.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,4 +48,15 @@ void pms_test_assert_close(double a, double b, double rel, const char *what, con
         print_error("%s:%d: %s = %.17g, expected %.17g (rel tol %g)\n", file, line, what, a, b, rel);
         _fail(file, line);
     }
+}
+
+pms_stat_value pms_test_stat_value(const char *spec, uint64_t raw, uint64_t enabled, uint64_t running)
+{
+    pms_event ev;
+    if (pms_event_parse(spec, &ev) != PMS_OK) fail_msg("%s: %s", spec, pms_strerror());
+    pms_count c = {.raw = raw, .enabled = enabled, .running = running};
+    pms_count_scale(&c);
+    pms_stat_value v;
+    pms_stat_value_set(&v, &ev, &c);
+    return v;
 }

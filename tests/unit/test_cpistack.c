@@ -378,7 +378,8 @@ static void test_bad_tables(void **st)
     o = (pms_cpistack_options){.train_fraction = 1};
     assert_int_equal(pms_cpistack_compute(bad, &o, &s), PMS_EFORMAT);
     assert_string_equal(pms_strerror(), "w.csv:4: column 'branch-misses': expected a count (0 or more), found an "
-                                        "empty or NaN cell (drop such intervals with --drop-missing)");
+                                        "empty or NaN cell; such intervals can be dropped");
+    assert_string_equal(pms_error_option(), "drop_missing");
     /* A negative count and an infinite one are refused, each by its name. */
     static const struct {
         const char *text, *message;
@@ -394,6 +395,7 @@ static void test_bad_tables(void **st)
         pms_cpistack_options ho = {.train_fraction = 1};
         assert_int_equal(pms_cpistack_compute(h, &ho, &s), PMS_EFORMAT);
         assert_string_equal(pms_strerror(), hostile[i].message);
+        assert_null(pms_error_option()); /* dropping would not help: no option to name */
         pms_table_free(h);
     }
     o.drop_missing = true;

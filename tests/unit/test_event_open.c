@@ -3,6 +3,8 @@
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/event.h"
+#include "pmuscope/sampler.h"
+#include "pmuscope/stat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,8 +49,71 @@ static void test_hardware_event_without_pmu_is_explained(void **state)
     assert_int_equal(r, PMS_ENOTSUP);
     assert_string_equal(pms_strerror(),
                         "cycles: not supported on this machine: no hardware PMU is exposed (ENOENT), as in many "
-                        "virtual machines; software events such as task-clock and cpu-clock work (--fallback "
-                        "substitutes one)");
+                        "virtual machines; software events such as task-clock and cpu-clock work, and one can "
+                        "stand in for it");
+    assert_string_equal(pms_error_option(), "fallback"); /* pmuscope adds " (--fallback)" */
+}
+
+/* record's and stat's defaults follow what the machine counts: without a PMU, cpu-clock
+ * and the software events only, with the reason cycles cannot be sampled. */
+static void test_default_events(void **state)
+{
+    (void)state;
+    const char *event = NULL;
+    int rc = pms_sampler_default_event(&event);
+    const char *stat = pms_stat_default_events();
+    assert_non_null(strstr(stat, "task-clock,context-switches,cpu-migrations,page-faults"));
+    if (!has_core_pmu()) {
+        assert_int_equal(rc, PMS_ENOTSUP);
+        assert_string_equal(event, "cpu-clock");
+        assert_non_null(strstr(pms_strerror(), "cycles: not supported on this machine"));
+        assert_null(strstr(stat, "cycles"));
+        return;
+    }
+    assert_string_equal(event, rc == PMS_OK ? "cycles" : "cpu-clock");
+    assert_true((strstr(stat, ",cycles,instructions,branches,branch-misses") != NULL) == (rc == PMS_OK));
+}
+
+struct listed {
+    int task_clock, cycles, others;
+};
+
+static int note_listing(const pms_event_listing *e, void *ctx)
+{
+    struct listed *l = ctx;
+    if (strcmp(e->name, "task-clock") == 0) {
+        l->task_clock++;
+        assert_string_equal(e->kind, "software");
+        assert_true(e->available); /* software events work on any machine */
+        assert_string_equal(e->reason, "");
+    } else if (strcmp(e->name, "cycles") == 0) {
+        l->cycles++;
+        assert_string_equal(e->kind, "hardware");
+        if (!has_core_pmu()) { /* the probe's reason, without the name in front */
+            assert_false(e->available);
+            assert_string_equal(e->reason, "not supported on this machine: no hardware PMU is exposed (ENOENT), as "
+                                           "in many virtual machines; software events such as task-clock and "
+                                           "cpu-clock work, and one can stand in for it");
+        }
+    } else {
+        l->others++;
+    }
+    return 0;
+}
+
+/* pmuscope list's rows: the pattern picks names by substring, ignoring case. */
+static void test_foreach_probed(void **state)
+{
+    (void)state;
+    struct listed l = {0};
+    assert_int_equal(pms_event_foreach_probed("TASK-CLOCK", note_listing, &l), 0);
+    assert_int_equal(l.task_clock, 1);
+    assert_int_equal(l.cycles, 0);
+    l = (struct listed){0};
+    assert_int_equal(pms_event_foreach_probed(NULL, note_listing, &l), 0);
+    assert_int_equal(l.task_clock, 1);
+    assert_int_equal(l.cycles, 1);
+    assert_true(l.others > 10);
 }
 
 static void test_missing_process(void **state)
@@ -123,6 +188,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_software_probe_and_read),
         cmocka_unit_test(test_hardware_event_without_pmu_is_explained),
+        cmocka_unit_test(test_default_events),
+        cmocka_unit_test(test_foreach_probed),
         cmocka_unit_test(test_missing_process),
         cmocka_unit_test(test_permission_message),
     };

@@ -17,16 +17,7 @@ static void capture_begin(FILE **f, char **buf, size_t *len)
     if (!*f) fail_msg("open_memstream failed");
 }
 
-static pms_stat_value value(const char *spec, uint64_t raw, uint64_t enabled, uint64_t running)
-{
-    pms_event ev;
-    if (pms_event_parse(spec, &ev) != PMS_OK) fail_msg("%s", pms_strerror());
-    pms_count c = {.raw = raw, .enabled = enabled, .running = running};
-    pms_count_scale(&c);
-    pms_stat_value v;
-    pms_stat_value_set(&v, &ev, &c);
-    return v;
-}
+#define value(...) pms_test_stat_value(__VA_ARGS__)
 
 static void test_csv_matches_perf_columns(void **state)
 {

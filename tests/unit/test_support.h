@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "pmuscope/stat.h"
+
 /* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */
 const char *pms_test_write_temp(const char *suffix, const void *data, size_t len);
 /* Path of a fixture under tests/fixtures (uses $PMS_FIXTURES). */
@@ -16,4 +18,6 @@ int pms_test_system(const char *fmt, ...);
 /* Asserts two doubles agree to a relative tolerance (absolute near zero). */
 #define assert_close(a, b, rel) pms_test_assert_close((a), (b), (rel), #a, __FILE__, __LINE__)
 void pms_test_assert_close(double a, double b, double rel, const char *what, const char *file, int line);
+/* The counting result of event spec (parsed) from raw counts over enabled and running ns. */
+pms_stat_value pms_test_stat_value(const char *spec, uint64_t raw, uint64_t enabled, uint64_t running);
 #endif

@@ -412,10 +412,13 @@ int pms__symbols_user_map(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t ti
                           uint64_t *pgoff, const char **path)
 {
     const struct map *m = map_of(s, pid, ip, time, 0);
-    if (!m || s->names[m->name][0] != '/') return PMS_ENOENT;
+    if (!m) return PMS_ENOENT;
+    const char *name = s->names[m->name];
+    int vdso = strcmp(name, "[vdso]") == 0;
+    if (vdso ? !vdso_of(s) : name[0] != '/') return PMS_ENOENT;
     *start = m->start;
     *pgoff = m->pgoff;
-    *path = on_disk(s, s->names[m->name]);
+    *path = vdso ? name : on_disk(s, name);
     return PMS_OK;
 }
 

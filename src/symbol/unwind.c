@@ -10,6 +10,7 @@
 #include "symbol/unwind.h"
 
 #include "pmuscope/error.h"
+#include "symbol/build_id.h"
 #include "symbol/symbols_map.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -21,7 +22,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* perf's register numbers (asm/perf_regs.h of each architecture), as the sample lays out
  * the registers of sample_regs_user. */
@@ -49,6 +52,9 @@ struct pms__unwinder {
     size_t n, max;
     uint64_t *chain; /* pms__unwind_chain's result */
     size_t chain_cap;
+    char *vdso; /* this machine's vDSO image, read at the first [vdso] frame */
+    size_t vdso_size;
+    bool vdso_read;
 };
 
 static char *debuginfo_path;
@@ -104,6 +110,7 @@ void pms__unwinder_destroy(pms__unwinder *u)
         if (u->procs[i].dwfl) dwfl_end(u->procs[i].dwfl);
     free(u->procs);
     free(u->chain);
+    free(u->vdso);
     pms__keymap_free(&u->pid_index);
     free(u);
 }
@@ -118,6 +125,22 @@ static struct proc *proc_of(pms__unwinder *u, uint32_t pid)
         *v = u->nprocs++;
     }
     return &u->procs[*v];
+}
+
+/* The vDSO (this machine's: pms__symbols_user_map checked its build-id) as a file that
+ * libdwfl reads: a memfd holding the image, as perf writes it out to a file. -1 if not. */
+static int vdso_fd(pms__unwinder *u)
+{
+    if (!u->vdso_read) {
+        u->vdso_read = true;
+        if (pms__vdso_image(&u->vdso, &u->vdso_size)) u->vdso = NULL;
+    }
+    int fd = u->vdso ? memfd_create("pmuscope-vdso", MFD_CLOEXEC) : -1;
+    if (fd >= 0 && write(fd, u->vdso, u->vdso_size) != (ssize_t)u->vdso_size) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
 }
 
 /* Makes sure the binary mapped at pc is a module of the Dwfl, at its mapping's address
@@ -135,10 +158,15 @@ static bool report_module(pms__unwinder *u, Dwfl *dwfl, uint64_t pc)
         u->proc->stale = true;
         return false;
     }
-    struct stat st; /* a file the reader may open: not a FIFO or a device a file names */
-    if (stat(path, &st) || !S_ISREG(st.st_mode)) return false;
+    int fd = -1; /* -1: libdwfl opens path */
+    if (strcmp(path, "[vdso]") == 0) {
+        if ((fd = vdso_fd(u)) < 0) return false;
+    } else {
+        struct stat st; /* a file the reader may open: not a FIFO or a device a file names */
+        if (stat(path, &st) || !S_ISREG(st.st_mode)) return false;
+    }
     dwfl_report_begin_add(dwfl);
-    mod = dwfl_report_elf(dwfl, path, path, -1, start - pgoff, false);
+    mod = dwfl_report_elf(dwfl, path, path, fd, start - pgoff, false); /* it takes fd */
     dwfl_report_end(dwfl, NULL, NULL);
     if (mod && dwfl_addrmodule(dwfl, pc) == mod) return true;
     if (mod) u->proc->stale = true; /* reported, but not where the process maps it */
@@ -215,6 +243,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
         static const unsigned perf_of_dwarf[] = {X86_AX, X86_DX, X86_CX, X86_BX, X86_SI, X86_DI, X86_BP, X86_SP};
         for (int r = 0; r < 8 && ok; r++) ok = set_reg(thread, r, s, perf_of_dwarf[r]);
         for (int r = 8; r < 16 && ok; r++) ok = set_reg(thread, r, s, X86_R8 + (unsigned)(r - 8));
+        if (ok) ok = set_reg(thread, 16, s, X86_IP); /* the return-address column: a PLT entry's CFA
+                                                        expression reads it */
     } else {
         for (int r = 0; r <= ARM64_SP && ok; r++) ok = set_reg(thread, r, s, (unsigned)r);
     }

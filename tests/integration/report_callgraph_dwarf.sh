@@ -5,8 +5,9 @@
 # --call-graph dwarf; on each file pmuscope report --children against perf report
 # --children (Children and Self within 0.1 percentage point for every row over 1%, by
 # dso,sym and by dso), and the call paths of -g against perf report -g folded's (every path
-# over 1%). perf runs with --no-inline: pmuscope does not add inlined frames. Also: with
-# frame pointers (record -g) the same program's tree cannot be walked, with dwarf it is.
+# over 1%). The same on vdso_calls, whose samples are mostly in the vDSO and PLT entries.
+# perf runs with --no-inline: pmuscope does not add inlined frames. Also: with frame
+# pointers (record -g) the same program's tree cannot be walked, with dwarf it is.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -18,6 +19,12 @@ perf record -q --call-graph dwarf -e cpu-clock -c 100000 -o "$tmp/perf.data" -- 
 "$PMUSCOPE" record --call-graph dwarf -e cpu-clock -c 100000 -o "$tmp/own.data" -- "$prog" >/dev/null \
     2>"$tmp/record.err" || fail "pmuscope record --call-graph dwarf: $(cat "$tmp/record.err")"
 "$PMUSCOPE" record -g -e cpu-clock -c 100000 -o "$tmp/fp.data" -- "$prog" >/dev/null 2>&1 || fail "record -g"
+# vdso_calls: most samples in the vDSO, unwound through its CFI (the running kernel's image)
+# and through PLT entries (whose CFA is an expression of the IP)
+perf record -q --call-graph dwarf -e cpu-clock -c 100000 -o "$tmp/perf-vdso.data" -- "$PMS_WORKLOADS/vdso_calls" \
+    >/dev/null 2>&1 || fail "perf record --call-graph dwarf vdso_calls"
+"$PMUSCOPE" record --call-graph dwarf -e cpu-clock -c 100000 -o "$tmp/own-vdso.data" -- "$PMS_WORKLOADS/vdso_calls" \
+    >/dev/null 2>&1 || fail "pmuscope record --call-graph dwarf vdso_calls"
 
 python3 - "$PMUSCOPE" "$tmp" "$(dirname "$0")" <<'PY'
 import csv, io, subprocess, sys
@@ -31,17 +38,21 @@ def children(path):
     return {r["function"]: float(r["children_share"]) for r in csv.DictReader(io.StringIO(out))}
 
 problems = []
-for name in ("perf.data", "own.data"):
+for name in ("perf.data", "own.data", "perf-vdso.data", "own-vdso.data"):
     data = tmp + "/" + name
     for sort in ("dso,sym", "dso"):
         problems += ["%s: %s" % (name, p) for p in children_problems(pmuscope, data, sort, 1.0, 0.1,
                                                                       extra=("--no-inline",))]
     paths, compared = path_problems(pmuscope, data, 1.0, 0.1, extra=("--no-inline",))
     problems += ["%s: %s" % (name, p) for p in paths]
-    if compared < 4:
+    if compared < (2 if "vdso" in name else 4): # vdso_calls has two paths, calltree_nofp four
         problems.append("%s: -g: only %d call paths over 1%% compared" % (name, compared))
-    # the tree unwinds: every caller gets its callees' samples (a share that holds at any count)
     c = children(data)
+    if "vdso" in name:
+        if c.get("main", 0) < 0.9:
+            problems.append("%s: main has %.3f of the samples below it" % (name, c.get("main", 0)))
+        continue
+    # the tree unwinds: every caller gets its callees' samples (a share that holds at any count)
     for f in ("main", "branch_a", "branch_b", "recurse"):
         if c.get(f, 0) < 0.05:
             problems.append("%s: %s has no children share (%s)" % (name, f, c.get(f)))

@@ -174,6 +174,12 @@ size_t pms_perfdata_encode_mmap2(void *buf, size_t cap, const pms_perfdata_attr 
  * "[kernel.kallsyms]_text" from start (_text) for len bytes (to _etext). */
 size_t pms_perfdata_encode_kernel_mmap(void *buf, size_t cap, const pms_perfdata_attr *attr, uint64_t start,
                                         uint64_t len);
+/* A kernel map as perf record synthesizes it: PERF_RECORD_MMAP of pid -1 from start for
+ * len bytes at pgoff, named `name`: "[kernel.kallsyms]_stext" with pgoff the address of
+ * _stext (where kallsyms lists no _text), a loaded module's "[name]" (or its file) with
+ * pgoff 0, from /proc/modules. */
+size_t pms_perfdata_encode_kernel_map(void *buf, size_t cap, const pms_perfdata_attr *attr, uint64_t start,
+                                       uint64_t len, uint64_t pgoff, const char *name);
 /* COMM, FORK or EXIT after t->type. */
 size_t pms_perfdata_encode_task(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_task_event *t);
 

@@ -153,8 +153,9 @@ int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, vo
  * processes that end meanwhile or cannot be read are left out. */
 int pms_sampler_synthesize_all(const pms_sampler *s, pms_record_fn fn, void *ctx);
 /* Passes the kernel's text mapping as perf record synthesizes it ([kernel.kallsyms]_text,
- * _text to _etext from /proc/kallsyms), so that kernel samples are named from the file
- * alone; nothing when every event excludes the kernel or its addresses are hidden. */
+ * _text to _etext from /proc/kallsyms), and the loaded modules' ([name], from
+ * /proc/modules), so that kernel samples are named from the file alone; nothing when every
+ * event excludes the kernel or its addresses are hidden. */
 int pms_sampler_synthesize_kernel(const pms_sampler *s, pms_record_fn fn, void *ctx);
 
 /* True once every monitored thread has exited (all buffers report POLLHUP). */

@@ -88,6 +88,27 @@ int pms_sampler_synthesize(const pms_sampler *s, pid_t pid, pms_record_fn fn, vo
     return rc;
 }
 
+/* The loaded modules' maps from /proc/modules ("NAME SIZE REFS DEPS STATE ADDRESS"), named
+ * "[NAME]" as perf names a module whose file it did not look up; none when the file is
+ * unreadable or the addresses hidden (0). */
+static int synthesize_modules(const pms_perfdata_attr *attrs, pms_record_fn fn, void *ctx)
+{
+    FILE *f = fopen("/proc/modules", "r");
+    if (!f) return PMS_OK;
+    char line[512], name[64], mapname[80];
+    unsigned long long size, start;
+    uint64_t buf[64];
+    int rc = PMS_OK;
+    while (!rc && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size, &start) != 3 || !start || !size) continue;
+        snprintf(mapname, sizeof mapname, "[%s]", name);
+        size_t n = pms_perfdata_encode_kernel_map(buf, sizeof buf, attrs, start, size, 0, mapname);
+        if (n) rc = fn((const struct perf_event_header *)(const void *)buf, ctx);
+    }
+    fclose(f);
+    return rc;
+}
+
 int pms_sampler_synthesize_kernel(const pms_sampler *s, pms_record_fn fn, void *ctx)
 {
     size_t nattrs;
@@ -95,11 +116,15 @@ int pms_sampler_synthesize_kernel(const pms_sampler *s, pms_record_fn fn, void *
     int kernel = 0;
     for (size_t i = 0; i < nattrs; i++) kernel |= !attrs[i].attr.exclude_kernel;
     uint64_t start, end;
+    const char *ref;
     /* Nothing to name without kernel samples; hidden addresses leave them unnamed, as with perf. */
-    if (!kernel || pms__kernel_text(&start, &end)) return PMS_OK;
+    if (!kernel || pms__kernel_text(&start, &end, &ref)) return PMS_OK;
     uint64_t buf[64];
-    size_t n = pms_perfdata_encode_kernel_mmap(buf, sizeof buf, attrs, start, end - start);
-    return n ? fn((const struct perf_event_header *)(const void *)buf, ctx) : PMS_OK;
+    char name[32];
+    snprintf(name, sizeof name, "[kernel.kallsyms]%s", ref);
+    size_t n = pms_perfdata_encode_kernel_map(buf, sizeof buf, attrs, start, end - start, start, name);
+    int rc = n ? fn((const struct perf_event_header *)(const void *)buf, ctx) : PMS_OK;
+    return rc ? rc : synthesize_modules(attrs, fn, ctx);
 }
 
 int pms_sampler_synthesize_all(const pms_sampler *s, pms_record_fn fn, void *ctx)

@@ -135,18 +135,25 @@ size_t pms_perfdata_encode_mmap2(void *buf, size_t cap, const pms_perfdata_attr 
     return finish(&o, PERF_RECORD_MMAP2, misc);
 }
 
-size_t pms_perfdata_encode_kernel_mmap(void *buf, size_t cap, const pms_perfdata_attr *attr, uint64_t start,
-                                        uint64_t len)
+size_t pms_perfdata_encode_kernel_map(void *buf, size_t cap, const pms_perfdata_attr *attr, uint64_t start,
+                                       uint64_t len, uint64_t pgoff, const char *name)
 {
     struct out o;
     if (begin(&o, buf, cap)) return 0;
     put_u32_pair(&o, UINT32_MAX, 0); /* perf's pid -1: the kernel */
     put_u64(&o, start);
     put_u64(&o, len);
-    put_u64(&o, start); /* pgoff: the address of _text, as perf writes it */
-    put_string(&o, "[kernel.kallsyms]_text");
+    put_u64(&o, pgoff);
+    put_string(&o, name);
     put_sample_id(&o, attr, UINT32_MAX, 0, 0);
     return finish(&o, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+}
+
+size_t pms_perfdata_encode_kernel_mmap(void *buf, size_t cap, const pms_perfdata_attr *attr, uint64_t start,
+                                        uint64_t len)
+{
+    return pms_perfdata_encode_kernel_map(buf, cap, attr, start, len, start /* the address of _text, as perf writes it */,
+                                          "[kernel.kallsyms]_text");
 }
 
 size_t pms_perfdata_encode_task(void *buf, size_t cap, const pms_perfdata_attr *attr, const pms_task_event *t)

@@ -39,11 +39,19 @@ void pms_stat_print_csv(FILE *out, const char *sep, double t, double elapsed_s, 
     }
 }
 
+/* One column per value: the event's name, with its CPU first for a CPU's own value (stat
+ * -A: CPU0/task-clock, CPU1/task-clock, ... in perf's -A order), so that no name repeats. */
 static void header_names(FILE *out, const pms_stat_value *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         fputc(',', out);
-        pms_csv_cell(out, v[i].name, ",");
+        if (v[i].per_cpu) {
+            char name[PMS_EVENT_NAME_MAX + 16];
+            snprintf(name, sizeof name, "CPU%d/%s", v[i].cpu, v[i].name);
+            pms_csv_cell(out, name, ",");
+        } else {
+            pms_csv_cell(out, v[i].name, ",");
+        }
     }
     fputc('\n', out);
 }

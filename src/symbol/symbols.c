@@ -5,6 +5,7 @@
 #include "symbol/elf_file.h"
 #include "symbol/kallsyms.h"
 #include "symbol/offsets_only.h"
+#include "symbol/perf_map.h"
 #include "symbol/symbols_map.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -42,6 +43,12 @@ struct build_id {
     int checked, mismatch;
 };
 
+/* A JIT process's functions from /tmp/perf-PID.map (empty when it has none). */
+struct jit_symbols {
+    uint32_t pid;
+    pms__symtab syms;
+};
+
 struct pms_symbols {
     pms_keymap pid_index; /* pid -> index in procs */
     struct process *procs;
@@ -56,8 +63,13 @@ struct pms_symbols {
     char vdso_build_id[PMS_BUILD_ID_HEX];   /* [vdso]'s, as recorded ("" if not) */
     int vdso_state; /* 0: not compared yet, 1: this process's vDSO is the recorded one, -1: not */
     pms__symtab kallsyms;
+    pms__kmodules kmodules; /* the loaded modules' symbols, read with kallsyms */
+    const char *kcore_kernel; /* "[kernel.kallsyms]" (interned) when module code goes there, as
+                               * perf's does when it reads /proc/kcore; NULL when not */
     int kallsyms_state; /* 0: not tried, 1: loaded, -1: not this kernel's or unreadable */
     int offsets_only;   /* pms__symbols_offsets_only: no function names looked up */
+    struct jit_symbols *jits; /* perf maps read so far, one per JIT process */
+    size_t njits, jits_cap;
     char *symfs;          /* pms_symbols_set_symfs: binaries are read under this directory */
     char disk[PATH_MAX];  /* the last path joined with symfs */
 };
@@ -85,6 +97,9 @@ void pms_symbols_destroy(pms_symbols *s)
     free(s->build_ids);
     pms__keymap_free(&s->pid_index);
     pms__symtab_free(&s->kallsyms);
+    pms__kmodules_free(&s->kmodules);
+    for (size_t i = 0; i < s->njits; i++) pms__symtab_free(&s->jits[i].syms);
+    free(s->jits);
     pms__elf_cache_destroy(s->elf);
     free(s->symfs);
     free(s);
@@ -167,9 +182,14 @@ static int module_name(const char *path, char *out, size_t cap)
 }
 
 /* The name a mapping goes by: kernel mappings as perf names them ([kernel.kallsyms] and
- * [module]), files by their path. */
+ * [module]), anonymous code as perf's "[JIT] tid PID" (whose functions are in
+ * /tmp/perf-PID.map), files by their path. */
 static const char *map_name(const pms_mmap_event *m, char *buf, size_t cap)
 {
+    if (m->pid != KERNEL_PID && pms__perf_map_covers(m->filename)) {
+        snprintf(buf, cap, PMS__JIT_PREFIX "%u", m->pid);
+        return buf;
+    }
     if (m->pid != KERNEL_PID) return m->filename;
     if (strncmp(m->filename, "[kernel.kallsyms]", 17) == 0) return PMS_BINARY_KERNEL;
     return module_name(m->filename, buf, cap) ? buf : m->filename;
@@ -312,8 +332,9 @@ static void fill_symbol(pms_symbols *s, pms_symbol_info *out)
     if (out->symbol) out->symbol_offset = address - out->symbol_address;
 }
 
-/* The running kernel's symbols, when the recording is of this kernel (as perf decides:
- * its recorded build-id is this kernel's, or none was recorded). */
+/* The running kernel's symbols, and its modules' in s->kmodules, when the recording is of
+ * this kernel (as perf decides: its recorded build-id is this kernel's, or none was
+ * recorded). */
 static const pms__symtab *kernel_symbols(pms_symbols *s)
 {
     if (!s->kallsyms_state) {
@@ -322,19 +343,60 @@ static const pms__symtab *kernel_symbols(pms_symbols *s)
         if (s->kernel_build_id[0] &&
             (pms__kernel_build_id("/sys/kernel/notes", running) || strcmp(running, s->kernel_build_id) != 0))
             return NULL;
-        if (pms__kallsyms_load("/proc/kallsyms", &s->kallsyms) == PMS_OK) s->kallsyms_state = 1;
-        else pms__symtab_free(&s->kallsyms);
+        if (pms__kallsyms_load("/proc/kallsyms", &s->kallsyms, &s->kmodules) == PMS_OK) {
+            s->kallsyms_state = 1;
+            /* perf report, where it may read /proc/kcore (root), takes the kernel's and the
+             * modules' code from there as one [kernel.kallsyms] */
+            size_t name;
+            if (access("/proc/kcore", R_OK) == 0 && intern(s, PMS_BINARY_KERNEL, &name) == PMS_OK)
+                s->kcore_kernel = s->names[name];
+        } else {
+            pms__symtab_free(&s->kallsyms);
+            pms__kmodules_free(&s->kmodules);
+        }
     }
     return s->kallsyms_state > 0 ? &s->kallsyms : NULL;
 }
 
-/* A kernel sample's function from kallsyms ([kernel.kallsyms] only: modules are not
- * symbolised). Kernel addresses are their own "file offsets". */
+/* A kernel sample's function from kallsyms: the kernel's own, or a module's ("[wp512]", by
+ * the module's symbols there, as perf splits them off when it reads kallsyms; in
+ * [kernel.kallsyms] where perf would read /proc/kcore). Kernel addresses are their own
+ * "file offsets". */
 static void fill_kernel_symbol(pms_symbols *s, pms_symbol_info *out, uint64_t ip)
 {
     out->file_offset = ip;
     int kernel = strcmp(out->binary, PMS_BINARY_KERNEL) == 0 || out->binary == vmlinux_name;
-    const pms__symtab *t = kernel ? kernel_symbols(s) : NULL;
+    const pms__symtab *t = kernel_symbols(s);
+    if (t && !kernel) t = out->binary[0] == '[' ? pms__kmodules_find(&s->kmodules, out->binary) : NULL;
+    const struct pms__sym *sym = t ? pms__symtab_find(t, ip) : NULL;
+    if (t && !kernel && s->kcore_kernel) out->binary = s->kcore_kernel;
+    if (!sym) return;
+    out->symbol = sym->name;
+    out->symbol_address = sym->start;
+    out->symbol_offset = ip - sym->start;
+}
+
+/* The functions of JIT process pid from its perf map, read at the first lookup. */
+static const pms__symtab *jit_symbols(pms_symbols *s, uint32_t pid)
+{
+    for (size_t i = 0; i < s->njits; i++)
+        if (s->jits[i].pid == pid) return &s->jits[i].syms;
+    if (pms__grow(&s->jits, &s->jits_cap, s->njits + 1, sizeof *s->jits)) return NULL;
+    struct jit_symbols *j = &s->jits[s->njits++];
+    *j = (struct jit_symbols){pid, {0}};
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%u.map", pid);
+    if (pms__perf_map_load(path, &j->syms) != PMS_OK) pms__symtab_free(&j->syms); /* none: addresses, as perf */
+    return &j->syms;
+}
+
+/* A sample in anonymous code ("[JIT] tid PID"): its function from the process's perf map,
+ * by run-time address as perf looks it up there. */
+static void fill_jit_symbol(pms_symbols *s, pms_symbol_info *out, uint64_t ip)
+{
+    char *end;
+    unsigned long pid = strtoul(out->binary + strlen(PMS__JIT_PREFIX), &end, 10);
+    const pms__symtab *t = *end ? NULL : jit_symbols(s, (uint32_t)pid);
     const struct pms__sym *sym = t ? pms__symtab_find(t, ip) : NULL;
     if (!sym) return;
     out->symbol = sym->name;
@@ -383,8 +445,13 @@ void pms_symbols_resolve(pms_symbols *s, uint32_t pid, uint64_t ip, uint64_t tim
         if (!s->offsets_only) fill_kernel_symbol(s, out, ip);
         return;
     }
-    out->file_offset = ip - m->start + m->pgoff;
     out->mapped = 1;
+    if (strncmp(out->binary, PMS__JIT_PREFIX, strlen(PMS__JIT_PREFIX)) == 0) { /* perf maps its addresses as they are */
+        out->file_offset = ip;
+        if (!s->offsets_only) fill_jit_symbol(s, out, ip);
+        return;
+    }
+    out->file_offset = ip - m->start + m->pgoff;
     if (!s->offsets_only) fill_symbol(s, out);
 }
 

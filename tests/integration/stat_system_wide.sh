@@ -1,7 +1,7 @@
 #!/bin/bash
 # stat -a, -C CPUS and -A (also with -I and -r) against perf stat in the same test: the same
 # lines (CPU column, unit, event, metric unit) in CSV, in perf's JSON lines and in the plain
-# table's header;
+# table's header; -A --wide's column names against perf's -A lines;
 # system-wide task-clock holds at least the workload's own CPU time; -C 0 counts CPU 0 only.
 # Where the kernel refuses system-wide events (perf_event_paranoid without the privilege),
 # the test says so and is skipped (ctest's SKIP); nowhere else.
@@ -35,6 +35,19 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 # Each CPU's task-clock is at most the run's wall time, and together at least the workload's.
 awk -F, 'NR == FNR { own = $1; next } $4 == "task-clock" { sum += $2; if ($2 < 0) bad++ }
          END { exit !(!bad && sum >= 0.8 * own) }' "$tmp/own.csv" "$tmp/percpu.csv" || fail "-A task-clock: $(cat "$tmp/percpu.csv")"
+
+# -A --wide: one column per CPU and event, named CPU<n>/<event>, the pairs of perf's -A
+# lines in perf's order (no name twice); with -I every row has a value in each column.
+"$PMUSCOPE" stat -a -A --wide -o "$tmp/wide.csv" -e "$ev" -- "${work[@]}"
+"$PMUSCOPE" stat -a -A --wide -I 100 -o "$tmp/wide-int.csv" -e "$ev" -- "${work[@]}"
+perf_cols=$(cols "$tmp/perf-percpu.csv" 1,4 | tr , / | paste -sd, -)
+for f in wide wide-int; do
+    [ "$(head -1 "$tmp/$f.csv")" = "time,$perf_cols" ] ||
+        fail "-A --wide ($f) header is not time,$perf_cols: $(head -1 "$tmp/$f.csv")"
+    awk -F, -v n=$((1 + 2 * ncpu)) 'NR > 1 { rows++; for (i = 2; i <= NF; i++) if ($i !~ /^[0-9.]+$/) bad++ }
+        NF != n { bad++ } END { exit !(rows >= 1 && !bad) }' "$tmp/$f.csv" || fail "-A --wide ($f): $(cat "$tmp/$f.csv")"
+done
+[ "$(($(wc -l < "$tmp/wide-int.csv") - 1))" -ge 2 ] || fail "-A --wide -I 100: fewer than 2 intervals: $(cat "$tmp/wide-int.csv")"
 
 # -A -I: every interval has perf's per-CPU lines (CPU, unit, event) in perf's order; the
 # intervals' task-clock of all CPUs adds up to at least the workload's own.

@@ -19,7 +19,19 @@ if [ "${PMS_PMU_HOST:-0}" = 1 ]; then
     [ "$rc" -eq 77 ] && exit 77
     [ -d out ] && mv out pmu-vm-out
 else
-    "$src/scripts/pmu-vm" --add "$here/lib.sh" --add "$here/cases/$name.sh" -- sh "$name.sh" || rc=$?
+    # NAME.modules: kernel modules (one name a line) of the guest's Debian kernel, copied from
+    # the arm64 sysroot into the guest's working directory for the case to load.
+    adds=()
+    if [ -f "$here/cases/$name.modules" ]; then
+        root=${PMS_ARM64_BUILD:-$src/build-arm64}/sysroot/root
+        [ -d "$root/lib/modules" ] || "$src/scripts/arm64-sysroot.sh" "${PMS_ARM64_BUILD:-$src/build-arm64}/sysroot" >/dev/null
+        while read -r m; do
+            ko=$(find "$root"/lib/modules/*/kernel -name "$m.ko" -print -quit)
+            [ -n "$ko" ] || { echo "FAIL: no $m.ko in the arm64 sysroot's modules"; exit 1; }
+            adds+=(--add "$ko")
+        done < "$here/cases/$name.modules"
+    fi
+    "$src/scripts/pmu-vm" --add "$here/lib.sh" --add "$here/cases/$name.sh" "${adds[@]}" -- sh "$name.sh" || rc=$?
     if [ "$rc" -eq 77 ]; then
         echo "FAIL: the emulated machine has no PMU"
         exit 1

@@ -4,6 +4,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +19,19 @@ int pms__perf_map_covers(const char *f)
 
 int pms__perf_map_load(const char *path, pms__symtab *t)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
+    /* O_NONBLOCK: a FIFO planted under the name in /tmp must not block the report */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && st.st_uid != 0 && st.st_uid != geteuid()) {
-        fclose(f);
-        return pms__fail(PMS_EPERM, "%s is not owned by this user or root: ignored", path);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid())) {
+        close(fd);
+        return pms__fail(PMS_EPERM, "%s is not a regular file owned by this user or root: ignored", path);
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        int err = errno;
+        close(fd);
+        return pms__fail_errno(pms__status_from_errno(err), err, "cannot read %s", path);
     }
     char *line = NULL;
     size_t cap = 0;

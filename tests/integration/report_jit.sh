@@ -56,4 +56,11 @@ PY
 compare named
 rm -f "${maps[@]}"
 compare addresses
+
+# A FIFO planted under a map file's name (anyone may create one in /tmp) neither blocks the
+# report nor names anything: the JIT's rows keep their addresses.
+mkfifo "${maps[1]}"
+timeout 120 "$PMUSCOPE" report -i "$tmp/ours.data" --sort dso,sym --csv --limit 0 >"$tmp/fifo.csv" ||
+    fail "report with a FIFO as the perf map: exit $?"
+grep -q '^\[JIT\] tid' <(cut -d, -f2- "$tmp/fifo.csv") || fail "no [JIT] rows with a FIFO as the perf map"
 echo "report_jit: ok"

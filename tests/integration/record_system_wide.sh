@@ -55,6 +55,14 @@ for sort in ("comm", "comm,dso"):
     if sort == "comm":  # a thread neither reader knows the name of: perf says :TID, pmuscope :0
         mine = {k: v for k, v in mine.items() if not k[0].startswith(":")}
         theirs = {k: v for k, v in theirs.items() if not k[0].startswith(":")}
+        # perf's column is as wide as the longest *last* name of a thread, and a name at the
+        # sample that is longer is cut to it (pyenv's pyenv-version-name execs readlink: perf
+        # printed "pyenv-ve", in a CI run): pmuscope's names are cut as perf cuts them.
+        width = max((len(k[0]) for k in theirs), default=0)
+        cut = {}
+        for k, v in mine.items():
+            cut[(k[0][:width],)] = cut.get((k[0][:width],), 0) + v
+        mine = cut
     if sort == "comm,dso":
         mine = {k: v for k, v in mine.items() if k[0] == "phases"}
         theirs = {k: v for k, v in theirs.items() if k[0] == "phases"}

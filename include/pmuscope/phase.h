@@ -311,8 +311,9 @@ int pms_phase_monitor_start(pms_phase_monitor *m);
  * here). Returns the number of records, or a negative status / a callback's value. */
 int pms_phase_monitor_poll(pms_phase_monitor *m, int timeout_ms);
 /* Stops sampling, handles what is left in the buffer (a last partial interval included,
- * whose CPI, where intervals have one, comes from the counters read at the stop) and
- * joins the thread. Returns the first failure of the reading thread, if any. */
+ * whose CPI, where intervals have one and the events follow one thread, not inherited,
+ * comes from the counters read at the stop) and joins the thread. Returns the first
+ * failure of the reading thread, if any. */
 int pms_phase_monitor_stop(pms_phase_monitor *m);
 void pms_phase_monitor_close(pms_phase_monitor *m);
 /* The events actually used, e.g. "cpu-clock" and "task-clock" on a machine without PMU. */

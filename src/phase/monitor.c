@@ -222,7 +222,13 @@ int pms_phase_monitor_stop(pms_phase_monitor *m)
     }
     if (!rc) rc = pms_sampler_flush(m->sampler, on_record, m);
     if (!rc && m->callback_status) rc = m->callback_status;
-    if (!rc && m->sampling[1].nread) { /* the counts up to the end, for the last interval's CPI */
+    /* The counts up to the end, for the last interval's CPI, where the group's counts are
+     * the ones the samples read: events of one thread, not inherited. (Each thread's samples
+     * read its own counts, per thread or, inherited since Linux 6.12, per CPU: no read of
+     * the group gives those.) */
+    size_t nattrs;
+    const pms_perfdata_attr *attrs = pms_sampler_attrs(m->sampler, &nattrs);
+    if (!rc && m->sampling[1].nread && !m->cfg.inherit && attrs[1].nids == 1) {
         pms_read_value counts[4];
         size_t n;
         rc = pms__sampler_read_group(m->sampler, 1, counts, 4, &n);

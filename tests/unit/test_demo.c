@@ -55,24 +55,30 @@ static void note(void *ctx, const pms_demo *demo, size_t step, pms_demo_stage st
     }
 }
 
+/* Runs steps of the demo with program into a new directory dir (a mkdtemp template). */
+static void run_in(pms_demo *d, char *dir, const char *program, const char *steps, seen *s)
+{
+    assert_non_null(mkdtemp(dir));
+    pms_demo_init(d);
+    d->program = program;
+    d->dir = dir;
+    d->workloads = getenv("PMS_WORKLOADS");
+    d->fixtures = getenv("PMS_FIXTURES");
+    d->progress = s ? note : NULL;
+    d->progress_ctx = s;
+    assert_int_equal(pms_demo_select(d, steps), PMS_OK);
+    assert_int_equal(pms_demo_prepare(d), PMS_OK);
+    assert_int_equal(pms_demo_run(d), PMS_OK);
+}
+
 /* A run as a program other than pmuscope makes it: the steps that need no sampling. */
 static void test_run_from_a_library_user(void **state)
 {
     (void)state;
     static pms_demo d;
     char dir[] = "/tmp/pms-test-demo-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    pms_demo_init(&d);
-    d.program = getenv("PMUSCOPE");
-    d.dir = dir;
-    d.workloads = getenv("PMS_WORKLOADS");
-    d.fixtures = getenv("PMS_FIXTURES");
     seen s = {0};
-    d.progress = note;
-    d.progress_ctx = &s;
-    assert_int_equal(pms_demo_select(&d, "cpistack,estimate"), PMS_OK);
-    assert_int_equal(pms_demo_prepare(&d), PMS_OK);
-    assert_int_equal(pms_demo_run(&d), PMS_OK);
+    run_in(&d, dir, getenv("PMUSCOPE"), "cpistack,estimate", &s);
     assert_string_equal(s.log, "R0E0R1E1");
     assert_int_equal(pms_demo_failed(&d), 0);
     assert_string_equal(d.steps[0].argv[0], "pmuscope");
@@ -102,15 +108,7 @@ static void test_failed_steps_are_kept(void **state)
     (void)state;
     static pms_demo d;
     char dir[] = "/tmp/pms-test-demo-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    pms_demo_init(&d);
-    d.program = "/bin/false";
-    d.dir = dir;
-    d.workloads = getenv("PMS_WORKLOADS");
-    d.fixtures = getenv("PMS_FIXTURES");
-    assert_int_equal(pms_demo_select(&d, "report,estimate"), PMS_OK);
-    assert_int_equal(pms_demo_prepare(&d), PMS_OK);
-    assert_int_equal(pms_demo_run(&d), PMS_OK);
+    run_in(&d, dir, "/bin/false", "report,estimate", NULL);
     assert_int_equal(pms_demo_failed(&d), 2);
     assert_int_equal(d.steps[1].status, 1);
     assert_string_equal(d.steps[1].why, "exit status 1");

@@ -47,6 +47,7 @@ typedef struct pms_olr_store_stats {
     uint64_t points;                   /* end points stored: joint or one-sample segments 1, others 2 */
     uint64_t mixed_cut;                /* samples where the optimal mix met a memory guard */
     uint64_t mixed_starts_peak;        /* the most line starts it kept awake at once, any counter */
+    uint64_t mixed_states_peak;        /* the most knot states it held at once, any counter */
     uint64_t mixed_greedy;             /* opt's counters with eps above 31: the greedy choice */
     uint64_t bytes_header, bytes_x, bytes_segments, bytes_residuals, bytes_total;
 } pms_olr_store_stats;

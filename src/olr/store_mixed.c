@@ -47,7 +47,7 @@ struct pms__olr_mixed {
     uint64_t sleep_lo;     /* rows before it hold no dormant knot */
     uint64_t thr;          /* knots below this cost are awake (the least cost a sample ago) */
     int emitted;           /* a knot was handed out: (wb, the only valid state of row 0) */
-    uint64_t cut, since_check, peak;
+    uint64_t cut, since_check, peak, states_peak;
     uint64_t states_max, starts_max;
 };
 
@@ -84,6 +84,7 @@ void pms__olr_mixed_destroy(pms__olr_mixed *m)
 uint64_t pms__olr_mixed_oldest(const pms__olr_mixed *m) { return m->wb; }
 uint64_t pms__olr_mixed_cut(const pms__olr_mixed *m) { return m->cut; }
 uint64_t pms__olr_mixed_peak(const pms__olr_mixed *m) { return m->peak; }
+uint64_t pms__olr_mixed_states_peak(const pms__olr_mixed *m) { return m->states_peak; }
 
 static state *row(const pms__olr_mixed *m, uint64_t i) { return m->rows + (i - m->wb) * m->nv; }
 
@@ -366,6 +367,7 @@ int pms__olr_mixed_add(pms__olr_mixed *m, const uint64_t *x, const uint64_t *y, 
     if (alive > m->peak) m->peak = alive;
     /* memory: the rows since the first knot that may start a line, and the awake starts */
     if (m->nrows * m->nv > m->states_max || j - m->wb >= UINT32_MAX) return force(m, j, fn, ctx);
+    if (m->nrows * m->nv > m->states_peak) m->states_peak = m->nrows * m->nv;
     if (m->nst > m->starts_max) { /* every other start goes (near neighbours, mostly) */
         m->cut++;
         for (uint64_t k = 0; 2 * k < m->nst; k++) m->st[k] = m->st[2 * k];

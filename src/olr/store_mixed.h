@@ -56,5 +56,7 @@ uint64_t pms__olr_mixed_oldest(const pms__olr_mixed *m);
 uint64_t pms__olr_mixed_cut(const pms__olr_mixed *m);
 /* The most awake starts at once. */
 uint64_t pms__olr_mixed_peak(const pms__olr_mixed *m);
+/* The most knot states held at once (after a guard has cut them). */
+uint64_t pms__olr_mixed_states_peak(const pms__olr_mixed *m);
 
 #endif

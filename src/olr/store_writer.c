@@ -418,6 +418,8 @@ static int finish_mixed(pms_olr_writer *w, size_t j)
     c->kopen = 0;
     w->st.mixed_cut += pms__olr_mixed_cut(c->mx);
     if (pms__olr_mixed_peak(c->mx) > w->st.mixed_starts_peak) w->st.mixed_starts_peak = pms__olr_mixed_peak(c->mx);
+    if (pms__olr_mixed_states_peak(c->mx) > w->st.mixed_states_peak)
+        w->st.mixed_states_peak = pms__olr_mixed_states_peak(c->mx);
     return rc;
 }
 

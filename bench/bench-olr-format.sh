@@ -78,8 +78,9 @@ goal() { printf '  %-4s %-62s %s\n' "$1" "$2" "$3"; }
 for s in "${streams[@]}"; do
   csv=$s.csv
   n=$(($(wc -l < "$csv") - 1))
-  zxy=$(delta "$csv" 0 1 2 | zbytes); xxy=$(delta "$csv" 0 1 2 | xbytes)
-  zy=$(delta "$csv" 1 2 | zbytes); xy=$(delta "$csv" 1 2 | xbytes)
+  ys=$(seq -s' ' 1 $(($(head -1 "$csv" | tr ',' '\n' | wc -l) - 1))) # every counter's column
+  zxy=$(delta "$csv" 0 $ys | zbytes); xxy=$(delta "$csv" 0 $ys | xbytes)
+  zy=$(delta "$csv" $ys | zbytes); xy=$(delta "$csv" $ys | xbytes)
   zx=$(delta "$csv" 0 | zbytes)
   printf '%-18s %7d %8d %8d %8d %8d %8d %8s\n' "$s" "$n" "$zxy" "$xxy" "$zy" "$xy" "$zx" ""
   declare -A tot=() xp=() yp=()

@@ -60,3 +60,14 @@ pms_stat_value pms_test_stat_value(const char *spec, uint64_t raw, uint64_t enab
     pms_stat_value_set(&v, &ev, &c);
     return v;
 }
+
+void pms_test_sample_until_exit(pms_sampler *s, pid_t pid, pms_record_fn fn, void *ctx)
+{
+    int status = 0;
+    for (;;) {
+        assert_true(pms_sampler_poll(s, 50, fn, ctx) >= 0);
+        if (waitpid(pid, &status, WNOHANG) == pid) break;
+    }
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(pms_sampler_poll(s, 0, fn, ctx) >= 0);
+}

@@ -175,14 +175,8 @@ static seen run_hotspots(pms_sampler_config *cfg, pms_sampler_stats *st, const c
     /* Without read counters every sample is 48 bytes, also those copied out of a wrap. */
     seen v = {.s = s, .pid = c.pid, .gap = gaps, .sample_size = cfg->events[0].nread ? 0 : 8 + 5 * 8};
     assert_int_equal(pms_child_release(&c, "hotspots"), 0);
-    int status = 0;
-    for (;;) {
-        assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
-        if (waitpid(c.pid, &status, WNOHANG) == c.pid) break;
-    }
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    pms_test_sample_until_exit(s, c.pid, on_record, &v);
     assert_true(pms_sampler_target_gone(s)); /* per thread, and per CPU with inherit */
-    assert_true(pms_sampler_poll(s, 0, on_record, &v) >= 0);
     pms_sampler_get_stats(s, st);
     pms_sampler_close(s);
     return v;

@@ -5,25 +5,21 @@
 #include "test_support.h"
 #include "collect/sampler_counts.h"
 #include "pmuscope/error.h"
+#include "pmuscope/event.h"
 #include "pmuscope/sampler.h"
 #include "pmuscope/target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #define PERIOD 200000 /* ns of cpu-clock */
 
-static pms_event sw_event(const char *name, uint64_t config)
+/* The software event NAME, as the library parses it (they work without a hardware PMU). */
+static pms_event sw_event(const char *name)
 {
     pms_event e;
-    memset(&e, 0, sizeof e);
-    snprintf(e.name, sizeof e.name, "%s", name);
-    e.attr.size = sizeof e.attr;
-    e.attr.type = PERF_TYPE_SOFTWARE;
-    e.attr.config = config;
-    e.group = -1;
+    assert_int_equal(pms_event_parse(name, &e), 0);
     return e;
 }
 
@@ -54,9 +50,9 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 
 static void final_counts(int inherit)
 {
-    pms_event reads[2] = {sw_event("task-clock", PERF_COUNT_SW_TASK_CLOCK),
-                          sw_event("page-faults", PERF_COUNT_SW_PAGE_FAULTS)};
-    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = PERIOD,
+    pms_event reads[2] = {sw_event("task-clock"),
+                          sw_event("page-faults")};
+    pms_sampling_event ev = {.event = sw_event("cpu-clock"), .period = PERIOD,
                              .read = reads, .nread = 2};
     pms_sampler_config cfg = {.events = &ev, .nevents = 1, .inherit = inherit, .enable_on_exec = 1};
     char path[1024];
@@ -72,13 +68,7 @@ static void final_counts(int inherit)
     }
     last_read v = {.s = s};
     assert_int_equal(pms_child_release(&c, "hotspots"), 0);
-    int status = 0;
-    for (;;) {
-        assert_true(pms_sampler_poll(s, 50, on_record, &v) >= 0);
-        if (waitpid(c.pid, &status, WNOHANG) == c.pid) break;
-    }
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    assert_true(pms_sampler_poll(s, 0, on_record, &v) >= 0);
+    pms_test_sample_until_exit(s, c.pid, on_record, &v);
 
     pms_read_value end[4], again[4];
     size_t n, n2;
@@ -125,7 +115,7 @@ static void test_final_counts_inherited(void **state)
 static void test_no_counters(void **state)
 {
     (void)state;
-    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = PERIOD};
+    pms_sampling_event ev = {.event = sw_event("cpu-clock"), .period = PERIOD};
     pms_sampler_config cfg = {.events = &ev, .nevents = 1};
     pms_sampler *s;
     assert_int_equal(pms_sampler_open(&s, &cfg, getpid()), 0);

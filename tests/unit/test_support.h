@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "pmuscope/sampler.h"
 #include "pmuscope/stat.h"
 
 /* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */
@@ -20,4 +21,7 @@ int pms_test_system(const char *fmt, ...);
 void pms_test_assert_close(double a, double b, double rel, const char *what, const char *file, int line);
 /* The counting result of event spec (parsed) from raw counts over enabled and running ns. */
 pms_stat_value pms_test_stat_value(const char *spec, uint64_t raw, uint64_t enabled, uint64_t running);
+/* Drains sampler s into fn until the child pid exits, then what is left; asserts that it
+ * exited with status 0. */
+void pms_test_sample_until_exit(pms_sampler *s, pid_t pid, pms_record_fn fn, void *ctx);
 #endif

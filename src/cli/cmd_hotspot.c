@@ -1,6 +1,6 @@
 /* pmuscope hotspot: how well sampled hotspots match the exact counts (Wu & Mencer).
  *   pmuscope hotspot --truth DIR perf.data          the measures of one recording
- *   pmuscope hotspot --sweep 64K,...,16M -- CMD     valgrind once, one recording per period */
+ *   pmuscope hotspot --sweep 64K,...,16M -- CMD     valgrind once, then samples at every period */
 #include "cli/cli.h"
 #include "cli/methods.h"
 #include "pmuscope/hotspot_report.h"

@@ -84,11 +84,11 @@ static void usage(FILE *out)
           out);
 }
 
-/* --olr, --olr-output, --olr-only */
+/* --olr, --olr-output, --olr-csv, --olr-only */
 typedef struct olr_opts {
     bool enabled;
     pms_olr_live_options fit;
-    const char *path;  /* segments CSV; NULL: "<perf.data path>.olr.csv" */
+    const char *path;  /* the segments; NULL: "<perf.data path>.olr" (.olr.csv with --olr-csv) */
 } olr_opts;
 
 typedef struct record_opts {
@@ -382,7 +382,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     if (o->json && !json) ret = CLI_FAIL;
     if (!ret && o->olr.enabled) {
         if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
-        else if (!(csv = cli_open_replacing(csv_path))) ret = CLI_FAIL; /* FILE.olr.csv kept until complete */
+        else if (!(csv = cli_open_replacing(csv_path))) ret = CLI_FAIL; /* FILE.olr kept until complete */
         else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
         else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }

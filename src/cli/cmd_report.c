@@ -103,7 +103,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT},
         {"children", no_argument, NULL, OPT_CHILDREN}, {"no-children", no_argument, NULL, OPT_NO_CHILDREN},
         {"call-graph", optional_argument, NULL, 'g'},
-        {"pprof-input", no_argument, NULL, OPT_PPROF_INPUT}, {"symfs", required_argument, NULL, OPT_SYMFS},
+        {"symfs", required_argument, NULL, OPT_SYMFS},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     *o = (struct options){.output = "-",

@@ -3,10 +3,12 @@
 #include "util/grow.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int pms__read_file(const char *path, char **data, size_t *len)
 {
@@ -43,4 +45,18 @@ const char *pms__base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash && slash[1] ? slash + 1 : path;
+}
+
+int pms__mkdir_p(const char *path)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = dir[0] ? dir + 1 : dir;; p++) {
+        if (*p && *p != '/') continue;
+        char end = *p;
+        *p = '\0'; /* each parent, then the whole path */
+        if (mkdir(dir, 0755) < 0 && errno != EEXIST) return pms__fail_errno(PMS_EIO, errno, "cannot create %s", path);
+        if (!end) return PMS_OK;
+        *p = '/';
+    }
 }

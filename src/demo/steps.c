@@ -1,12 +1,14 @@
-/* pmuscope demo: the steps, in the order they start. Each runs one pmuscope subcommand
- * on a bundled workload or data file and leaves its CSV, SVG and text in the demo
- * directory; the page and the terminal summary are built from those files.
+/* The demo's steps, in the order they start. Each runs one pmuscope subcommand on a
+ * bundled workload or data file and leaves its CSV, SVG and text in the demo directory;
+ * the page and the terminal summary are built from those files.
  * In args, {dir} is the demo directory, {w} the workloads, {fx} tests/fixtures. */
-#include "cli/demo.h"
+#include "pmuscope/demo.h"
+#include "util/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
-static const demo_step steps[] = {
+static const pms_demo_step steps[] = {
     {.name = "hotspot",
      .title = "hotspot: how good are sampled hotspots?",
      .about = "A short sweep: valgrind counts every instruction and branch of the hotspots workload in one "
@@ -18,9 +20,9 @@ static const demo_step steps[] = {
               "--", "{w}/hotspots"},
      .out = "hotspot.txt",
      .background = true,
-     .shown = {{DEMO_TEXT, "hotspot.txt", NULL, 3}, /* what was measured: the table follows */
-               {DEMO_TABLE, "hotspot.csv", NULL, 0},
-               {DEMO_SVG, "hotspot.svg", "The measures against the sampling period (OD on a log scale).", 0}},
+     .shown = {{PMS_DEMO_TEXT, "hotspot.txt", NULL, 3}, /* what was measured: the table follows */
+               {PMS_DEMO_TABLE, "hotspot.csv", NULL, 0},
+               {PMS_DEMO_SVG, "hotspot.svg", "The measures against the sampling period (OD on a log scale).", 0}},
      .summary = "hotspot.csv",
      .summary_cols = "period_ns,period_events,samples,no_truth_share,NRMSE_SR,SC,OD,tau_b"},
     {.name = "record",
@@ -31,14 +33,14 @@ static const demo_step steps[] = {
               "a hardware PMU, cpu-clock stands in for cycles (--fallback), and the record says so.",
      .args = {"record", "--fallback", "-F", "4000", "--read", "page-faults,context-switches", "-o",
               "{dir}/phases.data", "--", "{w}/phases"},
-     .shown = {{DEMO_TEXT, "record.log", NULL, 0}},
+     .shown = {{PMS_DEMO_TEXT, "record.log", NULL, 0}},
      .summary = "record.log"},
     {.name = "report",
      .title = "report: where the samples fell",
      .about = "The hotspot table of the recording by function, each share with its 95% Wilson "
               "confidence interval (ci_low, ci_high): rows whose intervals overlap are not reliably ordered.",
      .args = {"report", "-i", "{dir}/phases.data", "--csv", "-o", "{dir}/report.csv"},
-     .shown = {{DEMO_TABLE, "report.csv", NULL, 12}},
+     .shown = {{PMS_DEMO_TABLE, "report.csv", NULL, 12}},
      .summary = "report.csv",
      .summary_cols = "binary,function,samples,share,ci_low,ci_high",
      .summary_rows = 6},
@@ -49,9 +51,9 @@ static const demo_step steps[] = {
               "exceeds 3 sigma.",
      .args = {"olr", "--csv={dir}/olr-wm.csv", "--svg", "{dir}/olr-wm.svg", "{dir}/phases.data"},
      .out = "olr-wm.txt",
-     .shown = {{DEMO_TEXT, "olr-wm.txt", NULL, 0},
-               {DEMO_SVG, "olr-wm.svg", "Samples and the wm lines, one chart per counter.", 0},
-               {DEMO_TABLE, "olr-wm.csv", "The first segments.", 8}},
+     .shown = {{PMS_DEMO_TEXT, "olr-wm.txt", NULL, 0},
+               {PMS_DEMO_SVG, "olr-wm.svg", "Samples and the wm lines, one chart per counter.", 0},
+               {PMS_DEMO_TABLE, "olr-wm.csv", "The first segments.", 8}},
      .summary = "olr-wm.txt"},
     {.name = "olr-opt",
      .title = "olr: optimal segments with a guaranteed error bound",
@@ -59,8 +61,8 @@ static const demo_step steps[] = {
               "eps of its line (O'Rourke's convex hulls, exact integer arithmetic).",
      .args = {"olr", "--method", "opt", "--csv={dir}/olr-opt.csv", "--svg", "{dir}/olr-opt.svg", "{dir}/phases.data"},
      .out = "olr-opt.txt",
-     .shown = {{DEMO_TEXT, "olr-opt.txt", NULL, 0},
-               {DEMO_SVG, "olr-opt.svg", "Samples and the opt lines, one chart per counter.", 0}},
+     .shown = {{PMS_DEMO_TEXT, "olr-opt.txt", NULL, 0},
+               {PMS_DEMO_SVG, "olr-opt.svg", "Samples and the opt lines, one chart per counter.", 0}},
      .summary = "olr-opt.txt"},
     {.name = "phase",
      .title = "phase: online phase classification and prediction",
@@ -74,9 +76,9 @@ static const demo_step steps[] = {
               "--interval-size", "4000000", "--threshold", "50", "--csv={dir}/phase.csv", "--svg", "{dir}/phase.svg", "--truth",
               "{dir}/phases.trace", "--", "{w}/phases", "--units", "500", "--trace", "{dir}/phases.trace"},
      .out = "phase.txt",
-     .shown = {{DEMO_TEXT, "phase.txt", NULL, 0},
-               {DEMO_SVG, "phase.svg", "Phase of every interval above a heat map of the signatures.", 0},
-               {DEMO_TABLE, "phase.csv", "The first intervals.", 12}},
+     .shown = {{PMS_DEMO_TEXT, "phase.txt", NULL, 0},
+               {PMS_DEMO_SVG, "phase.svg", "Phase of every interval above a heat map of the signatures.", 0},
+               {PMS_DEMO_TABLE, "phase.csv", "The first intervals.", 12}},
      .summary = "phase.txt"},
     {.name = "cpistack",
      .title = "cpistack: CPI stacks of ARM Cortex-A15 programs by linear regression",
@@ -86,8 +88,8 @@ static const demo_step steps[] = {
      .args = {"cpistack", "--group-by", "Benchmark", "--skip", "2", "--method", "nnls", "--brief",
               "--csv={dir}/cpistack.csv", "--svg", "{dir}/cpistack.svg", "{fx}/armpm/cbench-excerpt.tsv"},
      .out = "cpistack.txt",
-     .shown = {{DEMO_TABLE, "cpistack.csv", NULL, 0},
-               {DEMO_SVG, "cpistack.svg", "CPI stacks per program, then each program's stack per interval.", 0}},
+     .shown = {{PMS_DEMO_TABLE, "cpistack.csv", NULL, 0},
+               {PMS_DEMO_SVG, "cpistack.svg", "CPI stacks per program, then each program's stack per interval.", 0}},
      .summary = "cpistack.csv",
      .summary_cols = "group,n,R2,base,model_CPI,observed_CPI"},
     {.name = "cpistack-lm",
@@ -96,7 +98,7 @@ static const demo_step steps[] = {
               "the correlation of the events with their VIFs, and the stack.",
      .args = {"cpistack", "--where", "Benchmark=automotive_qsort1", "--skip", "2", "{fx}/armpm/cbench-excerpt.tsv"},
      .out = "cpistack-qsort1.txt",
-     .shown = {{DEMO_TEXT, "cpistack-qsort1.txt", NULL, 0}}},
+     .shown = {{PMS_DEMO_TEXT, "cpistack-qsort1.txt", NULL, 0}}},
     {.name = "estimate",
      .title = "estimate: cycles from event counts, LP, MRA and MRACM",
      .about = "The three models fitted on the totals of 25 cBench programs at 2 GHz and used to estimate the "
@@ -105,19 +107,38 @@ static const demo_step steps[] = {
      .args = {"estimate", "{fx}/estimate/armpm_runs_2000mhz_run1.csv", "--train", "1-25", "--test", "26-30",
               "--csv={dir}/estimate.csv", "--svg", "{dir}/estimate.svg"},
      .out = "estimate.txt",
-     .shown = {{DEMO_TABLE, "estimate.csv", NULL, 0},
-               {DEMO_SVG, "estimate.svg", "Error % of every run by each method.", 0},
-               {DEMO_TEXT, "estimate.txt", NULL, 0}},
+     .shown = {{PMS_DEMO_TABLE, "estimate.csv", NULL, 0},
+               {PMS_DEMO_SVG, "estimate.svg", "Error % of every run by each method.", 0},
+               {PMS_DEMO_TEXT, "estimate.txt", NULL, 0}},
      .summary = "estimate.csv",
      .summary_cols = "method,counters,fit_abs_error_pct,note"},
 };
 
-_Static_assert(sizeof steps / sizeof steps[0] <= DEMO_MAX_STEPS, "raise DEMO_MAX_STEPS");
+_Static_assert(sizeof steps / sizeof steps[0] <= PMS_DEMO_MAX_STEPS, "raise PMS_DEMO_MAX_STEPS");
 
-size_t demo_steps(demo_step **out)
+void pms_demo_init(pms_demo *demo)
 {
-    static demo_step copy[sizeof steps / sizeof steps[0]];
-    memcpy(copy, steps, sizeof steps);
-    *out = copy;
-    return sizeof steps / sizeof steps[0];
+    memset(demo, 0, sizeof *demo);
+    demo->dir = "pmuscope-demo";
+    demo->step_timeout = 300;
+    memcpy(demo->steps, steps, sizeof steps);
+    demo->nsteps = sizeof steps / sizeof steps[0];
+}
+
+int pms_demo_select(pms_demo *demo, const char *list)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    bool keep[PMS_DEMO_MAX_STEPS] = {false};
+    for (char *save, *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        size_t i = 0;
+        while (i < demo->nsteps && strcmp(demo->steps[i].name, name) != 0) i++;
+        if (i == demo->nsteps) return pms__fail(PMS_EINVAL, "no step '%s'", name);
+        keep[i] = true;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < demo->nsteps; i++)
+        if (keep[i]) demo->steps[n++] = demo->steps[i];
+    demo->nsteps = n;
+    return PMS_OK;
 }

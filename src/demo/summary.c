@@ -1,13 +1,19 @@
-/* pmuscope demo: the terminal summary, from the files the steps wrote. */
-#include "cli/demo.h"
-#include "cli/methods.h"
+/* The demo's terminal summary and its JSON, from the files the steps wrote. */
+#include "pmuscope/demo.h"
 #include "pmuscope/json.h"
+#include "pmuscope/methods.h"
 #include "pmuscope/table.h"
+#include "util/error.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+static int written(FILE *out)
+{
+    return ferror(out) ? pms__fail(PMS_EIO, "cannot write the demo's summary") : PMS_OK;
+}
 
 /* The chosen columns of a CSV table, aligned, at most max_rows rows. */
 static void print_table(FILE *out, const char *path, const char *cols, size_t max_rows)
@@ -31,18 +37,19 @@ static void print_text(FILE *out, const char *path, size_t max_lines)
     fclose(f);
 }
 
-void demo_print_summary(const demo_run *run, FILE *out)
+int pms_demo_write_summary(FILE *out, const pms_demo *run)
 {
     fprintf(out, "pmuscope demo: %zu steps in %.1f s\n", run->nsteps, run->seconds);
     for (size_t i = 0; i < run->nsteps; i++) {
-        const demo_step *s = &run->steps[i];
+        const pms_demo_step *s = &run->steps[i];
         if (s->status != 0) {
             fprintf(out, "\n== %s: FAILED\n    %s\n", s->name, s->why);
             continue;
         }
         if (!s->summary) continue;
         fprintf(out, "\n== %s\n", s->title);
-        cli_print_citation(out, s->name, "    "); /* the method's first step cites its paper */
+        const pms_method *m = pms_method_of(s->name); /* the method's first step cites its paper */
+        if (m) pms_write_wrapped(out, "    Paper: ", m->citation, "      ");
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", run->dir, s->summary);
         size_t len = strlen(s->summary);
@@ -51,6 +58,7 @@ void demo_print_summary(const demo_run *run, FILE *out)
         else
             print_text(out, path, s->summary_rows);
     }
+    return written(out);
 }
 
 /* The rows the terminal summary shows of a CSV table, as objects (numbers as numbers). */
@@ -84,12 +92,12 @@ static void json_text(pms_json *j, const char *path, size_t max_lines)
 
 /* The files of a step in the demo directory that are there: its stdout, what the page
  * shows, and every path into the directory on its command line (-o FILE, --csv=FILE). */
-static void json_files(pms_json *j, const demo_run *run, const demo_step *s)
+static void json_files(pms_json *j, const pms_demo *run, const pms_demo_step *s)
 {
-    char files[DEMO_MAX_SHOWN + DEMO_MAX_ARGS + 1][PATH_MAX];
+    char files[PMS_DEMO_MAX_SHOWN + PMS_DEMO_MAX_ARGS + 1][PATH_MAX];
     size_t n = 0, dirlen = strlen(run->dir);
     if (s->out) snprintf(files[n++], PATH_MAX, "%s/%s", run->dir, s->out);
-    for (size_t k = 0; k < DEMO_MAX_SHOWN && s->shown[k].file; k++)
+    for (size_t k = 0; k < PMS_DEMO_MAX_SHOWN && s->shown[k].file; k++)
         snprintf(files[n++], PATH_MAX, "%s/%s", run->dir, s->shown[k].file);
     for (size_t k = 1; s->argv[k]; k++) {
         const char *p = strstr(s->argv[k], run->dir);
@@ -105,7 +113,7 @@ static void json_files(pms_json *j, const demo_run *run, const demo_step *s)
     pms_json_array_end(j);
 }
 
-void demo_write_json(const demo_run *run, const char *page, FILE *out)
+int pms_demo_write_json(FILE *out, const pms_demo *run, const char *page)
 {
     pms_json j;
     pms_json_init(&j, out, true);
@@ -121,8 +129,8 @@ void demo_write_json(const demo_run *run, const char *page, FILE *out)
     pms_json_key(&j, "steps");
     pms_json_array_begin(&j);
     for (size_t i = 0; i < run->nsteps; i++) {
-        const demo_step *s = &run->steps[i];
-        const cli_method *m = cli_method_of(s->name);
+        const pms_demo_step *s = &run->steps[i];
+        const pms_method *m = pms_method_of(s->name);
         char path[PATH_MAX];
         pms_json_object_begin(&j);
         pms_json_kv_string(&j, "name", s->name);
@@ -155,4 +163,5 @@ void demo_write_json(const demo_run *run, const char *page, FILE *out)
     pms_json_array_end(&j);
     pms_json_object_end(&j);
     pms_json_finish(&j);
+    return written(out);
 }

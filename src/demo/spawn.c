@@ -1,5 +1,6 @@
-/* pmuscope demo: running the subcommands as child processes of this same binary. */
-#include "cli/demo.h"
+/* The demo's steps as child processes of the pmuscope binary. */
+#include "demo/demo_internal.h"
+#include "pmuscope/demo.h"
 
 #include <errno.h>
 #include <time.h>
@@ -12,7 +13,7 @@
 
 extern char **environ;
 
-pid_t demo_spawn(char *const argv[], const char *out_path, const char *err_path)
+pid_t pms__demo_spawn(const char *program, char *const argv[], const char *out_path, const char *err_path)
 {
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0) return -1;
@@ -22,7 +23,7 @@ pid_t demo_spawn(char *const argv[], const char *out_path, const char *err_path)
                                               O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (rc == 0) rc = posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid = -1;
-    if (rc == 0) rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+    if (rc == 0) rc = posix_spawn(&pid, program, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
         errno = rc;
@@ -31,31 +32,31 @@ pid_t demo_spawn(char *const argv[], const char *out_path, const char *err_path)
     return pid;
 }
 
-static double monotonic_seconds(void)
+double pms__demo_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int demo_wait(pid_t pid, double deadline)
+int pms__demo_wait(pid_t pid, double deadline)
 {
     int st, signalled = 0;
     for (;;) {
         pid_t r = waitpid(pid, &st, WNOHANG);
         if (r == pid) break;
         if (r < 0 && errno != EINTR) return -1;
-        double t = monotonic_seconds();
+        double t = pms__demo_now();
         if (t > deadline + 5 && signalled == SIGTERM) kill(pid, signalled = SIGKILL);
         else if (t > deadline && !signalled) kill(pid, signalled = SIGTERM);
         nanosleep(&(struct timespec){.tv_nsec = 20 * 1000 * 1000}, NULL);
     }
-    if (signalled) return DEMO_TIMED_OUT;
+    if (signalled) return PMS_DEMO_TIMED_OUT;
     if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
     return WEXITSTATUS(st);
 }
 
-void demo_last_line(const char *path, char *buf, size_t n)
+void pms__demo_last_line(const char *path, char *buf, size_t n)
 {
     /* pmuscope's own error message if there is one (a usage error adds a pointer to --help
      * after it), else the last non-empty line */

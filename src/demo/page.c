@@ -1,10 +1,10 @@
-/* pmuscope demo: the HTML page, built from the files the steps wrote. */
-#include "cli/cli.h"
-#include "cli/demo.h"
-#include "cli/methods.h"
+/* The demo's HTML page, built from the files the steps wrote. */
+#include "pmuscope/demo.h"
 #include "pmuscope/error.h"
 #include "pmuscope/html.h"
+#include "pmuscope/methods.h"
 #include "pmuscope/table.h"
+#include "util/error.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -13,13 +13,13 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-static void command_line(const demo_step *s, char *buf, size_t n)
+static void command_line(const pms_demo_step *s, char *buf, size_t n)
 {
     size_t used = (size_t)snprintf(buf, n, "$");
     for (size_t k = 0; s->argv[k] && used < n; k++) used += (size_t)snprintf(buf + used, n - used, " %s", s->argv[k]);
 }
 
-static bool exists(const demo_run *run, const char *file)
+static bool exists(const pms_demo *run, const char *file)
 {
     char path[PATH_MAX];
     struct stat st;
@@ -28,14 +28,14 @@ static bool exists(const demo_run *run, const char *file)
 }
 
 /* One file of a step on the page; returns 0, or -1 when it could not be shown (said on the page). */
-static int show(pms_html *h, const demo_run *run, const demo_shown *d)
+static int show(pms_html *h, const pms_demo *run, const pms_demo_shown *d)
 {
     char path[PATH_MAX], msg[700];
     snprintf(path, sizeof path, "%s/%s", run->dir, d->file);
     int rc = 0;
-    if (d->kind == DEMO_SVG) {
+    if (d->kind == PMS_DEMO_SVG) {
         rc = pms_html_svg_file(h, path, d->caption);
-    } else if (d->kind == DEMO_TABLE) {
+    } else if (d->kind == PMS_DEMO_TABLE) {
         pms_table *t;
         rc = pms_table_read(path, NULL, &t);
         if (rc == 0) {
@@ -56,12 +56,12 @@ static int show(pms_html *h, const demo_run *run, const demo_shown *d)
     return 0;
 }
 
-static void steps_table(pms_html *h, const demo_run *run)
+static void steps_table(pms_html *h, const pms_demo *run)
 {
     static const char *const head[] = {"step", "status", "seconds", "command"};
     pms_html_table_begin(h, head, 4);
     for (size_t i = 0; i < run->nsteps; i++) {
-        const demo_step *s = &run->steps[i];
+        const pms_demo_step *s = &run->steps[i];
         char secs[32], cmd[2048];
         snprintf(secs, sizeof secs, "%.1f", s->seconds);
         command_line(s, cmd, sizeof cmd);
@@ -71,7 +71,7 @@ static void steps_table(pms_html *h, const demo_run *run)
     pms_html_table_end(h);
 }
 
-static void intro(pms_html *h, const demo_run *run)
+static void intro(pms_html *h, const pms_demo *run)
 {
     char text[1200], when[64];
     struct utsname u;
@@ -94,20 +94,18 @@ static void intro(pms_html *h, const demo_run *run)
     steps_table(h, run);
 }
 
-int demo_write_page(const demo_run *run, const char *path)
+int pms_demo_write_page(FILE *out, const pms_demo *run)
 {
-    FILE *f = cli_open_output(path);
-    if (!f) return CLI_FAIL;
     pms_html h;
-    pms_html_begin(&h, f, "pmuscope demo");
+    pms_html_begin(&h, out, "pmuscope demo");
     intro(&h, run);
     int bad = 0;
     for (size_t i = 0; i < run->nsteps; i++) {
-        const demo_step *s = &run->steps[i];
+        const pms_demo_step *s = &run->steps[i];
         char cmd[2048], msg[700];
         pms_html_section(&h, s->title);
         pms_html_paragraph(&h, s->about);
-        const cli_method *m = cli_method_of(s->name); /* the method's first step cites its paper */
+        const pms_method *m = pms_method_of(s->name); /* the method's first step cites its paper */
         if (m) {
             snprintf(msg, sizeof msg, "Method: %s. Paper: %s.", m->name, m->citation);
             pms_html_paragraph(&h, msg);
@@ -119,15 +117,15 @@ int demo_write_page(const demo_run *run, const char *path)
             snprintf(msg, sizeof msg, "This step failed: %s", s->why);
             pms_html_paragraph(&h, msg);
             snprintf(msg, sizeof msg, "%s.log", s->name);
-            demo_shown log = {DEMO_TEXT, msg, NULL, 0};
+            pms_demo_shown log = {PMS_DEMO_TEXT, msg, NULL, 0};
             if (exists(run, msg)) show(&h, run, &log);
         }
-        for (size_t k = 0; k < DEMO_MAX_SHOWN && s->shown[k].file; k++) {
+        for (size_t k = 0; k < PMS_DEMO_MAX_SHOWN && s->shown[k].file; k++) {
             if (s->status != 0 && !exists(run, s->shown[k].file)) continue;
             if (show(&h, run, &s->shown[k]) < 0 && s->status == 0) bad = 1;
         }
     }
-    int rc = cli_finish_output(f, pms_html_end(&h) < 0);
-    if (rc == CLI_OK && bad) rc = cli_error("%s: some files could not be shown (the page says which)", path);
+    int rc = pms_html_end(&h);
+    if (rc == PMS_OK && bad) rc = pms__fail(PMS_EFORMAT, "some files could not be shown (the page says which)");
     return rc;
 }

@@ -10,10 +10,12 @@
  * For cpu-clock and task-clock (their count is the thread's CPU time) the sampler keeps
  * the drawn periods in the count instead: each sample carries the event's count
  * (PERF_SAMPLE_READ, taken out again before the sample is passed on); a sample is due
- * when the count has run the drawn period past the previous one, and the timer is
- * restarted with what is left of it (the count read just before). A sample the kernel
- * took before it was due (the timer fired again before our change) is left out, and each
- * sample's period is the count since the previous one. Without this, beside a short
+ * a drawn period after the previous one was due, and the timer is restarted with what is
+ * left of it (the count read just before). A sample the kernel took before it was due
+ * (the timer fired again before our change) is left out, and each sample says the drawn
+ * period it ends (a sample that came late is followed by a shorter interval, so the
+ * samples keep to the drawn periods; one a whole period late starts afresh, and the
+ * time it skipped belongs to no sample, as when a fixed period's timer overruns). Without this, beside a short
  * period changed at every sample, a 64 us period lost 40% of its samples to our delay,
  * while a longer one sampled in full the CPU time our interrupts added to the thread. */
 #include "pmuscope/sampler.h"
@@ -63,8 +65,8 @@ typedef struct sampling_fd {
     size_t npending;
     int resample; /* took a sample in this drain: gets a new random period after it */
     pid_t tid;    /* the thread whose event this is; -1 system-wide (every task) */
-    uint64_t count_at_sample; /* kept in the count: the count at the latest sample passed on */
-    uint64_t due;             /* ... and the count at which the next one is due */
+    uint64_t due;        /* kept in the count: the count at which the next sample is due */
+    uint64_t period_due; /* ... the drawn period that ends there */
 } sampling_fd;
 
 typedef struct event_state {
@@ -222,8 +224,8 @@ static const struct perf_event_header *without_count(pms_sampler *s, const struc
 }
 
 /* A sample of an event whose periods are kept in the count: left out (returns 1) if it
- * came before it was due, else passed on with the count since the previous one as its
- * period, a new period drawn, and the fd marked for its change. */
+ * came before it was due, else passed on with the drawn period it ends, the next period
+ * drawn; the fd is marked for its change either way. */
 static int in_count_sample(pms_sampler *s, sampling_fd *f, const struct perf_event_header **h)
 {
     const uint64_t *w = (const uint64_t *)(const void *)(*h + 1);
@@ -241,14 +243,9 @@ static int in_count_sample(pms_sampler *s, sampling_fd *f, const struct perf_eve
         return 1;
     }
     if (own) {
-        period = count - f->count_at_sample;
-        f->count_at_sample = count;
-        /* The next one is due a drawn period after this one was due: a sample that came
-         * late (we changed the period after it was due) is followed by a shorter interval,
-         * so that the samples keep to the drawn periods on average; one a whole period
-         * late starts afresh. */
-        uint64_t next = f->due + pms_period_gen_next(s->ev[f->event].gen);
-        f->due = next > count ? next : count + (next - f->due);
+        period = f->period_due;
+        f->period_due = pms_period_gen_next(s->ev[f->event].gen);
+        f->due = f->due + f->period_due > count ? f->due + f->period_due : count + f->period_due;
     }
     *h = without_count(s, *h, period);
     return 0;
@@ -293,7 +290,7 @@ static int read_count(const sampling_fd *f, uint64_t *count)
 static uint64_t left_of_due(const sampling_fd *f)
 {
     uint64_t now;
-    if (read_count(f, &now) != 0) now = f->count_at_sample;
+    if (read_count(f, &now) != 0) return f->period_due;
     return f->due > now ? f->due - now : 1; /* overdue: as soon as the timer can */
 }
 
@@ -523,7 +520,7 @@ static int map_unit(pms_sampler *s, size_t u, size_t pages)
             f->fd = fds[k];
             f->event = k;
             f->period = s->ev[k].cfg.period;
-            f->due = s->ev[k].cfg.period; /* the first period, set at the open */
+            f->due = f->period_due = s->ev[k].cfg.period; /* the first period, set at the open */
         }
     }
     s->pfds[u] = (struct pollfd){.fd = fds[0], .events = POLLIN};
@@ -671,6 +668,7 @@ int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period)
     for (size_t k = 0; k < s->nunits * s->nevents; k++) {
         if (s->sfds[k].event != i) continue;
         s->sfds[k].due = 0; /* the next sample comes with the new period, whenever it comes */
+        s->sfds[k].period_due = period;
         int rc = set_fd_period(s, &s->sfds[k], period);
         if (rc) return rc;
     }

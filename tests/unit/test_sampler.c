@@ -319,20 +319,19 @@ static void test_mask_randomisation(void **state)
     pms_sampler_stats st;
     seen v = run_hotspots(&cfg, &st, "2");
     assert_true(v.samples > 300);
-    /* Each sample's period is the CPU time since the one before (the count of cpu-clock):
-     * drawn from 100 us + [0, 2^20 ns), a sample that came late followed by a shorter
-     * interval (down to the 50 us the timer is given at least). */
+    /* Each sample says the drawn period it ends (100 us + [0, 2^20 ns)); the samples keep
+     * to them in the child's CPU time (test_randomised_events_side_by_side), and a sample
+     * that came late is followed by a shorter interval, so the time between samples only
+     * matches its period on average. */
     double mean = v.period_sum / (double)v.samples;
     print_message("%llu samples, %llu left out as early, periods %.0f to %.0f us, mean %.0f us; %llu of %llu "
-                  "intervals sooner than their period, median |interval - period| %.0f us\n",
+                  "intervals more than 20 us sooner than their period, median |interval - period| %.0f us\n",
                   (unsigned long long)v.samples, (unsigned long long)st.early, v.period_min / 1e3,
                   v.period_max / 1e3, mean / 1e3, (unsigned long long)v.too_soon, (unsigned long long)v.intervals,
                   median_gap(&v) / 1000);
-    assert_true(v.period_min >= 40000);
+    assert_true(v.period_min >= 100000 && v.period_max < 100000 + (1 << 20));
     assert_true(v.period_max - v.period_min > 500000); /* the periods really vary */
     assert_close(mean, 100000 + (1 << 19), 0.15);
-    /* ...and are CPU time, which never runs faster than the clock of the samples' times */
-    assert_true(v.too_soon <= v.intervals / 50);
     /* One change per drain and event: at most one per sample (fewer when the monitor falls
      * behind and finds several samples at once), those left out included. */
     assert_true(st.period_updates <= st.samples + st.early && st.period_updates > 100);
@@ -352,14 +351,12 @@ static void test_exp_randomisation(void **state)
     print_message("exp: %llu samples, mean period %.0f us, %llu of %llu intervals sooner than their period\n",
                   (unsigned long long)v.samples, mean / 1000, (unsigned long long)v.too_soon,
                   (unsigned long long)v.intervals);
-    /* Each period is the CPU time since the sample before; the samples keep to the drawn
-     * periods on average (one drawn below the 50 us the timer is given at least comes
-     * late, and the next interval is shorter). The sd of the mean of n exponential periods
-     * is m/sqrt(n), under 5% here. */
+    /* Each sample says the drawn period it ends, also one below the 50 us the timer is
+     * given at least (that sample comes late, and the next interval is shorter). The sd of
+     * the mean of n exponential periods is m/sqrt(n), under 5% here. */
     assert_close(mean, 200000, 0.2);
-    assert_true(v.too_soon < v.intervals / 10);
     assert_true(v.period_max > 400000);
-    assert_true(v.period_min < 100000);
+    assert_true(v.period_min < 50000);
 }
 
 /* Per event: its samples and the sum of their periods. */
@@ -392,8 +389,8 @@ static void test_randomised_events_side_by_side(void **state)
      * nearly every sample; without the delay paid back it lost 40% of its samples (and its
      * periods added up to 60% of the CPU time), the middle one 12%. Asserted on CPU time
      * received, whatever the load. */
-    const uint64_t period[3] = {64000, 256000, 4000000};
-    const unsigned bits[3] = {12, 14, 19};
+    const uint64_t period[3] = {128000, 512000, 8000000};
+    const unsigned bits[3] = {14, 16, 20};
     for (int inherit = 0; inherit <= 1; inherit++) {
         pms_sampling_event ev[3];
         for (int i = 0; i < 3; i++)

@@ -310,8 +310,9 @@ int pms_phase_monitor_start(pms_phase_monitor *m);
 /* Without own_thread: waits up to timeout_ms for records and handles them (callbacks run
  * here). Returns the number of records, or a negative status / a callback's value. */
 int pms_phase_monitor_poll(pms_phase_monitor *m, int timeout_ms);
-/* Stops sampling, handles what is left in the buffer (a last partial interval included)
- * and joins the thread. Returns the first failure of the reading thread, if any. */
+/* Stops sampling, handles what is left in the buffer (a last partial interval included,
+ * whose CPI, where intervals have one, comes from the counters read at the stop) and
+ * joins the thread. Returns the first failure of the reading thread, if any. */
 int pms_phase_monitor_stop(pms_phase_monitor *m);
 void pms_phase_monitor_close(pms_phase_monitor *m);
 /* The events actually used, e.g. "cpu-clock" and "task-clock" on a machine without PMU. */

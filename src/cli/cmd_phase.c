@@ -50,9 +50,11 @@ static void usage(FILE *out)
             "                           without a PMU); for perf.data, the recorded event that does\n"
             "      --interval-size N    interval size in the interval event's unit (default 100M\n"
             "                           instructions; task-clock: 10 sample periods, 40 ms)\n"
-            "      --no-inherit         follow the command's own process, not its children: Linux\n"
-            "                           before 6.12 then reads each interval's CPI (with children,\n"
-            "                           the metric is ns per sample there)\n"
+            "      --no-inherit         follow the command's own process only: the processes it\n"
+            "                           starts are not sampled (a shell script's commands, make's\n"
+            "                           compilers: their samples are left out); Linux before 6.12\n"
+            "                           then reads each interval's CPI (with children, the metric\n"
+            "                           is ns per sample there)\n"
             "Files:\n"
             "      --samples-per-interval N  perf.data without an interval event (default 100)\n"
             "      --pc FILE            exp-bbv PC file (block addresses and functions)\n"
@@ -145,6 +147,10 @@ static int require_intervals(const pms_phase_input *in, const pms_phase_run *run
     if (in->empty_intervals)
         return cli_error("nothing to analyse: %llu intervals of %s, none with a sample (lower -c)",
                          (unsigned long long)in->empty_intervals, run->source);
+    if (in->no_inherit && in->argv) /* the likeliest reason: its work was in processes it started */
+        return cli_error("nothing to analyse: no samples from %s: --no-inherit follows its own process only, "
+                         "and the processes it started are not sampled (without --no-inherit they are; else a "
+                         "longer run, or a smaller --interval-size or -c)", run->source);
     return cli_error("nothing to analyse: no samples from %s: it ended before its first interval (a longer "
                      "run, or a smaller --interval-size or -c)", run->source);
 }

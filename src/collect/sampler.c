@@ -21,6 +21,7 @@
 #include "pmuscope/sampler.h"
 
 #include "collect/ring.h"
+#include "collect/sampler_counts.h"
 #include "io/perfdata_order.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
@@ -686,6 +687,35 @@ int pms_sampler_target_gone(const pms_sampler *s)
 }
 
 void pms_sampler_get_stats(const pms_sampler *s, pms_sampler_stats *out) { *out = s->stats; }
+
+int pms__sampler_read_group(const pms_sampler *s, size_t i, pms_read_value *values, size_t max, size_t *n)
+{
+    *n = 0;
+    if (i >= s->nevents) return pms__fail(PMS_EINVAL, "no sampling event %zu (there are %zu)", i, s->nevents);
+    if (!s->nreads) return pms__fail(PMS_EINVAL, "%s reads no counters", s->ev[i].cfg.event.name);
+    size_t members = 1 + s->ev[i].cfg.nread;
+    if (members > max || members > 16)
+        return pms__fail(PMS_EINVAL, "%zu counters in the group of %s, room for %zu", members,
+                         s->ev[i].cfg.event.name, max < 16 ? max : 16);
+    for (size_t u = 0; u < s->nunits; u++) {
+        /* PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING | ID (fill_attr):
+         * nr, time_enabled, time_running, then {value, id} per member */
+        uint64_t buf[3 + 2 * 16];
+        size_t want = (3 + 2 * members) * sizeof *buf;
+        ssize_t got = read(s->fds[u * s->fds_per_unit + i], buf, want);
+        if (got < 0)
+            return pms__fail_errno(PMS_EIO, errno, "%s: cannot read its group's counts", s->ev[i].cfg.event.name);
+        if (got != (ssize_t)want || buf[0] != members)
+            return pms__fail(PMS_EIO, "%s: its group read %zd bytes, %zu expected", s->ev[i].cfg.event.name, got,
+                             want);
+        for (size_t k = 0; k < members; k++) {
+            if (u == 0) values[k] = (pms_read_value){.value = 0, .id = buf[3 + 2 * k + 1]};
+            values[k].value += buf[3 + 2 * k];
+        }
+    }
+    *n = members;
+    return PMS_OK;
+}
 
 void pms_sampler_close(pms_sampler *s)
 {

@@ -50,15 +50,16 @@ static const pms_perfdata_attr *attr_of_id(const pms_assembler *a, uint64_t id)
 }
 
 /* Cumulative cycles and instructions from a PERF_SAMPLE_READ group, if both are there. */
-static int read_counts(const pms_assembler *a, const pms_sample *s, uint64_t *cycles, uint64_t *instructions)
+static int read_counts(const pms_assembler *a, const pms_read_value *values, size_t n, uint64_t *cycles,
+                       uint64_t *instructions)
 {
     uint64_t c = 0, ins = 0;
     int found = 0;
-    for (size_t i = 0; i < s->nvalues; i++) {
-        const pms_perfdata_attr *at = attr_of_id(a, s->values[i].id);
+    for (size_t i = 0; i < n; i++) {
+        const pms_perfdata_attr *at = attr_of_id(a, values[i].id);
         if (!at || at->attr.type != PERF_TYPE_HARDWARE) continue;
-        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) c = s->values[i].value, found |= 1;
-        if (at->attr.config == PERF_COUNT_HW_INSTRUCTIONS) ins = s->values[i].value, found |= 2;
+        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) c = values[i].value, found |= 1;
+        if (at->attr.config == PERF_COUNT_HW_INSTRUCTIONS) ins = values[i].value, found |= 2;
     }
     if (found != 3) return 0;
     *cycles = c;
@@ -106,7 +107,8 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
 {
     if (!a->n && !a->marks && !a->start_time) a->start_time = s->time;
     a->last_time = s->time;
-    if (s->nvalues && read_counts(a, s, &a->seen_cycles, &a->seen_instructions)) a->have_counts = 1;
+    if (s->nvalues && read_counts(a, s->values, s->nvalues, &a->seen_cycles, &a->seen_instructions))
+        a->have_counts = 1;
     unsigned want = pms_phase_engine_next_multiple(a->engine);
     if (a->interval && s->attr == a->interval) {
         if (a->cut_by_samples) return PMS_OK;
@@ -128,6 +130,17 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
         return end_interval(a, s);
     }
     return PMS_OK;
+}
+
+void pms__assembler_final_counts(pms_assembler *a, const pms_read_value *values, size_t n)
+{
+    uint64_t c, ins;
+    /* only where samples read them too: the counts of every interval are then differences
+     * of the same counters */
+    if (a->have_counts && read_counts(a, values, n, &c, &ins) && c >= a->seen_cycles && ins >= a->seen_instructions) {
+        a->seen_cycles = c;
+        a->seen_instructions = ins;
+    }
 }
 
 int pms__assembler_finish(pms_assembler *a)

@@ -39,6 +39,10 @@ const pms_perfdata_attr *pms__assembler_find_event(const pms_perfdata_attr *attr
  * (sample_period 0: not known, the overflows still end them). */
 void pms__assembler_set_interval_event(pms_assembler *a, const pms_perfdata_attr *interval, uint64_t sample_period);
 int pms__assembler_sample(pms_assembler *a, const pms_sample *s);
+/* The cumulative counts at the end of the run (the interval event's group, read after the
+ * target stopped), so that the last, partial interval gets its CPI: no sample reads the
+ * counts after its last one. Ignored unless samples read cycles and instructions too. */
+void pms__assembler_final_counts(pms_assembler *a, const pms_read_value *values, size_t n);
 /* Classifies what is left as a last, partial interval (if it has samples). */
 int pms__assembler_finish(pms_assembler *a);
 void pms__assembler_free(pms_assembler *a);

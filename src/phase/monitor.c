@@ -2,6 +2,7 @@
  * overflow records; they are cut into intervals by the same assembler as the perf.data
  * replay, on the monitor's own thread or inside pms_phase_monitor_poll(). */
 #include "phase/assembler.h"
+#include "collect/sampler_counts.h"
 #include "pmuscope/sampler.h"
 #include "util/error.h"
 
@@ -221,6 +222,12 @@ int pms_phase_monitor_stop(pms_phase_monitor *m)
     }
     if (!rc) rc = pms_sampler_flush(m->sampler, on_record, m);
     if (!rc && m->callback_status) rc = m->callback_status;
+    if (!rc && m->sampling[1].nread) { /* the counts up to the end, for the last interval's CPI */
+        pms_read_value counts[4];
+        size_t n;
+        rc = pms__sampler_read_group(m->sampler, 1, counts, 4, &n);
+        if (!rc) pms__assembler_final_counts(&m->assembler, counts, n);
+    }
     if (!rc) rc = pms__assembler_finish(&m->assembler);
     if (rc && !m->failure) {
         m->failure = rc;

@@ -57,6 +57,24 @@ def same_shape(name, a, b):
     assert au == pu, f"{name}: {a['event']}: metric unit {a['metric-unit']!r} against {b['metric-unit']!r}"
     if state(a) != "counted":
         assert a["event-runtime"] == 0 and a["metric-value"] == 0, f"{name}: {a}"
+def prefix_fits(name, a):
+    # As the units are compared without their prefix, the prefix is checked on its own: as
+    # perf chooses it, the rate's value lies in [1, 1000) of the unit whenever it has one
+    # (K, M, G); a rate under 1000/sec has none.
+    u, v = a["metric-unit"], a["metric-value"]
+    if not u.endswith("/sec"): return
+    prefix = u[:-len("/sec")]
+    assert prefix in ("", "K", "M", "G"), f"{name}: {a['event']}: metric unit {u!r}"
+    if prefix:
+        assert 1 <= v < 1000, f"{name}: {a['event']}: {v} {u}: the value is outside [1, 1000) of its prefix"
+    else:
+        assert v < 1000, f"{name}: {a['event']}: {v} {u}: a rate of 1000/sec or more without a prefix"
+
+for name in ("total", "interval", "repeat"):
+    rates = [a for a in lines(name, "pms") if a["metric-unit"].endswith("/sec")]
+    for a in rates: prefix_fits(name, a)
+    if name == "total":  # page-faults and duration_time per second of task-clock: two rates
+        assert len(rates) >= 2, f"total: {len(rates)} rates: {rates}"
 
 # Totals: line for line.
 ours, perfs = lines("total", "pms"), lines("total", "perf")

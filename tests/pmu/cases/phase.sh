@@ -65,18 +65,22 @@ grep -q '"metric": "CPI"' out/own.json || fail "--no-inherit: metric $(grep '"me
 grep -q '"metric_about": "cycles / instructions, both counted in each interval"' out/own.json ||
     fail "--no-inherit: $(grep metric_about out/own.json)"
 grep -q '^  metric  *CPI: cycles / instructions' out/own.txt || fail "the summary does not say the metric: $(cat out/own.txt)"
-# every interval but the last, partial one (no counts are read after its end) has its CPI
-# (column 8): a ratio of counts, not hundreds of thousands of ns
+# every interval has its CPI (column 8): a ratio of counts, not hundreds of thousands of ns;
+# the last, partial one too (the counts of its end are read once the command has exited),
+# and it is partial: fewer samples (column 5) than the full ones
 awk -F, 'NR > 1 { printf "%s%s", (NR > 2 ? " " : "CPI per interval: "), $8 } END { print "" }' out/own.csv
 sed -n '/^summary of/,/^  intra-phase/p' out/own.txt
-awk -F, 'NR > 1 { n++; v[n] = $8 } END { for (i = 1; i < n; i++) if (!(v[i] + 0 > 0.2 && v[i] + 0 < 20)) {
+awk -F, 'NR > 1 { n++; v[n] = $8; s[n] = $5 } END { for (i = 1; i <= n; i++) if (!(v[i] + 0 > 0.2 && v[i] + 0 < 20)) {
         print "FAIL: interval " i - 1 " metric " v[i]; bad = 1 }
-    printf "--no-inherit: %d intervals, each but the last with its CPI\n", n; exit bad || n < 10 }' out/own.csv ||
+    if (!(s[n] < s[1])) { print "FAIL: the last interval has " s[n] " samples, the first " s[1]; bad = 1 }
+    printf "--no-inherit: %d intervals, each with its CPI, the last (partial: %d samples) too\n", n, s[n]
+    exit bad || n < 10 }' out/own.csv ||
     fail "--no-inherit: not every interval has a CPI"
-# In the guest -icount makes every instruction one cycle: each interval's CPI is exactly 1.
+# In the guest -icount makes every instruction one cycle: each interval's CPI is exactly 1,
+# the last one's too.
 if [ "$guest" = 1 ]; then
-    awk -F, 'NR > 1 { n++; v[n] = $8 } END { for (i = 1; i < n; i++) if (v[i] != 1) exit 1 }' out/own.csv ||
-        fail "--no-inherit in the guest: a CPI other than 1"
+    awk -F, 'NR > 1 { n++; v[n] = $8 } END { for (i = 1; i <= n; i++) if (v[i] != 1) { print "interval " i - 1 ": CPI " v[i]; exit 1 } }' \
+        out/own.csv > out/cpi_not_1 || fail "--no-inherit in the guest: a CPI other than 1: $(cat out/cpi_not_1)"
 fi
 if [ "$guest" = 1 ]; then
     # The same run again: user-space counts are exact, so the intervals, the phase and the

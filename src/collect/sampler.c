@@ -230,10 +230,12 @@ static const struct perf_event_header *without_count(pms_sampler *s, const struc
 static int in_count_sample(pms_sampler *s, sampling_fd *f, const struct perf_event_header **h)
 {
     const uint64_t *w = (const uint64_t *)(const void *)(*h + 1);
-    uint64_t count = w[s->w_period + 1], period = w[s->w_period];
+    uint64_t count = w[s->w_period + 1], period;
     /* With inherit, a thread or child the command started samples with a copy of the
      * event that carries the same id and its own count; PERF_EVENT_IOC_PERIOD reaches the
-     * original only: such a sample keeps the kernel's period and changes nothing here. */
+     * original only: such a sample changes nothing here. Its copy runs with the period the
+     * original had when it was copied (what was left of a drawn one, perhaps); it says the
+     * original's drawn period, as the samples of the copies always did here. */
     int own = f->tid <= 0 || (pid_t)(w[W_PIDTID] >> 32) == f->tid, early = own && count < f->due;
     if (own && !f->resample) { /* the timer runs what is left of the period due */
         f->resample = 1;
@@ -243,8 +245,8 @@ static int in_count_sample(pms_sampler *s, sampling_fd *f, const struct perf_eve
         s->stats.early++;
         return 1;
     }
+    period = f->period_due;
     if (own) {
-        period = f->period_due;
         f->period_due = pms_period_gen_next(s->ev[f->event].gen);
         f->due = f->due + f->period_due > count ? f->due + f->period_due : count + f->period_due;
     }

@@ -33,6 +33,9 @@ typedef struct pms_olr_store_options {
                      * of any joint/disjoint mix (Luo et al., ICDE 2015; docs/olr-format.md);
                      * 1: the fitter's segments, each joint where a line from the previous end
                      * point fits */
+    uint64_t mixed_states_max; /* the optimal mix's memory guard, knot states per counter
+                     * (16 bytes each; 0, the default: 4 Mi, 64 MiB); meeting it is counted
+                     * in mixed_cut */
 } pms_olr_store_options;
 
 void pms_olr_store_options_init(pms_olr_store_options *o);
@@ -42,7 +45,9 @@ typedef struct pms_olr_store_stats {
     uint64_t samples, segments, joint; /* joint: segments stored as continuing the previous one */
     uint64_t split;                    /* segments stored as several (end points not found) */
     uint64_t points;                   /* end points stored: joint or one-sample segments 1, others 2 */
-    uint64_t mixed_cut;                /* samples where the optimal mix met its memory caps */
+    uint64_t mixed_cut;                /* samples where the optimal mix met a memory guard */
+    uint64_t mixed_starts_peak;        /* the most line starts it kept awake at once, any counter */
+    uint64_t mixed_states_peak;        /* the most knot states it held at once, any counter */
     uint64_t mixed_greedy;             /* opt's counters with eps above 31: the greedy choice */
     uint64_t bytes_header, bytes_x, bytes_segments, bytes_residuals, bytes_total;
 } pms_olr_store_stats;

@@ -47,7 +47,8 @@ struct pms__olr_mixed {
     uint64_t sleep_lo;     /* rows before it hold no dormant knot */
     uint64_t thr;          /* knots below this cost are awake (the least cost a sample ago) */
     int emitted;           /* a knot was handed out: (wb, the only valid state of row 0) */
-    uint64_t cut, since_check;
+    uint64_t cut, since_check, peak, states_peak;
+    uint64_t states_max, starts_max;
 };
 
 static const i128 LIM = (i128)1 << 61;
@@ -59,7 +60,14 @@ pms__olr_mixed *pms__olr_mixed_create(uint64_t eps)
     if (!m) return NULL;
     m->eps = eps;
     m->nv = 2 * eps + 1;
+    pms__olr_mixed_set_caps(m, 0, 0);
     return m;
+}
+
+void pms__olr_mixed_set_caps(pms__olr_mixed *m, uint64_t states_max, uint64_t starts_max)
+{
+    m->states_max = states_max ? states_max : PMS__OLR_MIXED_STATES_MAX;
+    m->starts_max = starts_max ? starts_max : PMS__OLR_MIXED_STARTS_MAX;
 }
 
 void pms__olr_mixed_destroy(pms__olr_mixed *m)
@@ -75,6 +83,8 @@ void pms__olr_mixed_destroy(pms__olr_mixed *m)
 
 uint64_t pms__olr_mixed_oldest(const pms__olr_mixed *m) { return m->wb; }
 uint64_t pms__olr_mixed_cut(const pms__olr_mixed *m) { return m->cut; }
+uint64_t pms__olr_mixed_peak(const pms__olr_mixed *m) { return m->peak; }
+uint64_t pms__olr_mixed_states_peak(const pms__olr_mixed *m) { return m->states_peak; }
 
 static state *row(const pms__olr_mixed *m, uint64_t i) { return m->rows + (i - m->wb) * m->nv; }
 
@@ -91,6 +101,17 @@ static i128 ceil_div(i128 a, i128 b) /* b > 0 */
 {
     i128 q = a / b;
     return q * b < a ? q + 1 : q;
+}
+
+/* ceil(n u / d), d > 0: in 64 bits where the product fits (a 128-bit division is a call) */
+static i128 ceil_mul_div(int64_t n, uint64_t u, int64_t d)
+{
+    int64_t p;
+    if (u <= INT64_MAX && !__builtin_mul_overflow(n, (int64_t)u, &p)) {
+        int64_t q = p / d;
+        return q * d < p ? q + 1 : q;
+    }
+    return ceil_div((i128)n * (i128)u, d);
 }
 
 /* Adds sample (x, y) to start s; false when no line from it keeps every sample. */
@@ -317,14 +338,15 @@ int pms__olr_mixed_add(pms__olr_mixed *m, const uint64_t *x, const uint64_t *y, 
      * improves nothing here (only its slopes are kept up) */
     uint64_t alive = 0, worst = fresh.cost; /* the dearest knot here */
     for (uint64_t k = 0; k < m->nst; k++) {
-        start *s = &m->st[alive];
-        *s = m->st[k];
+        start *s = &m->st[k];
+        if (!narrow(s, x[s->i - base], xj, yj, eps)) continue;
+        if (alive != k) m->st[alive] = *s;
+        s = &m->st[alive++];
         uint64_t xi = x[s->i - base];
-        if (!narrow(s, xi, xj, yj, eps)) continue;
-        alive++;
         if (s->cost + 1 >= worst) continue;
-        i128 u = (i128)(xj - xi), sv = (i128)s->v;
-        i128 lo = sv + ceil_div(s->ln * u, s->ld), hi = sv + ceil_div(s->hn * u, s->hd) - 1;
+        uint64_t u = xj - xi;
+        i128 sv = (i128)s->v;
+        i128 lo = sv + ceil_mul_div(s->ln, u, s->ld), hi = sv + ceil_mul_div(s->hn, u, s->hd) - 1;
         if (lo < v0) lo = v0;
         if (hi > v0 + (i128)(m->nv - 1)) hi = v0 + (i128)(m->nv - 1);
         int better = 0;
@@ -342,9 +364,11 @@ int pms__olr_mixed_add(pms__olr_mixed *m, const uint64_t *x, const uint64_t *y, 
         }
     }
     m->nst = alive;
+    if (alive > m->peak) m->peak = alive;
     /* memory: the rows since the first knot that may start a line, and the awake starts */
-    if (m->nrows * m->nv > PMS__OLR_MIXED_STATES_MAX || j - m->wb >= UINT32_MAX) return force(m, j, fn, ctx);
-    if (m->nst > PMS__OLR_MIXED_STARTS_MAX) { /* every other start goes (near neighbours, mostly) */
+    if (m->nrows * m->nv > m->states_max || j - m->wb >= UINT32_MAX) return force(m, j, fn, ctx);
+    if (m->nrows * m->nv > m->states_peak) m->states_peak = m->nrows * m->nv;
+    if (m->nst > m->starts_max) { /* every other start goes (near neighbours, mostly) */
         m->cut++;
         for (uint64_t k = 0; 2 * k < m->nst; k++) m->st[k] = m->st[2 * k];
         m->nst = (m->nst + 1) / 2;

@@ -24,12 +24,14 @@
 /* The largest eps the exact program takes (2 eps + 1 values a sample); the writer keeps the
  * greedy choice above it (and says so). */
 #define PMS__OLR_MIXED_EPS_MAX 31u
-/* Knot states kept at most (16 bytes each: rows of 2 eps + 1 since the oldest knot that may
- * still start a line), and awake starts at most (80 bytes each); beyond either, the best
- * knot at the sample is decided and the rest go (counted: the result may then not be the
- * least). */
+/* Memory guards, far beyond any stream seen (the most awake starts on the recorded test
+ * streams is under 10^5): knot states kept at most (16 bytes each: rows of 2 eps + 1 since
+ * the oldest knot that may still start a line), 64 MiB, and awake starts at most (80 bytes
+ * each), 80 MiB. Beyond the first, the best knot at the sample is decided and the rest go;
+ * beyond the second, every other start goes. Each is counted: the result may then not be
+ * the least. */
 #define PMS__OLR_MIXED_STATES_MAX (1u << 22)
-#define PMS__OLR_MIXED_STARTS_MAX (1u << 12)
+#define PMS__OLR_MIXED_STARTS_MAX (1u << 20)
 
 typedef struct pms__olr_mixed pms__olr_mixed;
 
@@ -38,6 +40,8 @@ typedef struct pms__olr_mixed pms__olr_mixed;
 typedef int (*pms__olr_knot_fn)(uint64_t i, uint64_t off, int fresh, void *ctx);
 
 pms__olr_mixed *pms__olr_mixed_create(uint64_t eps);
+/* Lower guards than the defaults (0: the default), for tests of what a guard does. */
+void pms__olr_mixed_set_caps(pms__olr_mixed *m, uint64_t states_max, uint64_t starts_max);
 void pms__olr_mixed_destroy(pms__olr_mixed *m);
 /* Sample j (the next one, j = 0, 1, ...): x[i - base] and y[i - base] hold the samples from
  * pms__olr_mixed_oldest(m) to j. Knots decided are handed to FN in order; its non-zero
@@ -48,7 +52,11 @@ int pms__olr_mixed_add(pms__olr_mixed *m, const uint64_t *x, const uint64_t *y, 
 int pms__olr_mixed_finish(pms__olr_mixed *m, pms__olr_knot_fn fn, void *ctx);
 /* The first sample the program still reads. */
 uint64_t pms__olr_mixed_oldest(const pms__olr_mixed *m);
-/* Samples at which a cap forced a knot (see PMS__OLR_MIXED_STATES_MAX). */
+/* Samples at which a memory guard dropped knots or starts (see PMS__OLR_MIXED_STATES_MAX). */
 uint64_t pms__olr_mixed_cut(const pms__olr_mixed *m);
+/* The most awake starts at once. */
+uint64_t pms__olr_mixed_peak(const pms__olr_mixed *m);
+/* The most knot states held at once (after a guard has cut them). */
+uint64_t pms__olr_mixed_states_peak(const pms__olr_mixed *m);
 
 #endif

@@ -185,6 +185,7 @@ int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, cons
             pms_olr_writer_destroy(w);
             return pms__fail(PMS_ENOMEM, "out of memory");
         }
+        if (w->c[j].mx) pms__olr_mixed_set_caps(w->c[j].mx, w->so.mixed_states_max, 0);
         put_string(&h, names[j]);
         pms__obuf_varint(&h, w->eps[j]);
     }
@@ -416,6 +417,9 @@ static int finish_mixed(pms_olr_writer *w, size_t j)
     if (rc == 0 && c->kopen) rc = put_checked(w, j, c->kidx, c->kidx, 0, c->kval, c->kval);
     c->kopen = 0;
     w->st.mixed_cut += pms__olr_mixed_cut(c->mx);
+    if (pms__olr_mixed_peak(c->mx) > w->st.mixed_starts_peak) w->st.mixed_starts_peak = pms__olr_mixed_peak(c->mx);
+    if (pms__olr_mixed_states_peak(c->mx) > w->st.mixed_states_peak)
+        w->st.mixed_states_peak = pms__olr_mixed_states_peak(c->mx);
     return rc;
 }
 

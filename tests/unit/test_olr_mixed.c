@@ -5,9 +5,9 @@
  * segment's end from the previous end point), with its own exact rational rounding; every
  * sample decodes within eps; the greedy choice never stores fewer. */
 #include "test_support.h"
+#include "olr_mixed_reference.h"
+#include "olr_store_points.h"
 #include "splitmix.h"
-#include "pmuscope/error.h"
-#include "pmuscope/olr_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,65 +79,19 @@ static int64_t least_points(int n, const int64_t *x, const int64_t *y, int64_t e
     return m;
 }
 
-typedef struct sink {
-    pms_olr_writer *w;
-} sink;
-
-static int to_writer(const pms_olr_segment *s, void *ctx) { return pms_olr_writer_add_segment(((sink *)ctx)->w, s); }
-
-/* Stores one counter with opt at eps and returns the points the file holds (counted from
- * the segments read back), after checking every sample within eps. */
+/* The points the segment file stores (greedy: the fitter's own segments, each joint where
+ * it can be), every sample checked within eps; the optimal mix meets no memory guard. */
 static uint64_t stored_points(int n, const int64_t *x, const int64_t *y, int64_t eps, int greedy)
 {
-    pms_olr_options o;
-    pms_olr_options_init(&o);
-    o.method = PMS_OLR_OPT;
-    o.ncounters = 1;
-    pms_olr_counter_options c;
-    pms_olr_counter_options_init(&c);
-    c.eps = (double)eps;
-    c.monotone = 0;
-    o.counters = &c;
     pms_olr_store_options so;
     pms_olr_store_options_init(&so);
     so.greedy_joints = greedy;
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    assert_non_null(f);
-    const char *names[1] = {"y"};
-    sink sk;
-    assert_int_equal(pms_olr_writer_create(&sk.w, f, "mem", &so, &o, "x", names), 0);
-    pms_olr *olr;
-    assert_int_equal(pms_olr_create(&olr, &o, to_writer, &sk), 0);
-    for (int i = 0; i < n; i++) {
-        uint64_t yi = (uint64_t)y[i];
-        assert_int_equal(pms_olr_writer_add_sample(sk.w, (uint64_t)x[i], &yi), 0);
-        if (pms_olr_push(olr, (uint64_t)x[i], &yi)) fail_msg("%s", pms_strerror());
-    }
-    if (pms_olr_finish(olr)) fail_msg("%s", pms_strerror());
-    if (pms_olr_writer_finish(sk.w)) fail_msg("%s", pms_strerror());
     pms_olr_store_stats st;
-    pms_olr_writer_get_stats(sk.w, &st);
-    pms_olr_writer_destroy(sk.w);
-    pms_olr_destroy(olr);
-    fclose(f);
-    if (!greedy) { /* every segment as the program placed it, and no cap met */
+    uint64_t points = store_points((size_t)n, (const uint64_t *)x, (const uint64_t *)y, (uint64_t)eps, &so, &st);
+    if (!greedy) { /* every segment as the program placed it, and no guard met */
         assert_int_equal(st.split, 0);
         assert_int_equal(st.mixed_cut, 0);
     }
-    pms_olr_stored s;
-    if (pms_olr_stored_read_mem(&s, buf, size, "mem")) fail_msg("%s", pms_strerror());
-    uint64_t d[NMAX], points = 0;
-    assert_int_equal(pms_olr_stored_decode(&s, 0, NULL, d), 0);
-    for (int i = 0; i < n; i++)
-        if ((int64_t)d[i] - y[i] > eps || y[i] - (int64_t)d[i] > eps)
-            fail_msg("sample %d: %lld decoded %llu, eps %lld", i, (long long)y[i], (unsigned long long)d[i],
-                     (long long)eps);
-    for (size_t k = 0; k < s.nseg[0]; k++) points += s.seg[0][k].joint || s.seg[0][k].count == 1 ? 1 : 2;
-    assert_int_equal(points, st.points);
-    pms_olr_stored_free(&s);
-    free(buf);
     return points;
 }
 
@@ -155,8 +109,11 @@ static void walk(int n, int64_t *x, int64_t *y)
     }
 }
 
+/* got: the points stored; want: the exhaustive least, which the forward reference of the
+ * long-stream tests (olr_mixed_reference.h) must find too. */
 static void check_least(int n, const int64_t *x, const int64_t *y, int eps, uint64_t got, int64_t want)
 {
+    assert_int_equal(ref_mixed_points((size_t)n, (const uint64_t *)x, (const uint64_t *)y, (uint64_t)eps), want);
     if ((int64_t)got == want) return;
     char buf[4096];
     int at = 0;

@@ -24,8 +24,8 @@
 /* The largest eps the exact program takes (2 eps + 1 values a sample); the writer keeps the
  * greedy choice above it (and says so). */
 #define PMS__OLR_MIXED_EPS_MAX 31u
-/* Memory guards, far beyond any stream seen (the most awake starts on the recorded test
- * streams is under 10^5): knot states kept at most (16 bytes each: rows of 2 eps + 1 since
+/* Memory guards, some 9x beyond any stream seen (the most awake starts on the recorded test
+ * streams is some 115,000): knot states kept at most (16 bytes each: rows of 2 eps + 1 since
  * the oldest knot that may still start a line), 64 MiB, and awake starts at most (80 bytes
  * each), 80 MiB. Beyond the first, the best knot at the sample is decided and the rest go;
  * beyond the second, every other start goes. Each is counted: the result may then not be

@@ -105,6 +105,9 @@ typedef struct pms_sampler_stats {
     uint64_t period_update_ns; /* time spent in those calls */
     uint64_t late;             /* with time_order: records that arrived after a newer one had
                                   been passed on (passed on at once, out of order) */
+    uint64_t early;            /* randomised cpu-clock or task-clock: samples the kernel took
+                                  before their drawn period had run (the timer fired again
+                                  before the sampler changed it), left out */
 } pms_sampler_stats;
 
 /* The kernel's limit on sampling frequencies (perf_event_max_sample_rate, samples per

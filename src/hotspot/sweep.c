@@ -1,5 +1,5 @@
 /* The sampled side of a sweep (Wu & Mencer): the command recorded at every sampling period
- * (in one run for a software event at fixed periods, else once per period), in this process through
+ * (in one run for a software event, else once per period), in this process through
  * pmuscope/record.h, each period's samples measured against the truth (recorded by valgrind
  * beside them with pms_hotspot_sweep_run). With randomisation each sample adds a uniform
  * value below the largest power of two not above period/8, as pfmon did in the paper. */
@@ -62,18 +62,14 @@ static int record_periods(const pms_hotspot_sweep *sw, const pms_hotspot_sweep_c
 }
 
 /* Software events (cpu-clock) each sample on a timer of their own and are never
- * multiplexed, so with fixed periods one run of the command records every period, one
- * event each: the command runs once beside valgrind instead of once per period. A PMU has
- * a few counters, and sampling events multiplexed on them would lose samples: one run per
- * period there. Randomised periods also get one run each: beside a short randomised
- * period (whose period changes go through PERF_EVENT_IOC_PERIOD at nearly every sample), a
- * long one took up to 1.7 times the samples its period allows (cpu-clock on Linux 6.1:
- * 42 where 25 were due, against 24 when recorded alone), so the sweep measured other
- * periods than it said. */
+ * multiplexed, so one run of the command records every period, one event each, fixed or
+ * randomised (the sampler keeps each event's drawn periods in its own count, however
+ * often the others change theirs): the command runs once beside valgrind instead of once
+ * per period. A PMU has a few counters, and sampling events multiplexed on them would
+ * lose samples: one run per period there. */
 static size_t periods_per_run(const pms_hotspot_sweep *sw)
 {
     pms_event e;
-    if (sw->randomized) return 1;
     return pms_event_parse(sw->event, &e) == PMS_OK && pms_event_is_software(&e) ? sw->nperiods : 1;
 }
 

@@ -400,13 +400,10 @@ static void test_randomised_events_side_by_side(void **state)
         int tc_fd = pms_event_open("task-clock", &tc, c.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
         assert_true(tc_fd >= 0);
         assert_int_equal(pms_child_release(&c, "hotspots"), 0);
-        int status;
-        while (waitpid(c.pid, &status, WNOHANG) != c.pid) assert_true(pms_sampler_poll(s, 50, on_event_sample, &v) >= 0);
-        assert_true(pms_sampler_poll(s, 0, on_event_sample, &v) >= 0);
+        pms_test_sample_until_exit(s, c.pid, on_event_sample, &v);
         pms_sampler_stats st;
         pms_sampler_get_stats(s, &st);
         pms_sampler_close(s);
-        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
         uint64_t cpu = 0;
         assert_int_equal(read(tc_fd, &cpu, sizeof cpu), sizeof cpu);
         close(tc_fd);

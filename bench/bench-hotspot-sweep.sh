@@ -7,8 +7,10 @@
 # pair's times and ratios are printed, then the medians. Beside the wall time, the CPU time
 # (task-clock of the command and every process it starts, `perf stat`), which other jobs on
 # the machine change far less: the sweep's CPU holds valgrind's, the recordings' (one run of
-# the command for all fixed periods of cpu-clock; one per period when randomised (the default)
-# or of a hardware event) and pmuscope's own. Last measured (README, hotspot): wall 1.149, CPU 1.171 with randomised periods in one run (since taken back); one run per randomised period: CPU 1.322.
+# the command for all periods of cpu-clock, randomised (the default) or not; one per period
+# of a hardware event) and pmuscope's own. Last measured (README, hotspot): the default
+# sweep, randomised, in one run: wall 1.023, CPU 1.130 (7 pairs, load 5); one run per
+# randomised period had CPU 1.322.
 # usage: bench-hotspot-sweep.sh [BUILD]   (env RUNS, default 5; PERIODS, default 256K,1M,4M;
 #        WORKLOAD, default "hotspots")
 set -euo pipefail

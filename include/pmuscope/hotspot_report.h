@@ -64,7 +64,8 @@ int pms_hotspot_sweep_record(pms_hotspot_sweep *sw, const pms_hotspot_truth *tru
                              const pms_hotspot_sweep_config *cfg);
 
 /* One valgrind pass and the recordings at once: valgrind (as pms_hotspot_truth_record)
- * writes the truth into dir while the command is recorded once per period beside it, as
+ * writes the truth into dir while the command is recorded beside it (once for every period
+ * of a software event, else once per period), as
  * pms_hotspot_sweep_record records; then the truth is loaded into *truth (the caller frees
  * it) and each recording is measured against it. sw->valgrind_seconds: wall time from
  * starting valgrind to the truth loaded. On failure valgrind is stopped, *truth may be NULL. */

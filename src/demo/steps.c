@@ -12,7 +12,7 @@ static const pms_demo_step steps[] = {
     {.name = "hotspot",
      .title = "hotspot: how good are sampled hotspots?",
      .about = "A short sweep: valgrind counts every instruction and branch of the hotspots workload in one "
-              "callgrind run, then the workload is sampled once per period, each plus a random value below "
+              "callgrind run, then the workload is sampled at every period in one run, each plus a random value below "
               "1/8 of it, and the sampled hotspots are scored against the exact counts: NRMSE_SR (error of "
               "the count fractions), sample coverage SC and order deviation OD. It runs in the background "
               "while the other steps run.",

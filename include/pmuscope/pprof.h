@@ -15,8 +15,9 @@
  *
  * pms_pprof_read() reads a pprof profile written by anyone (Go's runtime/pprof, a JVM
  * agent, Parca, pmuscope) into a hotspot table per sample type: functions by flat
- * value, with shares and Wilson intervals (the number of draws is the sample count when
- * the profile has a count sample type, else the values themselves). */
+ * value and by cum value (the samples whose stack holds them), with shares and Wilson
+ * intervals (the number of draws is the sample count when the profile has a count
+ * sample type, else the values themselves). */
 #ifndef PMUSCOPE_PPROF_H
 #define PMUSCOPE_PPROF_H
 #include <stdbool.h>
@@ -55,6 +56,13 @@ typedef struct pms_pprof_row {
     uint64_t samples;       /* the count sample type's flat value where there is one, else 0 */
     double share;           /* value / the sample type's total */
     double ci_low, ci_high; /* Wilson score interval of share */
+    /* cum (pprof -top -cum, perf report's "Children"): the samples whose stack holds the
+     * function at any location or inlined line, each sample once however often it holds it;
+     * a function only seen in stacks has a row with a flat value of 0 and leaf false. */
+    int64_t cum_value;
+    uint64_t cum_samples;   /* as samples, for cum */
+    double cum_share, cum_ci_low, cum_ci_high;
+    bool leaf;              /* some sample's leaf is in the function (it has a flat row) */
 } pms_pprof_row;
 
 typedef struct pms_pprof pms_pprof;
@@ -71,9 +79,9 @@ void pms_pprof_type(const pms_pprof *p, size_t i, const char **type, const char 
 size_t pms_pprof_default_type(const pms_pprof *p);
 size_t pms_pprof_ncomments(const pms_pprof *p);
 const char *pms_pprof_comment(const pms_pprof *p, size_t i);
-/* The table of sample type `type`: a row per function in a binary, by value (largest
- * first); *rows is malloc'd (free it), its strings belong to p. Shares' intervals at
- * `confidence` in (0, 1). */
+/* The table of sample type `type`: a row per function in a binary, by flat value (largest
+ * first), with its cum value; *rows is malloc'd (free it), its strings belong to p.
+ * Shares' intervals at `confidence` in (0, 1). */
 int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row **rows, size_t *nrows);
 
 #pragma GCC visibility pop

@@ -59,7 +59,8 @@ typedef struct pms_profile_report {
     pms_profile_weight weight;
     double confidence;      /* of the Wilson intervals, in (0, 1) */
     uint64_t limit;         /* rows written per table; 0: all */
-    pms_profile_children children; /* of perf.data tables */
+    pms_profile_children children; /* of perf.data tables; of a pprof profile ON only (its cum
+                                    * values, as pprof -top -cum: AUTO is flat, as pprof -top) */
     int call_paths;         /* perf.data tables also get their rows' call paths (perf report -g folded) */
     /* Made by the pms_profile_report_add_* calls. */
     uint64_t lost;          /* PERF_RECORD_LOST totals */

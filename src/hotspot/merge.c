@@ -146,6 +146,7 @@ static int add_pprof(pms_merge *m, const char *path)
     }
     if (!rc) rc = pms_pprof_table(p, type, 0.95, &rows, &n);
     for (size_t i = 0; i < n && !rc; i++) {
+        if (!rows[i].leaf) continue; /* only in stacks: no flat value */
         uint64_t value = rows[i].value > 0 ? (uint64_t)rows[i].value : 0;
         rc = add_row(m, event, rows[i].binary[0] ? rows[i].binary : PMS_BINARY_UNKNOWN, rows[i].build_id,
                      rows[i].function, rows[i].samples ? rows[i].samples : value, value);

@@ -1,5 +1,6 @@
 /* A pprof profile from anyone, as a hotspot table: flat values by function (the leaf
- * location's innermost line, as pprof's -top counts flat), shares and Wilson intervals. */
+ * location's innermost line, as pprof's -top counts flat), cum values (every function of
+ * the stack, as -top -cum), shares and Wilson intervals. */
 #include "pmuscope/pprof.h"
 #include "pmuscope/profile.h"
 
@@ -134,22 +135,19 @@ static size_t count_type(const pms_pprof *p)
     return SIZE_MAX;
 }
 
-/* The function a sample's flat value goes to: its leaf location's innermost line. */
-static int leaf_function(pms_pprof *p, const Pms__Sample *s, const char **name, const char **file, const char **binary,
-                         const char **build_id)
+/* The function of location `at`'s line `line` (0: the innermost; a location without lines
+ * has one unnamed), its source file, and the location's binary and build-id. A function
+ * without a name is the location's address. */
+static int line_function(pms_pprof *p, size_t at, size_t line, const char **name, const char **file,
+                         const char **binary, const char **build_id)
 {
-    *name = PMS_BINARY_UNKNOWN;
-    *file = *binary = *build_id = "";
-    if (!s->n_location_id) return PMS_OK;
-    size_t at = (size_t)*pms__keymap_find(&p->location_index, s->location_id[0], 0);
     const Pms__Location *loc = p->msg->location[at];
     const uint64_t *m = loc->mapping_id ? pms__keymap_find(&p->mapping_index, loc->mapping_id, 0) : NULL;
-    if (m) {
-        *binary = str(p, p->msg->mapping[*m]->filename);
-        *build_id = str(p, p->msg->mapping[*m]->build_id);
-    }
-    if (loc->n_line) {
-        const Pms__Function *f = p->msg->function[*pms__keymap_find(&p->function_index, loc->line[0]->function_id, 0)];
+    *binary = m ? str(p, p->msg->mapping[*m]->filename) : "";
+    *build_id = m ? str(p, p->msg->mapping[*m]->build_id) : "";
+    *file = "";
+    if (line < loc->n_line) {
+        const Pms__Function *f = p->msg->function[*pms__keymap_find(&p->function_index, loc->line[line]->function_id, 0)];
         *name = str(p, f->name)[0] ? str(p, f->name) : str(p, f->system_name);
         *file = str(p, f->filename);
         if ((*name)[0]) return PMS_OK;
@@ -166,8 +164,100 @@ static int compare_rows(const void *x, const void *y)
 {
     const pms_pprof_row *a = x, *b = y;
     if (a->value != b->value) return a->value < b->value ? 1 : -1;
+    if (a->cum_value != b->cum_value) return a->cum_value < b->cum_value ? 1 : -1;
     int c = strcmp(a->function, b->function);
     return c ? c : strcmp(a->file, b->file);
+}
+
+/* The rows being built: a row per (function name, source file, binary), strings told apart
+ * by their content (pprof asks for distinct strings, but a writer that repeats one, an
+ * entry per function, must not split the function's row). */
+typedef struct table_build {
+    pms_keymap where, index; /* (file, binary) -> place; (name, place) -> row */
+    pms_strtab names;
+    pms_pprof_row *rows;
+    uint64_t *last_sample; /* per row: 1 + the last sample counted in its cum value */
+    size_t nrows, size, seen_size;
+} table_build;
+
+static int row_of(table_build *t, const char *name, const char *file, const char *binary, const char *build_id,
+                  pms_pprof_row **out)
+{
+    int64_t in = pms__strtab_intern(&t->names, name), ifile = pms__strtab_intern(&t->names, file),
+            ibin = pms__strtab_intern(&t->names, binary);
+    uint64_t *place = in < 0 || ifile < 0 || ibin < 0
+                          ? NULL
+                          : pms__keymap_upsert(&t->where, (uint64_t)ifile, (uint64_t)ibin, t->where.count);
+    uint64_t *slot = place ? pms__keymap_upsert(&t->index, (uint64_t)in, *place, UINT64_MAX) : NULL;
+    if (!slot || (*slot == UINT64_MAX && (pms__grow(&t->rows, &t->size, t->nrows + 1, sizeof *t->rows) ||
+                                          pms__grow(&t->last_sample, &t->seen_size, t->nrows + 1, sizeof *t->last_sample))))
+        return pms__fail(PMS_ENOMEM, "out of memory for the pprof table");
+    if (*slot == UINT64_MAX) {
+        t->rows[t->nrows] = (pms_pprof_row){name, file, binary, build_id, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, false};
+        t->last_sample[t->nrows] = 0;
+        *slot = t->nrows++;
+    }
+    *out = &t->rows[*slot];
+    return PMS_OK;
+}
+
+/* Adds sample i's value and count to r's flat or cum columns. Hostile values must not
+ * overflow: a sum beyond 64 bits is refused, not wrapped. */
+static int add_value(int64_t *value, uint64_t *samples, int64_t v, uint64_t n, size_t i, size_t type)
+{
+    *samples += n;
+    if (__builtin_add_overflow(*value, v, value))
+        return pms__fail(PMS_EFORMAT, "pprof sample %zu: the values of sample type %zu add up beyond 64 bits", i, type);
+    return PMS_OK;
+}
+
+/* Sample i: its value to the leaf's innermost function (flat) and, once, to every function
+ * of its stack (cum). */
+static int add_sample(pms_pprof *p, table_build *t, size_t i, size_t type, size_t counts, int64_t *total)
+{
+    const Pms__Sample *s = p->msg->sample[i];
+    int64_t v = s->value[type];
+    uint64_t n = counts == SIZE_MAX ? 0 : (uint64_t)(s->value[counts] > 0 ? s->value[counts] : 0);
+    const char *name = NULL, *file = NULL, *binary = NULL, *build_id = NULL;
+    pms_pprof_row *r;
+    int rc;
+    if (__builtin_add_overflow(*total, v, total))
+        return pms__fail(PMS_EFORMAT, "pprof sample %zu: the values of sample type %zu add up beyond 64 bits", i, type);
+    if (!s->n_location_id) { /* no stack: an unknown function, flat and cum */
+        if ((rc = row_of(t, PMS_BINARY_UNKNOWN, "", "", "", &r))) return rc;
+        r->leaf = true;
+        if ((rc = add_value(&r->value, &r->samples, v, n, i, type))) return rc;
+        return add_value(&r->cum_value, &r->cum_samples, v, n, i, type);
+    }
+    for (size_t l = 0; l < s->n_location_id; l++) {
+        size_t at = (size_t)*pms__keymap_find(&p->location_index, s->location_id[l], 0);
+        size_t nlines = p->msg->location[at]->n_line ? p->msg->location[at]->n_line : 1;
+        for (size_t line = 0; line < nlines; line++) {
+            if ((rc = line_function(p, at, line, &name, &file, &binary, &build_id)) ||
+                (rc = row_of(t, name, file, binary, build_id, &r)))
+                return rc;
+            if (l == 0 && line == 0) {
+                r->leaf = true;
+                if ((rc = add_value(&r->value, &r->samples, v, n, i, type))) return rc;
+            }
+            size_t row = (size_t)(r - t->rows);
+            if (t->last_sample[row] == i + 1) continue; /* recursion: once per sample */
+            t->last_sample[row] = i + 1;
+            if ((rc = add_value(&r->cum_value, &r->cum_samples, v, n, i, type))) return rc;
+        }
+    }
+    return PMS_OK;
+}
+
+/* share = value / total, with its Wilson interval as a proportion of `draws` samples. */
+static void set_share(int64_t value, int64_t total, uint64_t draws, double confidence, double *share, double *low,
+                      double *high)
+{
+    *share = total > 0 ? (double)value / (double)total : 0;
+    double k = round(*share * (double)draws);
+    if (k < 0) k = 0;
+    if (k > (double)draws) k = (double)draws;
+    if (draws) pms_wilson_interval((uint64_t)k, draws, confidence, low, high);
 }
 
 int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row **rows, size_t *nrows)
@@ -178,68 +268,37 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
         return pms__fail(PMS_EINVAL, "sample type %zu: the profile has %zu", type, p->msg->n_sample_type);
     if (!(confidence > 0 && confidence < 1))
         return pms__fail(PMS_EINVAL, "confidence level %g is not between 0 and 1", confidence);
-    size_t counts = count_type(p), size = 0;
-    pms_keymap where, index; /* (file, binary) -> place; (name, place) -> row */
-    pms_strtab names; /* strings by content: a writer may repeat one in its string table */
-    pms__keymap_init(&where);
-    pms__keymap_init(&index);
-    pms__strtab_init(&names);
-    pms_pprof_row *out = NULL;
+    size_t counts = count_type(p);
+    table_build t = {0};
+    pms__keymap_init(&t.where);
+    pms__keymap_init(&t.index);
+    pms__strtab_init(&t.names);
     int64_t total = 0;
     uint64_t draws = 0;
     int rc = PMS_OK;
     for (size_t i = 0; i < p->msg->n_sample && !rc; i++) {
+        rc = add_sample(p, &t, i, type, counts, &total);
         const Pms__Sample *s = p->msg->sample[i];
-        const char *name, *file, *binary, *build_id;
-        if ((rc = leaf_function(p, s, &name, &file, &binary, &build_id))) break;
-        /* A row is a function (name and source file) in a binary, strings told apart by their
-         * content: pprof asks for distinct strings, but a writer that repeats one (an entry
-         * per function) must not split the function's row. */
-        int64_t in = pms__strtab_intern(&names, name), ifile = pms__strtab_intern(&names, file),
-                ibin = pms__strtab_intern(&names, binary);
-        uint64_t *place = in < 0 || ifile < 0 || ibin < 0
-                              ? NULL
-                              : pms__keymap_upsert(&where, (uint64_t)ifile, (uint64_t)ibin, where.count);
-        uint64_t *slot = place ? pms__keymap_upsert(&index, (uint64_t)in, *place, UINT64_MAX) : NULL;
-        if (!slot || (*slot == UINT64_MAX && pms__grow(&out, &size, *nrows + 1, sizeof *out))) {
-            rc = pms__fail(PMS_ENOMEM, "out of memory for the pprof table");
-            break;
-        }
-        if (*slot == UINT64_MAX) {
-            out[*nrows] = (pms_pprof_row){name, file, binary, build_id, 0, 0, 0, 0, 1};
-            *slot = (*nrows)++;
-        }
-        pms_pprof_row *r = &out[*slot];
-        /* Hostile values must not overflow: a sum beyond 64 bits is refused, not wrapped. */
-        if (__builtin_add_overflow(r->value, s->value[type], &r->value) ||
-            __builtin_add_overflow(total, s->value[type], &total)) {
-            rc = pms__fail(PMS_EFORMAT, "pprof sample %zu: the values of sample type %zu add up beyond 64 bits", i, type);
-            break;
-        }
-        uint64_t n = counts == SIZE_MAX ? 1 : (uint64_t)(s->value[counts] > 0 ? s->value[counts] : 0);
-        r->samples += counts == SIZE_MAX ? 0 : n;
-        draws += n;
+        draws += counts == SIZE_MAX ? 1 : (uint64_t)(s->value[counts] > 0 ? s->value[counts] : 0);
     }
-    pms__keymap_free(&where);
-    pms__keymap_free(&index);
-    pms__strtab_free(&names);
+    pms__keymap_free(&t.where);
+    pms__keymap_free(&t.index);
+    pms__strtab_free(&t.names);
+    free(t.last_sample);
     if (rc) {
-        free(out);
-        *nrows = 0;
+        free(t.rows);
         return rc;
     }
     /* Each share is a proportion of `draws` samples (the count type's total, else the
      * number of samples in the profile) for its Wilson interval. */
-    for (size_t i = 0; i < *nrows; i++) {
-        pms_pprof_row *r = &out[i];
-        r->share = total > 0 ? (double)r->value / (double)total : 0;
-        double k = round(r->share * (double)draws);
-        if (k < 0) k = 0;
-        if (k > (double)draws) k = (double)draws;
-        if (draws) pms_wilson_interval((uint64_t)k, draws, confidence, &r->ci_low, &r->ci_high);
+    for (size_t i = 0; i < t.nrows; i++) {
+        pms_pprof_row *r = &t.rows[i];
+        set_share(r->value, total, draws, confidence, &r->share, &r->ci_low, &r->ci_high);
+        set_share(r->cum_value, total, draws, confidence, &r->cum_share, &r->cum_ci_low, &r->cum_ci_high);
     }
-    if (*nrows) qsort(out, *nrows, sizeof *out, compare_rows);
-    *rows = out;
+    if (t.nrows) qsort(t.rows, t.nrows, sizeof *t.rows, compare_rows);
+    *rows = t.rows;
+    *nrows = t.nrows;
     return PMS_OK;
 }
 

@@ -77,6 +77,16 @@ int pms_profile_report_add_perfdata(pms_profile_report *rep, pms_profile *p, con
     return PMS_OK;
 }
 
+/* Rows by children share, largest first (the perf.data tables' order with children). */
+static int by_children(const void *x, const void *y)
+{
+    const pms_profile_row *a = x, *b = y;
+    if (a->children_period != b->children_period) return a->children_period < b->children_period ? 1 : -1;
+    if (a->period != b->period) return a->period < b->period ? 1 : -1;
+    int c = strcmp(a->symbol, b->symbol);
+    return c ? c : strcmp(a->binary, b->binary);
+}
+
 int pms_profile_report_add_pprof(pms_profile_report *rep, pms_pprof *p, const char *type_name)
 {
     size_t type = pms_pprof_default_type(p);
@@ -98,20 +108,28 @@ int pms_profile_report_add_pprof(pms_profile_report *rep, pms_pprof *p, const ch
         return rc;
     }
     pms_pprof_type(p, type, &name, &unit);
-    pms_profile_event_table t = {name, 0, calloc(n ? n : 1, sizeof *t.rows), n};
+    /* --children gives pprof's cum values (pprof -top -cum); the default is flat, as
+     * pprof's -top, so rows seen only in stacks are left out */
+    int children = rep->children == PMS_CHILDREN_ON;
+    pms_profile_event_table t = {name, 0, calloc(n ? n : 1, sizeof *t.rows), 0, children, NULL, 0};
     if (!t.rows) {
         free(rows);
         return pms__fail(PMS_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) { /* the strings belong to p */
-        uint64_t value = rows[i].value > 0 ? (uint64_t)rows[i].value : 0;
-        t.rows[i] = (pms_profile_row){.binary = rows[i].binary[0] ? rows[i].binary : rows[i].file,
-                                      .symbol = rows[i].function, .samples = rows[i].samples ? rows[i].samples : value,
-                                      .period = value, .share = rows[i].share, .ci_low = rows[i].ci_low,
-                                      .ci_high = rows[i].ci_high};
-        t.samples += t.rows[i].samples;
+        const pms_pprof_row *r = &rows[i];
+        uint64_t value = r->value > 0 ? (uint64_t)r->value : 0, cum = r->cum_value > 0 ? (uint64_t)r->cum_value : 0;
+        t.samples += r->samples ? r->samples : value;
+        if (!r->leaf && !children) continue;
+        t.rows[t.nrows++] = (pms_profile_row){
+            .binary = r->binary[0] ? r->binary : r->file, .symbol = r->function,
+            .samples = r->samples ? r->samples : value, .period = value, .share = r->share, .ci_low = r->ci_low,
+            .ci_high = r->ci_high, .children_samples = children ? (r->cum_samples ? r->cum_samples : cum) : 0,
+            .children_period = children ? cum : 0, .children_share = children ? r->cum_share : 0,
+            .children_ci_low = children ? r->cum_ci_low : 0, .children_ci_high = children ? r->cum_ci_high : 0};
     }
     free(rows);
+    if (children) qsort(t.rows, t.nrows, sizeof *t.rows, by_children);
     return add_table(rep, t);
 }
 

@@ -2,7 +2,8 @@
 # pmuscope report reads pprof profiles: a CPU profile that `go test -cpuprofile` writes for
 # a small Go program (tests/pprof/goburn, built offline here) is found by its content,
 # and its shares per function equal go tool pprof's on both sample types (samples, cpu)
-# within 0.1 percentage point, each with a Wilson interval that holds it; --pprof-input,
+# within 0.1 percentage point, each with a Wilson interval that holds it; --children's
+# shares equal go tool pprof -top -cum's; --pprof-input,
 # -e TYPE, raw (not gzipped) profiles, and clear failures on broken ones.
 set -euo pipefail
 . "$PMS_SOURCE_DIR/tests/lib/pprof.sh" # $tmp, fail, the readers
@@ -21,6 +22,15 @@ go_flat "$profile" cpu > "$tmp/go-cpu.flat"
 go_flat "$profile" samples > "$tmp/go-samples.flat"
 same_flat "$tmp/cpu.flat" "$tmp/go-cpu.flat" 0.1 0.001 "cpu: report against go tool pprof"
 same_flat "$tmp/samples.flat" "$tmp/go-samples.flat" 0.1 0.001 "samples: report against go tool pprof"
+# --children: pprof's cum values (each sample once in every function of its stack), as
+# go tool pprof -top -cum; the default stays flat, as -top, without children columns.
+"$PMUSCOPE" report -i "$profile" --children --csv --limit 0 > "$tmp/children.csv"
+report_children "$tmp/children.csv" > "$tmp/cpu.cum"
+go_cum "$profile" cpu > "$tmp/go-cpu.cum"
+awk -F'\t' '$1 > 50 {n++} END {exit !(n >= 2)}' "$tmp/go-cpu.cum" || fail "go's cum: fewer than 2 functions over 50%"
+same_flat "$tmp/cpu.cum" "$tmp/go-cpu.cum" 0.1 0.001 "cum: report --children against go tool pprof -top -cum"
+head -1 "$tmp/children.csv" | grep -q children_share || fail "--children: no children columns"
+if head -1 "$tmp/cpu.csv" | grep -q children; then fail "the default has children columns"; fi
 awk -F, 'NR > 1 && !($10 <= $9 && $9 <= $11 && $10 < $11) {print "no interval around the share: " $0; exit 1}' \
     "$tmp/cpu.csv" || fail "intervals"
 # The samples column counts samples: their sum is go's total sample count.

@@ -108,6 +108,14 @@ typedef struct pms_sampler_stats {
     uint64_t early;            /* randomised cpu-clock or task-clock: samples the kernel took
                                   before their drawn period had run (the timer fired again
                                   before the sampler changed it), left out */
+    uint64_t overdue;          /* ... due samples skipped: the sampler got to them after
+                                  their count had passed, so the next one is due a freshly
+                                  drawn period later (as a timer that overruns skips to its
+                                  next period) */
+    uint64_t uncovered;        /* ... the count (ns of CPU time) that no sample's period
+                                  covers: skipped when overdue, or the part of a period that
+                                  a change cut short (a period under 1 ms on average runs
+                                  several samples per draw, then changes) */
 } pms_sampler_stats;
 
 /* The kernel's limit on sampling frequencies (perf_event_max_sample_rate, samples per

@@ -14,10 +14,17 @@
  * left of it (the count read just before). A sample the kernel took before it was due
  * (the timer fired again before our change) is left out, and each sample says the drawn
  * period it ends (a sample that came late is followed by a shorter interval, so the
- * samples keep to the drawn periods; one a whole period late starts afresh, and the
- * time it skipped belongs to no sample, as when a fixed period's timer overruns). Without this, beside a short
- * period changed at every sample, a 64 us period lost 40% of its samples to our delay,
- * while a longer one sampled in full the CPU time our interrupts added to the thread. */
+ * samples keep to the drawn periods; one overdue, whose due count passed before the
+ * sampler got to it, is skipped and the next one is due a fresh period later, as when a
+ * fixed period's timer overruns: the time it skipped belongs to no sample and is counted).
+ * Without this, beside a short period changed at every sample, a 64 us period lost 40% of
+ * its samples to our delay, while a longer one sampled in full the CPU time our interrupts
+ * added to the thread.
+ *
+ * Every change and every wake-up of the sampler interrupts the target, some 35 us of its
+ * CPU time on a VM: a 64 us period changed at every sample made the target's CPU time 4
+ * times what it was unsampled. So a period that averages under PMS_RUN_NS runs the same
+ * number of samples per draw (in_run_sample); the sampler is woken once per run. */
 #include "pmuscope/sampler.h"
 
 #include "collect/ring.h"
@@ -49,6 +56,12 @@ enum { W_IDENTIFIER, W_IP, W_PIDTID, W_TIME };
  * while 50 us recovered. Randomised periods below this are raised to it. */
 #define PMS_HRTIMER_MIN_PERIOD 50000
 #define PMS_PENDING_MAX 8
+/* In the count (ns of CPU time), about the least a randomised cpu-clock or task-clock event
+ * runs one drawn period before the sampler changes it (see in_run_sample). Each change costs the
+ * target an interrupt (PERF_EVENT_IOC_PERIOD on its CPU) and each wake-up of the sampler
+ * another; on a VM the two cost it some 35 us of CPU, so a 64 us period changed at every
+ * sample more than doubled its CPU time. */
+#define PMS_RUN_NS 1000000
 
 /* A period change that the kernel has not yet shown in a sample: samples taken from
  * time `from` on (ioctl start + the new period, the earliest the restarted timer can
@@ -68,6 +81,9 @@ typedef struct sampling_fd {
     pid_t tid;    /* the thread whose event this is; -1 system-wide (every task) */
     uint64_t due;        /* kept in the count: the count at which the next sample is due */
     uint64_t period_due; /* ... the drawn period that ends there */
+    uint64_t changed_at; /* ... the count read at our latest period change */
+    uint64_t last_count; /* ... in runs: the count of the fd's latest sample */
+    uint64_t run_left;   /* ... in runs: samples left to the drawn period in force */
 } sampling_fd;
 
 typedef struct event_state {
@@ -82,6 +98,9 @@ typedef struct event_state {
      * top). Its samples carry their count (PERF_SAMPLE_READ, which the sampler adds and
      * takes out; not where --read counters already ask for a group read). */
     int in_count;
+    /* In the count, a mean period under PMS_RUN_NS: each drawn period runs for several
+     * samples (at least PMS_RUN_NS of the count), the sampler woken every `run` samples. */
+    uint64_t run;
 } event_state;
 
 struct pms_sampler {
@@ -237,7 +256,10 @@ static int in_count_sample(pms_sampler *s, sampling_fd *f, const struct perf_eve
      * original had when it was copied (what was left of a drawn one, perhaps); it says the
      * original's drawn period, as the samples of the copies always did here. */
     int own = f->tid <= 0 || (pid_t)(w[W_PIDTID] >> 32) == f->tid, early = own && count < f->due;
-    if (own && !f->resample) { /* the timer runs what is left of the period due */
+    /* The timer runs what is left of the period due, unless this early sample came before
+     * our latest change, which took it into account already (another change would only
+     * interrupt the target once more). */
+    if (own && !f->resample && !(early && count < f->changed_at)) {
         f->resample = 1;
         s->resample[s->nresample++] = f;
     }
@@ -248,7 +270,37 @@ static int in_count_sample(pms_sampler *s, sampling_fd *f, const struct perf_eve
     period = f->period_due;
     if (own) {
         f->period_due = pms_period_gen_next(s->ev[f->event].gen);
-        f->due = f->due + f->period_due > count ? f->due + f->period_due : count + f->period_due;
+        if (f->due + f->period_due > count) {
+            f->due += f->period_due;
+        } else { /* the next due sample has passed too: skipped, as a timer that overruns */
+            s->stats.overdue++;
+            s->stats.uncovered += count - f->due;
+            f->due = count + f->period_due;
+        }
+    }
+    *h = without_count(s, *h, period);
+    return 0;
+}
+
+/* A sample of an event whose drawn periods run for several samples each (the same number
+ * for every draw, so that the samples follow the drawn distribution: a run of a fixed
+ * length in the count would take more samples of a short draw than of a long one): passed
+ * on with the drawn period in force. The part of a period that a change cut short (less
+ * than one period, whatever the sampler's delay) lengthens the first interval after it,
+ * and is counted as covered by no sample. */
+static int in_run_sample(pms_sampler *s, sampling_fd *f, const struct perf_event_header **h)
+{
+    const uint64_t *w = (const uint64_t *)(const void *)(*h + 1);
+    uint64_t count = w[s->w_period + 1], period = f->period_due;
+    if (f->tid <= 0 || (pid_t)(w[W_PIDTID] >> 32) == f->tid) {
+        if (f->run_left == s->ev[f->event].run && count > f->last_count + period) /* first after a change */
+            s->stats.uncovered += count - f->last_count - period;
+        f->last_count = count;
+        if (f->run_left) f->run_left--;
+        if (!f->resample && !f->run_left) {
+            f->resample = 1;
+            s->resample[s->nresample++] = f;
+        }
     }
     *h = without_count(s, *h, period);
     return 0;
@@ -263,7 +315,10 @@ static int on_sample(pms_sampler *s, const struct perf_event_header **h)
     sampling_fd *f = find_sfd(s, w[W_IDENTIFIER]);
     if (!f) return PMS_OK;
     event_state *e = &s->ev[f->event];
-    if (e->in_count) return (*h)->size < sizeof **h + (s->w_period + 3) * sizeof(uint64_t) ? 0 : in_count_sample(s, f, h);
+    if (e->in_count) {
+        if ((*h)->size < sizeof **h + (s->w_period + 3) * sizeof(uint64_t)) return 0;
+        return e->run > 1 ? in_run_sample(s, f, h) : in_count_sample(s, f, h);
+    }
     if (e->correct_period) {
         uint64_t period = period_at(f, w[W_TIME]);
         if (period != w[s->w_period]) {
@@ -289,12 +344,32 @@ static int read_count(const sampling_fd *f, uint64_t *count)
     return read(f->fd, v, sizeof v) == (ssize_t)sizeof v ? (*count = v[0], 0) : -1;
 }
 
-/* What is left of the period due for f's next sample (kept in the count). */
-static uint64_t left_of_due(const sampling_fd *f)
+/* What is left of the period due for f's next sample (kept in the count). A sample
+ * already overdue is skipped, as a timer that overruns skips to its next period: the next
+ * one is due a freshly drawn period from now. (Asking for it as soon as the timer can, 10 us,
+ * made the timer fire every 10 us until our next change, and each firing and change
+ * interrupted the target: its CPU time grew several times.) */
+static uint64_t left_of_due(pms_sampler *s, sampling_fd *f)
 {
     uint64_t now;
     if (read_count(f, &now) != 0) return f->period_due;
-    return f->due > now ? f->due - now : 1; /* overdue: as soon as the timer can */
+    f->changed_at = now;
+    if (f->due > now) return f->due - now;
+    s->stats.overdue++;
+    s->stats.uncovered += now - (f->due - f->period_due);
+    f->period_due = pms_period_gen_next(s->ev[f->event].gen);
+    f->due = now + f->period_due;
+    return f->period_due;
+}
+
+/* The period f runs next: a fresh draw, or in the count what is left of the one due. */
+static uint64_t next_period(pms_sampler *s, sampling_fd *f)
+{
+    event_state *e = &s->ev[f->event];
+    if (!e->in_count) return pms_period_gen_next(e->gen);
+    if (e->run <= 1) return left_of_due(s, f);
+    f->run_left = e->run;
+    return f->period_due = pms_period_gen_next(e->gen);
 }
 
 static int randomize_marked(pms_sampler *s)
@@ -304,8 +379,7 @@ static int randomize_marked(pms_sampler *s)
         sampling_fd *f = s->resample[k];
         f->resample = 0;
         s->stats.period_updates++;
-        if (!rc)
-            rc = set_fd_period(s, f, s->ev[f->event].in_count ? left_of_due(f) : pms_period_gen_next(s->ev[f->event].gen));
+        if (!rc) rc = set_fd_period(s, f, next_period(s, f));
     }
     s->nresample = 0;
     return rc;
@@ -424,6 +498,8 @@ static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
             int rc = pms_period_gen_create(&e->gen, &e->cfg.randomize, e->base);
             if (rc) return rc;
             e->in_count = e->correct_period && !s->nreads;
+            uint64_t mean = e->base + (e->cfg.randomize.kind == PMS_RANDOMIZE_MASK ? (1ull << e->cfg.randomize.bits) / 2 : 0);
+            e->run = e->in_count && mean < PMS_RUN_NS ? (PMS_RUN_NS + mean - 1) / mean : 1;
             /* Matching the samples to our period changes needs one clock for both. */
             if (e->correct_period && !s->have_clock) {
                 s->have_clock = 1;
@@ -471,7 +547,8 @@ static int open_unit(pms_sampler *s, const pms_sampler_config *cfg, size_t u, pi
             a.mmap_data = cfg->dwarf_stack_size ? 1 : 0;
         }
         if (e->gen) {
-            a.wakeup_events = 1; /* wake at every sample to set the next period */
+            /* wake at every sample to set the next period (at the end of a run) */
+            a.wakeup_events = e->in_count ? (uint32_t)e->run : 1;
         } else if (e->cfg.wakeup_events) {
             a.wakeup_events = e->cfg.wakeup_events; /* redirected events share the buffer's wake-ups */
         } else {
@@ -485,6 +562,8 @@ static int open_unit(pms_sampler *s, const pms_sampler_config *cfg, size_t u, pi
             /* before Linux 6.12 an inherited event cannot read its count into its samples:
              * then the periods are not kept in the count */
             e->in_count = 0;
+            e->run = 1;
+            a.wakeup_events = 1;
             fd = pms_event_open(e->cfg.event.name, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
         }
         if (fd < 0) return fd;
@@ -524,6 +603,7 @@ static int map_unit(pms_sampler *s, size_t u, size_t pages)
             f->event = k;
             f->period = s->ev[k].cfg.period;
             f->due = f->period_due = s->ev[k].cfg.period; /* the first period, set at the open */
+            f->run_left = s->ev[k].run;
         }
     }
     s->pfds[u] = (struct pollfd){.fd = fds[0], .events = POLLIN};
@@ -672,6 +752,7 @@ int pms_sampler_set_period(pms_sampler *s, size_t i, uint64_t period)
         if (s->sfds[k].event != i) continue;
         s->sfds[k].due = 0; /* the next sample comes with the new period, whenever it comes */
         s->sfds[k].period_due = period;
+        s->sfds[k].run_left = e->run;
         int rc = set_fd_period(s, &s->sfds[k], period);
         if (rc) return rc;
     }

@@ -9,10 +9,12 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 hot=$PMS_WORKLOADS/hotspots
 
-# --json=FILE, a command that exits 3 after the workload, randomised periods.
+# --json=FILE, a command that exits 3 after the workload, randomised periods. (The shell
+# counts first: PERF_EVENT_IOC_PERIOD reaches the event of the process launched, not the
+# copies its children inherit, so the periods change while the shell itself runs.)
 set +e
 "$PMUSCOPE" record -e cpu-clock -c 200000 --randomize=mask:12 --seed 5 --json="$tmp/r.json" -o "$tmp/r.data" \
-    -- sh -c "\"$hot\" >/dev/null; exit 3" 2>"$tmp/err"
+    -- sh -c "i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done; \"$hot\" >/dev/null; exit 3" 2>"$tmp/err"
 rc=$?
 set -e
 [ $rc -eq 3 ] || fail "exit $rc, wanted the command's 3"

@@ -307,25 +307,26 @@ static void test_lost_samples_counted(void **state)
 static void test_mask_randomisation(void **state)
 {
     (void)state;
-    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 100000,
+    pms_sampling_event ev = {.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = 1000000,
                              .randomize = {.kind = PMS_RANDOMIZE_MASK, .bits = 20, .seed = 5}};
     pms_sampler_config cfg = {.events = &ev, .nevents = 1};
     pms_sampler_stats st;
-    seen v = run_hotspots(&cfg, &st, "2");
+    seen v = run_hotspots(&cfg, &st, "6");
     assert_true(v.samples > 300);
-    /* Each sample says the drawn period it ends (100 us + [0, 2^20 ns)); the samples keep
+    /* Each sample says the drawn period it ends (1 ms + [0, 2^20 ns)); the samples keep
      * to them in the child's CPU time (test_randomised_events_side_by_side), and a sample
      * that came late is followed by a shorter interval, so the time between samples only
-     * matches its period on average. */
+     * matches its period on average. (Periods that average under a millisecond run several
+     * samples each: test_short_randomised_periods_side_by_side.) */
     double mean = v.period_sum / (double)v.samples;
     print_message("%llu samples, %llu left out as early, periods %.0f to %.0f us, mean %.0f us; %llu of %llu "
                   "intervals more than 20 us sooner than their period, median |interval - period| %.0f us\n",
                   (unsigned long long)v.samples, (unsigned long long)st.early, v.period_min / 1e3,
                   v.period_max / 1e3, mean / 1e3, (unsigned long long)v.too_soon, (unsigned long long)v.intervals,
                   median_gap(&v) / 1000);
-    assert_true(v.period_min >= 100000 && v.period_max < 100000 + (1 << 20));
+    assert_true(v.period_min >= 1000000 && v.period_max < 1000000 + (1 << 20));
     assert_true(v.period_max - v.period_min > 500000); /* the periods really vary */
-    assert_close(mean, 100000 + (1 << 19), 0.15);
+    assert_close(mean, 1000000 + (1 << 19), 0.15);
     /* One change per drain and event: at most one per sample (fewer when the monitor falls
      * behind and finds several samples at once), those left out included. */
     assert_true(st.period_updates <= st.samples + st.early && st.period_updates > 100);
@@ -335,11 +336,11 @@ static void test_mask_randomisation(void **state)
 static void test_exp_randomisation(void **state)
 {
     (void)state;
-    pms_sampling_event ev = {.event = sw_event("task-clock", PERF_COUNT_SW_TASK_CLOCK), .period = 200000,
+    pms_sampling_event ev = {.event = sw_event("task-clock", PERF_COUNT_SW_TASK_CLOCK), .period = 1000000,
                              .randomize = {.kind = PMS_RANDOMIZE_EXP, .seed = 9}};
     pms_sampler_config cfg = {.events = &ev, .nevents = 1};
     pms_sampler_stats st;
-    seen v = run_hotspots(&cfg, &st, "2");
+    seen v = run_hotspots(&cfg, &st, "6");
     assert_true(v.samples > 300);
     double mean = v.period_sum / (double)v.samples;
     print_message("exp: %llu samples, mean period %.0f us, %llu of %llu intervals sooner than their period\n",
@@ -348,8 +349,8 @@ static void test_exp_randomisation(void **state)
     /* Each sample says the drawn period it ends, also one below the 50 us the timer is
      * given at least (that sample comes late, and the next interval is shorter). The sd of
      * the mean of n exponential periods is m/sqrt(n), under 5% here. */
-    assert_close(mean, 200000, 0.2);
-    assert_true(v.period_max > 400000);
+    assert_close(mean, 1000000, 0.2);
+    assert_true(v.period_max > 2000000);
     assert_true(v.period_min < 50000);
 }
 
@@ -373,6 +374,62 @@ static int on_event_sample(const struct perf_event_header *h, void *ctx)
     return 0;
 }
 
+/* The CPU time (task-clock, counted by the kernel from its exec) of one run of hotspots
+ * --scale SCALE, sampled with cfg into v (unsampled without cfg), and the sampler's stats. */
+static uint64_t child_cpu_ns(pms_sampler_config *cfg, const char *scale, per_event *v, pms_sampler_stats *st)
+{
+    pms_child c;
+    pms_sampler *s = NULL;
+    if (cfg) {
+        s = open_on_held_hotspots(cfg, scale, &c);
+        v->s = s;
+    } else {
+        char *argv[] = {(char *)workload("hotspots"), "--scale", (char *)scale, NULL};
+        assert_int_equal(pms_child_spawn(&c, argv), 0);
+    }
+    struct perf_event_attr tc = {.size = sizeof tc, .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK,
+                                 .disabled = 1, .enable_on_exec = 1, .inherit = 1};
+    int tc_fd = pms_event_open("task-clock", &tc, c.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    assert_true(tc_fd >= 0);
+    assert_int_equal(pms_child_release(&c, "hotspots"), 0);
+    if (s) {
+        pms_test_sample_until_exit(s, c.pid, on_event_sample, v);
+        pms_sampler_get_stats(s, st);
+        pms_sampler_close(s);
+    } else {
+        int status;
+        assert_int_equal(waitpid(c.pid, &status, 0), c.pid);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    uint64_t cpu = 0;
+    assert_int_equal(read(tc_fd, &cpu, sizeof cpu), sizeof cpu);
+    close(tc_fd);
+    return cpu;
+}
+
+/* Three randomised cpu-clock events (a uniform addition of `bits` bits) sampling one run of
+ * hotspots --scale SCALE side by side; returns the child's CPU time. */
+static uint64_t sample_side_by_side(const uint64_t period[3], const unsigned bits[3], int inherit, const char *scale,
+                                    per_event *v, pms_sampler_stats *st)
+{
+    pms_sampling_event ev[3];
+    for (int i = 0; i < 3; i++)
+        ev[i] = (pms_sampling_event){.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = period[i],
+                                     .randomize = {.kind = PMS_RANDOMIZE_MASK, .bits = bits[i], .seed = 3 + i}};
+    pms_sampler_config cfg = {.events = ev, .nevents = 3, .inherit = inherit};
+    uint64_t cpu = child_cpu_ns(&cfg, scale, v, st);
+    for (int i = 0; i < 3; i++) {
+        double mean = (double)period[i] + (double)(1u << bits[i]) / 2;
+        print_message("inherit %d, period %llu: %llu samples where %.0f are due, their periods add up to %.1f ms "
+                      "of %.1f ms task-clock\n", inherit, (unsigned long long)period[i],
+                      (unsigned long long)v->samples[i], (double)cpu / mean, v->period_sum[i] / 1e6, (double)cpu / 1e6);
+    }
+    print_message("  %llu samples, %llu early, %llu overdue (%.1f ms skipped), %llu period changes\n",
+                  (unsigned long long)st->samples, (unsigned long long)st->early, (unsigned long long)st->overdue,
+                  (double)st->uncovered / 1e6, (unsigned long long)st->period_updates);
+    return cpu;
+}
+
 static void test_randomised_events_side_by_side(void **state)
 {
     (void)state;
@@ -386,34 +443,10 @@ static void test_randomised_events_side_by_side(void **state)
     const uint64_t period[3] = {128000, 512000, 8000000};
     const unsigned bits[3] = {14, 16, 20};
     for (int inherit = 0; inherit <= 1; inherit++) {
-        pms_sampling_event ev[3];
-        for (int i = 0; i < 3; i++)
-            ev[i] = (pms_sampling_event){.event = sw_event("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), .period = period[i],
-                                         .randomize = {.kind = PMS_RANDOMIZE_MASK, .bits = bits[i], .seed = 3 + i}};
-        pms_sampler_config cfg = {.events = ev, .nevents = 3, .inherit = inherit};
-        pms_child c;
-        pms_sampler *s = open_on_held_hotspots(&cfg, "3", &c);
-        per_event v = {.s = s};
-        /* The CPU time the child receives, counted by the kernel from its exec. */
-        struct perf_event_attr tc = {.size = sizeof tc, .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK,
-                                     .disabled = 1, .enable_on_exec = 1, .inherit = 1};
-        int tc_fd = pms_event_open("task-clock", &tc, c.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-        assert_true(tc_fd >= 0);
-        assert_int_equal(pms_child_release(&c, "hotspots"), 0);
-        pms_test_sample_until_exit(s, c.pid, on_event_sample, &v);
+        per_event v = {0};
         pms_sampler_stats st;
-        pms_sampler_get_stats(s, &st);
-        pms_sampler_close(s);
-        uint64_t cpu = 0;
-        assert_int_equal(read(tc_fd, &cpu, sizeof cpu), sizeof cpu);
-        close(tc_fd);
+        uint64_t cpu = sample_side_by_side(period, bits, inherit, "3", &v, &st);
         assert_int_equal(st.lost, 0);
-        for (int i = 0; i < 3; i++) {
-            double mean = (double)period[i] + (double)(1u << bits[i]) / 2, due = (double)cpu / mean;
-            print_message("inherit %d, period %llu: %llu samples where %.0f are due, their periods add up to %.1f ms "
-                          "of %.1f ms task-clock\n", inherit, (unsigned long long)period[i],
-                          (unsigned long long)v.samples[i], due, v.period_sum[i] / 1e6, (double)cpu / 1e6);
-        }
         /* Some percent either way remain: the few microseconds between our read of the
          * count and the restart, cpu-clock counting some percent more than task-clock
          * under so many interrupts, and a delay longer than the period (the timer fires
@@ -423,6 +456,44 @@ static void test_randomised_events_side_by_side(void **state)
             assert_close(v.period_sum[i], (double)cpu, 0.1);
             assert_close((double)v.samples[i], (double)cpu / mean, 0.15);
         }
+    }
+}
+
+static void test_short_randomised_periods_side_by_side(void **state)
+{
+    (void)state;
+    /* Down to 64 us, the period of a sweep's first point: pmuscope's wake-up delay is then
+     * near the period. */
+    const uint64_t period[3] = {64000, 256000, 4000000};
+    const unsigned bits[3] = {12, 14, 18};
+    uint64_t alone = child_cpu_ns(NULL, "3", NULL, NULL);
+    for (int inherit = 0; inherit <= 1; inherit++) {
+        per_event v = {0};
+        pms_sampler_stats st;
+        uint64_t cpu = sample_side_by_side(period, bits, inherit, "3", &v, &st);
+        print_message("  the child's CPU time %.1f ms, %.1f ms unsampled: %.2fx\n", (double)cpu / 1e6,
+                      (double)alone / 1e6, (double)cpu / (double)alone);
+        assert_int_equal(st.lost, 0);
+        /* The timers fire about as often as samples are due in the CPU time the child
+         * received: no firings early or to catch up (at the timer's 10 us) pile up. */
+        double due = 0;
+        for (int i = 0; i < 3; i++) due += (double)cpu / ((double)period[i] + (double)(1u << bits[i]) / 2);
+        assert_true((double)(st.samples + st.early + st.overdue) < 1.2 * due);
+        for (int i = 0; i < 3; i++) {
+            double mean = (double)period[i] + (double)(1u << bits[i]) / 2;
+            /* each event samples its share: its periods add up to the CPU time (what was
+             * skipped aside; cpu-clock counts some percent more than task-clock) */
+            assert_true(v.period_sum[i] < 1.1 * (double)cpu);
+            assert_true(v.period_sum[i] + (double)st.uncovered > 0.9 * (double)cpu);
+            assert_close((double)v.samples[i], (double)cpu / mean, 0.15);
+        }
+        /* Runs: the 64 us period changes every 16 samples, the 256 us one every 4, the
+         * 4 ms one at every sample. */
+        assert_true(st.period_updates < st.samples / 4);
+        /* Each change and each wake-up of the sampler interrupts the child (some 35 us on a
+         * VM): changed at every sample, its CPU time grew 3.8 to 4 times (1.3 times with
+         * fixed periods, which need neither). Asserted on CPU time received. */
+        assert_true((double)cpu < 2.0 * (double)alone);
     }
 }
 
@@ -592,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_mask_randomisation),
         cmocka_unit_test(test_exp_randomisation),
         cmocka_unit_test(test_randomised_events_side_by_side),
+        cmocka_unit_test(test_short_randomised_periods_side_by_side),
         cmocka_unit_test(test_set_period),
         cmocka_unit_test(test_attach_to_running_process),
         cmocka_unit_test(test_time_order_across_cpus),

@@ -18,7 +18,11 @@
 # points of segments that keep opt's real-valued bound; the file's lines are decoded by
 # rounding to whole counts, which lets the optimal mix go below it. "guards met": samples at
 # which the optimal mix met a memory guard (its end points may then not be the fewest; 0
-# expected), "(greedy)" where a counter's eps is above 31.
+# expected), "(greedy)" where a counter's eps is above 31. "pred" is how many counters the
+# writer stored by predictive coding (version 2 of the file: each sample's difference from a
+# prediction, quantised to 2 eps + 1 counts) rather than as segments, the smaller of the two;
+# the counters' part ("y-part") is segments, residuals and predictive chunks together. The
+# second table gives each counter's encoding, stored alone, at eps 1, eps 0.1% and lossless.
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 P=$build/pmuscope
@@ -105,10 +109,11 @@ for s in "${streams[@]}"; do
     # whether a counter took the greedy choice (eps above 31)
     cut=$(sed -nE 's/^note: .* met its caps at ([0-9]+) samples.*/\1/p' out.txt); cut=${cut:-0}
     grep -q "^note: .* took the greedy joint/disjoint choice" out.txt && cut="$cut (greedy)"
-    read -r t x y r < <(echo "$line" | sed -E 's/.*: ([0-9]+) bytes: x ([0-9]+), segments ([0-9]+), residuals ([0-9]+).*/\1 \2 \3 \4/')
+    read -r t x y r p np < <(echo "$line" | sed -E 's/.*: ([0-9]+) bytes: x ([0-9]+), segments ([0-9]+), residuals ([0-9]+), predictive ([0-9]+), .*; ([0-9]+) counters predictive.*/\1 \2 \3 \4 \5 \6/')
+    r=$((r + p))
     tot[$mode]=$t; xp[$mode]=$x; yp[$mode]=$((y + r))
-    printf '%-18s %7s %8s %8s %8s %8s %8s %8s | %-9s %8d %8d %8d %8.2f %9.2f  points: optimal %d (%ss, guards met %s), greedy %d (%ss), opt m+1 %d\n' "" "" "" "" "" "" "" "" "$mode" \
-      "$t" "$x" "$((y + r))" "$(echo "$zxy / $t" | bc -l)" "$(echo "$zy / ($y + $r)" | bc -l)" "$points" "$topt" "$cut" "$gpoints" "$tgreedy" "$min"
+    printf '%-18s %7s %8s %8s %8s %8s %8s %8s | %-9s %8d %8d %8d %8.2f %9.2f  pred %d, points: optimal %d (%ss, guards met %s), greedy %d (%ss), opt m+1 %d\n' "" "" "" "" "" "" "" "" "$mode" \
+      "$t" "$x" "$((y + r))" "$(echo "$zxy / $t" | bc -l)" "$(echo "$zy / ($y + $r)" | bc -l)" "$np" "$points" "$topt" "$cut" "$gpoints" "$tgreedy" "$min"
   done
   met() { if [ "$1" = 1 ]; then echo met; else echo "NOT met"; fi; }
   goal G1 "eps 1: file ${tot[eps1]} < zstd xy $zxy" "$(met "$(echo "${tot[eps1]} < $zxy" | bc)")"
@@ -127,7 +132,8 @@ done
 # against delta+zstd -19 of that counter. Where the range is under 1,000 counts, eps is
 # below one count: the counter must come back exactly (lossless by definition).
 echo
-printf '%-18s %-22s %14s %10s %9s %9s %8s  %s\n' stream counter range eps zstd-y y-part ratio G2
+printf '%-18s %-22s %14s %10s %9s %9s %8s  %-36s %s\n' stream counter range eps zstd-y y-part ratio G2 \
+  "encoding: eps 1, eps 0.1%, lossless"
 for s in "${streams[@]}"; do
   csv=$s.csv
   IFS=, read -r -a cols < <(head -1 "$csv")
@@ -136,13 +142,20 @@ for s in "${streams[@]}"; do
     range=$((hi - lo))
     z=$(delta "$csv" "$c" | zbytes)
     cut -d, -f1,$((c + 1)) "$csv" > one.csv
+    encs=()
+    for a in "--eps 1" "--eps 0.1%" "--eps 0 --lossless"; do
+      "$P" olr --method opt $a --store one.olr one.csv > one.txt
+      np=$(sed -nE 's/^one.olr: .*; ([0-9]+) counters predictive.*/\1/p' one.txt)
+      if [ "$np" = 1 ]; then encs+=(predictive); else encs+=(segments); fi
+    done
     "$P" olr --method opt --eps 0.1% --store one.olr one.csv > one.txt
-    read -r y r < <(sed -nE 's/^one.olr: .* segments ([0-9]+), residuals ([0-9]+).*/\1 \2/p' one.txt)
+    read -r y r < <(sed -nE 's/^one.olr: .* segments ([0-9]+), residuals ([0-9]+), predictive ([0-9]+).*/\1 \2+\3/p' one.txt)
+    r=$((r))
     eps=$(awk -v r="$range" 'BEGIN { printf "%.4g", r / 1000 }')
     if [ "$range" -lt 1000 ]; then verdict="lossless by definition (eps < 1 count)"
     elif [ $(((y + r) * 10)) -le "$z" ]; then verdict=met
     else verdict="NOT met"; fi
-    printf '%-18s %-22s %14d %10s %9d %9d %8.1f  %s\n' "$s" "${cols[$c]}" "$range" "$eps" "$z" "$((y + r))" \
-      "$(echo "$z / ($y + $r)" | bc -l)" "$verdict"
+    printf '%-18s %-22s %14d %10s %9d %9d %8.1f  %-36s %s\n' "$s" "${cols[$c]}" "$range" "$eps" "$z" "$((y + r))" \
+      "$(echo "$z / ($y + $r)" | bc -l)" "$verdict" "${encs[*]}"
   done
 done

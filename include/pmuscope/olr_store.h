@@ -21,7 +21,7 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
-#define PMS_OLR_STORE_VERSION 1u
+#define PMS_OLR_STORE_VERSION 2u /* the version written; the reader reads 1 and 2 */
 
 typedef struct pms_olr_store_options {
     int keep_x;     /* 1 (default): x as delta-of-delta varints; 0: left out, for a reader that
@@ -36,7 +36,17 @@ typedef struct pms_olr_store_options {
     uint64_t mixed_states_max; /* the optimal mix's memory guard, knot states per counter
                      * (16 bytes each; 0, the default: 4 Mi, 64 MiB); meeting it is counted
                      * in mixed_cut */
+    int encoding;   /* how opt's counters are stored: PMS_OLR_ENCODING_AUTO (default: each
+                     * counter the smaller of the two), _SEGMENTS or _PREDICTIVE */
 } pms_olr_store_options;
+
+/* A counter is stored as line segments (with residuals in a lossless file) or by
+ * predictive coding: each sample as the difference from a prediction made from the values
+ * already decoded, quantised to 2 eps + 1 counts (eps 0 in a lossless file; version 2,
+ * docs/olr-format.md). wm's counters are always segments. With AUTO the writer compares
+ * the two compressed, per counter, when it first writes the counter's data (at the end of
+ * a stream shorter than a chunk) and keeps that choice. */
+enum { PMS_OLR_ENCODING_AUTO = 0, PMS_OLR_ENCODING_SEGMENTS = 1, PMS_OLR_ENCODING_PREDICTIVE = 2 };
 
 void pms_olr_store_options_init(pms_olr_store_options *o);
 
@@ -49,7 +59,9 @@ typedef struct pms_olr_store_stats {
     uint64_t mixed_starts_peak;        /* the most line starts it kept awake at once, any counter */
     uint64_t mixed_states_peak;        /* the most knot states it held at once, any counter */
     uint64_t mixed_greedy;             /* opt's counters with eps above 31: the greedy choice */
-    uint64_t bytes_header, bytes_x, bytes_segments, bytes_residuals, bytes_total;
+    uint64_t predictive;               /* counters stored by predictive coding (the segment
+                                        * counts above are those of the other counters) */
+    uint64_t bytes_header, bytes_x, bytes_segments, bytes_residuals, bytes_predictive, bytes_total;
 } pms_olr_store_stats;
 
 typedef struct pms_olr_writer pms_olr_writer;
@@ -95,7 +107,10 @@ typedef struct pms_olr_stored {
     uint64_t *x;               /* n, or NULL when x was left out */
     pms_olr_stored_segment **seg; /* k arrays */
     size_t *nseg;              /* k */
-    uint64_t **residual;       /* k arrays of n (lossless), as differences mod 2^64 */
+    uint64_t **residual;       /* k arrays of n (lossless), as differences mod 2^64; NULL for a
+                                * predictive counter */
+    uint64_t **value;          /* k: a predictive counter's n decoded values (its nseg is 0), or
+                                * NULL for a counter of segments */
 } pms_olr_stored;
 
 /* Reads and checks a whole file (or SIZE bytes at DATA, named WHERE). Errors name the file,

@@ -46,8 +46,12 @@ static void usage(FILE *out)
           "                        eps <= 31: the fewest of any joint/disjoint mix, Luo et al.,\n"
           "                        ICDE 2015) or 'greedy' (opt's segments, joint where a line\n"
           "                        from the previous end point fits)\n"
-          "      --decode FILE     with INPUT: the samples decoded back from the segments, each at\n"
-          "                        its own x (CSV as --samples); alone: decode the segment file\n"
+          "      --encoding HOW    opt's counters in the segment file: 'auto' (default: each the\n"
+          "                        smaller of the two), 'segments' or 'predictive' (each sample's\n"
+          "                        difference from a prediction, quantised to 2 eps + 1 counts)\n"
+          "      --decode FILE     with INPUT: the samples decoded back, each at its own x (CSV as\n"
+          "                        --samples): from the --store file, or without --store from the\n"
+          "                        segments (as --encoding segments); alone: decode the segment file\n"
           "                        FILE to -o (standard output)\n"
           "      --x-from SAMPLES  --decode of a file without x: the samples' x from this input\n"
           "      --samples FILE    the input samples as CSV\n"
@@ -59,7 +63,8 @@ static void usage(FILE *out)
 }
 
 enum { OPT_METHOD = 256, OPT_EPS, OPT_COUNTERS, OPT_X, OPT_CSV, OPT_TID, OPT_PER_COUNTER, OPT_ALPHA, OPT_NSIGMA, OPT_MAX_LEN, OPT_MAX_HULL, OPT_NO_MONOTONE,
-       OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON, OPT_STORE, OPT_NO_X, OPT_LOSSLESS, OPT_LEVEL, OPT_X_FROM, OPT_JOINTS };
+       OPT_DECODE, OPT_SAMPLES, OPT_SVG, OPT_JSON, OPT_STORE, OPT_NO_X, OPT_LOSSLESS, OPT_LEVEL, OPT_X_FROM, OPT_JOINTS,
+       OPT_ENCODING };
 
 /* "[NAME=]VALUE[%|step]" */
 static int parse_eps(char *arg, pms_olr_eps_spec *out)
@@ -195,7 +200,7 @@ int cmd_olr(int argc, char **argv)
         {"csv", optional_argument, NULL, OPT_CSV},  {"store", required_argument, NULL, OPT_STORE},
         {"no-x", no_argument, NULL, OPT_NO_X},      {"lossless", no_argument, NULL, OPT_LOSSLESS},
         {"level", required_argument, NULL, OPT_LEVEL}, {"x-from", required_argument, NULL, OPT_X_FROM},
-        {"joints", required_argument, NULL, OPT_JOINTS},
+        {"joints", required_argument, NULL, OPT_JOINTS}, {"encoding", required_argument, NULL, OPT_ENCODING},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     pms_olr_options opt;
@@ -266,6 +271,12 @@ int cmd_olr(int argc, char **argv)
             if (strcmp(optarg, "optimal") && strcmp(optarg, "greedy"))
                 return cli_usage_error("olr", "--joints %s: expected 'optimal' or 'greedy'", optarg);
             so.greedy_joints = !strcmp(optarg, "greedy");
+            break;
+        case OPT_ENCODING:
+            if (!strcmp(optarg, "auto")) so.encoding = PMS_OLR_ENCODING_AUTO;
+            else if (!strcmp(optarg, "segments")) so.encoding = PMS_OLR_ENCODING_SEGMENTS;
+            else if (!strcmp(optarg, "predictive")) so.encoding = PMS_OLR_ENCODING_PREDICTIVE;
+            else return cli_usage_error("olr", "--encoding %s: expected 'auto', 'segments' or 'predictive'", optarg);
             break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;

@@ -17,6 +17,7 @@ enum {
     PMS_OLR_CHUNK_SEGMENTS = 'S', /* one counter's segments */
     PMS_OLR_CHUNK_RESIDUALS = 'R',/* one counter's residuals */
     PMS_OLR_CHUNK_END = 'E',      /* totals; the last chunk */
+    PMS_OLR_CHUNK_PREDICTIVE = 'P', /* one counter's samples, predictive coding (version 2) */
 };
 
 /* The most bytes a chunk may decompress to (the writer makes chunks of about 1 MiB). */

@@ -4,6 +4,7 @@
 #include "olr/series_internal.h"
 #include "olr/store_format.h"
 #include "olr/store_line.h"
+#include "olr/store_predict.h"
 #include "olr/store_varint.h"
 #include "pmuscope/olr_store.h"
 #include "util/error.h"
@@ -25,6 +26,7 @@ typedef struct reader {
     size_t *cap;         /* k: room of seg[j] */
     uint64_t *covered;   /* k: samples covered by segments */
     uint64_t *nres;      /* k */
+    pms__olr_history *hist; /* k: a predictive counter's last decoded values */
     int ended;
 } reader;
 
@@ -76,10 +78,10 @@ static int header(reader *r)
         return bad_at(r, f, "the magic \"PMSOLR\" of an olr segment file");
     f->pos = PMS_OLR_STORE_MAGIC_LEN;
     s->version = f->p[f->pos];
-    if (s->version != PMS_OLR_STORE_VERSION) {
+    if (s->version < 1 || s->version > PMS_OLR_STORE_VERSION) {
         char msg[96];
-        snprintf(msg, sizeof msg, "version %u (this reader knows version %u), found %u", PMS_OLR_STORE_VERSION,
-                 PMS_OLR_STORE_VERSION, s->version);
+        snprintf(msg, sizeof msg, "version 1 to %u (the versions this reader knows), found %u", PMS_OLR_STORE_VERSION,
+                 s->version);
         return bad_at(r, f, msg);
     }
     f->pos++;
@@ -102,10 +104,13 @@ static int header(reader *r)
     s->seg = calloc(k, sizeof *s->seg);
     s->nseg = calloc(k, sizeof *s->nseg);
     s->residual = calloc(k, sizeof *s->residual);
+    s->value = calloc(k, sizeof *s->value);
+    r->hist = calloc(k, sizeof *r->hist);
     r->cap = calloc(k, sizeof *r->cap);
     r->covered = calloc(k, sizeof *r->covered);
     r->nres = calloc(k, sizeof *r->nres);
-    if (!s->names || !s->eps || !s->seg || !s->nseg || !s->residual || !r->cap || !r->covered || !r->nres)
+    if (!s->names || !s->eps || !s->seg || !s->nseg || !s->residual || !s->value || !r->hist || !r->cap ||
+        !r->covered || !r->nres)
         return pms__fail(PMS_ENOMEM, "out of memory");
     if ((rc = string(r, &s->xname, "the length of x's name"))) return rc;
     for (size_t j = 0; j < s->k; j++) {
@@ -166,6 +171,7 @@ static int chunk_segments(reader *r)
     uint64_t m;
     int rc = counter_chunk(r, &j, &m, "the number of segments", "at most one segment per byte");
     if (rc) return rc;
+    if (s->value[j]) return bad_at(r, &r->in, "no segments for a counter stored by predictive coding");
     if (pms__grow(&s->seg[j], &r->cap[j], s->nseg[j] + (size_t)m, sizeof **s->seg))
         return pms__fail(PMS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < m; i++) {
@@ -195,11 +201,49 @@ static int chunk_residuals(reader *r)
     int rc = counter_chunk(r, &j, &m, "the number of residuals", "at most one residual per byte");
     if (rc) return rc;
     if (!s->lossless) return bad_at(r, &r->in, "no residuals: the header says the file is not lossless");
+    if (s->value[j]) return bad_at(r, &r->in, "no residuals for a counter stored by predictive coding");
     size_t cap = (size_t)r->nres[j];
     if (pms__grow(&s->residual[j], &cap, (size_t)(r->nres[j] + m), sizeof **s->residual))
         return pms__fail(PMS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < m; i++)
         if ((rc = zigzag(r, &r->in, &s->residual[j][r->nres[j]++], "a residual"))) return rc;
+    return PMS_OK;
+}
+
+/* A P chunk (version 2): counter, m, predictor, then the m codes as byte planes. */
+static int chunk_predictive(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    size_t j = 0;
+    uint64_t m;
+    int rc = counter_chunk(r, &j, &m, "the number of samples", "at most one sample per byte");
+    if (rc) return rc;
+    if (s->nseg[j] || r->nres[j]) return bad_at(r, &r->in, "no predictive coding for a counter stored as segments");
+    if (r->in.pos + 2 > r->in.n) return bad_at(r, &r->in, "a predictor and a code width");
+    int predictor = r->in.p[r->in.pos];
+    if (predictor >= PMS__OLR_PREDICTORS) return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear)");
+    r->in.pos++;
+    unsigned w = r->in.p[r->in.pos];
+    if (w < 1 || w > 8) return bad_at(r, &r->in, "a code width of 1 to 8 bytes");
+    r->in.pos++;
+    if ((uint64_t)w * m != r->in.n - r->in.pos) return bad_at(r, &r->in, "m codes of w bytes each to the end of the chunk");
+    size_t have = (size_t)r->covered[j], cap = have;
+    if (pms__grow(&s->value[j], &cap, have + (size_t)m, sizeof **s->value))
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    uint64_t eps = s->lossless ? 0 : s->eps[j];
+    const uint8_t *planes = r->in.p + r->in.pos;
+    for (size_t i = 0; i < (size_t)m; i++) {
+        uint64_t z = 0, v;
+        for (unsigned b = 0; b < w; b++) z |= (uint64_t)planes[b * (size_t)m + i] << (8 * b);
+        if (pms__olr_dequantise(z, pms__olr_predict(predictor, &r->hist[j]), eps, &v)) {
+            r->in.pos += i;
+            return bad_at(r, &r->in, "a quantised difference q with |q| (2 eps + 1) at most 2^65");
+        }
+        pms__olr_history_push(&r->hist[j], v);
+        s->value[j][have + i] = v;
+    }
+    r->in.pos = r->in.n;
+    r->covered[j] += m;
     return PMS_OK;
 }
 
@@ -214,8 +258,9 @@ static int chunk_end(reader *r)
         uint64_t nseg;
         if ((rc = varint(r, &r->in, &nseg, "a counter's number of segments"))) return rc;
         if (nseg != s->nseg[j]) return bad_at(r, &r->in, "a counter's number of segments as its chunks hold");
-        if (r->covered[j] != s->n) return bad_at(r, &r->in, "segments of every counter covering every sample");
-        if (s->lossless && r->nres[j] != s->n) return bad_at(r, &r->in, "a residual of every sample");
+        if (r->covered[j] != s->n)
+            return bad_at(r, &r->in, "segments or predictive codes of every counter covering every sample");
+        if (s->lossless && !s->value[j] && r->nres[j] != s->n) return bad_at(r, &r->in, "a residual of every sample");
     }
     r->ended = 1;
     return PMS_OK;
@@ -227,9 +272,9 @@ static int chunk(reader *r)
     r->chunk_at = f->pos;
     int type = f->p[f->pos++];
     if (type != PMS_OLR_CHUNK_X && type != PMS_OLR_CHUNK_SEGMENTS && type != PMS_OLR_CHUNK_RESIDUALS &&
-        type != PMS_OLR_CHUNK_END) {
+        type != PMS_OLR_CHUNK_END && (type != PMS_OLR_CHUNK_PREDICTIVE || r->s->version < 2)) {
         f->pos--;
-        return bad_at(r, f, "a chunk type: X, S, R or E");
+        return bad_at(r, f, r->s->version < 2 ? "a chunk type of version 1: X, S, R or E" : "a chunk type: X, S, R, P or E");
     }
     uint64_t raw, stored;
     int rc = varint(r, f, &raw, "the chunk's decompressed length");
@@ -249,7 +294,8 @@ static int chunk(reader *r)
     f->pos += (size_t)stored;
     r->in = (pms__cursor){.p = buf, .n = (size_t)raw};
     rc = type == PMS_OLR_CHUNK_X ? chunk_x(r) : type == PMS_OLR_CHUNK_SEGMENTS ? chunk_segments(r)
-         : type == PMS_OLR_CHUNK_RESIDUALS ? chunk_residuals(r) : chunk_end(r);
+         : type == PMS_OLR_CHUNK_RESIDUALS ? chunk_residuals(r) : type == PMS_OLR_CHUNK_PREDICTIVE ? chunk_predictive(r)
+         : chunk_end(r);
     if (rc == 0 && r->in.pos != r->in.n) rc = bad_at(r, &r->in, "the end of the chunk");
     free(buf);
     return rc;
@@ -268,6 +314,7 @@ int pms_olr_stored_read_mem(pms_olr_stored *out, const void *data, size_t size, 
     free(r.cap);
     free(r.covered);
     free(r.nres);
+    free(r.hist);
     if (rc) pms_olr_stored_free(out);
     return rc;
 }
@@ -293,6 +340,7 @@ int pms_olr_stored_decode(const pms_olr_stored *s, size_t j, const uint64_t *x, 
         if (x[i] <= x[i - 1])
             return pms__fail(PMS_EINVAL, "olr file: x[%llu] = %llu after %llu: x must increase strictly",
                              (unsigned long long)i, (unsigned long long)x[i], (unsigned long long)x[i - 1]);
+    if (s->value[j]) memcpy(y, s->value[j], (size_t)s->n * sizeof *y);
     for (size_t g = 0; g < s->nseg[j]; g++) {
         const pms_olr_stored_segment *e = &s->seg[j][g];
         uint64_t last = e->first + e->count - 1, x0 = e->joint ? x[e->first - 1] : x[e->first];
@@ -329,11 +377,13 @@ void pms_olr_stored_free(pms_olr_stored *s)
         if (s->names) free(s->names[j]);
         if (s->seg) free(s->seg[j]);
         if (s->residual) free(s->residual[j]);
+        if (s->value) free(s->value[j]);
     }
     free(s->names);
     free(s->seg);
     free(s->nseg);
     free(s->residual);
+    free(s->value);
     free(s->eps);
     free(s->xname);
     free(s->x);

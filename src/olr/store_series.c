@@ -46,6 +46,7 @@ int pms_olr_write_decoded(FILE *out, const pms_olr_series *s, const pms_olr_fit 
     pms_olr_store_options_init(&so);
     so.level = 1; /* nothing written: only the end points matter */
     so.keep_x = 0;
+    so.encoding = PMS_OLR_ENCODING_SEGMENTS;
     decoding d = {out, s->k};
     pms_olr_write_series_header(out, s);
     return store_fit(NULL, "the decoded samples", &so, s, f, NULL, write_decoded_row, &d);

@@ -5,6 +5,7 @@
 #include "olr/store_format.h"
 #include "olr/store_line.h"
 #include "olr/store_mixed.h"
+#include "olr/store_predict.h"
 #include "olr/store_varint.h"
 #include "pmuscope/olr_store.h"
 #include "util/error.h"
@@ -25,6 +26,10 @@ typedef struct wcounter {
     uint64_t fit_next;     /* with mx: the first sample no fitter segment covered yet */
     uint64_t kidx, kval;   /* with mx: the last knot handed out */
     int kopen;             /* it starts a disjoint segment not yet stored */
+    int enc;               /* PMS_OLR_ENCODING_*: AUTO until chosen */
+    pms__olr_pcoder pc;    /* predictive coding (unless enc is SEGMENTS) */
+    uint64_t pdone;        /* samples in its predictive chunks */
+    uint64_t segments, joint, split, points; /* of its segments, for the stats */
 } wcounter;
 
 struct pms_olr_writer {
@@ -42,6 +47,11 @@ struct pms_olr_writer {
     uint64_t nx_chunk;
     ZSTD_CCtx *zc;
     pms__obuf raw;             /* a chunk's contents, and its zstd frame: kept from chunk */
+    pms__obuf packed;          /* a chunk packed to be written */
+    pms__obuf pseg, pres, ppred; /* a counter's chunks of each kind, packed to compare */
+    pms__obuf planes, cand[PMS__OLR_PREDICTORS]; /* a P chunk's codes, and its packed chunk
+                                  * with each predictor (kept: writing allocates nothing in the
+                                  * steady state) */
     uint8_t *z;                /* to chunk, so that writing allocates nothing in the steady */
     size_t zcap;               /* state */
     pms_olr_store_stats st;
@@ -71,10 +81,10 @@ static int write_bytes(pms_olr_writer *w, const void *p, size_t n)
 }
 
 /* A chunk: type, varint raw length, varint stored length, the zstd frame of
- * prefix + body. Adds its bytes to *part. */
-static int write_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, uint64_t *part)
+ * prefix + body; appended to OUT. */
+static int pack_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, pms__obuf *out)
 {
-    pms__obuf head = {0}, *raw = &w->raw;
+    pms__obuf *raw = &w->raw;
     raw->n = 0;
     pms__obuf_bytes(raw, prefix->p, prefix->n);
     pms__obuf_bytes(raw, body->p, body->n);
@@ -94,19 +104,31 @@ static int write_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, con
     }
     if (rc == 0) {
         uint8_t t = (uint8_t)type;
-        pms__obuf_bytes(&head, &t, 1);
-        pms__obuf_varint(&head, raw->n);
-        pms__obuf_varint(&head, zn);
-        if (head.oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
+        pms__obuf_bytes(out, &t, 1);
+        pms__obuf_varint(out, raw->n);
+        pms__obuf_varint(out, zn);
+        pms__obuf_bytes(out, z, zn);
+        if (out->oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     }
-    if (rc == 0) rc = write_bytes(w, head.p, head.n);
-    if (rc == 0) rc = write_bytes(w, z, zn);
-    if (rc == 0) {
-        *part += head.n + zn;
-        w->st.bytes_total += head.n + zn;
-    }
-    pms__obuf_free(&head);
     return rc;
+}
+
+/* Writes packed chunks and adds their bytes to *part; empties PACKED. */
+static int emit(pms_olr_writer *w, pms__obuf *packed, uint64_t *part)
+{
+    int rc = write_bytes(w, packed->p, packed->n);
+    if (rc == 0) {
+        *part += packed->n;
+        w->st.bytes_total += packed->n;
+    }
+    packed->n = 0;
+    return rc;
+}
+
+static int write_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, uint64_t *part)
+{
+    int rc = pack_chunk(w, type, prefix, body, &w->packed);
+    return rc ? rc : emit(w, &w->packed, part);
 }
 
 static int flush_x(pms_olr_writer *w)
@@ -121,7 +143,8 @@ static int flush_x(pms_olr_writer *w)
     return rc;
 }
 
-static int flush_counter(pms_olr_writer *w, size_t j, int type)
+/* Counter j's segments or residuals since its last chunk, packed into OUT. */
+static int pack_counter(pms_olr_writer *w, size_t j, int type, pms__obuf *out)
 {
     wcounter *c = &w->c[j];
     pms__obuf *body = type == PMS_OLR_CHUNK_SEGMENTS ? &c->seg : &c->res;
@@ -130,11 +153,72 @@ static int flush_counter(pms_olr_writer *w, size_t j, int type)
     pms__obuf pre = {0};
     pms__obuf_varint(&pre, j);
     pms__obuf_varint(&pre, *count);
-    int rc = write_chunk(w, type, &pre, body,
-                         type == PMS_OLR_CHUNK_SEGMENTS ? &w->st.bytes_segments : &w->st.bytes_residuals);
+    int rc = pack_chunk(w, type, &pre, body, out);
     pms__obuf_free(&pre);
     body->n = 0;
     *count = 0;
+    return rc;
+}
+
+/* Counter j's predictive codes since its last chunk, packed into OUT with the predictor
+ * whose chunk is smaller (the first on a tie): *best. */
+static int pack_predictive(pms_olr_writer *w, size_t j, pms__obuf *out, int *best_out)
+{
+    pms__olr_pcoder *pc = &w->c[j].pc;
+    if (pc->m == 0) return PMS_OK;
+    pms__obuf *cand = w->cand;
+    int best = 0, rc = PMS_OK;
+    for (int p = 0; rc == 0 && p < PMS__OLR_PREDICTORS; p++) {
+        uint8_t pre_bytes[32], *e = pre_bytes; /* two varints and the predictor: 21 bytes at most */
+        pms__obuf pre = {.p = pre_bytes, .cap = sizeof pre_bytes};
+        pms__obuf_varint(&pre, j);
+        pms__obuf_varint(&pre, pc->m);
+        e[pre.n++] = (uint8_t)p;
+        w->planes.n = cand[p].n = 0;
+        pms__olr_planes_put(&w->planes, pc->z[p], pc->m);
+        rc = pack_chunk(w, PMS_OLR_CHUNK_PREDICTIVE, &pre, &w->planes, &cand[p]);
+        if (rc == 0 && cand[p].n < cand[best].n) best = p;
+    }
+    if (rc == 0) {
+        pms__obuf_bytes(out, cand[best].p, cand[best].n);
+        if (out->oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
+    }
+    *best_out = best;
+    return rc;
+}
+
+/* Writes counter j's chunks of what it has since its last ones. Before the counter's
+ * encoding is chosen, both are packed and the smaller per sample covered is written and
+ * kept from then on (the segments may not reach the latest sample yet; when none has
+ * closed over a whole chunk of samples, they win). */
+static int flush_counter(pms_olr_writer *w, size_t j)
+{
+    wcounter *c = &w->c[j];
+    uint64_t mp = c->pc.m;
+    int rc = PMS_OK, best = 0;
+    if (c->enc != PMS_OLR_ENCODING_PREDICTIVE) {
+        rc = pack_counter(w, j, PMS_OLR_CHUNK_SEGMENTS, &w->pseg);
+        if (rc == 0) rc = pack_counter(w, j, PMS_OLR_CHUNK_RESIDUALS, &w->pres);
+    }
+    if (rc == 0 && c->enc != PMS_OLR_ENCODING_SEGMENTS) rc = pack_predictive(w, j, &w->ppred, &best);
+    if (rc == 0 && c->enc == PMS_OLR_ENCODING_AUTO) {
+        /* bytes per sample: the predictive chunk covers mp samples, the segments next */
+        unsigned __int128 pred = (unsigned __int128)w->ppred.n * c->next,
+                          segs = (unsigned __int128)(w->pseg.n + w->pres.n) * mp;
+        c->enc = pred <= segs && c->next ? PMS_OLR_ENCODING_PREDICTIVE : PMS_OLR_ENCODING_SEGMENTS;
+        if (c->enc == PMS_OLR_ENCODING_PREDICTIVE) w->pseg.n = w->pres.n = 0;
+        else w->ppred.n = 0;
+        if (c->enc == PMS_OLR_ENCODING_SEGMENTS) pms__olr_pcoder_free(&c->pc);
+    }
+    if (rc == 0 && c->enc == PMS_OLR_ENCODING_PREDICTIVE && mp) {
+        if (c->dec) /* the samples from pdone on are kept: none was handed to the decoded callback */
+            memcpy(c->dec + (c->pdone - w->base), c->pc.d[best], mp * sizeof *c->dec);
+        c->pdone += mp;
+        pms__olr_pcoder_chose(&c->pc, best);
+    }
+    if (rc == 0) rc = emit(w, &w->pseg, &w->st.bytes_segments);
+    if (rc == 0) rc = emit(w, &w->pres, &w->st.bytes_residuals);
+    if (rc == 0) rc = emit(w, &w->ppred, &w->st.bytes_predictive);
     return rc;
 }
 
@@ -162,6 +246,12 @@ int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, cons
     w->eps = calloc(w->k, sizeof *w->eps);
     w->c = calloc(w->k, sizeof *w->c);
     w->zc = ZSTD_createCCtx();
+    if (w->so.encoding < PMS_OLR_ENCODING_AUTO || w->so.encoding > PMS_OLR_ENCODING_PREDICTIVE ||
+        (w->so.encoding == PMS_OLR_ENCODING_PREDICTIVE && fit->method != PMS_OLR_OPT)) {
+        pms_olr_writer_destroy(w);
+        return pms__fail(PMS_EINVAL, "%s: predictive coding is for opt's counters (encoding %d)", where,
+                         so ? so->encoding : 0);
+    }
     if (!w->where || !w->eps || !w->c || !w->zc) {
         pms_olr_writer_destroy(w);
         return pms__fail(PMS_ENOMEM, "out of memory");
@@ -186,6 +276,8 @@ int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, cons
             return pms__fail(PMS_ENOMEM, "out of memory");
         }
         if (w->c[j].mx) pms__olr_mixed_set_caps(w->c[j].mx, w->so.mixed_states_max, 0);
+        w->c[j].enc = fit->method == PMS_OLR_OPT ? w->so.encoding : PMS_OLR_ENCODING_SEGMENTS;
+        w->c[j].pc.eps = w->so.lossless ? 0 : w->eps[j];
         put_string(&h, names[j]);
         pms__obuf_varint(&h, w->eps[j]);
     }
@@ -247,6 +339,7 @@ static int keep(pms_olr_writer *w, uint64_t x, const uint64_t *y)
 }
 
 static int add_mixed(pms_olr_writer *w);
+static int deliver_decoded(pms_olr_writer *w);
 
 int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y)
 {
@@ -266,10 +359,18 @@ int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y)
         w->nx_chunk++;
         if (w->xs.n >= w->so.chunk && (rc = flush_x(w))) return rc;
     }
+    for (size_t j = 0; j < w->k; j++) {
+        wcounter *c = &w->c[j];
+        if (c->enc == PMS_OLR_ENCODING_SEGMENTS) continue;
+        if (pms__olr_pcoder_add(&c->pc, y[j])) return pms__fail(PMS_ENOMEM, "out of memory");
+    }
     w->px = x;
     w->n++;
     w->st.samples = w->n;
-    return add_mixed(w);
+    for (size_t j = 0; j < w->k; j++) /* 8 bytes a code before they are packed */
+        if (w->c[j].pc.m >= w->so.chunk / 8 && (rc = flush_counter(w, j))) return rc;
+    rc = add_mixed(w);
+    return rc == 0 && w->decoded ? deliver_decoded(w) : rc;
 }
 
 /* Appends one stored segment of counter j over samples a .. b (kept indexes). */
@@ -277,26 +378,26 @@ static int put_segment(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b, int 
 {
     wcounter *c = &w->c[j];
     uint64_t n = b - a + 1;
-    pms__obuf_varint(&c->seg, n << 1 | (uint64_t)joint);
-    if (joint) {
-        pms__obuf_zigzag(&c->seg, ye - c->end_y);
-    } else {
-        pms__obuf_zigzag(&c->seg, ys - c->end_y);
-        if (n > 1) pms__obuf_zigzag(&c->seg, ye - ys);
-        else ye = ys;
+    if (!joint && n == 1) ye = ys;
+    /* a counter stored by predictive coding keeps its segments for the decoded samples only */
+    int stored = c->enc != PMS_OLR_ENCODING_PREDICTIVE, lossless = stored && w->so.lossless;
+    if (stored) {
+        pms__obuf_varint(&c->seg, n << 1 | (uint64_t)joint);
+        pms__obuf_zigzag(&c->seg, joint ? ye - c->end_y : ys - c->end_y);
+        if (!joint && n > 1) pms__obuf_zigzag(&c->seg, ye - ys);
+        c->nseg_chunk++;
     }
-    c->nseg_chunk++;
     c->nseg++;
-    w->st.segments++;
-    w->st.points += joint || n == 1 ? 1 : 2;
-    w->st.joint += (uint64_t)joint;
-    if (w->so.lossless || w->decoded) {
+    c->segments++;
+    c->points += joint || n == 1 ? 1 : 2;
+    c->joint += (uint64_t)joint;
+    if (lossless || (w->decoded && stored)) {
         uint64_t i0 = a - w->base;
         uint64_t x0 = joint ? w->x[i0 - 1] : w->x[i0], y0 = joint ? c->end_y : ys;
         for (uint64_t i = i0; i <= b - w->base; i++) {
             uint64_t v = pms__olr_line_at(x0, y0, w->x[b - w->base], ye, w->x[i]);
             if (c->dec) c->dec[i] = v;
-            if (!w->so.lossless) continue;
+            if (!lossless) continue;
             pms__obuf_zigzag(&c->res, c->y[i] - v);
             c->nres_chunk++;
         }
@@ -304,8 +405,7 @@ static int put_segment(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b, int 
     c->end_y = ye;
     c->next = b + 1;
     int rc = PMS_OK;
-    if (c->seg.n >= w->so.chunk) rc = flush_counter(w, j, PMS_OLR_CHUNK_SEGMENTS);
-    if (rc == 0 && c->res.n >= w->so.chunk) rc = flush_counter(w, j, PMS_OLR_CHUNK_RESIDUALS);
+    if (c->seg.n >= w->so.chunk || c->res.n >= w->so.chunk) rc = flush_counter(w, j);
     if (rc == 0 && (c->seg.oom || c->res.oom)) rc = pms__fail(PMS_ENOMEM, "out of memory");
     return rc;
 }
@@ -350,7 +450,6 @@ static uint64_t nearest_count(double v)
 }
 
 static int store_segment(pms_olr_writer *w, const pms_olr_segment *s);
-static int deliver_decoded(pms_olr_writer *w);
 
 /* A segment of the mixed program, checked against each of its samples (as every stored
  * segment is); should the check fail, pieces keep the bound. */
@@ -361,7 +460,7 @@ static int put_checked(pms_olr_writer *w, size_t j, uint64_t a, uint64_t b, int 
     uint64_t x0 = joint ? x[a - 1] : x[a], y0 = joint ? c->end_y : ys;
     if (pms__olr_line_holds(x0, y0, x[b], ye, x + a, y + a, b - a + 1, w->eps[j]))
         return put_segment(w, j, a, b, joint, ys, ye);
-    w->st.split++;
+    w->c[j].split++;
     return put_pieces(w, j, a, b);
 }
 
@@ -423,12 +522,16 @@ static int finish_mixed(pms_olr_writer *w, size_t j)
     return rc;
 }
 
-/* Hands the decoded callback every sample that all counters' stored segments now cover. */
+/* Hands the decoded callback every sample that all counters' stored data now covers (a
+ * counter whose encoding is not chosen yet: none). */
 static int deliver_decoded(pms_olr_writer *w)
 {
     uint64_t upto = w->n;
-    for (size_t j = 0; j < w->k; j++)
-        if (w->c[j].next < upto) upto = w->c[j].next;
+    for (size_t j = 0; j < w->k; j++) {
+        const wcounter *c = &w->c[j];
+        uint64_t done = c->enc == PMS_OLR_ENCODING_SEGMENTS ? c->next : c->pdone;
+        if (done < upto) upto = done;
+    }
     int rc = PMS_OK;
     for (; rc == 0 && w->ndecoded < upto; w->ndecoded++) {
         uint64_t i = w->ndecoded - w->base;
@@ -495,7 +598,7 @@ static int store_segment(pms_olr_writer *w, const pms_olr_segment *s)
         }
         /* No whole-count end points keep the bound (the line runs below 0 or above 2^64 - 1):
          * pieces that start at their first sample's own value, each as long as an end fits. */
-        w->st.split++;
+        c->split++;
         return put_pieces(w, j, a, b);
     }
     /* wm: its line at the ends, to the nearest count (no bound to keep) */
@@ -510,23 +613,18 @@ int pms_olr_writer_finish(pms_olr_writer *w)
         int rc = w->c[j].mx ? finish_mixed(w, j) : PMS_OK;
         if (rc) return rc;
     }
-    if (w->decoded) {
-        int rc = deliver_decoded(w);
-        if (rc) return rc;
-    }
     for (size_t j = 0; j < w->k; j++)
         if (w->c[j].next != w->n)
             return pms__fail(PMS_EINVAL, "%s: counter %zu: segments cover %llu of %llu samples", w->where, j,
                              (unsigned long long)w->c[j].next, (unsigned long long)w->n);
     int rc = flush_x(w);
-    for (size_t j = 0; rc == 0 && j < w->k; j++) {
-        rc = flush_counter(w, j, PMS_OLR_CHUNK_SEGMENTS);
-        if (rc == 0) rc = flush_counter(w, j, PMS_OLR_CHUNK_RESIDUALS);
-    }
+    for (size_t j = 0; rc == 0 && j < w->k; j++) rc = flush_counter(w, j);
+    if (rc == 0 && w->decoded) rc = deliver_decoded(w);
     if (rc == 0) {
         pms__obuf end = {0}, none = {0};
         pms__obuf_varint(&end, w->n);
-        for (size_t j = 0; j < w->k; j++) pms__obuf_varint(&end, w->c[j].nseg);
+        for (size_t j = 0; j < w->k; j++)
+            pms__obuf_varint(&end, w->c[j].enc == PMS_OLR_ENCODING_PREDICTIVE ? 0 : w->c[j].nseg);
         uint64_t bytes = 0;
         rc = write_chunk(w, PMS_OLR_CHUNK_END, &end, &none, &bytes);
         w->st.bytes_header += bytes;
@@ -537,7 +635,21 @@ int pms_olr_writer_finish(pms_olr_writer *w)
     return rc;
 }
 
-void pms_olr_writer_get_stats(const pms_olr_writer *w, pms_olr_store_stats *out) { *out = w->st; }
+void pms_olr_writer_get_stats(const pms_olr_writer *w, pms_olr_store_stats *out)
+{
+    *out = w->st;
+    for (size_t j = 0; j < w->k; j++) {
+        const wcounter *c = &w->c[j];
+        if (c->enc == PMS_OLR_ENCODING_PREDICTIVE) {
+            out->predictive++;
+            continue;
+        }
+        out->segments += c->segments;
+        out->joint += c->joint;
+        out->split += c->split;
+        out->points += c->points;
+    }
+}
 
 void pms_olr_writer_destroy(pms_olr_writer *w)
 {
@@ -547,6 +659,7 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
         free(w->c[j].dec);
         pms__obuf_free(&w->c[j].seg);
         pms__obuf_free(&w->c[j].res);
+        pms__olr_pcoder_free(&w->c[j].pc);
         pms__olr_mixed_destroy(w->c[j].mx);
     }
     free(w->c);
@@ -556,6 +669,12 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
     free(w->row);
     free(w->z);
     pms__obuf_free(&w->raw);
+    pms__obuf_free(&w->packed);
+    pms__obuf_free(&w->pseg);
+    pms__obuf_free(&w->pres);
+    pms__obuf_free(&w->ppred);
+    pms__obuf_free(&w->planes);
+    for (int p = 0; p < PMS__OLR_PREDICTORS; p++) pms__obuf_free(&w->cand[p]);
     pms__obuf_free(&w->xs);
     ZSTD_freeCCtx(w->zc);
     free(w);

@@ -44,6 +44,7 @@ static int begin(stream *S)
         if (!o->store) { /* nothing written: only the end points matter */
             so.level = 1;
             so.keep_x = so.lossless = 0;
+            so.encoding = PMS_OLR_ENCODING_SEGMENTS;
         }
         rc = pms_olr_writer_create(&S->writer, o->store, o->store ? o->store_path : "the decoded samples", &so,
                                    &S->fit->opt, S->meta->xname, (const char *const *)S->meta->names);
@@ -87,10 +88,13 @@ int pms_olr_fit_stream_outputs(pms_olr_fit *out, pms_olr_series *meta, pms_olr_s
 
 int pms_olr_write_store_stats(FILE *out, const char *path, const pms_olr_store_stats *st)
 {
-    fprintf(out, "%s: %llu bytes: x %llu, segments %llu, residuals %llu, header %llu; %llu segments, %llu joint, %llu points\n",
+    fprintf(out,
+            "%s: %llu bytes: x %llu, segments %llu, residuals %llu, predictive %llu, header %llu; "
+            "%llu counters predictive, %llu segments, %llu joint, %llu points\n",
             path, (unsigned long long)st->bytes_total, (unsigned long long)st->bytes_x,
             (unsigned long long)st->bytes_segments, (unsigned long long)st->bytes_residuals,
-            (unsigned long long)st->bytes_header, (unsigned long long)st->segments, (unsigned long long)st->joint,
+            (unsigned long long)st->bytes_predictive, (unsigned long long)st->bytes_header,
+            (unsigned long long)st->predictive, (unsigned long long)st->segments, (unsigned long long)st->joint,
             (unsigned long long)st->points);
     if (st->mixed_cut)
         fprintf(out, "note: %s: the optimal joint/disjoint mix met its caps at %llu samples (awake starts, memory): "

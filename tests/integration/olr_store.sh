@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 printf 'x,a,b\n1,5,9\n3,8,9\n7,20,30\n8,21,31\n20,40,31\n' > s.csv
 "$PMUSCOPE" olr --method opt --eps 1 --store s.olr s.csv > summary.txt
-grep -Eq "^s.olr: [0-9]+ bytes: x [0-9]+, segments [0-9]+, residuals 0, header [0-9]+; [0-9]+ segments, [0-9]+ joint, [0-9]+ points$" summary.txt ||
+grep -Eq "^s.olr: [0-9]+ bytes: x [0-9]+, segments [0-9]+, residuals 0, predictive [0-9]+, header [0-9]+; [0-9]+ counters predictive, [0-9]+ segments, [0-9]+ joint, [0-9]+ points$" summary.txt ||
   fail "summary: $(cat summary.txt)"
 size=$(stat -c %s s.olr)
 
@@ -26,7 +26,7 @@ done
 head -c $((size - 1)) s.olr > trunc.olr
 expect trunc.olr "trunc.olr: offset [0-9]*: expected the chunk's stored bytes (the file is truncated)"
 { head -c 6 s.olr; printf '\x07'; tail -c +8 s.olr; } > version.olr
-expect version.olr "version.olr: offset 6: expected version 1 (this reader knows version 1), found 7"
+expect version.olr "version.olr: offset 6: expected version 1 to 2 (the versions this reader knows), found 7"
 { head -c 8 s.olr; printf '\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00'; } > varint.olr
 expect varint.olr "varint.olr: offset 8: expected the method (a bad varint: more than 64 bits)"
 expect s.csv "s.csv: offset 0: expected the magic \"PMSOLR\" of an olr segment file"

@@ -33,14 +33,16 @@ static uint64_t store_points(size_t n, const uint64_t *x, const uint64_t *y, uin
     c.monotone = 0;
     o.counters = &c;
     pms_olr_store_options dso;
-    pms_olr_store_options_init(&dso);
+    if (so) dso = *so;
+    else pms_olr_store_options_init(&dso);
+    dso.encoding = PMS_OLR_ENCODING_SEGMENTS; /* the points of segments, never predictive coding */
     char *buf = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
     assert_non_null(f);
     const char *names[1] = {"y"};
     store_sink sk;
-    assert_int_equal(pms_olr_writer_create(&sk.w, f, "mem", so ? so : &dso, &o, "x", names), 0);
+    assert_int_equal(pms_olr_writer_create(&sk.w, f, "mem", &dso, &o, "x", names), 0);
     pms_olr *olr;
     assert_int_equal(pms_olr_create(&olr, &o, store_sink_add, &sk), 0);
     for (size_t i = 0; i < n; i++) {

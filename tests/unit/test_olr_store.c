@@ -197,7 +197,10 @@ static void test_joint_segments(void **state)
     }
     size_t size;
     pms_olr_store_stats st;
-    char *buf = store(N, 1, x, y, PMS_OLR_OPT, 2, 0, NULL, &size, &st);
+    pms_olr_store_options so;
+    pms_olr_store_options_init(&so);
+    so.encoding = PMS_OLR_ENCODING_SEGMENTS;
+    char *buf = store(N, 1, x, y, PMS_OLR_OPT, 2, 0, &so, &size, &st);
     check(buf, size, N, 1, x, y, 2, NULL);
     assert_true(st.segments >= 19);
     assert_true(st.joint * 2 > st.segments);
@@ -233,8 +236,8 @@ static void test_hostile(void **state)
     expect_error(buf, 8, "offset 8: expected the method");
     char *bad = malloc(size + 16);
     memcpy(bad, buf, size);
-    bad[6] = 2;
-    expect_error(bad, size, "offset 6: expected version 1");
+    bad[6] = 3;
+    expect_error(bad, size, "offset 6: expected version 1 to 2 (the versions this reader knows), found 3");
     memcpy(bad, buf, size);
     bad[0] = 'Q';
     expect_error(bad, size, "offset 0: expected the magic");

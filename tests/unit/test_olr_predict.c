@@ -1,0 +1,270 @@
+/* Predictive coding in the olr segment file (version 2, docs/olr-format.md): every sample
+ * comes back within eps at eps 0, 1, 2 and large eps, for counts near 0, near 2^64 - 1 and
+ * wrapping past 2^64, checked against the input samples (whole counts compared here, not
+ * the coder's own idea of its values); the writer's choice is no larger than either
+ * encoding forced alone; hostile P chunks (built here as raw zstd blocks) fail with the
+ * offset and what was expected; a P chunk in a version-1 file is refused. */
+#include "test_support.h"
+#include "olr/store_predict.h"
+#include "pmuscope/error.h"
+#include "pmuscope/olr_store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rnd(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t dist(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+/* The codec alone: every (y, prediction) pair of edge values decodes within eps, and the
+ * reader's dequantise gives the writer's value. */
+static void test_quantise_edges(void **state)
+{
+    (void)state;
+    const uint64_t vals[] = {0, 1, 2, 3, 4, 5, 7, UINT64_C(1) << 32, (UINT64_C(1) << 63) - 1, UINT64_C(1) << 63,
+                             UINT64_MAX - 5, UINT64_MAX - 2, UINT64_MAX - 1, UINT64_MAX};
+    const uint64_t epss[] = {0, 1, 2, 3, 1000, UINT64_C(1) << 40, UINT64_C(1) << 62, UINT64_MAX / 2, UINT64_MAX};
+    size_t nv = sizeof vals / sizeof *vals;
+    for (size_t e = 0; e < sizeof epss / sizeof *epss; e++)
+        for (size_t a = 0; a < nv; a++)
+            for (size_t b = 0; b < nv; b++) {
+                uint64_t y = vals[a], p = vals[b], dec, back;
+                uint64_t z = pms__olr_quantise(y, p, epss[e], &dec);
+                if (dist(dec, y) > epss[e])
+                    fail_msg("eps %llu: %llu predicted %llu decodes as %llu", (unsigned long long)epss[e],
+                             (unsigned long long)y, (unsigned long long)p, (unsigned long long)dec);
+                assert_int_equal(pms__olr_dequantise(z, p, epss[e], &back), 0);
+                assert_true(back == dec);
+            }
+    /* eps 1: a quantum of 3; (10 - 4) / 3 = 2 exactly; 12 from 4: 8 / 3 -> 3 (decodes 13) */
+    uint64_t dec;
+    assert_int_equal(pms__olr_quantise(10, 4, 1, &dec), 4); /* zigzag(2) */
+    assert_true(dec == 10);
+    assert_int_equal(pms__olr_quantise(12, 4, 1, &dec), 6); /* zigzag(3) */
+    assert_true(dec == 13);
+    assert_int_equal(pms__olr_quantise(0, 4, 1, &dec), 1); /* zigzag(-1): 4 - 3 = 1 */
+    assert_true(dec == 1);
+    assert_int_equal(pms__olr_quantise(0, 5, 1, &dec), 3); /* -5 / 3 -> -2, decodes -1: clamped to 0 */
+    assert_true(dec == 0);
+    /* a code the writer never makes: |q| (2 eps + 1) above 2^65 */
+    assert_int_not_equal(pms__olr_dequantise(UINT64_MAX - 1, 0, 7, &dec), 0);
+}
+
+typedef struct sink {
+    pms_olr_writer *w;
+} sink;
+
+static int to_writer(const pms_olr_segment *s, void *ctx) { return pms_olr_writer_add_segment(((sink *)ctx)->w, s); }
+
+/* One counter through opt and the writer with ENCODING, into memory. */
+static char *store(size_t n, const uint64_t *x, const uint64_t *y, uint64_t eps, int encoding, int lossless,
+                   size_t *size, pms_olr_store_stats *st)
+{
+    pms_olr_options o;
+    pms_olr_options_init(&o);
+    o.method = PMS_OLR_OPT;
+    o.ncounters = 1;
+    pms_olr_counter_options c;
+    pms_olr_counter_options_init(&c);
+    c.eps = (double)eps;
+    c.monotone = 0;
+    o.counters = &c;
+    pms_olr_store_options so;
+    pms_olr_store_options_init(&so);
+    so.encoding = encoding;
+    so.lossless = lossless;
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, size);
+    assert_non_null(f);
+    const char *names[1] = {"y"};
+    sink sk;
+    assert_int_equal(pms_olr_writer_create(&sk.w, f, "mem", &so, &o, "x", names), 0);
+    pms_olr *olr;
+    if (pms_olr_create(&olr, &o, to_writer, &sk)) fail_msg("%s", pms_strerror());
+    for (size_t i = 0; i < n; i++) {
+        if (pms_olr_writer_add_sample(sk.w, x[i], &y[i])) fail_msg("%s", pms_strerror());
+        if (pms_olr_push(olr, x[i], &y[i])) fail_msg("%s", pms_strerror());
+    }
+    if (pms_olr_finish(olr)) fail_msg("%s", pms_strerror());
+    if (pms_olr_writer_finish(sk.w)) fail_msg("%s", pms_strerror());
+    pms_olr_writer_get_stats(sk.w, st);
+    pms_olr_writer_destroy(sk.w);
+    pms_olr_destroy(olr);
+    fclose(f);
+    return buf;
+}
+
+static void check(const char *buf, size_t size, size_t n, const uint64_t *x, const uint64_t *y, uint64_t eps,
+                  const char *what)
+{
+    pms_olr_stored s;
+    if (pms_olr_stored_read_mem(&s, buf, size, "mem")) fail_msg("%s: %s", what, pms_strerror());
+    assert_int_equal(s.version, 2);
+    assert_int_equal(s.n, n);
+    uint64_t *d = malloc(n * sizeof *d);
+    assert_non_null(d);
+    assert_int_equal(pms_olr_stored_decode(&s, 0, NULL, d), 0);
+    for (size_t i = 0; i < n; i++)
+        if (dist(d[i], y[i]) > eps)
+            fail_msg("%s: sample %zu at x %llu: %llu decoded %llu (eps %llu)", what, i, (unsigned long long)x[i],
+                     (unsigned long long)y[i], (unsigned long long)d[i], (unsigned long long)eps);
+    free(d);
+    pms_olr_stored_free(&s);
+}
+
+enum { N = 3000 };
+
+/* Streams: a counter climbing by 10^5 to 10^9 a sample at random (the hardware lists'
+ * kind), one near 0 that goes up and down, one near 2^64 - 1 that wraps past 2^64 and
+ * back, and one hopping between 0 and 2^64 - 1. */
+static void make(int kind, uint64_t *x, uint64_t *y)
+{
+    uint64_t v = kind == 2 ? UINT64_MAX - 5000 : 0;
+    for (size_t i = 0; i < N; i++) {
+        x[i] = 1000 * (i + 1) + rnd() % 500;
+        switch (kind) {
+        case 0: v += 100000 + rnd() % 1000000000; break;
+        case 1: v = rnd() % 3 == 0 ? 0 : rnd() % 6; break;
+        case 2: v += 7 + rnd() % 11; break; /* wraps modulo 2^64 after some 400 samples */
+        default: v = rnd() % 2 ? UINT64_MAX - rnd() % 4 : rnd() % 4; break;
+        }
+        y[i] = v;
+    }
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    static uint64_t x[N], y[N];
+    const uint64_t epss[] = {0, 1, 2, 5000, UINT64_C(1) << 60}; /* opt takes eps up to 2^60 */
+    const int encodings[] = {PMS_OLR_ENCODING_PREDICTIVE, PMS_OLR_ENCODING_SEGMENTS, PMS_OLR_ENCODING_AUTO};
+    for (int kind = 0; kind < 4; kind++) {
+        make(kind, x, y);
+        for (size_t e = 0; e < sizeof epss / sizeof *epss; e++)
+            for (int lossless = 0; lossless < 2; lossless++) {
+                size_t size[3];
+                for (int m = 0; m < 3; m++) {
+                    pms_olr_store_stats st;
+                    char *buf = store(N, x, y, epss[e], encodings[m], lossless, &size[m], &st);
+                    char what[96];
+                    snprintf(what, sizeof what, "stream %d, eps %llu, lossless %d, encoding %d", kind,
+                             (unsigned long long)epss[e], lossless, encodings[m]);
+                    check(buf, size[m], N, x, y, lossless ? 0 : epss[e], what);
+                    if (m == 0) assert_int_equal(st.predictive, 1);
+                    if (m == 1) assert_int_equal(st.predictive, 0);
+                    if (m == 0) assert_true(st.bytes_predictive > 0 && st.bytes_segments == 0);
+                    free(buf);
+                }
+                /* the choice is the smaller of the two forced alone, to the byte */
+                if (size[2] != (size[0] < size[1] ? size[0] : size[1]))
+                    fail_msg("stream %d, eps %llu: auto %zu bytes, predictive %zu, segments %zu", kind,
+                             (unsigned long long)epss[e], size[2], size[0], size[1]);
+            }
+    }
+}
+
+/* A zstd frame holding BODY as one raw block (RFC 8878: single segment, 1-byte content
+ * size, no checksum), so that hostile chunk contents can be written by hand. */
+static size_t frame(uint8_t *out, const uint8_t *body, size_t n)
+{
+    size_t k = 0;
+    const uint8_t magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+    memcpy(out, magic, 4);
+    k = 4;
+    out[k++] = 0x20; /* single segment, content size in 1 byte */
+    out[k++] = (uint8_t)n;
+    uint32_t bh = 1u | (uint32_t)n << 3; /* last block, raw */
+    out[k++] = (uint8_t)bh;
+    out[k++] = (uint8_t)(bh >> 8);
+    out[k++] = (uint8_t)(bh >> 16);
+    memcpy(out + k, body, n);
+    return k + n;
+}
+
+/* A file of one counter (eps 1, or 127 with BIG_EPS; no x) whose single P chunk holds BODY,
+ * then an end chunk of n = 2 and 0 segments. */
+static size_t hostile(uint8_t *f, int version, int big_eps, const uint8_t *body, size_t n)
+{
+    size_t k = 0;
+    memcpy(f, "PMSOLR", 6);
+    k = 6;
+    f[k++] = (uint8_t)version;
+    f[k++] = 0;          /* flags: no x */
+    f[k++] = 1;          /* opt */
+    f[k++] = 1;          /* k */
+    f[k++] = 1, f[k++] = 'x';
+    f[k++] = 1, f[k++] = 'y';
+    f[k++] = big_eps ? 127 : 1; /* eps */
+    uint8_t z[64];
+    size_t zn = frame(z, body, n);
+    f[k++] = 'P', f[k++] = (uint8_t)n, f[k++] = (uint8_t)zn;
+    memcpy(f + k, z, zn);
+    k += zn;
+    const uint8_t end[2] = {2, 0};
+    zn = frame(z, end, 2);
+    f[k++] = 'E', f[k++] = 2, f[k++] = (uint8_t)zn;
+    memcpy(f + k, z, zn);
+    return k + zn;
+}
+
+static void expect(int version, const uint8_t *body, size_t n, const char *want)
+{
+    uint8_t f[256];
+    size_t size = hostile(f, version, n > 8, body, n);
+    pms_olr_stored s;
+    int rc = pms_olr_stored_read_mem(&s, f, size, "f.olr");
+    if (!want) {
+        if (rc) fail_msg("a good P chunk: %s", pms_strerror());
+        uint64_t d[2];
+        assert_int_equal(pms_olr_stored_decode(&s, 0, (const uint64_t[]){1, 2}, d), 0);
+        /* codes 4 and 1 at eps 1: 0 + 2 * 3 = 6, then 6 - 3 = 3 (previous value predicts) */
+        assert_true(d[0] == 6 && d[1] == 3);
+        pms_olr_stored_free(&s);
+        return;
+    }
+    assert_int_equal(rc, PMS_EFORMAT);
+    const char *msg = pms_strerror();
+    if (!strstr(msg, "f.olr: offset ") || !strstr(msg, want)) fail_msg("message '%s' lacks '%s'", msg, want);
+}
+
+static void test_hostile(void **state)
+{
+    (void)state;
+    /* counter 0, m 2, predictor 0, width 1, codes 4 and 1 */
+    const uint8_t good[] = {0, 2, 0, 1, 4, 1};
+    expect(2, good, sizeof good, NULL);
+    expect(1, good, sizeof good, "expected a chunk type of version 1: X, S, R or E");
+    const uint8_t pred[] = {0, 2, 2, 1, 4, 1};
+    expect(2, pred, sizeof pred, "byte 2 of its 6): expected a predictor: 0 (previous value) or 1 (linear)");
+    const uint8_t width[] = {0, 2, 0, 9, 4, 1};
+    expect(2, width, sizeof width, "byte 3 of its 6): expected a code width of 1 to 8 bytes");
+    const uint8_t zero[] = {0, 2, 0, 0, 4, 1};
+    expect(2, zero, sizeof zero, "expected a code width of 1 to 8 bytes");
+    const uint8_t shrt[] = {0, 2, 0, 1, 4};
+    expect(2, shrt, sizeof shrt, "expected m codes of w bytes each to the end of the chunk");
+    const uint8_t cnt[] = {1, 2, 0, 1, 4, 1};
+    expect(2, cnt, sizeof cnt, "expected a counter index below the number of counters");
+    /* a code of 8 bytes: q = 2^63 - 1, beyond 2^65 / 255 (eps 127) */
+    const uint8_t big[] = {0, 1, 0, 8, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    expect(2, big, sizeof big, "byte 4 of its 12): expected a quantised difference q with |q| (2 eps + 1) at most 2^65");
+    const uint8_t few[] = {0, 1, 0, 1, 4};
+    expect(2, few, sizeof few, "expected segments or predictive codes of every counter covering every sample");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quantise_edges),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_hostile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

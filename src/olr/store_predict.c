@@ -108,3 +108,16 @@ void pms__olr_pcoder_free(pms__olr_pcoder *c)
     }
     memset(c, 0, sizeof *c);
 }
+
+uint64_t pms__olr_x_code(int predictor, uint64_t i, uint64_t x, uint64_t px, uint64_t pd)
+{
+    uint64_t d = x - px;
+    return predictor == PMS__OLR_PREDICT_PREVIOUS || i < 2 ? d : zigzag(d - pd);
+}
+
+int pms__olr_x_decode(int predictor, uint64_t i, uint64_t z, uint64_t px, uint64_t pd, uint64_t *x)
+{
+    uint64_t d = predictor == PMS__OLR_PREDICT_PREVIOUS || i < 2 ? z : pd + ((z >> 1) ^ (0 - (z & 1)));
+    *x = px + d;
+    return i > 0 && (d == 0 || *x < px) ? -1 : 0;
+}

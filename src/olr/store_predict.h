@@ -56,3 +56,11 @@ int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y);
  * decoded values, as a reader does. */
 void pms__olr_pcoder_chose(pms__olr_pcoder *c, int p);
 void pms__olr_pcoder_free(pms__olr_pcoder *c);
+
+/* x in version 2 (X chunks, byte planes like P chunks): sample i's x as a code of predictor
+ * 0, its step x - px from the previous x (px = 0 before the first), unsigned; or of
+ * predictor 1, the zigzag of the step's change (x - px) - pd, from the third x on (the first
+ * two as steps). px: the previous x, pd: the previous step. */
+uint64_t pms__olr_x_code(int predictor, uint64_t i, uint64_t x, uint64_t px, uint64_t pd);
+/* The x of code z: 0, or -1 when it does not increase strictly below 2^64 (i > 0). */
+int pms__olr_x_decode(int predictor, uint64_t i, uint64_t z, uint64_t px, uint64_t pd, uint64_t *x);

@@ -120,6 +120,51 @@ static int header(reader *r)
     return PMS_OK;
 }
 
+/* The predictor byte and code width of a chunk of byte planes (P, or X in version 2),
+ * then m codes of w bytes to the end of the chunk: *planes. */
+static int planes_head(reader *r, uint64_t m, int *predictor, unsigned *w, const uint8_t **planes)
+{
+    if (r->in.pos + 2 > r->in.n) return bad_at(r, &r->in, "a predictor and a code width");
+    *predictor = r->in.p[r->in.pos];
+    if (*predictor >= PMS__OLR_PREDICTORS) return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear)");
+    r->in.pos++;
+    *w = r->in.p[r->in.pos];
+    if (*w < 1 || *w > 8) return bad_at(r, &r->in, "a code width of 1 to 8 bytes");
+    r->in.pos++;
+    if ((uint64_t)*w * m != r->in.n - r->in.pos)
+        return bad_at(r, &r->in, "m codes of w bytes each to the end of the chunk");
+    *planes = r->in.p + r->in.pos;
+    return PMS_OK;
+}
+
+static uint64_t plane_code(const uint8_t *planes, unsigned w, size_t m, size_t i)
+{
+    uint64_t z = 0;
+    for (unsigned b = 0; b < w; b++) z |= (uint64_t)planes[b * m + i] << (8 * b);
+    return z;
+}
+
+/* Version 2's X chunk: m x values as codes in byte planes. */
+static int x_planes(reader *r, uint64_t m)
+{
+    int predictor;
+    unsigned w;
+    const uint8_t *planes;
+    int rc = planes_head(r, m, &predictor, &w, &planes);
+    if (rc) return rc;
+    for (size_t i = 0; i < (size_t)m; i++) {
+        uint64_t x;
+        if (pms__olr_x_decode(predictor, r->nx, plane_code(planes, w, (size_t)m, i), r->px, r->pd, &x)) {
+            r->in.pos += i;
+            return bad_at(r, &r->in, "x values that increase strictly below 2^64");
+        }
+        if (r->nx) r->pd = x - r->px;
+        r->s->x[r->nx++] = r->px = x;
+    }
+    r->in.pos = r->in.n;
+    return PMS_OK;
+}
+
 static int chunk_x(reader *r)
 {
     pms_olr_stored *s = r->s;
@@ -130,6 +175,7 @@ static int chunk_x(reader *r)
     if (m > r->in.n) return bad_at(r, &r->in, "at most one x value per byte");
     size_t cap = (size_t)r->nx;
     if (pms__grow(&s->x, &cap, (size_t)(r->nx + m), sizeof *s->x)) return pms__fail(PMS_ENOMEM, "out of memory");
+    if (s->version >= 2) return x_planes(r, m);
     for (uint64_t i = 0; i < m; i++) {
         uint64_t v, x;
         if ((rc = r->nx < 2 ? varint(r, &r->in, &v, "an x value") : zigzag(r, &r->in, &v, "an x step change")))
@@ -219,23 +265,18 @@ static int chunk_predictive(reader *r)
     int rc = counter_chunk(r, &j, &m, "the number of samples", "at most one sample per byte");
     if (rc) return rc;
     if (s->nseg[j] || r->nres[j]) return bad_at(r, &r->in, "no predictive coding for a counter stored as segments");
-    if (r->in.pos + 2 > r->in.n) return bad_at(r, &r->in, "a predictor and a code width");
-    int predictor = r->in.p[r->in.pos];
-    if (predictor >= PMS__OLR_PREDICTORS) return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear)");
-    r->in.pos++;
-    unsigned w = r->in.p[r->in.pos];
-    if (w < 1 || w > 8) return bad_at(r, &r->in, "a code width of 1 to 8 bytes");
-    r->in.pos++;
-    if ((uint64_t)w * m != r->in.n - r->in.pos) return bad_at(r, &r->in, "m codes of w bytes each to the end of the chunk");
+    int predictor;
+    unsigned w;
+    const uint8_t *planes;
+    if ((rc = planes_head(r, m, &predictor, &w, &planes))) return rc;
     size_t have = (size_t)r->covered[j], cap = have;
     if (pms__grow(&s->value[j], &cap, have + (size_t)m, sizeof **s->value))
         return pms__fail(PMS_ENOMEM, "out of memory");
     uint64_t eps = s->lossless ? 0 : s->eps[j];
-    const uint8_t *planes = r->in.p + r->in.pos;
     for (size_t i = 0; i < (size_t)m; i++) {
-        uint64_t z = 0, v;
-        for (unsigned b = 0; b < w; b++) z |= (uint64_t)planes[b * (size_t)m + i] << (8 * b);
-        if (pms__olr_dequantise(z, pms__olr_predict(predictor, &r->hist[j]), eps, &v)) {
+        uint64_t v;
+        if (pms__olr_dequantise(plane_code(planes, w, (size_t)m, i), pms__olr_predict(predictor, &r->hist[j]), eps,
+                                &v)) {
             r->in.pos += i;
             return bad_at(r, &r->in, "a quantised difference q with |q| (2 eps + 1) at most 2^65");
         }

@@ -43,8 +43,8 @@ struct pms_olr_writer {
     uint64_t base, nkept, cap; /* kept samples: indexes base .. base + nkept - 1 */
     uint64_t *x;
     uint64_t n, px, pd;        /* samples; the previous x and x step */
-    pms__obuf xs;
-    uint64_t nx_chunk;
+    uint64_t *xz[PMS__OLR_PREDICTORS]; /* x's codes since the last X chunk, by predictor */
+    size_t nx_chunk, xz_cap;
     ZSTD_CCtx *zc;
     pms__obuf raw;             /* a chunk's contents, and its zstd frame: kept from chunk */
     pms__obuf packed;          /* a chunk packed to be written */
@@ -131,17 +131,6 @@ static int write_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, con
     return rc ? rc : emit(w, &w->packed, part);
 }
 
-static int flush_x(pms_olr_writer *w)
-{
-    if (w->nx_chunk == 0) return PMS_OK;
-    pms__obuf pre = {0};
-    pms__obuf_varint(&pre, w->nx_chunk);
-    int rc = write_chunk(w, PMS_OLR_CHUNK_X, &pre, &w->xs, &w->st.bytes_x);
-    pms__obuf_free(&pre);
-    w->xs.n = 0;
-    w->nx_chunk = 0;
-    return rc;
-}
 
 /* Counter j's segments or residuals since its last chunk, packed into OUT. */
 static int pack_counter(pms_olr_writer *w, size_t j, int type, pms__obuf *out)
@@ -160,23 +149,22 @@ static int pack_counter(pms_olr_writer *w, size_t j, int type, pms__obuf *out)
     return rc;
 }
 
-/* Counter j's predictive codes since its last chunk, packed into OUT with the predictor
- * whose chunk is smaller (the first on a tie): *best. */
-static int pack_predictive(pms_olr_writer *w, size_t j, pms__obuf *out, int *best_out)
+/* A chunk of M codes as byte planes (P or X: the counter J first for P), packed into OUT
+ * with the predictor whose chunk is smaller (the first on a tie): *best. */
+static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z, size_t m, pms__obuf *out,
+                       int *best_out)
 {
-    pms__olr_pcoder *pc = &w->c[j].pc;
-    if (pc->m == 0) return PMS_OK;
     pms__obuf *cand = w->cand;
     int best = 0, rc = PMS_OK;
     for (int p = 0; rc == 0 && p < PMS__OLR_PREDICTORS; p++) {
         uint8_t pre_bytes[32], *e = pre_bytes; /* two varints and the predictor: 21 bytes at most */
         pms__obuf pre = {.p = pre_bytes, .cap = sizeof pre_bytes};
-        pms__obuf_varint(&pre, j);
-        pms__obuf_varint(&pre, pc->m);
+        if (type == PMS_OLR_CHUNK_PREDICTIVE) pms__obuf_varint(&pre, j);
+        pms__obuf_varint(&pre, m);
         e[pre.n++] = (uint8_t)p;
         w->planes.n = cand[p].n = 0;
-        pms__olr_planes_put(&w->planes, pc->z[p], pc->m);
-        rc = pack_chunk(w, PMS_OLR_CHUNK_PREDICTIVE, &pre, &w->planes, &cand[p]);
+        pms__olr_planes_put(&w->planes, z[p], m);
+        rc = pack_chunk(w, type, &pre, &w->planes, &cand[p]);
         if (rc == 0 && cand[p].n < cand[best].n) best = p;
     }
     if (rc == 0) {
@@ -184,6 +172,23 @@ static int pack_predictive(pms_olr_writer *w, size_t j, pms__obuf *out, int *bes
         if (out->oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     }
     *best_out = best;
+    return rc;
+}
+
+/* Counter j's predictive codes since its last chunk, packed into OUT: *best, the predictor. */
+static int pack_predictive(pms_olr_writer *w, size_t j, pms__obuf *out, int *best)
+{
+    const pms__olr_pcoder *pc = &w->c[j].pc;
+    return pc->m ? pack_planes(w, PMS_OLR_CHUNK_PREDICTIVE, j, pc->z, pc->m, out, best) : PMS_OK;
+}
+
+static int flush_x(pms_olr_writer *w)
+{
+    if (w->nx_chunk == 0) return PMS_OK;
+    int best;
+    int rc = pack_planes(w, PMS_OLR_CHUNK_X, 0, w->xz, w->nx_chunk, &w->packed, &best);
+    if (rc == 0) rc = emit(w, &w->packed, &w->st.bytes_x);
+    w->nx_chunk = 0;
     return rc;
 }
 
@@ -351,13 +356,18 @@ int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y)
     if (rc) return rc;
     if (w->so.keep_x) {
         /* the first x, the first step, then changes of the step (mod 2^64) */
-        uint64_t d = x - w->px;
-        if (w->n == 0) pms__obuf_varint(&w->xs, x);
-        else if (w->n == 1) pms__obuf_varint(&w->xs, d);
-        else pms__obuf_zigzag(&w->xs, d - w->pd);
-        w->pd = d;
-        w->nx_chunk++;
-        if (w->xs.n >= w->so.chunk && (rc = flush_x(w))) return rc;
+        if (w->nx_chunk == w->xz_cap) {
+            size_t cap = w->xz_cap ? 2 * w->xz_cap : 1024;
+            for (int p = 0; p < PMS__OLR_PREDICTORS; p++) {
+                uint64_t *z = realloc(w->xz[p], cap * sizeof *z);
+                if (!z) return pms__fail(PMS_ENOMEM, "out of memory");
+                w->xz[p] = z;
+            }
+            w->xz_cap = cap;
+        }
+        for (int p = 0; p < PMS__OLR_PREDICTORS; p++) w->xz[p][w->nx_chunk] = pms__olr_x_code(p, w->n, x, w->px, w->pd);
+        w->pd = x - w->px;
+        if (++w->nx_chunk >= w->so.chunk / 8 && (rc = flush_x(w))) return rc;
     }
     for (size_t j = 0; j < w->k; j++) {
         wcounter *c = &w->c[j];
@@ -675,7 +685,7 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
     pms__obuf_free(&w->ppred);
     pms__obuf_free(&w->planes);
     for (int p = 0; p < PMS__OLR_PREDICTORS; p++) pms__obuf_free(&w->cand[p]);
-    pms__obuf_free(&w->xs);
+    for (int p = 0; p < PMS__OLR_PREDICTORS; p++) free(w->xz[p]);
     ZSTD_freeCCtx(w->zc);
     free(w);
 }

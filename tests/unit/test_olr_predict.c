@@ -2,8 +2,10 @@
  * comes back within eps at eps 0, 1, 2 and large eps, for counts near 0, near 2^64 - 1 and
  * wrapping past 2^64, checked against the input samples (whole counts compared here, not
  * the coder's own idea of its values); the writer's choice is no larger than either
- * encoding forced alone; hostile P chunks (built here as raw zstd blocks) fail with the
- * offset and what was expected; a P chunk in a version-1 file is refused. */
+ * encoding forced alone; a version-1 file (built here byte by byte) still reads; hostile
+ * P chunks (built here as raw zstd blocks) fail with the offset and what was expected, and
+ * so do X chunks of version 2 whose x do not increase strictly below 2^64; a P chunk in a
+ * version-1 file is refused. */
 #include "test_support.h"
 #include "olr/store_predict.h"
 #include "pmuscope/error.h"
@@ -189,22 +191,30 @@ static size_t frame(uint8_t *out, const uint8_t *body, size_t n)
     return k + n;
 }
 
-/* A file of one counter (eps 1, or 127 with BIG_EPS; no x) whose single P chunk holds BODY,
- * then an end chunk of n = 2 and 0 segments. */
-static size_t hostile(uint8_t *f, int version, int big_eps, const uint8_t *body, size_t n)
+/* A file of one counter (eps 1, or 127 with BIG_EPS) with an X chunk of XBODY (none when
+ * XN is 0: x left out) and a P chunk of BODY, then an end chunk of n = 2 and 0 segments. */
+static size_t hostile(uint8_t *f, int version, int big_eps, const uint8_t *xbody, size_t xn, const uint8_t *body,
+                      size_t n)
 {
     size_t k = 0;
     memcpy(f, "PMSOLR", 6);
     k = 6;
     f[k++] = (uint8_t)version;
-    f[k++] = 0;          /* flags: no x */
+    f[k++] = xn > 0;     /* flags: x stored */
     f[k++] = 1;          /* opt */
     f[k++] = 1;          /* k */
     f[k++] = 1, f[k++] = 'x';
     f[k++] = 1, f[k++] = 'y';
     f[k++] = big_eps ? 127 : 1; /* eps */
     uint8_t z[64];
-    size_t zn = frame(z, body, n);
+    size_t zn;
+    if (xn) {
+        zn = frame(z, xbody, xn);
+        f[k++] = 'X', f[k++] = (uint8_t)xn, f[k++] = (uint8_t)zn;
+        memcpy(f + k, z, zn);
+        k += zn;
+    }
+    zn = frame(z, body, n);
     f[k++] = 'P', f[k++] = (uint8_t)n, f[k++] = (uint8_t)zn;
     memcpy(f + k, z, zn);
     k += zn;
@@ -215,16 +225,17 @@ static size_t hostile(uint8_t *f, int version, int big_eps, const uint8_t *body,
     return k + zn;
 }
 
-static void expect(int version, const uint8_t *body, size_t n, const char *want)
+static void expect_x(int version, const uint8_t *xbody, size_t xn, const uint8_t *body, size_t n, const char *want)
 {
     uint8_t f[256];
-    size_t size = hostile(f, version, n > 8, body, n);
+    size_t size = hostile(f, version, n > 8, xbody, xn, body, n);
     pms_olr_stored s;
     int rc = pms_olr_stored_read_mem(&s, f, size, "f.olr");
     if (!want) {
         if (rc) fail_msg("a good P chunk: %s", pms_strerror());
         uint64_t d[2];
-        assert_int_equal(pms_olr_stored_decode(&s, 0, (const uint64_t[]){1, 2}, d), 0);
+        assert_int_equal(pms_olr_stored_decode(&s, 0, xn ? NULL : (const uint64_t[]){1, 2}, d), 0);
+        if (xn) assert_true(s.x[0] == 5 && s.x[1] == 12); /* steps 5 and 7 */
         /* codes 4 and 1 at eps 1: 0 + 2 * 3 = 6, then 6 - 3 = 3 (previous value predicts) */
         assert_true(d[0] == 6 && d[1] == 3);
         pms_olr_stored_free(&s);
@@ -233,6 +244,40 @@ static void expect(int version, const uint8_t *body, size_t n, const char *want)
     assert_int_equal(rc, PMS_EFORMAT);
     const char *msg = pms_strerror();
     if (!strstr(msg, "f.olr: offset ") || !strstr(msg, want)) fail_msg("message '%s' lacks '%s'", msg, want);
+}
+
+static void expect(int version, const uint8_t *body, size_t n, const char *want)
+{
+    expect_x(version, NULL, 0, body, n, want);
+}
+
+/* A version-1 file, written here byte by byte (x as varints: 5, step 7; one segment from
+ * 10 to 14), reads as before. */
+static void test_version_1(void **state)
+{
+    (void)state;
+    uint8_t f[128], z[32];
+    size_t k = 0, zn;
+    const uint8_t head[] = {'P', 'M', 'S', 'O', 'L', 'R', 1, 1 /* x */, 1, 1, 1, 'x', 1, 'y', 1};
+    memcpy(f, head, sizeof head);
+    k = sizeof head;
+    const uint8_t xs[] = {2, 5, 7}, seg[] = {0, 1, 4, 20, 8}, end[] = {2, 1};
+    const uint8_t *bodies[] = {xs, seg, end};
+    const size_t sizes[] = {sizeof xs, sizeof seg, sizeof end};
+    const char types[] = "XSE";
+    for (int c = 0; c < 3; c++) {
+        zn = frame(z, bodies[c], sizes[c]);
+        f[k++] = (uint8_t)types[c], f[k++] = (uint8_t)sizes[c], f[k++] = (uint8_t)zn;
+        memcpy(f + k, z, zn);
+        k += zn;
+    }
+    pms_olr_stored s;
+    if (pms_olr_stored_read_mem(&s, f, k, "v1.olr")) fail_msg("%s", pms_strerror());
+    assert_int_equal(s.version, 1);
+    uint64_t d[2];
+    assert_int_equal(pms_olr_stored_decode(&s, 0, NULL, d), 0);
+    assert_true(s.x[0] == 5 && s.x[1] == 12 && d[0] == 10 && d[1] == 14);
+    pms_olr_stored_free(&s);
 }
 
 static void test_hostile(void **state)
@@ -257,6 +302,16 @@ static void test_hostile(void **state)
     expect(2, big, sizeof big, "byte 4 of its 12): expected a quantised difference q with |q| (2 eps + 1) at most 2^65");
     const uint8_t few[] = {0, 1, 0, 1, 4};
     expect(2, few, sizeof few, "expected segments or predictive codes of every counter covering every sample");
+    /* version 2's X chunk: m, predictor, width, planes: steps 5 and 7 */
+    const uint8_t xgood[] = {2, 0, 1, 5, 7};
+    expect_x(2, xgood, sizeof xgood, good, sizeof good, NULL);
+    const uint8_t xstill[] = {2, 0, 1, 5, 0}; /* a step of 0 */
+    expect_x(2, xstill, sizeof xstill, good, sizeof good,
+             "(chunk 'X', byte 4 of its 5): expected x values that increase strictly below 2^64");
+    const uint8_t xwrap[] = {2, 1, 8, 0xff, 1, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0};
+    expect_x(2, xwrap, sizeof xwrap, good, sizeof good, "(chunk 'X', byte 4 of its 19): expected x values that increase strictly below 2^64");
+    const uint8_t xpred[] = {2, 2, 1, 5, 7};
+    expect_x(2, xpred, sizeof xpred, good, sizeof good, "expected a predictor: 0 (previous value) or 1 (linear)");
 }
 
 int main(void)
@@ -264,6 +319,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quantise_edges),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_version_1),
         cmocka_unit_test(test_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,8 @@
 # prediction, quantised to 2 eps + 1 counts) rather than as segments, the smaller of the two;
 # the counters' part ("y-part") is segments, residuals and predictive chunks together. The
 # second table gives each counter's encoding, stored alone, at eps 1, eps 0.1% and lossless.
+# "pred" comes with the CPU seconds of the file's store (median of 3); the points and their
+# CPU seconds are those of every counter stored as segments (--encoding segments).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 P=$build/pmuscope
@@ -97,14 +99,16 @@ for s in "${streams[@]}"; do
     esac
     "$P" olr --method opt "${args[@]}" --store "$s.olr" "$csv" > out.txt
     line=$(grep "^$s.olr: " out.txt)
-    gpoints=$("$P" olr --method opt "${args[@]}" --joints greedy --store g.olr "$csv" | sed -nE 's/^g.olr: .* ([0-9]+) points$/\1/p')
+    # the end points of the segments (every counter stored as segments), optimal and greedy
+    points=$("$P" olr --method opt "${args[@]}" --encoding segments --store p.olr "$csv" | sed -nE 's/^p.olr: .* ([0-9]+) points$/\1/p')
+    gpoints=$("$P" olr --method opt "${args[@]}" --encoding segments --joints greedy --store g.olr "$csv" | sed -nE 's/^g.olr: .* ([0-9]+) points$/\1/p')
     cpu() { for r in 1 2 3; do /usr/bin/time -f %U -o t.txt "$P" olr --method opt "${args[@]}" "$@" "$csv" > /dev/null; cat t.txt; done | sort -n | sed -n 2p; }
-    topt=$(cpu --store t.olr); tgreedy=$(cpu --store t.olr --joints greedy)
+    topt=$(cpu --store t.olr --encoding segments); tgreedy=$(cpu --store t.olr --encoding segments --joints greedy)
+    tauto=$(cpu --store t.olr)
     # opt's minimum segments of each counter on its own (the summary's rows of a per-counter
     # fit: the file stores each counter's segments apart), the stored ones and joint ones
     min=$(awk 'NR > 2 && NF >= 8 { m += $3; k++ } END { print m + k }' \
       <("$P" olr --method opt "${args[@]}" --per-counter "$csv"))
-    points=$(echo "$line" | sed -E 's/.* ([0-9]+) points$/\1/')
     # samples where the optimal mix met a memory guard (the note of the summary), and
     # whether a counter took the greedy choice (eps above 31)
     cut=$(sed -nE 's/^note: .* met its caps at ([0-9]+) samples.*/\1/p' out.txt); cut=${cut:-0}
@@ -112,8 +116,8 @@ for s in "${streams[@]}"; do
     read -r t x y r p np < <(echo "$line" | sed -E 's/.*: ([0-9]+) bytes: x ([0-9]+), segments ([0-9]+), residuals ([0-9]+), predictive ([0-9]+), .*; ([0-9]+) counters predictive.*/\1 \2 \3 \4 \5 \6/')
     r=$((r + p))
     tot[$mode]=$t; xp[$mode]=$x; yp[$mode]=$((y + r))
-    printf '%-18s %7s %8s %8s %8s %8s %8s %8s | %-9s %8d %8d %8d %8.2f %9.2f  pred %d, points: optimal %d (%ss, guards met %s), greedy %d (%ss), opt m+1 %d\n' "" "" "" "" "" "" "" "" "$mode" \
-      "$t" "$x" "$((y + r))" "$(echo "$zxy / $t" | bc -l)" "$(echo "$zy / ($y + $r)" | bc -l)" "$np" "$points" "$topt" "$cut" "$gpoints" "$tgreedy" "$min"
+    printf '%-18s %7s %8s %8s %8s %8s %8s %8s | %-9s %8d %8d %8d %8.2f %9.2f  pred %d (%ss), points: optimal %d (%ss, guards met %s), greedy %d (%ss), opt m+1 %d\n' "" "" "" "" "" "" "" "" "$mode" \
+      "$t" "$x" "$((y + r))" "$(echo "$zxy / $t" | bc -l)" "$(echo "$zy / ($y + $r)" | bc -l)" "$np" "$tauto" "$points" "$topt" "$cut" "$gpoints" "$tgreedy" "$min"
   done
   met() { if [ "$1" = 1 ]; then echo met; else echo "NOT met"; fi; }
   goal G1 "eps 1: file ${tot[eps1]} < zstd xy $zxy" "$(met "$(echo "${tot[eps1]} < $zxy" | bc)")"

@@ -212,12 +212,14 @@ static int add_value(int64_t *value, uint64_t *samples, int64_t v, uint64_t n, s
 }
 
 /* Sample i: its value to the leaf's innermost function (flat) and, once, to every function
- * of its stack (cum). */
-static int add_sample(pms_pprof *p, table_build *t, size_t i, size_t type, size_t counts, int64_t *total)
+ * of its stack (cum); to *total, and its draws (its count, else 1) to *draws. */
+static int add_sample(pms_pprof *p, table_build *t, size_t i, size_t type, size_t counts, int64_t *total,
+                      uint64_t *draws)
 {
     const Pms__Sample *s = p->msg->sample[i];
     int64_t v = s->value[type];
     uint64_t n = counts == SIZE_MAX ? 0 : (uint64_t)(s->value[counts] > 0 ? s->value[counts] : 0);
+    *draws += counts == SIZE_MAX ? 1 : n;
     const char *name = NULL, *file = NULL, *binary = NULL, *build_id = NULL;
     pms_pprof_row *r;
     int rc;
@@ -276,11 +278,7 @@ int pms_pprof_table(pms_pprof *p, size_t type, double confidence, pms_pprof_row 
     int64_t total = 0;
     uint64_t draws = 0;
     int rc = PMS_OK;
-    for (size_t i = 0; i < p->msg->n_sample && !rc; i++) {
-        rc = add_sample(p, &t, i, type, counts, &total);
-        const Pms__Sample *s = p->msg->sample[i];
-        draws += counts == SIZE_MAX ? 1 : (uint64_t)(s->value[counts] > 0 ? s->value[counts] : 0);
-    }
+    for (size_t i = 0; i < p->msg->n_sample && !rc; i++) rc = add_sample(p, &t, i, type, counts, &total, &draws);
     pms__keymap_free(&t.where);
     pms__keymap_free(&t.index);
     pms__strtab_free(&t.names);

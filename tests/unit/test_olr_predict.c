@@ -7,6 +7,7 @@
  * so do X chunks of version 2 whose x do not increase strictly below 2^64; a P chunk in a
  * version-1 file is refused. */
 #include "test_support.h"
+#include "olr_store_points.h"
 #include "olr/store_predict.h"
 #include "pmuscope/error.h"
 #include "pmuscope/olr_store.h"
@@ -60,48 +61,15 @@ static void test_quantise_edges(void **state)
     assert_int_not_equal(pms__olr_dequantise(UINT64_MAX - 1, 0, 7, &dec), 0);
 }
 
-typedef struct sink {
-    pms_olr_writer *w;
-} sink;
-
-static int to_writer(const pms_olr_segment *s, void *ctx) { return pms_olr_writer_add_segment(((sink *)ctx)->w, s); }
-
 /* One counter through opt and the writer with ENCODING, into memory. */
 static char *store(size_t n, const uint64_t *x, const uint64_t *y, uint64_t eps, int encoding, int lossless,
                    size_t *size, pms_olr_store_stats *st)
 {
-    pms_olr_options o;
-    pms_olr_options_init(&o);
-    o.method = PMS_OLR_OPT;
-    o.ncounters = 1;
-    pms_olr_counter_options c;
-    pms_olr_counter_options_init(&c);
-    c.eps = (double)eps;
-    c.monotone = 0;
-    o.counters = &c;
     pms_olr_store_options so;
     pms_olr_store_options_init(&so);
     so.encoding = encoding;
     so.lossless = lossless;
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, size);
-    assert_non_null(f);
-    const char *names[1] = {"y"};
-    sink sk;
-    assert_int_equal(pms_olr_writer_create(&sk.w, f, "mem", &so, &o, "x", names), 0);
-    pms_olr *olr;
-    if (pms_olr_create(&olr, &o, to_writer, &sk)) fail_msg("%s", pms_strerror());
-    for (size_t i = 0; i < n; i++) {
-        if (pms_olr_writer_add_sample(sk.w, x[i], &y[i])) fail_msg("%s", pms_strerror());
-        if (pms_olr_push(olr, x[i], &y[i])) fail_msg("%s", pms_strerror());
-    }
-    if (pms_olr_finish(olr)) fail_msg("%s", pms_strerror());
-    if (pms_olr_writer_finish(sk.w)) fail_msg("%s", pms_strerror());
-    pms_olr_writer_get_stats(sk.w, st);
-    pms_olr_writer_destroy(sk.w);
-    pms_olr_destroy(olr);
-    fclose(f);
-    return buf;
+    return store_in_memory(n, x, y, eps, &so, size, st);
 }
 
 static void check(const char *buf, size_t size, size_t n, const uint64_t *x, const uint64_t *y, uint64_t eps,

@@ -41,8 +41,11 @@ problems = []
 for name in ("perf.data", "own.data", "perf-vdso.data", "own-vdso.data"):
     data = tmp + "/" + name
     for sort in ("dso,sym", "dso"):
+        # vdso_calls: where the stack copy ends, perf and libdwfl give up at different
+        # frames (fresh-clone CI under ASan: [unknown] children 1.88% against 1.76%)
         problems += ["%s: %s" % (name, p) for p in children_problems(pmuscope, data, sort, 1.0, 0.1,
-                                                                      extra=("--no-inline",))]
+                                                                      extra=("--no-inline",),
+                                                                      unknown_children="vdso" not in name)]
     paths, compared = path_problems(pmuscope, data, 1.0, 0.1, extra=("--no-inline",))
     problems += ["%s: %s" % (name, p) for p in paths]
     if compared < (2 if "vdso" in name else 4): # vdso_calls has two paths, calltree_nofp four

@@ -75,11 +75,12 @@ def perf_report_lines(path, sort, children, extra=()):
             lines.append((event, line))
     return lines, p.returncode, p.stderr
 
-def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period", extra=()):
+def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period", extra=(), unknown_children=True):
     """Differences between perf report --children and pmuscope report --children on one file,
     --sort dso or dso,sym: the Children and the Self column of every row over `threshold`
     percent in either, within `tolerance` points (perf prints two decimals). `extra`: more
-    options of perf report."""
+    options of perf report. unknown_children=False leaves out the Children column of the
+    [unknown] binary (frames past where an unwinder lost the stack)."""
     lines, returncode, stderr = perf_report_lines(path, sort, True, extra)
     theirs = {}
     for event, line in lines:
@@ -114,6 +115,8 @@ def children_problems(pmuscope, path, sort, threshold, tolerance, weight="period
         mine = ours.get(event, {})
         for row in sorted(set(perf_rows) | set(mine)):
             for col, name in ((0, "children"), (1, "self")):
+                if col == 0 and not unknown_children and (row if sort == "dso" else row[0]) == "[unknown]":
+                    continue
                 a, b = mine.get(row, (0, 0))[col], perf_rows.get(row, (0, 0))[col]
                 if max(a, b) > threshold and abs(a - b) > tolerance + 0.005:
                     problems.append("--children %s: %s %s: pmuscope %.2f%% perf %.2f%%" % (event, row, name, a, b))

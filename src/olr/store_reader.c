@@ -321,18 +321,25 @@ static int chunk(reader *r)
     int rc = varint(r, f, &raw, "the chunk's decompressed length");
     if (rc || (rc = varint(r, f, &stored, "the chunk's stored length"))) return rc;
     if (raw > PMS_OLR_CHUNK_MAX) return bad_at(r, f, "a decompressed length of at most 64 MiB");
-    if (stored > f->n - f->pos) return bad_at(r, f, "the chunk's stored bytes (the file is truncated)");
+    /* stored 0 (version 3): the raw bytes follow as they are; a zstd frame is never empty */
+    int plain = stored == 0 && r->s->version >= 3;
+    uint64_t span = plain ? raw : stored;
+    if (span > f->n - f->pos) return bad_at(r, f, "the chunk's stored bytes (the file is truncated)");
     void *buf = malloc(raw ? (size_t)raw : 1);
     if (!buf) return pms__fail(PMS_ENOMEM, "out of memory");
-    size_t got = ZSTD_decompress(buf, (size_t)raw, f->p + f->pos, (size_t)stored);
-    if (ZSTD_isError(got) || got != raw) {
-        free(buf);
-        char msg[160];
-        snprintf(msg, sizeof msg, "a zstd frame of %llu bytes (%s)", (unsigned long long)raw,
-                 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "another length");
-        return bad_at(r, f, msg);
+    if (plain) {
+        if (raw) memcpy(buf, f->p + f->pos, (size_t)raw);
+    } else {
+        size_t got = ZSTD_decompress(buf, (size_t)raw, f->p + f->pos, (size_t)stored);
+        if (ZSTD_isError(got) || got != raw) {
+            free(buf);
+            char msg[160];
+            snprintf(msg, sizeof msg, "a zstd frame of %llu bytes (%s)", (unsigned long long)raw,
+                     ZSTD_isError(got) ? ZSTD_getErrorName(got) : "another length");
+            return bad_at(r, f, msg);
+        }
     }
-    f->pos += (size_t)stored;
+    f->pos += (size_t)span;
     r->in = (pms__cursor){.p = buf, .n = (size_t)raw};
     rc = type == PMS_OLR_CHUNK_X ? chunk_x(r) : type == PMS_OLR_CHUNK_SEGMENTS ? chunk_segments(r)
          : type == PMS_OLR_CHUNK_RESIDUALS ? chunk_residuals(r) : type == PMS_OLR_CHUNK_PREDICTIVE ? chunk_predictive(r)

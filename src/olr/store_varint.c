@@ -37,6 +37,13 @@ void pms__obuf_varint(pms__obuf *b, uint64_t v)
     b->p[b->n++] = (uint8_t)v;
 }
 
+size_t pms__varint_len(uint64_t v)
+{
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7) n++;
+    return n;
+}
+
 void pms__obuf_zigzag(pms__obuf *b, uint64_t v)
 {
     /* (v << 1) ^ (v >> 63 arithmetic), on the two's complement bits */

@@ -13,6 +13,8 @@ typedef struct pms__obuf {
 
 void pms__obuf_bytes(pms__obuf *b, const void *data, size_t n);
 void pms__obuf_varint(pms__obuf *b, uint64_t v);
+/* the bytes pms__obuf_varint takes for v: 1 to 10 */
+size_t pms__varint_len(uint64_t v);
 /* v taken as a signed 64-bit difference (mod 2^64), zigzag-mapped */
 void pms__obuf_zigzag(pms__obuf *b, uint64_t v);
 void pms__obuf_free(pms__obuf *b);

@@ -80,8 +80,10 @@ static int write_bytes(pms_olr_writer *w, const void *p, size_t n)
     return PMS_OK;
 }
 
-/* A chunk: type, varint raw length, varint stored length, the zstd frame of
- * prefix + body; appended to OUT. */
+/* A chunk: type, varint raw length, varint stored length, then the zstd frame of
+ * prefix + body, or (stored length 0, version 3) prefix + body as they are where that makes
+ * the chunk no longer: a short chunk gains nothing from zstd and would pay its frame's
+ * 9 to 12 bytes; appended to OUT. */
 static int pack_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, pms__obuf *out)
 {
     pms__obuf *raw = &w->raw;
@@ -106,8 +108,13 @@ static int pack_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, cons
         uint8_t t = (uint8_t)type;
         pms__obuf_bytes(out, &t, 1);
         pms__obuf_varint(out, raw->n);
-        pms__obuf_varint(out, zn);
-        pms__obuf_bytes(out, z, zn);
+        if (raw->n + 1 <= zn + pms__varint_len(zn)) {
+            pms__obuf_varint(out, 0);
+            pms__obuf_bytes(out, raw->p, raw->n);
+        } else {
+            pms__obuf_varint(out, zn);
+            pms__obuf_bytes(out, z, zn);
+        }
         if (out->oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     }
     return rc;

@@ -77,7 +77,7 @@ static void check(const char *buf, size_t size, size_t n, const uint64_t *x, con
 {
     pms_olr_stored s;
     if (pms_olr_stored_read_mem(&s, buf, size, "mem")) fail_msg("%s: %s", what, pms_strerror());
-    assert_int_equal(s.version, 2);
+    assert_int_equal(s.version, PMS_OLR_STORE_VERSION);
     assert_int_equal(s.n, n);
     uint64_t *d = malloc(n * sizeof *d);
     assert_non_null(d);

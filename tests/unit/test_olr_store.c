@@ -1,9 +1,11 @@
 /* The olr segment file (pmuscope/olr_store.h): written from opt's and wm's segments and
  * read back, every sample decodes within eps at its own x (random x steps, counts near
  * 2^63 and 2^64 - 1, eps 0 and small), checked by comparing whole counts here; lossless
- * mode gives the samples exactly; x can be left out; joint segments are used; hostile
- * files (truncated, a bad version, a bad varint) fail with the file, the offset and what
- * was expected. */
+ * mode gives the samples exactly; x can be left out; joint segments are used; each chunk is
+ * stored as zstd's frame or (version 3) as its bytes, whichever is shorter, checked against
+ * libzstd here; hostile files (truncated, a bad version, a bad varint, a plain chunk in a
+ * version-2 file or running past the end) fail with the file, the offset and what was
+ * expected. */
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/olr_store.h"
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 static uint64_t rnd(void) /* splitmix64 */
@@ -236,8 +239,8 @@ static void test_hostile(void **state)
     expect_error(buf, 8, "offset 8: expected the method");
     char *bad = malloc(size + 16);
     memcpy(bad, buf, size);
-    bad[6] = 3;
-    expect_error(bad, size, "offset 6: expected version 1 to 2 (the versions this reader knows), found 3");
+    bad[6] = 4;
+    expect_error(bad, size, "offset 6: expected version 1 to 3 (the versions this reader knows), found 4");
     memcpy(bad, buf, size);
     bad[0] = 'Q';
     expect_error(bad, size, "offset 0: expected the magic");
@@ -254,6 +257,116 @@ static void test_hostile(void **state)
     free(buf);
 }
 
+/* A chunk of the file as the format lays it out (docs/olr-format.md). */
+typedef struct chunk_at {
+    size_t at, body;         /* offsets of the type byte and of the stored bytes */
+    uint64_t raw, stored;
+} chunk_at;
+
+static uint64_t get_varint(const unsigned char *p, size_t *pos)
+{
+    uint64_t v = 0;
+    for (int s = 0;; s += 7) {
+        unsigned char b = p[(*pos)++];
+        v |= (uint64_t)(b & 0x7f) << s;
+        if (!(b & 0x80)) return v;
+    }
+}
+
+/* Walks the header and the chunks of a well-formed file; returns how many (at most MAX). */
+static size_t chunks_of(const unsigned char *p, size_t size, chunk_at *c, size_t max)
+{
+    size_t pos = 8;
+    get_varint(p, &pos); /* method */
+    uint64_t k = get_varint(p, &pos);
+    pos += get_varint(p, &pos); /* x name */
+    for (uint64_t j = 0; j < k; j++) {
+        pos += get_varint(p, &pos);
+        get_varint(p, &pos); /* eps */
+    }
+    size_t n = 0;
+    while (pos < size && n < max) {
+        c[n].at = pos++;
+        c[n].raw = get_varint(p, &pos);
+        c[n].stored = get_varint(p, &pos);
+        c[n].body = pos;
+        pos += c[n].stored ? c[n].stored : c[n].raw;
+        n++;
+    }
+    assert_int_equal(pos, size);
+    return n;
+}
+
+static size_t varint_len(uint64_t v)
+{
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7) n++;
+    return n;
+}
+
+/* Each chunk is zstd's frame or its plain bytes (stored length 0), whichever makes it
+ * shorter (a tie: plain), compared here with libzstd's frame of the same bytes at the
+ * writer's level; short streams get plain chunks, long ones zstd frames. */
+static void test_plain_chunks(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static uint64_t x[N], y[N * 2];
+    series(N, 2, x, y, 1000, 5, 1000);
+    int seen_plain = 0, seen_zstd = 0;
+    for (size_t n = 30; n <= N; n *= 25) {
+        size_t size;
+        char *buf = store(n, 2, x, y, PMS_OLR_OPT, 3, 0, NULL, &size, NULL);
+        check(buf, size, n, 2, x, y, 3, NULL);
+        const unsigned char *p = (const unsigned char *)buf;
+        chunk_at c[64];
+        size_t nc = chunks_of(p, size, c, 64);
+        assert_true(nc >= 3);
+        for (size_t i = 0; i < nc; i++) {
+            unsigned char raw[1 << 16];
+            if (c[i].raw > sizeof raw) continue;
+            if (c[i].stored) {
+                assert_int_equal(ZSTD_decompress(raw, sizeof raw, p + c[i].body, c[i].stored), c[i].raw);
+            } else {
+                memcpy(raw, p + c[i].body, c[i].raw);
+            }
+            size_t bound = ZSTD_compressBound(c[i].raw);
+            void *z = malloc(bound);
+            assert_non_null(z);
+            size_t zn = ZSTD_compress(z, bound, raw, c[i].raw, 19);
+            assert_false(ZSTD_isError(zn));
+            free(z);
+            size_t frame = zn + varint_len(zn), plain = c[i].raw + 1;
+            if (c[i].stored) {
+                seen_zstd++;
+                if (!(frame < plain)) fail_msg("chunk %c of %zu samples: a frame of %zu, %llu bytes as they are",
+                                               p[c[i].at], n, zn, (unsigned long long)c[i].raw);
+            } else {
+                seen_plain++;
+                if (!(plain <= frame)) fail_msg("chunk %c of %zu samples: %llu plain bytes, zstd's frame %zu",
+                                                p[c[i].at], n, (unsigned long long)c[i].raw, zn);
+            }
+        }
+        /* version 2 has no plain chunks: the same file read as version 2 fails where the first is */
+        for (size_t i = 0; i < nc; i++)
+            if (c[i].stored == 0) {
+                char *v2 = malloc(size);
+                memcpy(v2, buf, size);
+                v2[6] = 2;
+                char want[64];
+                snprintf(want, sizeof want, "offset %zu: expected a zstd frame", c[i].body);
+                expect_error(v2, size, want);
+                /* a plain chunk's bytes running past the end of the file */
+                if (c[i].raw) expect_error(buf, c[i].body + c[i].raw - 1, "the file is truncated");
+                free(v2);
+                break;
+            }
+        free(buf);
+    }
+    assert_true(seen_plain > 0);
+    assert_true(seen_zstd > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_lossless_and_no_x),
         cmocka_unit_test(test_joint_segments),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_plain_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

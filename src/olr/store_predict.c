@@ -13,7 +13,7 @@ static uint64_t clamp_count(pms__i128 v)
 uint64_t pms__olr_predict(int predictor, const pms__olr_history *h)
 {
     if (h->seen == 0) return 0;
-    if (predictor == PMS__OLR_PREDICT_PREVIOUS || h->seen == 1) return h->d1;
+    if ((predictor & PMS__OLR_PREDICT_LINEAR) == 0 || h->seen == 1) return h->d1;
     return clamp_count(2 * (pms__i128)h->d1 - (pms__i128)h->d2);
 }
 
@@ -77,7 +77,7 @@ int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y)
 {
     if (c->m == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 1024;
-        for (int p = 0; p < PMS__OLR_PREDICTORS; p++) {
+        for (int p = 0; p < pms__olr_pcoder_codings(c); p++) {
             uint64_t *z = realloc(c->z[p], cap * sizeof *z);
             if (!z) return -1;
             c->z[p] = z;
@@ -86,8 +86,9 @@ int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y)
         }
         c->cap = cap;
     }
-    for (int p = 0; p < PMS__OLR_PREDICTORS; p++) {
-        c->z[p][c->m] = pms__olr_quantise(y, pms__olr_predict(p, &c->h[p]), c->eps, &c->d[p][c->m]);
+    for (int p = 0; p < pms__olr_pcoder_codings(c); p++) {
+        c->z[p][c->m] = pms__olr_quantise(y, pms__olr_predict(p, &c->h[p]), pms__olr_coding_eps(p, c->eps),
+                                          &c->d[p][c->m]);
         pms__olr_history_push(&c->h[p], c->d[p][c->m]);
     }
     c->m++;
@@ -96,13 +97,13 @@ int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y)
 
 void pms__olr_pcoder_chose(pms__olr_pcoder *c, int p)
 {
-    for (int q = 0; q < PMS__OLR_PREDICTORS; q++) c->h[q] = c->h[p];
+    for (int q = 0; q < pms__olr_pcoder_codings(c); q++) c->h[q] = c->h[p];
     c->m = 0;
 }
 
 void pms__olr_pcoder_free(pms__olr_pcoder *c)
 {
-    for (int p = 0; p < PMS__OLR_PREDICTORS; p++) {
+    for (int p = 0; p < PMS__OLR_P_CODINGS; p++) {
         free(c->z[p]);
         free(c->d[p]);
     }

@@ -14,6 +14,12 @@ enum {
     PMS__OLR_PREDICT_PREVIOUS = 0, /* the previous decoded value (delta coding) */
     PMS__OLR_PREDICT_LINEAR = 1,   /* 2 d[i-1] - d[i-2] (delta of delta), clamped */
     PMS__OLR_PREDICTORS = 2,
+    /* Added to a P chunk's predictor (version 3): its codes are exact, as at eps 0. Where a
+     * counter is nearly perfectly predictable (a second difference mostly 0), exact codes are
+     * mostly 0, while quantising feeds each sample's rounding error back into the next
+     * predictions, and the codes then cost more than exact ones. */
+    PMS__OLR_PREDICT_EXACT = 2,
+    PMS__OLR_P_CODINGS = 4,        /* a P chunk's predictor byte: 0 to 3 */
 };
 
 /* The decoded values before a sample: the last two and how many there were (0, 1, 2+). */
@@ -39,21 +45,33 @@ void pms__olr_planes_put(pms__obuf *out, const uint64_t *z, size_t m);
 
 #endif
 
-/* The writer's coder of one counter: every sample through each predictor, the codes of the
- * samples since the last chunk kept for both, so that the chunk takes the one that
- * compresses smaller. */
+/* The bound of a P chunk's codes: eps, or 0 where its predictor byte says exact. */
+static inline uint64_t pms__olr_coding_eps(int coding, uint64_t eps)
+{
+    return coding & PMS__OLR_PREDICT_EXACT ? 0 : eps;
+}
+
+/* The writer's coder of one counter: every sample through each coding (predictor, quantised
+ * or exact: pms__olr_pcoder_codings), the codes of the samples since the last chunk kept for
+ * each, so that the chunk takes the one that compresses smaller. */
 typedef struct pms__olr_pcoder {
     uint64_t eps;
-    pms__olr_history h[PMS__OLR_PREDICTORS];
-    uint64_t *z[PMS__OLR_PREDICTORS];
-    uint64_t *d[PMS__OLR_PREDICTORS]; /* the values a reader decodes from each */
+    pms__olr_history h[PMS__OLR_P_CODINGS];
+    uint64_t *z[PMS__OLR_P_CODINGS];
+    uint64_t *d[PMS__OLR_P_CODINGS]; /* the values a reader decodes from each */
     size_t m, cap;
 } pms__olr_pcoder;
 
+/* The codings tried: the two predictors, and at eps >= 1 both exact too. */
+static inline int pms__olr_pcoder_codings(const pms__olr_pcoder *c)
+{
+    return c->eps ? PMS__OLR_P_CODINGS : PMS__OLR_PREDICTORS;
+}
+
 /* 0, or -1 when out of memory */
 int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y);
-/* A chunk of the m codes was written with predictor p: every predictor goes on from p's
- * decoded values, as a reader does. */
+/* A chunk of the m codes was written with coding p: every coding goes on from p's decoded
+ * values, as a reader does. */
 void pms__olr_pcoder_chose(pms__olr_pcoder *c, int p);
 void pms__olr_pcoder_free(pms__olr_pcoder *c);
 

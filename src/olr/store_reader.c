@@ -121,12 +121,18 @@ static int header(reader *r)
 }
 
 /* The predictor byte and code width of a chunk of byte planes (P, or X in version 2),
- * then m codes of w bytes to the end of the chunk: *planes. */
+ * then m codes of w bytes to the end of the chunk: *planes. A P chunk of version 3 may add
+ * 2 to its predictor (exact codes). */
 static int planes_head(reader *r, uint64_t m, int *predictor, unsigned *w, const uint8_t **planes)
 {
     if (r->in.pos + 2 > r->in.n) return bad_at(r, &r->in, "a predictor and a code width");
     *predictor = r->in.p[r->in.pos];
-    if (*predictor >= PMS__OLR_PREDICTORS) return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear)");
+    if (r->file.p[r->chunk_at] == PMS_OLR_CHUNK_PREDICTIVE && r->s->version >= 3) {
+        if (*predictor >= PMS__OLR_P_CODINGS)
+            return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes");
+    } else if (*predictor >= PMS__OLR_PREDICTORS) {
+        return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear)");
+    }
     r->in.pos++;
     *w = r->in.p[r->in.pos];
     if (*w < 1 || *w > 8) return bad_at(r, &r->in, "a code width of 1 to 8 bytes");
@@ -272,7 +278,7 @@ static int chunk_predictive(reader *r)
     size_t have = (size_t)r->covered[j], cap = have;
     if (pms__grow(&s->value[j], &cap, have + (size_t)m, sizeof **s->value))
         return pms__fail(PMS_ENOMEM, "out of memory");
-    uint64_t eps = s->lossless ? 0 : s->eps[j];
+    uint64_t eps = pms__olr_coding_eps(predictor, s->lossless ? 0 : s->eps[j]);
     for (size_t i = 0; i < (size_t)m; i++) {
         uint64_t v;
         if (pms__olr_dequantise(plane_code(planes, w, (size_t)m, i), pms__olr_predict(predictor, &r->hist[j]), eps,

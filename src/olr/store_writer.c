@@ -49,7 +49,7 @@ struct pms_olr_writer {
     pms__obuf raw;             /* a chunk's contents, and its zstd frame: kept from chunk */
     pms__obuf packed;          /* a chunk packed to be written */
     pms__obuf pseg, pres, ppred; /* a counter's chunks of each kind, packed to compare */
-    pms__obuf planes, cand[PMS__OLR_PREDICTORS]; /* a P chunk's codes, and its packed chunk
+    pms__obuf planes, cand[PMS__OLR_P_CODINGS]; /* a P chunk's codes, and its packed chunk
                                   * with each predictor (kept: writing allocates nothing in the
                                   * steady state) */
     uint8_t *z;                /* to chunk, so that writing allocates nothing in the steady */
@@ -157,13 +157,14 @@ static int pack_counter(pms_olr_writer *w, size_t j, int type, pms__obuf *out)
 }
 
 /* A chunk of M codes as byte planes (P or X: the counter J first for P), packed into OUT
- * with the predictor whose chunk is smaller (the first on a tie): *best. */
-static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z, size_t m, pms__obuf *out,
-                       int *best_out)
+ * with the one of the NP codings (predictors) whose chunk is smaller (the first on a tie):
+ * *best. */
+static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z, int np, size_t m,
+                       pms__obuf *out, int *best_out)
 {
     pms__obuf *cand = w->cand;
     int best = 0, rc = PMS_OK;
-    for (int p = 0; rc == 0 && p < PMS__OLR_PREDICTORS; p++) {
+    for (int p = 0; rc == 0 && p < np; p++) {
         uint8_t pre_bytes[32], *e = pre_bytes; /* two varints and the predictor: 21 bytes at most */
         pms__obuf pre = {.p = pre_bytes, .cap = sizeof pre_bytes};
         if (type == PMS_OLR_CHUNK_PREDICTIVE) pms__obuf_varint(&pre, j);
@@ -186,14 +187,15 @@ static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z
 static int pack_predictive(pms_olr_writer *w, size_t j, pms__obuf *out, int *best)
 {
     const pms__olr_pcoder *pc = &w->c[j].pc;
-    return pc->m ? pack_planes(w, PMS_OLR_CHUNK_PREDICTIVE, j, pc->z, pc->m, out, best) : PMS_OK;
+    return pc->m ? pack_planes(w, PMS_OLR_CHUNK_PREDICTIVE, j, pc->z, pms__olr_pcoder_codings(pc), pc->m, out, best)
+                 : PMS_OK;
 }
 
 static int flush_x(pms_olr_writer *w)
 {
     if (w->nx_chunk == 0) return PMS_OK;
     int best;
-    int rc = pack_planes(w, PMS_OLR_CHUNK_X, 0, w->xz, w->nx_chunk, &w->packed, &best);
+    int rc = pack_planes(w, PMS_OLR_CHUNK_X, 0, w->xz, PMS__OLR_PREDICTORS, w->nx_chunk, &w->packed, &best);
     if (rc == 0) rc = emit(w, &w->packed, &w->st.bytes_x);
     w->nx_chunk = 0;
     return rc;
@@ -691,7 +693,7 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
     pms__obuf_free(&w->pres);
     pms__obuf_free(&w->ppred);
     pms__obuf_free(&w->planes);
-    for (int p = 0; p < PMS__OLR_PREDICTORS; p++) pms__obuf_free(&w->cand[p]);
+    for (int p = 0; p < PMS__OLR_P_CODINGS; p++) pms__obuf_free(&w->cand[p]);
     for (int p = 0; p < PMS__OLR_PREDICTORS; p++) free(w->xz[p]);
     ZSTD_freeCCtx(w->zc);
     free(w);

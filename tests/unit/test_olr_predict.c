@@ -1,11 +1,14 @@
-/* Predictive coding in the olr segment file (version 2, docs/olr-format.md): every sample
+/* Predictive coding in the olr segment file (version 2 and 3, docs/olr-format.md): every sample
  * comes back within eps at eps 0, 1, 2 and large eps, for counts near 0, near 2^64 - 1 and
  * wrapping past 2^64, checked against the input samples (whole counts compared here, not
  * the coder's own idea of its values); the writer's choice is no larger than either
  * encoding forced alone; a version-1 file (built here byte by byte) still reads; hostile
  * P chunks (built here as raw zstd blocks) fail with the offset and what was expected, and
  * so do X chunks of version 2 whose x do not increase strictly below 2^64; a P chunk in a
- * version-1 file is refused. */
+ * version-1 file is refused; version 3's exact codes (predictor + 2) decode as at eps 0 and
+ * are refused in version 2 and in X chunks; on a counter whose second difference is nearly
+ * always 0 (as the emulated PMU's cycles) the writer's codes at eps >= 1 cost no more than
+ * lossless ones. */
 #include "test_support.h"
 #include "olr_store_points.h"
 #include "olr/store_predict.h"
@@ -219,6 +222,21 @@ static void expect(int version, const uint8_t *body, size_t n, const char *want)
     expect_x(version, NULL, 0, body, n, want);
 }
 
+/* A good P chunk BODY (two samples, no x) of a file of VERSION decodes to D0 and D1. */
+static void expect_values(int version, const uint8_t *body, size_t n, uint64_t d0, uint64_t d1)
+{
+    uint8_t f[256];
+    size_t size = hostile(f, version, 0, NULL, 0, body, n);
+    pms_olr_stored s;
+    if (pms_olr_stored_read_mem(&s, f, size, "f.olr")) fail_msg("a good P chunk: %s", pms_strerror());
+    uint64_t d[2];
+    assert_int_equal(pms_olr_stored_decode(&s, 0, (const uint64_t[]){1, 2}, d), 0);
+    if (d[0] != d0 || d[1] != d1)
+        fail_msg("decoded %llu %llu, expected %llu %llu", (unsigned long long)d[0], (unsigned long long)d[1],
+                 (unsigned long long)d0, (unsigned long long)d1);
+    pms_olr_stored_free(&s);
+}
+
 /* A version-1 file, written here byte by byte (x as varints: 5, step 7; one segment from
  * 10 to 14), reads as before. */
 static void test_version_1(void **state)
@@ -280,6 +298,46 @@ static void test_hostile(void **state)
     expect_x(2, xwrap, sizeof xwrap, good, sizeof good, "(chunk 'X', byte 4 of its 19): expected x values that increase strictly below 2^64");
     const uint8_t xpred[] = {2, 2, 1, 5, 7};
     expect_x(2, xpred, sizeof xpred, good, sizeof good, "expected a predictor: 0 (previous value) or 1 (linear)");
+    /* version 3: the same codes at eps 1 quantised (6, 3), and exact (predictor 2: zigzag 4
+     * and 1 are +2 and -1: 2, 1; predictor 3, linear, predicts the second sample by the first
+     * too: 2, 1) */
+    expect_values(3, good, sizeof good, 6, 3);
+    const uint8_t exact[] = {0, 2, 2, 1, 4, 1}, exact_linear[] = {0, 2, 3, 1, 4, 1};
+    expect_values(3, exact, sizeof exact, 2, 1);
+    expect_values(3, exact_linear, sizeof exact_linear, 2, 1);
+    const uint8_t pred4[] = {0, 2, 4, 1, 4, 1};
+    expect(3, pred4, sizeof pred4,
+           "byte 2 of its 6): expected a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes");
+    expect_x(3, xpred, sizeof xpred, good, sizeof good, "expected a predictor: 0 (previous value) or 1 (linear)");
+}
+
+/* A counter nearly perfectly predictable, as the emulated PMU's cycles at a fixed cpu-clock
+ * period: the same step at almost every sample, now and then off by a few counts. Quantised
+ * codes feed each rounding error into the next predictions and would cost more than exact
+ * ones; the writer takes exact codes there, so its eps >= 1 codes cost no more than the
+ * lossless file's. */
+static void test_exact_codes_where_they_pay(void **state)
+{
+    (void)state;
+    static uint64_t x[N], y[N];
+    uint64_t v = 1000;
+    for (size_t i = 0; i < N; i++) {
+        x[i] = 20000 * (i + 1);
+        v += 16932 + (rnd() % 64 == 0 ? rnd() % 25 : 0);
+        y[i] = v;
+    }
+    pms_olr_store_stats lossless;
+    size_t size;
+    free(store(N, x, y, 0, PMS_OLR_ENCODING_PREDICTIVE, 1, &size, &lossless));
+    for (uint64_t eps = 1; eps <= 2; eps++) {
+        pms_olr_store_stats st;
+        char *buf = store(N, x, y, eps, PMS_OLR_ENCODING_PREDICTIVE, 0, &size, &st);
+        check(buf, size, N, x, y, eps, "nearly predictable");
+        if (st.bytes_predictive > lossless.bytes_predictive)
+            fail_msg("eps %llu: %llu bytes of codes, lossless %llu", (unsigned long long)eps,
+                     (unsigned long long)st.bytes_predictive, (unsigned long long)lossless.bytes_predictive);
+        free(buf);
+    }
 }
 
 int main(void)
@@ -289,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_version_1),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_exact_codes_where_they_pay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
 # same samples: zstd -19 and xz -9 of the samples delta-encoded as binary (8-byte little-
 # endian differences, column by column), for x and the counters together, the counters
 # alone and x alone. Streams: recorded from the bundled workloads (cpu-clock every 20000 ns
-# reading page-faults and context-switches; one with randomised periods) and generated
+# reading page-faults and context-switches; one with randomised periods; and, in the emulated
+# ARM guest, reading the hardware counters cycles and instructions:u) and generated
 # (a fixed period, and random x steps). Prints the ratios and the goals of issue 16:
 #   G1 eps = 1 count: whole file smaller than delta+zstd of x and y
 #   G2 eps = 0.1% of range: the counters' part >= 10x smaller than delta+zstd of the counters
@@ -54,6 +55,28 @@ rec() { # name, record options..., --, workload...
 rec sizes -- "$build/workloads/sizes" 8
 rec phases -- "$build/workloads/phases" --repeat 2
 rec sizes-randomized --randomize=mask:12 --seed 1 -- "$build/workloads/sizes" 8
+# The same workloads with hardware counters: cycles and instructions:u read at each cpu-clock
+# sample in the emulated ARM guest of scripts/pmu-vm (as tests/pmu/cases/olr_store.sh), where
+# QEMU and the arm64 cross build are at hand (PMS_ARM64_BUILD, default build-arm64).
+src=$(cd "$build/.." && pwd)
+if command -v qemu-system-aarch64 > /dev/null; then
+  cat > guest.sh <<'GUEST'
+for w in "sizes 8" "phases --repeat 2"; do
+  set -- $w
+  pmuscope record -e cpu-clock -c 20000 --read cycles,instructions:u -o out/$1.data -- "$@" > /dev/null 2>&1 &&
+    pmuscope olr --samples out/$1.csv out/$1.data > /dev/null
+done
+GUEST
+  if PMS_ARM64_BUILD=${PMS_ARM64_BUILD:-$src/build-arm64} "$src/scripts/pmu-vm" --add guest.sh -- sh guest.sh > /dev/null 2>&1; then
+    for w in sizes phases; do
+      [ -f "pmu-vm-out/$w.csv" ] && cp "pmu-vm-out/$w.csv" "guest-$w.csv" && streams+=("guest-$w")
+    done
+  else
+    echo "(guest streams: scripts/pmu-vm failed)"
+  fi
+else
+  echo "(guest streams: no qemu-system-aarch64)"
+fi
 awk 'BEGIN { srand(16); print "x,a,b"; a = 0; b = 0
   for (i = 1; i <= 100000; i++) { a += (int(i / 5000) % 2 ? 40 : 7) + int(rand() * 3); b += int(i / 20000) + (rand() < 0.1)
     print 10000 * i "," a "," b } }' > gen-fixed.csv

@@ -24,8 +24,8 @@ extern "C" {
 #define PMS_OLR_STORE_VERSION 3u /* the version written; the reader reads 1, 2 and 3 */
 
 typedef struct pms_olr_store_options {
-    int keep_x;     /* 1 (default): x as delta-of-delta varints; 0: left out, for a reader that
-                     * has the samples' x elsewhere */
+    int keep_x;     /* 1 (default): x stored (byte planes of its steps or of their changes);
+                     * 0: left out, for a reader that has the samples' x elsewhere */
     int lossless;   /* 1: each sample's residual (y - decoded) too: decoding is exact */
     int level;      /* zstd level (default 19) */
     size_t chunk;   /* encoded bytes per part before a chunk is compressed (default 1 MiB) */

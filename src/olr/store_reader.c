@@ -120,19 +120,16 @@ static int header(reader *r)
     return PMS_OK;
 }
 
-/* The predictor byte and code width of a chunk of byte planes (P, or X in version 2),
- * then m codes of w bytes to the end of the chunk: *planes. A P chunk of version 3 may add
- * 2 to its predictor (exact codes). */
-static int planes_head(reader *r, uint64_t m, int *predictor, unsigned *w, const uint8_t **planes)
+/* The predictor byte (below NP) and code width of a chunk of byte planes (P, or X in
+ * version 2), then m codes of w bytes to the end of the chunk: *planes. */
+static int planes_head(reader *r, uint64_t m, int np, int *predictor, unsigned *w, const uint8_t **planes)
 {
     if (r->in.pos + 2 > r->in.n) return bad_at(r, &r->in, "a predictor and a code width");
     *predictor = r->in.p[r->in.pos];
-    if (r->file.p[r->chunk_at] == PMS_OLR_CHUNK_PREDICTIVE && r->s->version >= 3) {
-        if (*predictor >= PMS__OLR_P_CODINGS)
-            return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes");
-    } else if (*predictor >= PMS__OLR_PREDICTORS) {
-        return bad_at(r, &r->in, "a predictor: 0 (previous value) or 1 (linear)");
-    }
+    if (*predictor >= np)
+        return bad_at(r, &r->in, np > PMS__OLR_PREDICTORS
+                                     ? "a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes"
+                                     : "a predictor: 0 (previous value) or 1 (linear)");
     r->in.pos++;
     *w = r->in.p[r->in.pos];
     if (*w < 1 || *w > 8) return bad_at(r, &r->in, "a code width of 1 to 8 bytes");
@@ -156,7 +153,7 @@ static int x_planes(reader *r, uint64_t m)
     int predictor;
     unsigned w;
     const uint8_t *planes;
-    int rc = planes_head(r, m, &predictor, &w, &planes);
+    int rc = planes_head(r, m, PMS__OLR_PREDICTORS, &predictor, &w, &planes);
     if (rc) return rc;
     for (size_t i = 0; i < (size_t)m; i++) {
         uint64_t x;
@@ -262,7 +259,7 @@ static int chunk_residuals(reader *r)
     return PMS_OK;
 }
 
-/* A P chunk (version 2): counter, m, predictor, then the m codes as byte planes. */
+/* A P chunk (version 2 and later): counter, m, predictor, then the m codes as byte planes. */
 static int chunk_predictive(reader *r)
 {
     pms_olr_stored *s = r->s;
@@ -274,7 +271,9 @@ static int chunk_predictive(reader *r)
     int predictor;
     unsigned w;
     const uint8_t *planes;
-    if ((rc = planes_head(r, m, &predictor, &w, &planes))) return rc;
+    /* version 3 adds exact codes: predictor + 2 */
+    int np = s->version >= 3 ? PMS__OLR_P_CODINGS : PMS__OLR_PREDICTORS;
+    if ((rc = planes_head(r, m, np, &predictor, &w, &planes))) return rc;
     size_t have = (size_t)r->covered[j], cap = have;
     if (pms__grow(&s->value[j], &cap, have + (size_t)m, sizeof **s->value))
         return pms__fail(PMS_ENOMEM, "out of memory");

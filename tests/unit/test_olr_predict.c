@@ -11,6 +11,7 @@
  * lossless ones. */
 #include "test_support.h"
 #include "olr_store_points.h"
+#include "splitmix.h"
 #include "olr/store_predict.h"
 #include "pmuscope/error.h"
 #include "pmuscope/olr_store.h"
@@ -18,15 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 static uint64_t dist(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 

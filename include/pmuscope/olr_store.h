@@ -21,7 +21,7 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
-#define PMS_OLR_STORE_VERSION 3u /* the version written; the reader reads 1, 2 and 3 */
+#define PMS_OLR_STORE_VERSION 4u /* the version written; the reader reads 1 to 4 */
 
 typedef struct pms_olr_store_options {
     int keep_x;     /* 1 (default): x stored (byte planes of its steps or of their changes);

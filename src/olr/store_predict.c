@@ -10,17 +10,31 @@ static uint64_t clamp_count(pms__i128 v)
     return v < 0 ? 0 : v > (pms__i128)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-uint64_t pms__olr_predict(int predictor, const pms__olr_history *h)
+/* Round(step (x - x1) / (x1 - x2)): |step| < 2^64 and x's steps below 2^64, so the product
+ * fits 128 bits unsigned; a quotient of 2^65 or more clamps the prediction all the same. */
+static pms__i128 step_at_rate(pms__i128 step, uint64_t dx, uint64_t dx_before)
 {
-    if (h->seen == 0) return 0;
-    if ((predictor & PMS__OLR_PREDICT_LINEAR) == 0 || h->seen == 1) return h->d1;
-    return clamp_count(2 * (pms__i128)h->d1 - (pms__i128)h->d2);
+    unsigned __int128 mag = (unsigned __int128)(step < 0 ? -step : step) * dx;
+    mag = (mag + dx_before / 2) / dx_before;
+    pms__i128 q = mag > (unsigned __int128)1 << 65 ? (pms__i128)1 << 65 : (pms__i128)mag;
+    return step < 0 ? -q : q;
 }
 
-void pms__olr_history_push(pms__olr_history *h, uint64_t decoded)
+uint64_t pms__olr_predict(int predictor, const pms__olr_history *h, uint64_t x)
+{
+    if (h->seen == 0) return 0;
+    if (predictor == PMS__OLR_PREDICT_PREVIOUS || h->seen == 1) return h->d1;
+    pms__i128 step = (pms__i128)h->d1 - (pms__i128)h->d2;
+    if (predictor == PMS__OLR_PREDICT_RATE) step = step_at_rate(step, x - h->x1, h->x1 - h->x2);
+    return clamp_count((pms__i128)h->d1 + step);
+}
+
+void pms__olr_history_push(pms__olr_history *h, uint64_t decoded, uint64_t x)
 {
     h->d2 = h->d1;
     h->d1 = decoded;
+    h->x2 = h->x1;
+    h->x1 = x;
     if (h->seen < 2) h->seen++;
 }
 
@@ -73,11 +87,13 @@ void pms__olr_planes_put(pms__obuf *out, const uint64_t *z, size_t m)
         }
 }
 
-int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y)
+int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t x, uint64_t y)
 {
+    unsigned uses = pms__olr_pcoder_uses(c);
     if (c->m == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 1024;
-        for (int p = 0; p < pms__olr_pcoder_codings(c); p++) {
+        for (int p = 0; p < PMS__OLR_P_CODINGS; p++) {
+            if (!(uses >> p & 1)) continue;
             uint64_t *z = realloc(c->z[p], cap * sizeof *z);
             if (!z) return -1;
             c->z[p] = z;
@@ -86,10 +102,11 @@ int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y)
         }
         c->cap = cap;
     }
-    for (int p = 0; p < pms__olr_pcoder_codings(c); p++) {
-        c->z[p][c->m] = pms__olr_quantise(y, pms__olr_predict(p, &c->h[p]), pms__olr_coding_eps(p, c->eps),
-                                          &c->d[p][c->m]);
-        pms__olr_history_push(&c->h[p], c->d[p][c->m]);
+    for (int p = 0; p < PMS__OLR_P_CODINGS; p++) {
+        if (!(uses >> p & 1)) continue;
+        c->z[p][c->m] = pms__olr_quantise(y, pms__olr_predict(pms__olr_coding_predictor(p), &c->h[p], x),
+                                          pms__olr_coding_eps(p, c->eps), &c->d[p][c->m]);
+        pms__olr_history_push(&c->h[p], c->d[p][c->m], x);
     }
     c->m++;
     return 0;
@@ -97,7 +114,7 @@ int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y)
 
 void pms__olr_pcoder_chose(pms__olr_pcoder *c, int p)
 {
-    for (int q = 0; q < pms__olr_pcoder_codings(c); q++) c->h[q] = c->h[p];
+    for (int q = 0; q < PMS__OLR_P_CODINGS; q++) c->h[q] = c->h[p];
     c->m = 0;
 }
 

@@ -13,23 +13,32 @@
 enum {
     PMS__OLR_PREDICT_PREVIOUS = 0, /* the previous decoded value (delta coding) */
     PMS__OLR_PREDICT_LINEAR = 1,   /* 2 d[i-1] - d[i-2] (delta of delta), clamped */
-    PMS__OLR_PREDICTORS = 2,
-    /* Added to a P chunk's predictor (version 3): its codes are exact, as at eps 0. Where a
-     * counter is nearly perfectly predictable (a second difference mostly 0), exact codes are
-     * mostly 0, while quantising feeds each sample's rounding error back into the next
-     * predictions, and the codes then cost more than exact ones. */
-    PMS__OLR_PREDICT_EXACT = 2,
-    PMS__OLR_P_CODINGS = 4,        /* a P chunk's predictor byte: 0 to 3 */
+    PMS__OLR_X_PREDICTORS = 2,     /* an X chunk's predictor byte: 0 or 1 */
+    /* Version 4: the last step at the same rate over x, d[i-1] + (d[i-1] - d[i-2]) (x[i] -
+     * x[i-1]) / (x[i-1] - x[i-2]), rounded, clamped. A counter that runs at a steady rate
+     * over x (cycles against cpu-clock's nanoseconds) steps in proportion to x's step, which
+     * jitters from sample to sample, and more so with randomised periods. */
+    PMS__OLR_PREDICT_RATE = 2,
+    PMS__OLR_P_PREDICTORS = 3,
+    /* A P chunk's coding: its predictor, plus PMS__OLR_P_PREDICTORS where its codes are exact,
+     * as at eps 0 (version 3 on). Where a counter is nearly perfectly predictable (a second
+     * difference mostly 0), exact codes are mostly 0, while quantising feeds each sample's
+     * rounding error back into the next predictions, and the codes then cost more than exact
+     * ones. In version 4 the predictor byte is the coding; in version 3 (no rate predictor)
+     * it was the predictor plus 2 for exact codes. */
+    PMS__OLR_P_CODINGS = 2 * PMS__OLR_P_PREDICTORS,
 };
 
-/* The decoded values before a sample: the last two and how many there were (0, 1, 2+). */
+/* The decoded values before a sample, the x of each, and how many there were (0, 1, 2+). */
 typedef struct pms__olr_history {
-    uint64_t d1, d2;
+    uint64_t d1, d2, x1, x2;
     uint64_t seen;
 } pms__olr_history;
 
-uint64_t pms__olr_predict(int predictor, const pms__olr_history *h);
-void pms__olr_history_push(pms__olr_history *h, uint64_t decoded);
+/* The prediction of the value at x (x > every x pushed: x only matters to the rate
+ * predictor). */
+uint64_t pms__olr_predict(int predictor, const pms__olr_history *h, uint64_t x);
+void pms__olr_history_push(pms__olr_history *h, uint64_t decoded, uint64_t x);
 
 /* The code of y against prediction p at bound eps: the zigzag of q (q = (y - p) mod 2^64
  * when eps = 0, else the nearest integer to (y - p) / (2 eps + 1)); *decoded: the value a
@@ -45,31 +54,38 @@ void pms__olr_planes_put(pms__obuf *out, const uint64_t *z, size_t m);
 
 #endif
 
-/* The bound of a P chunk's codes: eps, or 0 where its predictor byte says exact. */
+static inline int pms__olr_coding_predictor(int coding) { return coding % PMS__OLR_P_PREDICTORS; }
+/* The bound of a P chunk's codes: eps, or 0 where its coding is exact. */
 static inline uint64_t pms__olr_coding_eps(int coding, uint64_t eps)
 {
-    return coding & PMS__OLR_PREDICT_EXACT ? 0 : eps;
+    return coding >= PMS__OLR_P_PREDICTORS ? 0 : eps;
 }
+/* Version 3's predictor byte (0 or 1, plus 2 for exact codes) as a coding. */
+static inline int pms__olr_coding_v3(int byte) { return (byte & 1) + (byte & 2 ? PMS__OLR_P_PREDICTORS : 0); }
 
-/* The writer's coder of one counter: every sample through each coding (predictor, quantised
- * or exact: pms__olr_pcoder_codings), the codes of the samples since the last chunk kept for
- * each, so that the chunk takes the one that compresses smaller. */
+/* The writer's coder of one counter: every sample through each coding it may use
+ * (pms__olr_pcoder_uses), the codes of the samples since the last chunk kept for each, so
+ * that the chunk takes the one that compresses smaller. */
 typedef struct pms__olr_pcoder {
     uint64_t eps;
+    int no_x; /* the file holds no x: a reader could not make the rate predictor's predictions */
     pms__olr_history h[PMS__OLR_P_CODINGS];
     uint64_t *z[PMS__OLR_P_CODINGS];
     uint64_t *d[PMS__OLR_P_CODINGS]; /* the values a reader decodes from each */
     size_t m, cap;
 } pms__olr_pcoder;
 
-/* The codings tried: the two predictors, and at eps >= 1 both exact too. */
-static inline int pms__olr_pcoder_codings(const pms__olr_pcoder *c)
+/* The codings tried, as a mask of bits 1 << coding: the three predictors (the rate one only
+ * where x is stored), and at eps >= 1 exact too. */
+static inline unsigned pms__olr_pcoder_uses(const pms__olr_pcoder *c)
 {
-    return c->eps ? PMS__OLR_P_CODINGS : PMS__OLR_PREDICTORS;
+    unsigned predictors = c->no_x ? 1u << PMS__OLR_PREDICT_PREVIOUS | 1u << PMS__OLR_PREDICT_LINEAR
+                                  : (1u << PMS__OLR_P_PREDICTORS) - 1;
+    return c->eps ? predictors | predictors << PMS__OLR_P_PREDICTORS : predictors;
 }
 
 /* 0, or -1 when out of memory */
-int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t y);
+int pms__olr_pcoder_add(pms__olr_pcoder *c, uint64_t x, uint64_t y);
 /* A chunk of the m codes was written with coding p: every coding goes on from p's decoded
  * values, as a reader does. */
 void pms__olr_pcoder_chose(pms__olr_pcoder *c, int p);

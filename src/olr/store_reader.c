@@ -120,16 +120,15 @@ static int header(reader *r)
     return PMS_OK;
 }
 
-/* The predictor byte (below NP) and code width of a chunk of byte planes (P, or X in
- * version 2), then m codes of w bytes to the end of the chunk: *planes. */
-static int planes_head(reader *r, uint64_t m, int np, int *predictor, unsigned *w, const uint8_t **planes)
+/* The predictor byte (one of the bits of USES, else an error that expects WHAT) and code
+ * width of a chunk of byte planes (P, or X in version 2), then m codes of w bytes to the end
+ * of the chunk: *planes. */
+static int planes_head(reader *r, uint64_t m, unsigned uses, const char *what, int *predictor, unsigned *w,
+                       const uint8_t **planes)
 {
     if (r->in.pos + 2 > r->in.n) return bad_at(r, &r->in, "a predictor and a code width");
     *predictor = r->in.p[r->in.pos];
-    if (*predictor >= np)
-        return bad_at(r, &r->in, np > PMS__OLR_PREDICTORS
-                                     ? "a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes"
-                                     : "a predictor: 0 (previous value) or 1 (linear)");
+    if (*predictor >= 32 || !(uses >> *predictor & 1)) return bad_at(r, &r->in, what);
     r->in.pos++;
     *w = r->in.p[r->in.pos];
     if (*w < 1 || *w > 8) return bad_at(r, &r->in, "a code width of 1 to 8 bytes");
@@ -147,13 +146,15 @@ static uint64_t plane_code(const uint8_t *planes, unsigned w, size_t m, size_t i
     return z;
 }
 
+static const char predictors_2[] = "a predictor: 0 (previous value) or 1 (linear)";
+
 /* Version 2's X chunk: m x values as codes in byte planes. */
 static int x_planes(reader *r, uint64_t m)
 {
     int predictor;
     unsigned w;
     const uint8_t *planes;
-    int rc = planes_head(r, m, PMS__OLR_PREDICTORS, &predictor, &w, &planes);
+    int rc = planes_head(r, m, (1u << PMS__OLR_X_PREDICTORS) - 1, predictors_2, &predictor, &w, &planes);
     if (rc) return rc;
     for (size_t i = 0; i < (size_t)m; i++) {
         uint64_t x;
@@ -268,24 +269,38 @@ static int chunk_predictive(reader *r)
     int rc = counter_chunk(r, &j, &m, "the number of samples", "at most one sample per byte");
     if (rc) return rc;
     if (s->nseg[j] || r->nres[j]) return bad_at(r, &r->in, "no predictive coding for a counter stored as segments");
-    int predictor;
+    int coding;
     unsigned w;
     const uint8_t *planes;
-    /* version 3 adds exact codes: predictor + 2 */
-    int np = s->version >= 3 ? PMS__OLR_P_CODINGS : PMS__OLR_PREDICTORS;
-    if ((rc = planes_head(r, m, np, &predictor, &w, &planes))) return rc;
+    /* the predictor byte: version 2's predictors; version 3 adds 2 for exact codes; version 4
+     * the rate predictor (2, where the file holds x), and 3 for exact codes */
+    unsigned uses = s->version == 2 ? 3u : s->version == 3 ? 15u : s->has_x ? 63u : 27u;
+    const char *what = s->version == 2 ? predictors_2
+                       : s->version == 3 ? "a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes"
+                       : s->has_x ? "a predictor: 0 (previous value), 1 (linear) or 2 (rate over x), plus 3 for exact codes"
+                                  : "a predictor: 0 (previous value) or 1 (linear), plus 3 for exact codes (no "
+                                    "rate over x: the file holds no x)";
+    size_t predictor_at = r->in.pos;
+    if ((rc = planes_head(r, m, uses, what, &coding, &w, &planes))) return rc;
+    if (s->version == 3) coding = pms__olr_coding_v3(coding);
+    int predictor = pms__olr_coding_predictor(coding);
     size_t have = (size_t)r->covered[j], cap = have;
+    if (predictor == PMS__OLR_PREDICT_RATE && r->nx < have + m) {
+        r->in.pos = predictor_at;
+        return bad_at(r, &r->in, "the x of the chunk's samples in X chunks before it (for the rate predictor)");
+    }
     if (pms__grow(&s->value[j], &cap, have + (size_t)m, sizeof **s->value))
         return pms__fail(PMS_ENOMEM, "out of memory");
-    uint64_t eps = pms__olr_coding_eps(predictor, s->lossless ? 0 : s->eps[j]);
+    uint64_t eps = pms__olr_coding_eps(coding, s->lossless ? 0 : s->eps[j]);
     for (size_t i = 0; i < (size_t)m; i++) {
         uint64_t v;
-        if (pms__olr_dequantise(plane_code(planes, w, (size_t)m, i), pms__olr_predict(predictor, &r->hist[j]), eps,
-                                &v)) {
+        uint64_t x = predictor == PMS__OLR_PREDICT_RATE ? s->x[have + i] : 0;
+        if (pms__olr_dequantise(plane_code(planes, w, (size_t)m, i), pms__olr_predict(predictor, &r->hist[j], x),
+                                eps, &v)) {
             r->in.pos += i;
             return bad_at(r, &r->in, "a quantised difference q with |q| (2 eps + 1) at most 2^65");
         }
-        pms__olr_history_push(&r->hist[j], v);
+        pms__olr_history_push(&r->hist[j], v, x);
         s->value[j][have + i] = v;
     }
     r->in.pos = r->in.n;

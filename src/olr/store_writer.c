@@ -43,7 +43,7 @@ struct pms_olr_writer {
     uint64_t base, nkept, cap; /* kept samples: indexes base .. base + nkept - 1 */
     uint64_t *x;
     uint64_t n, px, pd;        /* samples; the previous x and x step */
-    uint64_t *xz[PMS__OLR_PREDICTORS]; /* x's codes since the last X chunk, by predictor */
+    uint64_t *xz[PMS__OLR_X_PREDICTORS]; /* x's codes since the last X chunk, by predictor */
     size_t nx_chunk, xz_cap;
     ZSTD_CCtx *zc;
     pms__obuf raw;             /* a chunk's contents, and its zstd frame: kept from chunk */
@@ -157,14 +157,15 @@ static int pack_counter(pms_olr_writer *w, size_t j, int type, pms__obuf *out)
 }
 
 /* A chunk of M codes as byte planes (P or X: the counter J first for P), packed into OUT
- * with the one of the NP codings (predictors) whose chunk is smaller (the first on a tie):
- * *best. */
-static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z, int np, size_t m,
+ * with the one of the codings (predictors) in the mask USES whose chunk is smaller (the first
+ * on a tie): *best. */
+static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z, unsigned uses, size_t m,
                        pms__obuf *out, int *best_out)
 {
     pms__obuf *cand = w->cand;
-    int best = 0, rc = PMS_OK;
-    for (int p = 0; rc == 0 && p < np; p++) {
+    int best = -1, rc = PMS_OK;
+    for (int p = 0; rc == 0 && p < PMS__OLR_P_CODINGS; p++) {
+        if (!(uses >> p & 1)) continue;
         uint8_t pre_bytes[32], *e = pre_bytes; /* two varints and the predictor: 21 bytes at most */
         pms__obuf pre = {.p = pre_bytes, .cap = sizeof pre_bytes};
         if (type == PMS_OLR_CHUNK_PREDICTIVE) pms__obuf_varint(&pre, j);
@@ -173,7 +174,7 @@ static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z
         w->planes.n = cand[p].n = 0;
         pms__olr_planes_put(&w->planes, z[p], m);
         rc = pack_chunk(w, type, &pre, &w->planes, &cand[p]);
-        if (rc == 0 && cand[p].n < cand[best].n) best = p;
+        if (rc == 0 && (best < 0 || cand[p].n < cand[best].n)) best = p;
     }
     if (rc == 0) {
         pms__obuf_bytes(out, cand[best].p, cand[best].n);
@@ -187,7 +188,7 @@ static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z
 static int pack_predictive(pms_olr_writer *w, size_t j, pms__obuf *out, int *best)
 {
     const pms__olr_pcoder *pc = &w->c[j].pc;
-    return pc->m ? pack_planes(w, PMS_OLR_CHUNK_PREDICTIVE, j, pc->z, pms__olr_pcoder_codings(pc), pc->m, out, best)
+    return pc->m ? pack_planes(w, PMS_OLR_CHUNK_PREDICTIVE, j, pc->z, pms__olr_pcoder_uses(pc), pc->m, out, best)
                  : PMS_OK;
 }
 
@@ -195,7 +196,7 @@ static int flush_x(pms_olr_writer *w)
 {
     if (w->nx_chunk == 0) return PMS_OK;
     int best;
-    int rc = pack_planes(w, PMS_OLR_CHUNK_X, 0, w->xz, PMS__OLR_PREDICTORS, w->nx_chunk, &w->packed, &best);
+    int rc = pack_planes(w, PMS_OLR_CHUNK_X, 0, w->xz, (1u << PMS__OLR_X_PREDICTORS) - 1, w->nx_chunk, &w->packed, &best);
     if (rc == 0) rc = emit(w, &w->packed, &w->st.bytes_x);
     w->nx_chunk = 0;
     return rc;
@@ -210,7 +211,9 @@ static int flush_counter(pms_olr_writer *w, size_t j)
     wcounter *c = &w->c[j];
     uint64_t mp = c->pc.m;
     int rc = PMS_OK, best = 0;
-    if (c->enc != PMS_OLR_ENCODING_PREDICTIVE) {
+    /* a reader makes the rate predictor's predictions from the x of the samples, read before */
+    if (c->enc != PMS_OLR_ENCODING_SEGMENTS && mp) rc = flush_x(w);
+    if (rc == 0 && c->enc != PMS_OLR_ENCODING_PREDICTIVE) {
         rc = pack_counter(w, j, PMS_OLR_CHUNK_SEGMENTS, &w->pseg);
         if (rc == 0) rc = pack_counter(w, j, PMS_OLR_CHUNK_RESIDUALS, &w->pres);
     }
@@ -292,6 +295,7 @@ int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, cons
         if (w->c[j].mx) pms__olr_mixed_set_caps(w->c[j].mx, w->so.mixed_states_max, 0);
         w->c[j].enc = fit->method == PMS_OLR_OPT ? w->so.encoding : PMS_OLR_ENCODING_SEGMENTS;
         w->c[j].pc.eps = w->so.lossless ? 0 : w->eps[j];
+        w->c[j].pc.no_x = !w->so.keep_x;
         put_string(&h, names[j]);
         pms__obuf_varint(&h, w->eps[j]);
     }
@@ -367,21 +371,21 @@ int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y)
         /* the first x, the first step, then changes of the step (mod 2^64) */
         if (w->nx_chunk == w->xz_cap) {
             size_t cap = w->xz_cap ? 2 * w->xz_cap : 1024;
-            for (int p = 0; p < PMS__OLR_PREDICTORS; p++) {
+            for (int p = 0; p < PMS__OLR_X_PREDICTORS; p++) {
                 uint64_t *z = realloc(w->xz[p], cap * sizeof *z);
                 if (!z) return pms__fail(PMS_ENOMEM, "out of memory");
                 w->xz[p] = z;
             }
             w->xz_cap = cap;
         }
-        for (int p = 0; p < PMS__OLR_PREDICTORS; p++) w->xz[p][w->nx_chunk] = pms__olr_x_code(p, w->n, x, w->px, w->pd);
+        for (int p = 0; p < PMS__OLR_X_PREDICTORS; p++) w->xz[p][w->nx_chunk] = pms__olr_x_code(p, w->n, x, w->px, w->pd);
         w->pd = x - w->px;
         if (++w->nx_chunk >= w->so.chunk / 8 && (rc = flush_x(w))) return rc;
     }
     for (size_t j = 0; j < w->k; j++) {
         wcounter *c = &w->c[j];
         if (c->enc == PMS_OLR_ENCODING_SEGMENTS) continue;
-        if (pms__olr_pcoder_add(&c->pc, y[j])) return pms__fail(PMS_ENOMEM, "out of memory");
+        if (pms__olr_pcoder_add(&c->pc, x, y[j])) return pms__fail(PMS_ENOMEM, "out of memory");
     }
     w->px = x;
     w->n++;
@@ -694,7 +698,7 @@ void pms_olr_writer_destroy(pms_olr_writer *w)
     pms__obuf_free(&w->ppred);
     pms__obuf_free(&w->planes);
     for (int p = 0; p < PMS__OLR_P_CODINGS; p++) pms__obuf_free(&w->cand[p]);
-    for (int p = 0; p < PMS__OLR_PREDICTORS; p++) free(w->xz[p]);
+    for (int p = 0; p < PMS__OLR_X_PREDICTORS; p++) free(w->xz[p]);
     ZSTD_freeCCtx(w->zc);
     free(w);
 }

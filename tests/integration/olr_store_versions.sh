@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Segment files of version 2, written by the last version-2 writer (tests/fixtures/olr:
-# segments, predictive codes, residuals), decode with the current reader to every sample
-# within the eps they were written with (exactly when lossless), at its own x; the current
-# writer's files of the same samples are version 3 and decode alike.
+# Segment files of versions 2 and 3, written by the last writer of each (tests/fixtures/olr:
+# segments, predictive codes, residuals, version 3's exact codes and plain chunks), decode
+# with the current reader to every sample within the eps they were written with (exactly
+# when lossless), at its own x; the current writer's files of the same samples are version 4
+# and decode alike.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 fix=$PMS_FIXTURES/olr
-csv=$fix/v2_samples.csv
 
-within() { # FILE EPS: every sample of $csv decodes from FILE within EPS at its own x
+within() { # FILE EPS CSV: every sample of CSV decodes from FILE within EPS at its own x
+  local csv=$3
   "$PMUSCOPE" olr --decode "$1" > dec.csv || fail "$1: --decode"
   [ "$(wc -l < dec.csv)" = "$(wc -l < "$csv")" ] || fail "$1: $(wc -l < dec.csv) lines decoded"
   paste -d, "$csv" dec.csv | awk -F, -v e="$2" -v f="$1" 'NR > 1 {
@@ -22,16 +23,19 @@ within() { # FILE EPS: every sample of $csv decodes from FILE within EPS at its 
 }
 version() { od -An -tu1 -j6 -N1 "$1" | tr -d ' '; }
 
-for f in v2_eps5:5 v2_lossless:0 v2_segments_lossless:0; do
-  name=${f%:*} eps=${f#*:}
-  [ "$(version "$fix/$name.olr")" = 2 ] || fail "$name.olr is not version 2"
-  within "$fix/$name.olr" "$eps"
-  echo "$name.olr (version 2): every sample within $eps"
+for f in v2_eps5:5 v2_lossless:0 v2_segments_lossless:0 v3_eps1:1 v3_eps5:5; do
+  name=${f%:*} eps=${f#*:} v=${f:1:1}
+  [ "$(version "$fix/$name.olr")" = "$v" ] || fail "$name.olr is not version $v"
+  within "$fix/$name.olr" "$eps" "$fix/v${v}_samples.csv"
+  echo "$name.olr (version $v): every sample within $eps"
 done
-"$PMUSCOPE" olr --method opt --eps 5 --store now.olr "$csv" > /dev/null
-"$PMUSCOPE" olr --method opt --eps 0 --lossless --encoding segments --store now_lossless.olr "$csv" > /dev/null
-for f in now.olr:5 now_lossless.olr:0; do
-  [ "$(version "${f%:*}")" = 3 ] || fail "${f%:*}: version $(version "${f%:*}"), expected 3"
-  within "${f%:*}" "${f#*:}"
+for csv in v2_samples.csv v3_samples.csv; do
+  "$PMUSCOPE" olr --method opt --eps 5 --store now.olr "$fix/$csv" > /dev/null
+  "$PMUSCOPE" olr --method opt --eps 0 --lossless --encoding segments --store now_lossless.olr "$fix/$csv" > /dev/null
+  "$PMUSCOPE" olr --method opt --eps 1 --encoding predictive --store now_predictive.olr "$fix/$csv" > /dev/null
+  for f in now.olr:5 now_lossless.olr:0 now_predictive.olr:1; do
+    [ "$(version "${f%:*}")" = 4 ] || fail "${f%:*}: version $(version "${f%:*}"), expected 4"
+    within "${f%:*}" "${f#*:}" "$fix/$csv"
+  done
 done
 echo "olr_store_versions: ok"

@@ -231,8 +231,11 @@ static void test_hostile(void **state)
     expect_error(buf, 8, "offset 8: expected the method");
     char *bad = malloc(size + 16);
     memcpy(bad, buf, size);
-    bad[6] = 4;
-    expect_error(bad, size, "offset 6: expected version 1 to 3 (the versions this reader knows), found 4");
+    bad[6] = PMS_OLR_STORE_VERSION + 1;
+    char want[96];
+    snprintf(want, sizeof want, "offset 6: expected version 1 to %u (the versions this reader knows), found %u",
+             PMS_OLR_STORE_VERSION, PMS_OLR_STORE_VERSION + 1);
+    expect_error(bad, size, want);
     memcpy(bad, buf, size);
     bad[0] = 'Q';
     expect_error(bad, size, "offset 0: expected the magic");

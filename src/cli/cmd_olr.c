@@ -37,7 +37,7 @@ static void usage(FILE *out)
           "      --no-monotone     counters may decrease (default: a decrease is an error)\n"
           "  -o, --output FILE     the summary (or what --json/--csv put in its place) to FILE\n"
           "      --csv[=FILE]      the segments as CSV, to FILE or instead of the summary\n"
-          "      --store FILE      the segment file (docs/olr-format.md, version 3): x as byte\n"
+          "      --store FILE      the segment file (docs/olr-format.md, version 4): x as byte\n"
           "                        planes of its steps, each counter as whole-count end points\n"
           "                        of segments or as predictive codes (--encoding), zstd\n"
           "      --no-x            leave x out of the segment file (the reader has it elsewhere)\n"

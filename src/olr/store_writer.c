@@ -84,7 +84,8 @@ static int write_bytes(pms_olr_writer *w, const void *p, size_t n)
  * prefix + body, or (stored length 0, version 3) prefix + body as they are where that makes
  * the chunk no longer: a short chunk gains nothing from zstd and would pay its frame's
  * 9 to 12 bytes; appended to OUT. */
-static int pack_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, pms__obuf *out)
+static int pack_chunk_at(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, int level,
+                         pms__obuf *out)
 {
     pms__obuf *raw = &w->raw;
     raw->n = 0;
@@ -101,7 +102,7 @@ static int pack_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, cons
     if (raw->oom || prefix->oom || body->oom || !z) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     size_t zn = 0;
     if (rc == 0) {
-        zn = ZSTD_compressCCtx(w->zc, z, bound, raw->p, raw->n, w->so.level);
+        zn = ZSTD_compressCCtx(w->zc, z, bound, raw->p, raw->n, level);
         if (ZSTD_isError(zn)) rc = pms__fail(PMS_EIO, "%s: zstd: %s", w->where, ZSTD_getErrorName(zn));
     }
     if (rc == 0) {
@@ -118,6 +119,11 @@ static int pack_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, cons
         if (out->oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     }
     return rc;
+}
+
+static int pack_chunk(pms_olr_writer *w, int type, const pms__obuf *prefix, const pms__obuf *body, pms__obuf *out)
+{
+    return pack_chunk_at(w, type, prefix, body, w->so.level, out);
 }
 
 /* Writes packed chunks and adds their bytes to *part; empties PACKED. */
@@ -156,28 +162,55 @@ static int pack_counter(pms_olr_writer *w, size_t j, int type, pms__obuf *out)
     return rc;
 }
 
+/* The chunk of M codes as byte planes with coding P (P or X: the counter J first for P),
+ * packed into cand[p] at zstd level LEVEL. */
+static int pack_coding(pms_olr_writer *w, int type, size_t j, const uint64_t *z, int p, size_t m, int level)
+{
+    uint8_t pre_bytes[32]; /* two varints and the predictor: 21 bytes at most */
+    pms__obuf pre = {.p = pre_bytes, .cap = sizeof pre_bytes};
+    if (type == PMS_OLR_CHUNK_PREDICTIVE) pms__obuf_varint(&pre, j);
+    pms__obuf_varint(&pre, m);
+    pre_bytes[pre.n++] = (uint8_t)p;
+    w->planes.n = w->cand[p].n = 0;
+    pms__olr_planes_put(&w->planes, z, m);
+    return pack_chunk_at(w, type, &pre, &w->planes, level, &w->cand[p]);
+}
+
+/* With more than FINALISTS codings, each is first compressed at TRIAL_LEVEL (when the
+ * file's level is above it) and only the FINALISTS smallest again at the file's level: six
+ * compressions at level 19 a P chunk took 43% more CPU than version 3's four; on the bench's
+ * streams and the Cortex-A15 lists this picks what six at the file's level pick, where one
+ * finalist or a trial at level 3 lost up to 5% on some. */
+enum { TRIAL_LEVEL = 9, FINALISTS = 2 };
+
+/* The coding of the smallest chunk in cand[] among the mask CODINGS (the first on a tie). */
+static int smallest(const pms_olr_writer *w, unsigned codings)
+{
+    int best = -1;
+    for (int p = 0; p < PMS__OLR_P_CODINGS; p++)
+        if (codings >> p & 1 && (best < 0 || w->cand[p].n < w->cand[best].n)) best = p;
+    return best;
+}
+
 /* A chunk of M codes as byte planes (P or X: the counter J first for P), packed into OUT
- * with the one of the codings (predictors) in the mask USES whose chunk is smaller (the first
- * on a tie): *best. */
+ * with the one of the codings (predictors) in the mask USES whose chunk is smallest (the
+ * first on a tie): *best. */
 static int pack_planes(pms_olr_writer *w, int type, size_t j, uint64_t *const *z, unsigned uses, size_t m,
                        pms__obuf *out, int *best_out)
 {
-    pms__obuf *cand = w->cand;
-    int best = -1, rc = PMS_OK;
-    for (int p = 0; rc == 0 && p < PMS__OLR_P_CODINGS; p++) {
-        if (!(uses >> p & 1)) continue;
-        uint8_t pre_bytes[32], *e = pre_bytes; /* two varints and the predictor: 21 bytes at most */
-        pms__obuf pre = {.p = pre_bytes, .cap = sizeof pre_bytes};
-        if (type == PMS_OLR_CHUNK_PREDICTIVE) pms__obuf_varint(&pre, j);
-        pms__obuf_varint(&pre, m);
-        e[pre.n++] = (uint8_t)p;
-        w->planes.n = cand[p].n = 0;
-        pms__olr_planes_put(&w->planes, z[p], m);
-        rc = pack_chunk(w, type, &pre, &w->planes, &cand[p]);
-        if (rc == 0 && (best < 0 || cand[p].n < cand[best].n)) best = p;
+    int rc = PMS_OK, trial = __builtin_popcount(uses) > FINALISTS && w->so.level > TRIAL_LEVEL;
+    for (int p = 0; rc == 0 && p < PMS__OLR_P_CODINGS; p++)
+        if (uses >> p & 1) rc = pack_coding(w, type, j, z[p], p, m, trial ? TRIAL_LEVEL : w->so.level);
+    unsigned finalists = 0;
+    for (int f = 0; rc == 0 && trial && f < FINALISTS; f++) {
+        int p = smallest(w, uses & ~finalists);
+        finalists |= 1u << p;
     }
+    for (int p = 0; rc == 0 && p < PMS__OLR_P_CODINGS; p++)
+        if (finalists >> p & 1) rc = pack_coding(w, type, j, z[p], p, m, w->so.level);
+    int best = rc ? -1 : smallest(w, trial ? finalists : uses);
     if (rc == 0) {
-        pms__obuf_bytes(out, cand[best].p, cand[best].n);
+        pms__obuf_bytes(out, w->cand[best].p, w->cand[best].n);
         if (out->oom) rc = pms__fail(PMS_ENOMEM, "out of memory writing %s", w->where);
     }
     *best_out = best;

@@ -75,13 +75,20 @@ typedef struct pms__olr_pcoder {
     size_t m, cap;
 } pms__olr_pcoder;
 
-/* The codings tried, as a mask of bits 1 << coding: the three predictors (the rate one only
- * where x is stored), and at eps >= 1 exact too. */
+/* The codings of the predictors of a P chunk in a file with x or without, quantised, and
+ * exact too where EXACT, as a mask of bits 1 << coding: the rate predictor needs x. */
+static inline unsigned pms__olr_p_codings(int has_x, int exact)
+{
+    unsigned predictors = has_x ? (1u << PMS__OLR_P_PREDICTORS) - 1
+                                : 1u << PMS__OLR_PREDICT_PREVIOUS | 1u << PMS__OLR_PREDICT_LINEAR;
+    return exact ? predictors | predictors << PMS__OLR_P_PREDICTORS : predictors;
+}
+
+/* The codings tried: every one the file allows, exact ones only at eps >= 1 (at eps 0 they
+ * are the quantised ones). */
 static inline unsigned pms__olr_pcoder_uses(const pms__olr_pcoder *c)
 {
-    unsigned predictors = c->no_x ? 1u << PMS__OLR_PREDICT_PREVIOUS | 1u << PMS__OLR_PREDICT_LINEAR
-                                  : (1u << PMS__OLR_P_PREDICTORS) - 1;
-    return c->eps ? predictors | predictors << PMS__OLR_P_PREDICTORS : predictors;
+    return pms__olr_p_codings(!c->no_x, c->eps != 0);
 }
 
 /* 0, or -1 when out of memory */

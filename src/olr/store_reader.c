@@ -272,9 +272,12 @@ static int chunk_predictive(reader *r)
     int coding;
     unsigned w;
     const uint8_t *planes;
-    /* the predictor byte: version 2's predictors; version 3 adds 2 for exact codes; version 4
-     * the rate predictor (2, where the file holds x), and 3 for exact codes */
-    unsigned uses = s->version == 2 ? 3u : s->version == 3 ? 15u : s->has_x ? 63u : 27u;
+    /* the predictor byte: version 2's predictors 0 and 1; version 3 adds 2 for exact codes
+     * (bytes 0 to 3); version 4 the rate predictor (2, where the file holds x), and 3 for exact
+     * codes */
+    unsigned uses = s->version == 2   ? pms__olr_p_codings(0, 0)
+                    : s->version == 3 ? (1u << 4) - 1
+                                      : pms__olr_p_codings(s->has_x, 1);
     const char *what = s->version == 2 ? predictors_2
                        : s->version == 3 ? "a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes"
                        : s->has_x ? "a predictor: 0 (previous value), 1 (linear) or 2 (rate over x), plus 3 for exact codes"

@@ -14,6 +14,7 @@ static uint64_t clamp_count(pms__i128 v)
  * fits 128 bits unsigned; a quotient of 2^65 or more clamps the prediction all the same. */
 static pms__i128 step_at_rate(pms__i128 step, uint64_t dx, uint64_t dx_before)
 {
+    if (dx_before == 0) return step; /* x increases strictly: never, but no division by 0 */
     unsigned __int128 mag = (unsigned __int128)(step < 0 ? -step : step) * dx;
     mag = (mag + dx_before / 2) / dx_before;
     pms__i128 q = mag > (unsigned __int128)1 << 65 ? (pms__i128)1 << 65 : (pms__i128)mag;

@@ -288,9 +288,16 @@ static int chunk_predictive(reader *r)
     if (s->version == 3) coding = pms__olr_coding_v3(coding);
     int predictor = pms__olr_coding_predictor(coding);
     size_t have = (size_t)r->covered[j], cap = have;
-    if (predictor == PMS__OLR_PREDICT_RATE && r->nx < have + m) {
-        r->in.pos = predictor_at;
-        return bad_at(r, &r->in, "the x of the chunk's samples in X chunks before it (for the rate predictor)");
+    pms__olr_history *h = &r->hist[j];
+    if (predictor == PMS__OLR_PREDICT_RATE) {
+        if (r->nx < have + m) {
+            r->in.pos = predictor_at;
+            return bad_at(r, &r->in, "the x of the chunk's samples in X chunks before it (for the rate predictor)");
+        }
+        /* the x of the last two samples: an earlier chunk of another predictor may have come
+         * before its samples' x (the order of chunks is free) */
+        if (have >= 1) h->x1 = s->x[have - 1];
+        if (have >= 2) h->x2 = s->x[have - 2];
     }
     if (pms__grow(&s->value[j], &cap, have + (size_t)m, sizeof **s->value))
         return pms__fail(PMS_ENOMEM, "out of memory");
@@ -298,12 +305,11 @@ static int chunk_predictive(reader *r)
     for (size_t i = 0; i < (size_t)m; i++) {
         uint64_t v;
         uint64_t x = predictor == PMS__OLR_PREDICT_RATE ? s->x[have + i] : 0;
-        if (pms__olr_dequantise(plane_code(planes, w, (size_t)m, i), pms__olr_predict(predictor, &r->hist[j], x),
-                                eps, &v)) {
+        if (pms__olr_dequantise(plane_code(planes, w, (size_t)m, i), pms__olr_predict(predictor, h, x), eps, &v)) {
             r->in.pos += i;
             return bad_at(r, &r->in, "a quantised difference q with |q| (2 eps + 1) at most 2^65");
         }
-        pms__olr_history_push(&r->hist[j], v, x);
+        pms__olr_history_push(h, v, x);
         s->value[j][have + i] = v;
     }
     r->in.pos = r->in.n;

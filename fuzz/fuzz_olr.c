@@ -1,5 +1,6 @@
 /* libFuzzer target for olr: the input is a stream of samples (8-byte x steps and y values,
- * both methods, joint or per counter, caps from the first bytes). Properties checked:
+ * both methods, joint or per counter, caps and the segment file's options from the first
+ * bytes: lossless, x left out, chunks of 8 to 64 samples, opt's encoding). Properties checked:
  * no crash or sanitizer report; opt's segments tile the samples and decode every sample
  * within eps; both methods count every sample once; the segment file written as the
  * stream goes (pmuscope/olr_store.h) reads back and decodes every sample within eps (opt)
@@ -61,7 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t k = 1 + data[0] % 3;
     int opt = data[1] & 1, per_counter = (data[1] >> 1) & 1, big = (data[1] >> 2) & 1;
     int64_t eps = data[2] % 17;
-    int store_bits = data[1] >> 3; /* the segment file: lossless, x left out */
+    int encoding = data[2] >> 6; /* opt's counters: auto, segments or predictive (3: auto) */
+    int store_bits = data[1] >> 3; /* the segment file: lossless, x left out, small chunks */
     size_t max_hull = 8 + data[3] % 32;
     uint64_t max_len = data[0] & 4 ? 0 : 2 + data[3] % 50;
     data += 4;
@@ -104,6 +106,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     so.level = 1;
     so.lossless = store_bits & 1;
     so.keep_x = !(store_bits & 2);
+    /* chunks of 8 to 64 samples: predictors change between them, and a counter's segments
+     * may fill a chunk before x's */
+    if (store_bits & 4) so.chunk = (size_t)64 << (store_bits >> 3);
+    if (opt && encoding < 3) so.encoding = encoding;
     static const char *const names[3] = {"a", "b", "c"};
     if (!mem || pms_olr_writer_create(&ch.w, mem, "fuzz", &so, &o, "x", names)) abort();
     pms_olr *olr;

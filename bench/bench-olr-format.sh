@@ -3,9 +3,9 @@
 # same samples: zstd -19 and xz -9 of the samples delta-encoded as binary (8-byte little-
 # endian differences, column by column), for x and the counters together, the counters
 # alone and x alone. Streams: recorded from the bundled workloads (cpu-clock every 20000 ns
-# reading page-faults and context-switches; one with randomised periods; and, in the emulated
-# ARM guest, reading the hardware counters cycles and instructions:u) and generated
-# (a fixed period, and random x steps). Prints the ratios and the goals of issue 16:
+# reading page-faults and context-switches; the same with randomised periods; task-clock and
+# page-faults with randomised periods; and, in the emulated ARM guest, reading the hardware
+# counters cycles and instructions:u) and generated (a fixed period, and random x steps). Prints the ratios and the goals of issue 16:
 #   G1 eps = 1 count: whole file smaller than delta+zstd of x and y
 #   G2 eps = 0.1% of range: the counters' part >= 10x smaller than delta+zstd of the counters
 #   G3 eps = 0.1%, fixed-period stream: whole file >= 10x smaller than delta+zstd of x and y
@@ -44,9 +44,9 @@ zbytes() { zstd -19 -q -c | wc -c; }
 xbytes() { xz -9 -c | wc -c; }
 
 streams=()
-rec() { # name, record options..., --, workload...
+rec() { # name, record options..., --, workload...   (READ: the events read, default below)
   local name=$1; shift
-  if "$P" record -e cpu-clock -c 20000 --read page-faults,context-switches -o "$name.data" "$@" > /dev/null 2>&1; then
+  if "$P" record -e cpu-clock -c 20000 --read "${READ:-page-faults,context-switches}" -o "$name.data" "$@" > /dev/null 2>&1; then
     "$P" olr --samples "$name.csv" "$name.data" > /dev/null && streams+=("$name")
   else
     echo "($name: the recording failed)"
@@ -55,6 +55,9 @@ rec() { # name, record options..., --, workload...
 rec sizes -- "$build/workloads/sizes" 8
 rec phases -- "$build/workloads/phases" --repeat 2
 rec sizes-randomized --randomize=mask:12 --seed 1 -- "$build/workloads/sizes" 8
+# a counter at a steady rate over x (task-clock's nanoseconds against cpu-clock's, as cycles
+# would be on a PMU) with randomised periods: the rate predictor of version 4's P chunks
+READ=task-clock,page-faults rec task-clock-randomized --randomize=mask:12 --seed 1 -- "$build/workloads/sizes" 8
 # The same workloads with hardware counters: cycles and instructions:u read at each cpu-clock
 # sample in the emulated ARM guest of scripts/pmu-vm (as tests/pmu/cases/olr_store.sh), where
 # QEMU and the arm64 cross build are at hand (PMS_ARM64_BUILD, default build-arm64).

@@ -7,8 +7,10 @@
 # delta+zstd -19 of the counters, at eps 1 the whole file smaller than delta+zstd of x and the
 # counters, lossless within 10% of it, every sample decoded within eps at its own x. The
 # rate predictor of version 4's P chunks (the last step at the same rate over x's step) takes
-# at least a fifth off the counters' codes at eps 1: the same samples with x left out
-# (--no-x: no rate predictor, as a reader without x could not follow it) cost more.
+# at least 5% off the counters' codes at eps 1: the same samples with x left out (--no-x: no
+# rate predictor, as a reader without x could not follow it) cost more. (Seen: 45% to 49%
+# on an idle machine, 19% to 25% beside two busy loops or a CI run, where the sampling timer
+# fires late and task-clock's steps follow x's less closely; without the predictor, 0%.)
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,7 +34,7 @@ with=$(counters --store with_x.olr)
 without=$(counters --no-x --store without_x.olr)
 echo "eps 1: counters $with bytes with x, $without without"
 [ -n "$with" ] && [ -n "$without" ] || fail "no summary"
-[ $((with * 5)) -le $((without * 4)) ] || fail "the rate predictor saved too little: $with bytes with x, $without without"
+[ $((with * 20)) -le $((without * 19)) ] || fail "the rate predictor saved too little: $with bytes with x, $without without"
 # the file without x decodes with the samples' x given back
 "$PMUSCOPE" olr --decode without_x.olr --x-from rate.csv > dec.csv || fail "--decode --x-from"
 paste -d, rate.csv dec.csv | awk -F, 'NR > 1 { for (c = 2; c <= 3; c++) { d = $c - $(c + 3); if (d < 0) d = -d; if (d > 1) { print "row " NR; exit 1 } } }' ||

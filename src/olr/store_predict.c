@@ -15,8 +15,12 @@ static uint64_t clamp_count(pms__i128 v)
 static pms__i128 step_at_rate(pms__i128 step, uint64_t dx, uint64_t dx_before)
 {
     if (dx_before == 0) return step; /* x increases strictly: never, but no division by 0 */
+    if (dx == dx_before) return step; /* a fixed period: no division on the per-sample path */
     unsigned __int128 mag = (unsigned __int128)(step < 0 ? -step : step) * dx;
-    mag = (mag + dx_before / 2) / dx_before;
+    if (mag < (unsigned __int128)1 << 63) /* the common case, in 64-bit division */
+        mag = ((uint64_t)mag + dx_before / 2) / dx_before;
+    else
+        mag = (mag + dx_before / 2) / dx_before;
     pms__i128 q = mag > (unsigned __int128)1 << 65 ? (pms__i128)1 << 65 : (pms__i128)mag;
     return step < 0 ? -q : q;
 }

@@ -276,7 +276,7 @@ static int chunk_predictive(reader *r)
      * (bytes 0 to 3); version 4 the rate predictor (2, where the file holds x), and 3 for exact
      * codes */
     unsigned uses = s->version == 2   ? pms__olr_p_codings(0, 0)
-                    : s->version == 3 ? (1u << 4) - 1
+                    : s->version == 3 ? (1u << 4) - 1 /* predictors 0 and 1, plus 2 */
                                       : pms__olr_p_codings(s->has_x, 1);
     const char *what = s->version == 2 ? predictors_2
                        : s->version == 3 ? "a predictor: 0 (previous value) or 1 (linear), plus 2 for exact codes"

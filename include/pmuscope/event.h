@@ -68,6 +68,17 @@ int pms_event_open(const char *name, struct perf_event_attr *attr, pid_t pid, in
  * process). Returns PMS_OK or the status pms_event_open gave, with its message. */
 int pms_event_probe(const pms_event *ev);
 
+/* The kernel's perf_event_paranoid level (/proc/sys/kernel/perf_event_paranoid; 2 where it
+ * cannot be read): 2, Debian's default, lets a user count its own processes in user space only. */
+int pms_event_paranoid(void);
+
+/* pms_event_probe with perf's fallback for perf_event_paranoid: where the kernel refuses ev
+ * because it would count the kernel (paranoid 2 or more) and ev asked for both user space and
+ * the kernel, ev becomes user-space-only (exclude_kernel and exclude_hv set, ":u" appended to
+ * its name as perf does: "task-clock:u") and *user_only is set; the result is the probe of
+ * that variant. An event that needs no fallback is left alone (*user_only 0). */
+int pms_event_probe_user_fallback(pms_event *ev, int *user_only);
+
 /* True for perf's tool events (source PMS_EVSRC_TOOL). */
 int pms_event_is_tool(const pms_event *ev);
 /* True if the event is a software event that works without a hardware PMU. */
@@ -82,7 +93,8 @@ typedef enum pms_fallback_use { PMS_FALLBACK_SAMPLING, PMS_FALLBACK_COUNTING } p
 int pms_event_fallback(const pms_event *ev, pms_fallback_use use, pms_event *out);
 
 /* An event list prepared for a command (stat, record): parsed, every event checked on this
- * machine (pms_event_probe), and the ones it cannot count (PMS_ENOTSUP) handled by policy.
+ * machine (pms_event_probe_user_fallback: counted in user space only where perf_event_paranoid
+ * allows no more, as perf does), and the ones it cannot count (PMS_ENOTSUP) handled by policy.
  * Any other failure (an unknown name, permission) fails the list. */
 typedef enum pms_unsupported_policy {
     PMS_UNSUPPORTED_FAIL,     /* the list fails with the reason */
@@ -95,13 +107,17 @@ typedef enum pms_unsupported_policy {
 typedef struct pms_event_note {
     char event[PMS_EVENT_NAME_MAX];      /* the event asked for */
     char substitute[PMS_EVENT_NAME_MAX]; /* what stands in for it, "" when kept as it is */
-    char reason[512];                    /* why this machine cannot count it (pms_event_probe's message) */
+    char reason[512];                    /* why this machine cannot count it (pms_event_probe's message),
+                                            or why only its user space is counted */
+    int user_only; /* non-zero: the note says that substitute is event in user space only
+                      (perf_event_paranoid; pms_event_probe_user_fallback), not a stand-in */
 } pms_event_note;
 
 typedef struct pms_event_set {
     pms_event *events; /* n events, substitutes in place */
     size_t n;
-    pms_event_note *notes; /* one per event this machine cannot count */
+    pms_event_note *notes; /* one per event this machine cannot count, and one per event
+                              counted in user space only for perf_event_paranoid */
     size_t nnotes;
 } pms_event_set;
 

@@ -28,6 +28,8 @@ typedef struct pms_hotspot_sweep_point {
 typedef struct pms_hotspot_sweep {
     char event[128];
     int time_based;  /* periods in nanoseconds */
+    int user_only;   /* event was named without :u and perf_event_paranoid let it count user
+                        space only: event carries perf's ":u" (pms_event_probe_user_fallback) */
     int randomized;
     uint64_t seed;   /* randomised: the recording at period P used seed + P */
     int od_covered;  /* the text table's and SVG's OD over covered instructions (--od covered) */
@@ -36,8 +38,8 @@ typedef struct pms_hotspot_sweep {
     pms_hotspot_sweep_point points[PMS_HOTSPOT_MAX_PERIODS];
 } pms_hotspot_sweep;
 
-/* Chooses the sampling event of a sweep into sw->event and sw->time_based: `event`, or
- * cycles:u when NULL. Where this machine cannot count it (pms_event_probe: PMS_ENOTSUP),
+/* Chooses the sampling event of a sweep into sw->event, sw->time_based and sw->user_only:
+ * `event`, or cycles:u when NULL. Where this machine cannot count it (pms_event_probe: PMS_ENOTSUP),
  * the time event of pms_event_fallback (cpu-clock) samples instead when event is NULL or
  * fallback is set. On failure *machine_refused (may be NULL) tells a name this machine
  * cannot sample (true) from a name that does not parse (false). */

@@ -319,6 +319,9 @@ void pms_phase_monitor_close(pms_phase_monitor *m);
 /* The events actually used, e.g. "cpu-clock" and "task-clock" on a machine without PMU. */
 const char *pms_phase_monitor_sample_event(const pms_phase_monitor *m);
 const char *pms_phase_monitor_interval_event(const pms_phase_monitor *m);
+/* Non-zero when perf_event_paranoid let the monitor count user space only: its events then
+ * carry perf's ":u" ("cpu-clock:u"), as perf names them at Debian's default level 2. */
+int pms_phase_monitor_user_only(const pms_phase_monitor *m);
 /* True once every monitored thread has exited. */
 int pms_phase_monitor_target_gone(const pms_phase_monitor *m);
 /* Valid until close; read it after stop. */

@@ -40,6 +40,8 @@ typedef struct pms_phase_input {
     /* Results of a live session, for the caller to report. */
     uint64_t lost_samples;          /* ring buffer full */
     uint64_t empty_intervals;       /* intervals without samples, not classified */
+    int user_only;                  /* live: the events count user space only (perf_event_paranoid) */
+    char user_only_events[272];     /* and their names, "cpu-clock:u, task-clock:u" */
     int exit_status;                /* a launched command's wait status */
     pms_phase_engine *engine;       /* replay: owned here */
     pms_phase_monitor *monitor;     /* live: owned here */

@@ -1,4 +1,5 @@
 #include "cli/cli.h"
+#include "pmuscope/event.h"
 
 #include "pmuscope/error.h"
 
@@ -71,6 +72,13 @@ void cli_warn(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+void cli_warn_user_only(const char *events)
+{
+    cli_warn("perf_event_paranoid is %d: counting user space only, as perf does (%s); run as root or set "
+             "kernel.perf_event_paranoid=1 to count the kernel too",
+             pms_event_paranoid(), events);
 }
 
 bool cli_parse_count(const char *s, uint64_t *out)

@@ -24,6 +24,9 @@ const char *cli_lib_message(void);
 int cli_lib_error(void);
 /* Prints a warning "pmuscope: warning: ..." to stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The one warning of a command whose events count user space only because perf_event_paranoid
+ * allows no more (pms_event_probe_user_fallback): events names them ("task-clock:u, ..."). */
+void cli_warn_user_only(const char *events);
 
 /* Parses an unsigned count with an optional K/M/G suffix (powers of 1024 for
  * periods such as 64K, as Wu & Mencer write them). Returns false on bad input. */

@@ -88,7 +88,10 @@ static int parse_periods(const char *list, uint64_t *periods, size_t *n)
 static int choose_event(const options *o, pms_hotspot_sweep *sw)
 {
     bool refused;
-    if (pms_hotspot_sweep_choose_event(sw, o->event, o->fallback, &refused) == PMS_OK) return CLI_OK;
+    if (pms_hotspot_sweep_choose_event(sw, o->event, o->fallback, &refused) == PMS_OK) {
+        if (sw->user_only) cli_warn_user_only(sw->event);
+        return CLI_OK;
+    }
     return refused ? cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror()) : cli_lib_error();
 }
 

@@ -128,6 +128,7 @@ static int run_analysis(pms_phase_input *in, pms_phase_run *run)
     if (live) sigaction(SIGINT, &old, NULL);
     if (rc) return cli_lib_error();
     if (!live) return CLI_OK;
+    if (in->user_only) cli_warn_user_only(in->user_only_events);
     if (in->lost_samples)
         cli_warn("%llu samples were lost (ring buffer full): raise -c", (unsigned long long)in->lost_samples);
     if (in->empty_intervals)

@@ -6,6 +6,7 @@
 #include "pmuscope/target.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -28,6 +29,22 @@ void stat_notes_free(stat_notes *notes)
     notes->n = 0;
 }
 
+/* One line on stderr for every event counted in user space only (perf_event_paranoid), as
+ * perf's table marks them "task-clock:u"; each event's name carries the ":u" from then on. */
+static void warn_user_only(const pms_event_set *set)
+{
+    char *names = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&names, &len);
+    if (!f) return;
+    int n = 0;
+    for (size_t k = 0; k < set->nnotes; k++)
+        if (set->notes[k].user_only) fprintf(f, "%s%s", n++ ? ", " : "", set->notes[k].substitute);
+    fclose(f);
+    if (n) cli_warn_user_only(names);
+    free(names);
+}
+
 int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,
                        size_t *n, stat_notes *notes)
 {
@@ -36,8 +53,10 @@ int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_p
         pms_event_set_free(&set);
         return cli_lib_error();
     }
+    warn_user_only(&set);
     for (size_t k = 0; k < set.nnotes; k++) {
         const pms_event_note *e = &set.notes[k];
+        if (e->user_only) continue;
         /* The reason without the advice after ';' (the advice is what --fallback does). */
         int cut = (int)strcspn(e->reason, ";");
         if (!notes) cli_warn("%s", e->reason);

@@ -9,11 +9,13 @@
 #define DEFAULT_SOFTWARE "task-clock,context-switches,cpu-migrations,page-faults"
 #define DEFAULT_HARDWARE ",cycles,instructions,branches,branch-misses"
 
+/* cycles, or cycles:u where perf_event_paranoid lets this user count user space only (the
+ * event list is then prepared with the same fallback). */
 static int probe_cycles(void)
 {
     pms_event cycles;
-    int rc = pms_event_parse("cycles", &cycles);
-    return rc == PMS_OK ? pms_event_probe(&cycles) : rc;
+    int user_only, rc = pms_event_parse("cycles", &cycles);
+    return rc == PMS_OK ? pms_event_probe_user_fallback(&cycles, &user_only) : rc;
 }
 
 int pms_sampler_default_event(const char **event)

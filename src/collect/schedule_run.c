@@ -10,8 +10,9 @@
 const char *pms_schedule_default_anchors(void)
 {
     pms_event ev;
-    if (pms_event_parse("cycles", &ev) == PMS_OK && pms_event_probe(&ev) == PMS_OK &&
-        pms_event_parse("instructions", &ev) == PMS_OK && pms_event_probe(&ev) == PMS_OK)
+    int user_only; /* the anchors are prepared with perf's paranoid fallback too */
+    if (pms_event_parse("cycles", &ev) == PMS_OK && pms_event_probe_user_fallback(&ev, &user_only) == PMS_OK &&
+        pms_event_parse("instructions", &ev) == PMS_OK && pms_event_probe_user_fallback(&ev, &user_only) == PMS_OK)
         return "cycles,instructions";
     return "task-clock";
 }

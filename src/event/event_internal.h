@@ -29,6 +29,10 @@ int pms__modifiers_apply(const char *mods, const char *what, struct perf_event_a
 /* True if s is non-empty and made only of modifier letters. */
 bool pms__modifiers_valid(const char *s);
 
+/* ev in user space only, named as perf names it then (evsel__fallback): "task-clock:u",
+ * "cycles:pu", "cpu/event=0x3c/u"; the libpfm4 name INST_RETIRED:ANY_P gets ":u". */
+int pms__event_user_only(const pms_event *ev, pms_event *user);
+
 /* The directory that stands for /sys ($PMS_SYSFS_ROOT or "/sys"). */
 const char *pms__sysfs_root(void);
 /* Parses "pmu/term=v,.../" (spec without modifiers) into attr. */

@@ -9,17 +9,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int read_paranoid(void)
-{
-    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-    int v = 2; /* the kernel default when the file cannot be read */
-    if (f) {
-        if (fscanf(f, "%d", &v) != 1) v = 2;
-        fclose(f);
-    }
-    return v;
-}
-
 static bool needs_hardware_pmu(const struct perf_event_attr *attr)
 {
     return attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_TRACEPOINT &&
@@ -28,19 +17,28 @@ static bool needs_hardware_pmu(const struct perf_event_attr *attr)
 
 static int explain_permission(const char *name, const struct perf_event_attr *attr, pid_t pid, int cpu, int err)
 {
-    int paranoid = read_paranoid();
-    /* The most permissive setting this request needs (see perf_event_open(2)). */
-    int needed = (pid == -1 && cpu >= 0) ? 0 : (!attr->exclude_kernel ? 1 : 2);
+    int paranoid = pms_event_paranoid();
+    const char *code = err == EACCES ? "EACCES" : "EPERM";
+    /* The most permissive setting this request needs (see perf_event_open(2)): counting every
+     * process on a CPU needs 0 whatever the levels; a process's kernel time needs 1. */
+    if (pid == -1 && cpu >= 0)
+        return pms__fail(PMS_EPERM,
+                        "%s: permission denied (%s) to count every process on a CPU (-a, system-wide): "
+                        "perf_event_paranoid is %d and system-wide counting needs 0 or less; run as root, give "
+                        "the user CAP_PERFMON, or set kernel.perf_event_paranoid=0 (sysctl -w "
+                        "kernel.perf_event_paranoid=0)",
+                        name, code, paranoid);
+    int needed = !attr->exclude_kernel ? 1 : 2;
     if (paranoid <= needed && pid > 0)
         return pms__fail(PMS_EPERM,
                         "%s: permission denied (%s) to count process %d: it belongs to another user or ptrace "
                         "is restricted (kernel.yama.ptrace_scope); run as root or as the process's owner",
-                        name, err == EACCES ? "EACCES" : "EPERM", (int)pid);
+                        name, code, (int)pid);
     return pms__fail(PMS_EPERM,
                     "%s: permission denied (%s): perf_event_paranoid is %d; run as root (or with CAP_PERFMON) "
                     "or set kernel.perf_event_paranoid=%d (sysctl -w kernel.perf_event_paranoid=%d)%s",
-                    name, err == EACCES ? "EACCES" : "EPERM", paranoid, needed, needed,
-                    needed == 1 ? ", or count user space only with the :u modifier" : "");
+                    name, code, paranoid, needed, needed,
+                    needed == 1 && !attr->exclude_user ? ", or count user space only with the :u modifier" : "");
 }
 
 static int explain(const char *name, const struct perf_event_attr *attr, pid_t pid, int cpu, int err)

@@ -16,14 +16,17 @@ void pms_event_set_free(pms_event_set *s)
     *s = (pms_event_set){0};
 }
 
-/* Keeps why ev cannot be counted (reason) and what stands in for it ("" if nothing). */
-static int note(pms_event_set *s, size_t *cap, const char *event, const char *substitute, const char *reason)
+/* Keeps why ev cannot be counted (reason) and what stands in for it ("" if nothing), or
+ * (user_only) that it is counted in user space only, as substitute. */
+static int note(pms_event_set *s, size_t *cap, const char *event, const char *substitute, const char *reason,
+                int user_only)
 {
     if (pms__grow(&s->notes, cap, s->nnotes + 1, sizeof *s->notes)) return pms__fail(PMS_ENOMEM, "out of memory");
     pms_event_note *n = &s->notes[s->nnotes++];
     snprintf(n->event, sizeof n->event, "%s", event);
     snprintf(n->substitute, sizeof n->substitute, "%s", substitute);
     snprintf(n->reason, sizeof n->reason, "%s", reason);
+    n->user_only = user_only;
     return PMS_OK;
 }
 
@@ -49,15 +52,26 @@ static int check(pms_event_set *s, size_t *cap, pms_event *ev, pms_fallback_use 
 {
     if (use == PMS_FALLBACK_SAMPLING && pms_event_is_tool(ev))
         return pms__fail(PMS_EINVAL, "%s: a tool event (a time pmuscope stat measures) cannot be sampled", ev->name);
-    int r = pms_event_probe(ev);
+    char asked[PMS_EVENT_NAME_MAX];
+    memcpy(asked, ev->name, sizeof asked);
+    int user_only;
+    int r = pms_event_probe_user_fallback(ev, &user_only);
+    if (user_only) {
+        char reason[sizeof s->notes->reason];
+        snprintf(reason, sizeof reason,
+                 "perf_event_paranoid is %d: this user may count user space only, so %s counts %s (as perf does); "
+                 "run as root or set kernel.perf_event_paranoid=1 to count the kernel too",
+                 pms_event_paranoid(), asked, ev->name);
+        int n = note(s, cap, asked, ev->name, reason, 1);
+        if (n) return n;
+    }
     if (r == PMS_OK || r != PMS_ENOTSUP || policy == PMS_UNSUPPORTED_FAIL) return r;
     char reason[sizeof s->notes->reason];
     snprintf(reason, sizeof reason, "%s", pms_strerror());
-    if (policy == PMS_UNSUPPORTED_KEEP) return note(s, cap, ev->name, "", reason);
-    char asked[PMS_EVENT_NAME_MAX];
+    if (policy == PMS_UNSUPPORTED_KEEP) return note(s, cap, ev->name, "", reason, 0);
     memcpy(asked, ev->name, sizeof asked);
     if ((r = substitute(ev, use)) != PMS_OK) return r;
-    return note(s, cap, asked, ev->name, reason);
+    return note(s, cap, asked, ev->name, reason, 0);
 }
 
 int pms_event_set_prepare(pms_event_set *out, const char *spec, pms_fallback_use use, pms_unsupported_policy policy)

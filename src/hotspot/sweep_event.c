@@ -5,7 +5,6 @@
 #include "pmuscope/hotspot_report.h"
 
 #include <stdio.h>
-#include <string.h>
 
 int pms_hotspot_sweep_choose_event(pms_hotspot_sweep *sw, const char *event, bool fallback, bool *machine_refused)
 {
@@ -14,14 +13,14 @@ int pms_hotspot_sweep_choose_event(pms_hotspot_sweep *sw, const char *event, boo
     const char *want = event ? event : "cycles:u";
     int rc = pms_event_parse(want, &ev);
     if (rc < 0) return rc;
-    rc = pms_event_probe(&ev);
+    /* perf_event_paranoid 2: cpu-clock becomes cpu-clock:u, as in perf */
+    rc = pms_event_probe_user_fallback(&ev, &sw->user_only);
     if (rc == PMS_ENOTSUP && (!event || fallback)) {
         pms_event fb;
+        /* the levels asked for stay in the substitute's name (cycles:u samples user time only:
+         * cpu-clock:u), and without kernel samples a recording needs no kernel map */
         if ((rc = pms_event_fallback(&ev, PMS_FALLBACK_SAMPLING, &fb)) < 0) return rc;
-        /* the levels asked for stay (cycles:u samples user time only: cpu-clock:u), and
-         * without kernel samples a recording needs no kernel map (no /proc/kallsyms read) */
-        int user = fb.attr.exclude_kernel && !fb.attr.exclude_user && !strchr(fb.name, ':');
-        snprintf(sw->event, sizeof sw->event, "%.100s%s", fb.name, user ? ":u" : "");
+        snprintf(sw->event, sizeof sw->event, "%s", fb.name);
         sw->time_based = 1;
         return PMS_OK;
     }
@@ -29,7 +28,7 @@ int pms_hotspot_sweep_choose_event(pms_hotspot_sweep *sw, const char *event, boo
         if (machine_refused) *machine_refused = true;
         return rc;
     }
-    snprintf(sw->event, sizeof sw->event, "%s", want);
+    snprintf(sw->event, sizeof sw->event, "%s", ev.name);
     sw->time_based = pms_event_counts_time(ev.attr.type, ev.attr.config);
     return PMS_OK;
 }

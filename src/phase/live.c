@@ -18,6 +18,9 @@ static void describe(pms_phase_input *in, pms_phase_run *run, const char *what)
     run->metric_about = pms_phase_monitor_metric_about(m);
     run->engine = pms_phase_monitor_engine(m);
     pms_phase_monitor_losses(m, &in->lost_samples, &in->empty_intervals);
+    in->user_only = pms_phase_monitor_user_only(m);
+    snprintf(in->user_only_events, sizeof in->user_only_events, "%s, %s", pms_phase_monitor_sample_event(m),
+             pms_phase_monitor_interval_event(m));
 }
 
 /* A launched command: the monitor reads on its own thread while we wait for the child. */

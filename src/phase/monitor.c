@@ -23,6 +23,7 @@ struct pms_phase_monitor {
     unsigned multiple;              /* the periods currently set, in base intervals */
     uint64_t lost;
     const char *metric_about;       /* pms_phase_monitor_metric_about */
+    int user_only;                  /* an event counts user space only (perf_event_paranoid) */
     pthread_t thread;
     int thread_running;
     atomic_int stop;
@@ -48,14 +49,30 @@ static uint64_t default_sample_period(const pms_event *e)
     return pms_event_is_software(e) ? PMS_PHASE_SOFTWARE_PERIOD : PMS_PHASE_PMU_PERIOD;
 }
 
+/* The event in user space only where perf_event_paranoid allows no more (as perf does:
+ * "cpu-clock:u"); any other failure is left for the open to report. Counts the fallbacks. */
+static int probe(pms_event *e, int *user_only)
+{
+    int fell_back;
+    int rc = pms_event_probe_user_fallback(e, &fell_back);
+    *user_only |= fell_back;
+    return rc;
+}
+
 /* Parses name, or when it is NULL the first of the preferred names (NULL-terminated) this
  * machine can count, else the fallback. */
-static int pick_event(const char *name, const char *const *preferred, const char *fallback, pms_event *out)
+static int pick_event(const char *name, const char *const *preferred, const char *fallback, pms_event *out,
+                      int *user_only)
 {
-    if (name) return pms_event_parse(name, out);
+    int rc;
+    if (name) {
+        if (!(rc = pms_event_parse(name, out))) (void)probe(out, user_only);
+        return rc;
+    }
     for (; *preferred; preferred++)
-        if (pms_event_parse(*preferred, out) == PMS_OK && pms_event_probe(out) == PMS_OK) return PMS_OK;
-    return pms_event_parse(fallback, out);
+        if (pms_event_parse(*preferred, out) == PMS_OK && probe(out, user_only) == PMS_OK) return PMS_OK;
+    if (!(rc = pms_event_parse(fallback, out))) (void)probe(out, user_only);
+    return rc;
 }
 
 /* Samples of a hardware event as in the thesis: branches, or cycles on a PMU without a
@@ -105,8 +122,8 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     if (!m) return pms__fail(PMS_ENOMEM, "out of memory for the phase monitor");
     m->cfg = *cfg;
     m->multiple = 1;
-    int rc = pick_event(cfg->sample_event, sample_events, "cpu-clock", &m->events[0]);
-    if (!rc) rc = pick_event(cfg->interval_event, interval_events, "task-clock", &m->events[1]);
+    int rc = pick_event(cfg->sample_event, sample_events, "cpu-clock", &m->events[0], &m->user_only);
+    if (!rc) rc = pick_event(cfg->interval_event, interval_events, "task-clock", &m->events[1], &m->user_only);
     if (rc) {
         free(m);
         return rc;
@@ -127,7 +144,8 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     m->metric_about = "wall-clock ns per sample, as no hardware PMU counts cycles and instructions here (it "
                       "measures the machine's load as much as the program)";
     if (hw_interval && pms_event_parse("cycles", &m->events[2]) == PMS_OK &&
-        pms_event_parse("instructions", &m->events[3]) == PMS_OK && pms_event_probe(&m->events[2]) == PMS_OK) {
+        pms_event_parse("instructions", &m->events[3]) == PMS_OK && probe(&m->events[2], &m->user_only) == PMS_OK &&
+        probe(&m->events[3], &m->user_only) == PMS_OK) {
         m->sampling[1].read = &m->events[2];
         m->sampling[1].nread = 2;
         m->metric_about = "cycles / instructions, both counted in each interval";
@@ -260,6 +278,11 @@ const char *pms_phase_monitor_interval_event(const pms_phase_monitor *m) { retur
 const char *pms_phase_monitor_metric_about(const pms_phase_monitor *m) { return m->metric_about; }
 const pms_phase_engine *pms_phase_monitor_engine(const pms_phase_monitor *m) { return m->engine; }
 int pms_phase_monitor_target_gone(const pms_phase_monitor *m) { return pms_sampler_target_gone(m->sampler); }
+
+int pms_phase_monitor_user_only(const pms_phase_monitor *m)
+{
+    return m->user_only;
+}
 
 void pms_phase_monitor_losses(const pms_phase_monitor *m, uint64_t *lost, uint64_t *empty_intervals)
 {

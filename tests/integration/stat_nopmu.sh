@@ -25,10 +25,10 @@ if perf stat -e cycles -x, -- true 2>&1 | grep -q '^<not supported>,,cycles,'; t
         fail "--schedule=runs with an event it cannot count: $rc $(cat "$tmp/err")"
 
     "$PMUSCOPE" stat --fallback -e cycles:u,page-faults -o "$tmp/fb.txt" -- "$PMS_WORKLOADS/sizes" 1 2> "$tmp/err"
-    grep -q "warning: task-clock(for cycles:u) stands in for cycles:u (--fallback): it counts time" "$tmp/err" ||
+    grep -q "warning: task-clock:u(for cycles:u) stands in for cycles:u (--fallback): it counts time" "$tmp/err" ||
         fail "no warning on stderr: $(cat "$tmp/err")"
-    grep -Eq '^ +[0-9.]+ msec task-clock\(for cycles:u\) ' "$tmp/fb.txt" || fail "the row does not name the substitute"
-    grep -q "# task-clock(for cycles:u) stands in for cycles:u (--fallback): cycles:u: not supported" "$tmp/fb.txt" ||
+    grep -Eq '^ +[0-9.]+ msec task-clock:u\(for cycles:u\) ' "$tmp/fb.txt" || fail "the row does not name the substitute"
+    grep -q "# task-clock:u(for cycles:u) stands in for cycles:u (--fallback): cycles:u: not supported" "$tmp/fb.txt" ||
         fail "no note in the report: $(cat "$tmp/fb.txt")"
     "$PMUSCOPE" stat --fallback --wide -e cycles,instructions -- "$PMS_WORKLOADS/sizes" 1 > "$tmp/fb.csv" 2>/dev/null
     [ "$(head -1 "$tmp/fb.csv")" = "time,task-clock(for cycles),task-clock(for instructions)" ] ||

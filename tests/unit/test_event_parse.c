@@ -4,6 +4,7 @@
 #include "test_support.h"
 #include "pmuscope/error.h"
 #include "pmuscope/event.h"
+#include "event/event_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -243,17 +244,47 @@ static void test_fallback(void **state)
     pms_event ev = parse_ok("cycles:u"), sub;
     ev.group = 7;
     assert_int_equal(pms_event_fallback(&ev, PMS_FALLBACK_COUNTING, &sub), PMS_OK);
-    assert_string_equal(sub.name, "task-clock");
+    assert_string_equal(sub.name, "task-clock:u"); /* the levels asked for, in the name too */
     assert_int_equal(sub.attr.type, PERF_TYPE_SOFTWARE);
     assert_int_equal(sub.attr.config, PERF_COUNT_SW_TASK_CLOCK);
     assert_true(sub.attr.exclude_kernel);
     assert_int_equal(sub.group, 7);
     assert_int_equal(pms_event_fallback(&ev, PMS_FALLBACK_SAMPLING, &sub), PMS_OK);
-    assert_string_equal(sub.name, "cpu-clock");
+    assert_string_equal(sub.name, "cpu-clock:u");
     assert_int_equal(sub.attr.config, PERF_COUNT_SW_CPU_CLOCK);
+    ev = parse_ok("cycles");
+    assert_int_equal(pms_event_fallback(&ev, PMS_FALLBACK_SAMPLING, &sub), PMS_OK);
+    assert_string_equal(sub.name, "cpu-clock");
+    ev = parse_ok("cycles:k");
+    assert_int_equal(pms_event_fallback(&ev, PMS_FALLBACK_SAMPLING, &sub), PMS_OK);
+    assert_string_equal(sub.name, "cpu-clock:k");
+    assert_true(sub.attr.exclude_user && !sub.attr.exclude_kernel);
     ev = parse_ok("page-faults");
     assert_int_equal(pms_event_fallback(&ev, PMS_FALLBACK_COUNTING, &sub), PMS_OK);
     assert_string_equal(sub.name, "page-faults");
+}
+
+/* perf's names of the user-space-only variant (evsel__fallback): ":u" appended, or "u" after
+ * modifiers or a sysfs term list; a libpfm4 name keeps its own colons and gets ":u". */
+static void test_user_only_name(void **state)
+{
+    (void)state;
+    static const struct { const char *spec, *name; } cases[] = {
+        {"task-clock", "task-clock:u"}, {"cycles:p", "cycles:pu"}, {"cycles:ppp", "cycles:pppu"},
+        {"r003c", "r003c:u"},           {"cpu/event=0x3c/", "cpu/event=0x3c/u"},
+    };
+    use_fake_sysfs();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pms_event ev = parse_ok(cases[i].spec), user;
+        assert_int_equal(pms__event_user_only(&ev, &user), PMS_OK);
+        assert_string_equal(user.name, cases[i].name);
+        assert_true(user.attr.exclude_kernel && user.attr.exclude_hv && !user.attr.exclude_user);
+        /* perf's name parses back to the same levels */
+        pms_event again = parse_ok(user.name);
+        assert_true(again.attr.exclude_kernel && again.attr.exclude_hv && !again.attr.exclude_user);
+        assert_int_equal(again.attr.config, ev.attr.config);
+    }
+    unsetenv("PMS_SYSFS_ROOT");
 }
 
 struct seen { int cycles, task_clock, l1d, alias, pfm, total; };
@@ -348,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_bad_names),
         cmocka_unit_test(test_lists_and_groups),
         cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_user_only_name),
         cmocka_unit_test(test_counts_time),
         cmocka_unit_test(test_foreach),
     };

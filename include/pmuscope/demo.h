@@ -82,6 +82,8 @@ typedef struct pms_demo {
     void *progress_ctx;
     /* filled by the calls */
     char pmu_note[512];    /* "" when the machine has a hardware PMU, else why not */
+    int user_only;         /* perf_event_paranoid lets the steps count user space only: their
+                              events are named with perf's ":u" (task-clock:u) */
     pms_demo_step steps[PMS_DEMO_MAX_STEPS];
     size_t nsteps;
     double seconds;        /* how long pms_demo_run took */
@@ -93,7 +95,8 @@ void pms_demo_init(pms_demo *demo);
  * PMS_EINVAL naming a step that does not exist ("no step 'x'"). */
 int pms_demo_select(pms_demo *demo, const char *list);
 /* Checks that the workloads and the ARM data are there (PMS_ENOENT and the like, naming
- * the file), creates the demo directory with its parents (PMS_EIO), and fills pmu_note. */
+ * the file), creates the demo directory with its parents (PMS_EIO), and fills pmu_note and
+ * user_only. */
 int pms_demo_prepare(pms_demo *demo);
 /* Runs the steps: the background ones are started first and waited for at the end; a
  * step still running after step_timeout is stopped (SIGTERM, SIGKILL 5 s later). Files

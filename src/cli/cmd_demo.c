@@ -3,6 +3,7 @@
  * subcommand in a child process of this binary) and writes the page and the summaries;
  * here are the options, the progress lines and the printing. */
 #include "cli/cli.h"
+#include "pmuscope/event.h"
 #include "pmuscope/demo.h"
 #include "pmuscope/error.h"
 
@@ -138,6 +139,9 @@ int cmd_demo(int argc, char **argv)
     else
         fprintf(stderr, "pmuscope demo: hardware PMU found; CPI stacks and cycle estimates run on the bundled "
                         "ARM Cortex-A15 recordings, so that they can be compared with the papers\n");
+    if (demo.user_only)
+        fprintf(stderr, "pmuscope demo: perf_event_paranoid is %d: the steps count user space only, as perf does "
+                        "(their events are named task-clock:u, cpu-clock:u, ...)\n", pms_event_paranoid());
     fprintf(stderr, "pmuscope demo: %zu steps, files in %s/\n", demo.nsteps, demo.dir);
     pms_demo_run(&demo);
 

@@ -91,6 +91,12 @@ static void intro(pms_html *h, const pms_demo *run)
                  "the bundled ARM Cortex-A15 recordings.", run->pmu_note);
         pms_html_paragraph(h, text);
     }
+    if (run->user_only) {
+        snprintf(text, sizeof text,
+                 "perf_event_paranoid let this user count user space only: every step counted it alone, as "
+                 "perf does at that level, and its events carry perf's :u (task-clock:u, cpu-clock:u).");
+        pms_html_paragraph(h, text);
+    }
     steps_table(h, run);
 }
 

@@ -34,6 +34,8 @@ int pms_demo_prepare(pms_demo *demo)
     demo->pmu_note[0] = '\0';
     if (pms_sampler_default_event(&event) != PMS_OK)
         snprintf(demo->pmu_note, sizeof demo->pmu_note, "%s", pms_strerror());
+    pms_event ev; /* the steps' events fall back as this one does (perf_event_paranoid) */
+    if (pms_event_parse("task-clock", &ev) == PMS_OK) (void)pms_event_probe_user_fallback(&ev, &demo->user_only);
     return PMS_OK;
 }
 

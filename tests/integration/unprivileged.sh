@@ -75,6 +75,12 @@ as_user "$pms" hotspot -e cpu-clock --sweep 1M -- "$tmp/sizes" 1 > "$out/hot.txt
 grep -q 'counting user space only, as perf does (cpu-clock:u)' "$out/hot.err" || fail "hotspot: $(cat "$out/hot.err")"
 grep -q '^event  *cpu-clock:u' "$out/hot.txt" || fail "hotspot: $(cat "$out/hot.txt")"
 
+# demo: says it once, and its page too (two steps, to keep it short).
+as_user "$pms" demo --steps record,phase --workloads "$tmp" -o "$out/demo" > /dev/null 2> "$out/demo.err" ||
+    fail "demo: $(cat "$out/demo.err")"
+grep -q 'perf_event_paranoid is 2: the steps count user space only' "$out/demo.err" || fail "demo: $(cat "$out/demo.err")"
+grep -q "perf_event_paranoid let this user count user space only" "$out/demo/index.html" || fail "demo page"
+
 # No fallback: system-wide counting needs 0 (or CAP_PERFMON), whatever the levels.
 for cmd in "stat -o /dev/null" "record -o $out/a.data"; do
     set +e; as_user "$pms" $cmd -a -e task-clock -- "$tmp/sizes" 1 2> "$out/a.err"; rc=$?; set -e

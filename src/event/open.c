@@ -9,6 +9,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+int pms_event_paranoid(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    int v = 2; /* the kernel default when the file cannot be read */
+    if (f) {
+        if (fscanf(f, "%d", &v) != 1) v = 2;
+        fclose(f);
+    }
+    return v;
+}
+
 static bool needs_hardware_pmu(const struct perf_event_attr *attr)
 {
     return attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_TRACEPOINT &&

@@ -28,17 +28,6 @@ int pms__event_user_only(const pms_event *ev, pms_event *user)
     return user_only_name(ev, user->name, sizeof user->name);
 }
 
-int pms_event_paranoid(void)
-{
-    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-    int v = 2; /* the kernel default when the file cannot be read */
-    if (f) {
-        if (fscanf(f, "%d", &v) != 1) v = 2;
-        fclose(f);
-    }
-    return v;
-}
-
 int pms_event_probe_user_fallback(pms_event *ev, int *user_only)
 {
     *user_only = 0;

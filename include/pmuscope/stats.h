@@ -198,6 +198,44 @@ void pms_bootstrap_write_json(const pms_bootstrap *b, const char *const *names, 
 int pms_bootstrap_write_replicates(const pms_bootstrap *b, const char *what, const char *const *names, bool header,
                                    FILE *out);
 
+/* ---- Tests of a difference between two samples ------------------------ */
+
+/* A two-sided test of x against y: its statistic, p-value, the estimate of the difference
+ * x - y and its confidence interval, each as R computes them. */
+typedef struct pms_test_result {
+    double statistic;        /* prop.test's X-squared, t.test's t, wilcox.test's W */
+    double df;               /* degrees of freedom (1, or Welch's); NaN for W */
+    double p_value;          /* two-sided */
+    double estimate;         /* x - y: of the proportions, the means, or the Hodges-Lehmann shift */
+    double ci_low, ci_high;  /* the interval of the estimate at the level asked */
+    bool exact;              /* W: the exact distribution gave p and the interval */
+} pms_test_result;
+
+/* Two proportions, x1 of n1 against x2 of n2, as R's prop.test(c(x1, x2), c(n1, n2),
+ * correct = correct, conf.level = level): the chi-square test of the 2 x 2 table (with
+ * Yates' continuity correction when correct) and the Wald interval of the difference
+ * (widened by the correction, clipped to [-1, 1]). PMS_EINVAL when n1 or n2 is 0, xi > ni
+ * or level is outside (0, 1); p is NaN (as R's) when x1 + x2 is 0 or n1 + n2. */
+int pms_prop_test2(pms_test_result *out, uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2, double level,
+                   bool correct);
+/* Welch's two-sample t test, as R's t.test(x, y, conf.level = level): needs nx, ny >= 2
+ * (PMS_EINVAL); PMS_ENUMERIC when the data are essentially constant (R's error). */
+int pms_welch_test(pms_test_result *out, const double *x, size_t nx, const double *y, size_t ny, double level);
+/* The Wilcoxon rank sum (Mann-Whitney) test of a shift of x against y with the Hodges-
+ * Lehmann estimate (the median of the pairwise differences x_i - y_j) and its interval,
+ * as R's wilcox.test(x, y, conf.int = TRUE, conf.level = level): exact when both have
+ * fewer than 50 values and there are no ties, else the normal approximation with the
+ * continuity and ties corrections, the interval's ends being where the statistic crosses
+ * the normal quantiles (R's uniroot finds the same points, to its tol.root). Needs
+ * nx, ny >= 1 and finite values (PMS_EINVAL). */
+int pms_rank_sum_test(pms_test_result *out, const double *x, size_t nx, const double *y, size_t ny, double level);
+/* P(U <= u) of the Mann-Whitney statistic U (the W of wilcox.test) of m and n values
+ * without ties, exactly (R's pwilcox); NaN when m or n is 0 or above 1000. */
+double pms_wilcoxon_cdf(double u, size_t m, size_t n);
+/* Benjamini-Hochberg q-values of n p-values, as R's p.adjust(p, method = "BH"): NaN
+ * entries stay NaN and are not counted in n (as R's NA). q and p may be the same array. */
+int pms_p_adjust_bh(double *q, const double *p, size_t n);
+
 /* ---- Errors ----------------------------------------------------------- */
 
 double pms_rmse(const double *y, const double *yhat, size_t n);

@@ -4,6 +4,9 @@
  * proportional to their iteration counts: hot_a 40%, hot_b 25%, hot_c 20%,
  * hot_d 10%, hot_e 5% of the loop iterations. --expect prints that table.
  * --scale N multiplies all the work (default 1: about a third of a second).
+ * --shift N moves N points of the iterations from hot_b to hot_a (hot_a 40+N%, hot_b 25-N%,
+ * 0 <= N <= 25; the others keep theirs): the same program with one hot function's share
+ * moved by a known amount, for `pmuscope diff`.
  * --rounds N: the calls are interleaved in N rounds (default 100; --spread too); with
  * --rounds 1 each function's loop runs once, as one stretch of instructions (the hardware
  * suite's exact sampling then hits each of its instructions count/period times, within one).
@@ -68,7 +71,7 @@ static void (*const spread[16])(uint64_t) = {spread_01, spread_02, spread_03, sp
                                               spread_07, spread_08, spread_09, spread_10, spread_11, spread_12,
                                               spread_13, spread_14, spread_15, spread_16};
 
-static const struct {
+static struct {
     const char *name;
     void (*fn)(uint64_t);
     unsigned percent;
@@ -76,27 +79,36 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    long scale = 1, rounds = 100;
-    int spreading = 0;
+    long scale = 1, rounds = 100, shift = 0;
+    int spreading = 0, expect = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--expect") == 0) {
-            for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
-                printf("%s %u\n", table[k].name, table[k].percent);
-            return 0;
+            expect = 1;
         } else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
             scale = strtol(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
             rounds = strtol(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--shift") == 0 && i + 1 < argc) {
+            shift = strtol(argv[++i], NULL, 10);
+            if (shift < 0 || shift > 25) {
+                fprintf(stderr, "hotspots: --shift must be between 0 and 25\n");
+                return 2;
+            }
         } else if (strcmp(argv[i], "--spread") == 0) {
             spreading = 1;
         } else {
-            fprintf(stderr, "usage: hotspots [--scale N] [--rounds N] [--spread] [--expect]\n");
+            fprintf(stderr, "usage: hotspots [--scale N] [--rounds N] [--shift N] [--spread] [--expect]\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
     if (scale < 1 || rounds < 1) {
         fprintf(stderr, "hotspots: --scale and --rounds must be at least 1\n");
         return 2;
+    }
+    table[0].percent += (unsigned)shift, table[1].percent -= (unsigned)shift;
+    if (expect) {
+        for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) printf("%s %u\n", table[k].name, table[k].percent);
+        return 0;
     }
     if (spreading) { /* spread_k gets 17 - k parts of 136 */
         const uint64_t per_round = 544000ull * (uint64_t)scale;

@@ -43,6 +43,9 @@ typedef struct pms_stat_result {
     size_t n;
     double elapsed_s, elapsed_sem_s; /* the runs' mean wall time and the standard deviation of that mean */
     double user_s, sys_s;      /* the launched command's mean CPU time */
+    double *run_values;        /* runs x n: each run's value of each event in its unit (run r's
+                                * at run_values[r * n + i]; NaN where it did not count) */
+    double *run_elapsed_s;     /* the runs' wall times */
 } pms_stat_result;
 
 /* Measures cfg->repeat runs. On a failure after some runs, the status says why and out

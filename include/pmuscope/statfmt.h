@@ -24,6 +24,10 @@ typedef struct pms_stat_summary {
     double user_s, sys_s;
     const char *const *notes; /* lines printed as "# note" under the table (substitutions, ...) */
     size_t nnotes;
+    /* NULL, or each run's values (runs x n, run r's at [r * n + i], NaN where not counted)
+     * and wall times (runs), as pms_stat_result has them: the JSON keeps them */
+    const double *run_values;
+    const double *run_elapsed_s;
 } pms_stat_summary;
 
 /* The target as perf stat's header names it, for pms_stat_summary.target: "'system wide'"
@@ -86,7 +90,8 @@ void pms_stat_print_totals(FILE *out, const pms_stat_style *st, const pms_stat_s
 /* The JSON of --json: one interval as {"time", "counts": pms_stat_json_values}; */
 void pms_stat_json_interval(pms_json *j, double t, double interval_s, const pms_stat_value *v, size_t n);
 /* the totals as keys "counts", "elapsed_s", "runs", ["user_s", "sys_s",] "notes" of the
- * object open in j; */
+ * object open in j, and with s->run_values each count's "run_values" (one per run, null
+ * where not counted) and "run_elapsed_s"; */
 void pms_stat_json_totals(pms_json *j, const pms_stat_summary *s, const pms_stat_value *v, size_t n);
 /* a merged table of pms_schedule_merge (its first nanchors values the anchors) as keys
  * "counts" and "anchor_cv_pct" (each anchor's name: its coefficient of variation in %); */

@@ -138,7 +138,8 @@ static int run_stat(const stat_opts *o)
         pms_stat_summary s = {.target = target, .runs = r.runs, .elapsed_s = r.elapsed_s,
                               .elapsed_stddev_s = r.elapsed_sem_s, .has_rusage = !o->pid && !o->system_wide,
                               .user_s = r.user_s, .sys_s = r.sys_s,
-                              .notes = (const char *const *)notes.lines, .nnotes = notes.n};
+                              .notes = (const char *const *)notes.lines, .nnotes = notes.n,
+                              .run_values = r.run_values, .run_elapsed_s = r.run_elapsed_s};
         print_totals(&p, &s, r.values, r.n);
         if (rc == CLI_OK) rc = p.exit_code;
     }

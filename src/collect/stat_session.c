@@ -4,6 +4,7 @@
 
 #include "util/error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,19 @@ static int keep_per_cpu_run(pms_stat_value **runs, size_t *per_run, unsigned r, 
     return PMS_OK;
 }
 
+/* Each run's values (NaN where not counted) and wall time, for diffs of runs
+ * (`stat --json` writes them). */
+static int keep_runs(pms_stat_result *out, const pms_stat_value *runs, unsigned nruns, size_t n, const double *elapsed)
+{
+    out->run_values = malloc(((size_t)nruns * n + 1) * sizeof *out->run_values);
+    out->run_elapsed_s = malloc(nruns * sizeof *out->run_elapsed_s);
+    if (!out->run_values || !out->run_elapsed_s) return pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t k = 0; k < (size_t)nruns * n; k++)
+        out->run_values[k] = runs[k].state == PMS_COUNT_COUNTED ? runs[k].value : NAN;
+    memcpy(out->run_elapsed_s, elapsed, nruns * sizeof *elapsed);
+    return PMS_OK;
+}
+
 int pms_stat_measure(pms_stat_result *out, const pms_stat_config *cfg)
 {
     memset(out, 0, sizeof *out);
@@ -135,7 +149,7 @@ int pms_stat_measure(pms_stat_result *out, const pms_stat_config *cfg)
         int avg = cfg->per_cpu ? pms_stat_average_runs(cpu_runs, done, per_run, out->values)
                                : pms_stat_average_runs(runs, done, n, out->values);
         if (avg) rc = avg;
-        else {
+        else if ((rc = keep_runs(out, cfg->per_cpu ? cpu_runs : runs, done, nout, elapsed)) == PMS_OK) {
             out->runs = done;
             out->n = nout;
             pms_stat_mean_sem(elapsed, done, &out->elapsed_s, &out->elapsed_sem_s);
@@ -151,6 +165,9 @@ int pms_stat_measure(pms_stat_result *out, const pms_stat_config *cfg)
 void pms_stat_result_free(pms_stat_result *r)
 {
     free(r->values);
+    free(r->run_values);
+    free(r->run_elapsed_s);
     r->values = NULL;
+    r->run_values = r->run_elapsed_s = NULL;
     r->n = r->runs = 0;
 }

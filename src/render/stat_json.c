@@ -4,7 +4,9 @@
 #include <math.h>
 #include <stdio.h>
 
-void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double elapsed_s)
+/* The values; with run_values, each one's value in each of the runs too. */
+static void json_values(pms_json *j, const pms_stat_value *v, size_t n, double elapsed_s, const double *run_values,
+                        unsigned runs)
 {
     pms_json_array_begin(j);
     for (size_t i = 0; i < n; i++) {
@@ -27,9 +29,20 @@ void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double
             pms_json_kv_double(j, "metric", metric);
             pms_json_kv_string(j, "metric_unit", unit);
         }
+        if (run_values) {
+            pms_json_key(j, "run_values");
+            pms_json_array_begin(j);
+            for (unsigned r = 0; r < runs; r++) pms_json_double(j, run_values[(size_t)r * n + i]); /* NaN: null */
+            pms_json_array_end(j);
+        }
         pms_json_object_end(j);
     }
     pms_json_array_end(j);
+}
+
+void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double elapsed_s)
+{
+    json_values(j, v, n, elapsed_s, NULL, 0);
 }
 
 void pms_stat_json_interval(pms_json *j, double t, double interval_s, const pms_stat_value *v, size_t n)
@@ -44,9 +57,15 @@ void pms_stat_json_interval(pms_json *j, double t, double interval_s, const pms_
 void pms_stat_json_totals(pms_json *j, const pms_stat_summary *s, const pms_stat_value *v, size_t n)
 {
     pms_json_key(j, "counts");
-    pms_stat_json_values(j, v, n, s->elapsed_s);
+    json_values(j, v, n, s->elapsed_s, s->run_values, s->runs);
     pms_json_kv_double(j, "elapsed_s", s->elapsed_s);
     pms_json_kv_uint(j, "runs", s->runs);
+    if (s->run_elapsed_s) {
+        pms_json_key(j, "run_elapsed_s");
+        pms_json_array_begin(j);
+        for (unsigned r = 0; r < s->runs; r++) pms_json_double(j, s->run_elapsed_s[r]);
+        pms_json_array_end(j);
+    }
     if (s->has_rusage) {
         pms_json_kv_double(j, "user_s", s->user_s);
         pms_json_kv_double(j, "sys_s", s->sys_s);

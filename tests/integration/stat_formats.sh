@@ -50,6 +50,22 @@ c = {e["event"]: e for e in d["counts"]}
 assert c["page-faults"]["value"] > 100 and c["page-faults"]["state"] == "counted", d
 assert c["task-clock"]["unit"] == "msec" and d["elapsed_s"] > 0, d
 PY
+# -r 4 --json -o FILE keeps every run's values (pmuscope diff reads them): their mean is the
+# value, and an event this machine cannot count has null for each run
+"$PMUSCOPE" stat -r 4 --json -o "$tmp/runs.json" -e task-clock,page-faults,r1234 -- "$PMS_WORKLOADS/sizes" 1 2>/dev/null
+python3 - "$tmp/runs.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["runs"] == 4 and len(d["run_elapsed_s"]) == 4, d
+assert abs(sum(d["run_elapsed_s"]) / 4 - d["elapsed_s"]) <= 1e-9 * d["elapsed_s"], d
+for e in d["counts"]:
+    runs = e["run_values"]
+    assert len(runs) == 4, e
+    if e["state"] == "counted":
+        assert all(v > 0 for v in runs) and abs(sum(runs) / 4 - e["value"]) <= 1e-9 * e["value"], e
+    else:
+        assert runs == [None] * 4 and e["value"] is None, e
+PY
 
 # usage errors exit 2, with --help exit 0
 "$PMUSCOPE" stat --help > /dev/null

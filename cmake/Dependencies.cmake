@@ -56,3 +56,6 @@ target_link_libraries(pms_dep_iberty INTERFACE ${IBERTY_LIBRARY})
 pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
 pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
 find_program(PROTOC_C protoc-c REQUIRED)
+
+# JSON in: the runs that `pmuscope stat --json` wrote, read back by `pmuscope diff`.
+pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)

@@ -17,7 +17,7 @@ build_packages=(
   build-essential cmake pkg-config
   libpfm4-dev libdw-dev libelf-dev
   libgsl-dev libglpk-dev liblapacke-dev libopenblas-serial-dev
-  libzstd-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev
+  libzstd-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev libjansson-dev
   help2man valgrind
 )
 test_packages=(

@@ -4,6 +4,7 @@
 #include "pmuscope/profile_html.h"
 #include "pmuscope/profile_report.h"
 #include "pmuscope/table.h"
+#include "hotspot/profile_columns.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -20,95 +21,6 @@ static int stream_status(FILE *out)
     return ferror(out) ? pms__fail(PMS_EIO, "a write failed") : PMS_OK;
 }
 
-/* perf's name of a thread whose comm is unknown: ":TID" */
-static const char *name_or_tid(const char *comm, uint32_t tid, char *buf, size_t size)
-{
-    if (comm) return comm;
-    snprintf(buf, size, ":%u", (unsigned)tid);
-    return buf;
-}
-
-/* The text's columns: the sort keys in the order given (perf report's order), or for a
- * report whose key was set without them, comm and pid before the location. */
-static size_t text_columns(const pms_profile_report *rep, pms_profile_sort_key *cols)
-{
-    if (rep->nsort_keys) {
-        memcpy(cols, rep->sort_keys, rep->nsort_keys * sizeof *cols);
-        return rep->nsort_keys;
-    }
-    size_t n = 0;
-    if (rep->key & PMS_PROFILE_WITH_COMM) cols[n++] = PMS_SORT_COMM;
-    if (rep->key & PMS_PROFILE_WITH_PID) cols[n++] = PMS_SORT_PID;
-    if (base_key(rep) == PMS_PROFILE_BY_IP) cols[n++] = PMS_SORT_IP;
-    else if (base_key(rep) == PMS_PROFILE_BY_DSO) cols[n++] = PMS_SORT_DSO;
-    else if (base_key(rep) == PMS_PROFILE_BY_SYMBOL) cols[n++] = PMS_SORT_SYM;
-    return n;
-}
-
-/* One cell: padded to width and a space after it, the line's last one as it is. */
-static void text_cell(FILE *out, const char *text, int width, bool last)
-{
-    if (last) fputs(text, out);
-    else fprintf(out, "%-*s ", width, text);
-}
-
-enum { COMM_WIDTH = 16, PID_WIDTH = 24, BINARY_WIDTH = 20, SYMBOL_WIDTH = 32 };
-
-/* The header cells of one column; sym, symoff and ip name the binary too unless dso is a
- * column of its own. */
-static void text_head(FILE *out, pms_profile_sort_key col, bool own_dso, bool last)
-{
-    switch (col) {
-    case PMS_SORT_COMM: text_cell(out, "comm", COMM_WIDTH, last); break;
-    case PMS_SORT_PID: text_cell(out, "pid:comm", PID_WIDTH, last); break;
-    case PMS_SORT_DSO: text_cell(out, "binary", BINARY_WIDTH, last); break;
-    case PMS_SORT_SYM:
-    case PMS_SORT_SYMOFF:
-        if (!own_dso) text_cell(out, "binary", BINARY_WIDTH, false);
-        text_cell(out, col == PMS_SORT_SYM ? "function" : "function+offset", SYMBOL_WIDTH, last);
-        break;
-    case PMS_SORT_IP:
-        fprintf(out, "%-18s ", "ip");
-        if (!own_dso) fprintf(out, "%-20s ", "binary");
-        fprintf(out, "%10s  ", "offset");
-        text_cell(out, "function", SYMBOL_WIDTH, last);
-        break;
-    }
-}
-
-/* The cells of one column of row r, as perf report prints them (pid: TID:comm; an address
- * without a symbol: its offset in the binary). */
-static void text_value(FILE *out, pms_profile_sort_key col, bool own_dso, bool last, const pms_profile_row *r)
-{
-    char text[512], tid[16];
-    const char *binary = pms__base_name(r->binary);
-    switch (col) {
-    case PMS_SORT_COMM: text_cell(out, name_or_tid(r->comm, r->tid, tid, sizeof tid), COMM_WIDTH, last); break;
-    case PMS_SORT_PID:
-        snprintf(text, sizeof text, "%u:%s", (unsigned)r->tid, name_or_tid(r->thread_comm, r->tid, tid, sizeof tid));
-        text_cell(out, text, PID_WIDTH, last);
-        break;
-    case PMS_SORT_DSO: text_cell(out, binary, BINARY_WIDTH, last); break;
-    case PMS_SORT_SYM:
-    case PMS_SORT_SYMOFF:
-        if (!own_dso) text_cell(out, binary, BINARY_WIDTH, false);
-        if (!r->symbol) /* perf's name for an address without a symbol (C's %#x: no 0x for zero) */
-            snprintf(text, sizeof text, "%#.16llx", (unsigned long long)r->file_offset);
-        else if (col == PMS_SORT_SYMOFF) snprintf(text, sizeof text, "%s+%#llx", r->symbol, (unsigned long long)r->symbol_offset);
-        else snprintf(text, sizeof text, "%s", r->symbol);
-        text_cell(out, text, SYMBOL_WIDTH, last);
-        break;
-    case PMS_SORT_IP:
-        fprintf(out, "0x%-16llx ", (unsigned long long)r->ip);
-        if (!own_dso) fprintf(out, "%-20s ", binary);
-        fprintf(out, "%#10llx  ", (unsigned long long)r->file_offset);
-        if (r->symbol) snprintf(text, sizeof text, "%s+%#llx", r->symbol, (unsigned long long)r->symbol_offset);
-        else snprintf(text, sizeof text, "[unknown]");
-        text_cell(out, text, SYMBOL_WIDTH, last);
-        break;
-    }
-}
-
 /* Under row `row`, its call paths as perf report -g folded prints them: "share% path". */
 static void text_paths(FILE *out, const pms_profile_event_table *t, size_t row, size_t *next)
 {
@@ -123,13 +35,9 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
     if (rep->lost) fprintf(out, ", %llu lost", (unsigned long long)rep->lost);
     fprintf(out, "; share of %s with its %g%% Wilson interval\n",
             rep->weight == PMS_WEIGHT_PERIOD ? "period" : "samples", 100 * rep->confidence);
-    pms_profile_sort_key cols[PMS_PROFILE_MAX_SORT_KEYS];
-    size_t ncols = text_columns(rep, cols);
-    bool own_dso = false;
-    for (size_t c = 0; c < ncols; c++) own_dso |= cols[c] == PMS_SORT_DSO;
     if (t->children) fprintf(out, "%8s  %-17s ", "children", "interval");
     fprintf(out, "%8s  %-17s %9s  ", t->children ? "self" : "share", "interval", "samples");
-    for (size_t c = 0; c < ncols; c++) text_head(out, cols[c], own_dso, c + 1 == ncols);
+    pms__profile_key_heads(out, rep);
     fputc('\n', out);
     size_t shown = pms_profile_report_shown(rep, t), next_path = 0;
     for (size_t i = 0; i < shown; i++) {
@@ -141,7 +49,7 @@ static void text_table(FILE *out, const pms_profile_report *rep, const pms_profi
         }
         snprintf(interval, sizeof interval, "[%.2f, %.2f]", 100 * r->ci_low, 100 * r->ci_high);
         fprintf(out, "%7.2f%%  %-17s %9llu  ", 100 * r->share, interval, (unsigned long long)r->samples);
-        for (size_t c = 0; c < ncols; c++) text_value(out, cols[c], own_dso, c + 1 == ncols, &t->rows[i]);
+        pms__profile_key_cells(out, rep, r);
         fputc('\n', out);
         text_paths(out, t, i, &next_path);
     }
@@ -186,11 +94,11 @@ static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profil
         if (by_thread(rep)) {
             char buf[16];
             fputc(',', out);
-            pms_csv_cell(out, (rep->key & PMS_PROFILE_WITH_COMM) ? name_or_tid(r->comm, r->tid, buf, sizeof buf) : "",
+            pms_csv_cell(out, (rep->key & PMS_PROFILE_WITH_COMM) ? pms__profile_thread_name(r->comm, r->tid, buf, sizeof buf) : "",
                          ",");
             fprintf(out, ",%u,", (unsigned)r->tid);
             pms_csv_cell(out,
-                         (rep->key & PMS_PROFILE_WITH_PID) ? name_or_tid(r->thread_comm, r->tid, buf, sizeof buf) : "",
+                         (rep->key & PMS_PROFILE_WITH_PID) ? pms__profile_thread_name(r->thread_comm, r->tid, buf, sizeof buf) : "",
                          ",");
         }
         if (children) /* zero in a table without them */
@@ -208,13 +116,6 @@ int pms_profile_report_write_csv(FILE *out, const pms_profile_report *rep)
             children ? ",children_samples,children_period,children_share,children_ci_low,children_ci_high" : "");
     for (size_t i = 0; i < rep->ntables; i++) csv_table(out, rep, &rep->tables[i], children);
     return stream_status(out);
-}
-
-static void json_string_or_null(pms_json *j, const char *key, const char *s)
-{
-    pms_json_key(j, key);
-    if (s) pms_json_string(j, s);
-    else pms_json_null(j);
 }
 
 static void json_paths(pms_json *j, const pms_profile_event_table *t, size_t row, size_t *next)
@@ -240,18 +141,7 @@ static void json_row(pms_json *j, const pms_profile_report *rep, const pms_profi
 {
     const pms_profile_row *r = &t->rows[k];
     pms_json_object_begin(j);
-    if (rep->key & PMS_PROFILE_WITH_COMM) json_string_or_null(j, "comm", r->comm);
-    if (rep->key & PMS_PROFILE_WITH_PID) {
-        pms_json_kv_uint(j, "pid", r->tid);
-        json_string_or_null(j, "thread_comm", r->thread_comm);
-    }
-    pms_json_kv_string(j, "binary", r->binary);
-    json_string_or_null(j, "function", r->symbol);
-    if (base_key(rep) == PMS_PROFILE_BY_IP) {
-        pms_json_kv_uint(j, "ip", r->ip);
-        pms_json_kv_uint(j, "symbol_offset", r->symbol_offset);
-    }
-    pms_json_kv_uint(j, "file_offset", r->file_offset);
+    pms__profile_json_keys(j, rep, r);
     pms_json_kv_uint(j, "samples", r->samples);
     pms_json_kv_uint(j, "period", r->period);
     pms_json_kv_double(j, "share", r->share);

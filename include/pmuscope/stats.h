@@ -208,6 +208,7 @@ typedef struct pms_test_result {
     double p_value;          /* two-sided */
     double estimate;         /* x - y: of the proportions, the means, or the Hodges-Lehmann shift */
     double ci_low, ci_high;  /* the interval of the estimate at the level asked */
+    double std_error;        /* of the estimate (the interval's, unpooled for proportions); NaN for W */
     bool exact;              /* W: the exact distribution gave p and the interval */
 } pms_test_result;
 
@@ -221,6 +222,12 @@ int pms_prop_test2(pms_test_result *out, uint64_t x1, uint64_t n1, uint64_t x2, 
 /* Welch's two-sample t test, as R's t.test(x, y, conf.level = level): needs nx, ny >= 2
  * (PMS_EINVAL); PMS_ENUMERIC when the data are essentially constant (R's error). */
 int pms_welch_test(pms_test_result *out, const double *x, size_t nx, const double *y, size_t ny, double level);
+/* The same with each mean's variance at least floor_x (floor_y), a variance known not to be
+ * smaller (the sampling variance of shares): where a floor is above var/n of its sample it
+ * stands as known exactly, so it takes no degrees of freedom in Satterthwaite's formula (both
+ * floored: df is infinite, the normal distribution). Floors of 0 give pms_welch_test. */
+int pms_welch_test_floored(pms_test_result *out, const double *x, size_t nx, const double *y, size_t ny, double level,
+                           double floor_x, double floor_y);
 /* The Wilcoxon rank sum (Mann-Whitney) test of a shift of x against y with the Hodges-
  * Lehmann estimate (the median of the pairwise differences x_i - y_j) and its interval,
  * as R's wilcox.test(x, y, conf.int = TRUE, conf.level = level): exact when both have

@@ -168,7 +168,7 @@ int pms_rank_sum_test(pms_test_result *out, const double *x, size_t nx, const do
             for (size_t j = 0; j < ny; j++) diffs[i * ny + j] = x[i] - y[j];
         qsort(diffs, npairs, sizeof *diffs, by_double);
         double ties, w = rank_sum(&s, 0, &ties), mn = (double)nx * (double)ny, alpha = 1 - level;
-        *out = (pms_test_result){.statistic = w, .df = NAN, .estimate = median_sorted(diffs, npairs)};
+        *out = (pms_test_result){.statistic = w, .df = NAN, .estimate = median_sorted(diffs, npairs), .std_error = NAN};
         out->exact = nx < EXACT_BELOW && ny < EXACT_BELOW && ties == 0;
         if (out->exact && !(counts = mann_whitney_counts(nx, ny))) rc = pms__fail(PMS_ENOMEM, "out of memory");
         if (rc == PMS_OK && out->exact) {

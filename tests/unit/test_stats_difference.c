@@ -106,7 +106,7 @@ static void test_welch_matches_r(void **state)
     const char *cases_path = pms_test_write_temp(".csv", "", 0), *values_path = pms_test_write_temp(".csv", "", 0);
     FILE *cases = fopen(cases_path, "w"), *values = fopen(values_path, "w");
     assert_true(cases && values);
-    fprintf(cases, "id,level,statistic,df,p,low,high\n");
+    fprintf(cases, "id,level,floor_x,floor_y,statistic,df,p,low,high\n");
     fprintf(values, "id,side,value\n");
     for (int id = 1; id <= 200; id++) {
         size_t nx = 2 + below(20), ny = 2 + below(20);
@@ -114,9 +114,11 @@ static void test_welch_matches_r(void **state)
         for (size_t i = 0; i < nx; i++) x[i] = 0.3 + shift + scale * (below(4) ? 1 : 3) * normal();
         for (size_t i = 0; i < ny; i++) y[i] = 0.3 + scale * normal();
         double level = below(2) ? 0.95 : 0.99;
+        /* a third with floors on the means' variances: one side's, the other's or both */
+        double floor_x = id % 3 == 0 && id % 2 ? scale * scale * 0.1 : 0, floor_y = id % 3 == 0 && id % 4 ? scale * scale : 0;
         pms_test_result r;
-        assert_int_equal(pms_welch_test(&r, x, nx, y, ny, level), PMS_OK);
-        fprintf(cases, "%d,%g,", id, level);
+        assert_int_equal(pms_welch_test_floored(&r, x, nx, y, ny, level, floor_x, floor_y), PMS_OK);
+        fprintf(cases, "%d,%g,%.17g,%.17g,", id, level, floor_x, floor_y);
         put(cases, r.statistic, ",");
         put(cases, r.df, ",");
         put(cases, r.p_value, ",");
@@ -134,6 +136,11 @@ static void test_welch_matches_r(void **state)
     pms_test_result r;
     const double c[] = {0.25, 0.25, 0.25}, one[] = {1};
     assert_int_equal(pms_welch_test(&r, c, 3, c, 3, 0.95), PMS_ENUMERIC); /* R: "data are essentially constant" */
+    /* constant data with a floor: a known variance, the normal distribution */
+    const double d[] = {0.5, 0.5, 0.5};
+    assert_int_equal(pms_welch_test_floored(&r, d, 3, c, 3, 0.95, 0.01, 0.01), PMS_OK);
+    assert_true(isinf(r.df));
+    assert_close(r.p_value, erfc(0.25 / sqrt(0.02) / sqrt(2)), 1e-14);
     assert_int_equal(pms_welch_test(&r, one, 1, c, 3, 0.95), PMS_EINVAL);
 }
 

@@ -83,7 +83,7 @@ static int chart(pms_html *h, const pms_diff_result *r, size_t n)
     const char *unit = r->counts ? "change %" : "change (percentage points)";
     pms_chart *c = rc == PMS_OK ? pms_chart_new(title, r->counts ? "event" : "row", unit) : NULL;
     if (rc == PMS_OK && !c) rc = PMS_ENOMEM;
-    const char *parts[] = {"to the interval's near end", "to the change", "to the interval's far end"};
+    const char *parts[] = {"interval near end", "estimated change", "interval far end"};
     if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(c, (const char *const *)labels, bars, parts, 3, v);
     const double zero_x[] = {0, 1}, zero_y[] = {0, 0};
     if (rc == PMS_OK) rc = pms_chart_add_line(c, NULL, zero_x, zero_y, 2, "#000000");

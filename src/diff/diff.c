@@ -222,6 +222,10 @@ int pms_diff_add_count_runs(pms_diff *d, pms_diff_side side, const char *name, c
             return pms__fail(PMS_ENOMEM, "out of memory");
         d->nseries++;
     }
+    size_t nf = d->nfiles[side]; /* the side's inputs, each named once */
+    if ((!nf || strcmp(d->files[side][nf - 1], name ? name : "(values)") != 0) &&
+        (rc = pms__diff_add_name(d, side, name ? name : "(values)")))
+        return rc;
     diff_series *s = &d->series[k];
     if (pms__grow(&s->values[side], &s->cap[side], s->n[side] + nruns, sizeof *s->values[side]))
         return pms__fail(PMS_ENOMEM, "out of memory");

@@ -117,8 +117,7 @@ int pms__diff_read_counts(pms_diff *d, pms_diff_side side, const char *path)
     json_t *root = NULL;
     if (rc == PMS_OK) rc = load(&root, path);
     if (rc == PMS_OK && !json_is_object(root)) rc = pms__fail(PMS_EFORMAT, "%s: expected a JSON object", path);
-    if (rc == PMS_OK) rc = add_counts(d, side, path, root);
-    if (rc == PMS_OK) rc = pms__diff_add_name(d, side, path);
+    if (rc == PMS_OK) rc = add_counts(d, side, path, root); /* names the file on the side */
     json_decref(root);
     return rc;
 }

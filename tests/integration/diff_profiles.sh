@@ -48,6 +48,13 @@ rc=0; "$PMUSCOPE" diff a.data s5.data --fail-on-change=2 > /dev/null || rc=$?
 sed -n 6,7p moved.txt | awk '{ print $NF }' | sort | tr '\n' ' ' | grep -qx 'hot_a hot_b ' ||
     fail "the changed rows do not come first: $(cat moved.txt)"
 
+# by report's other sort keys: binaries (hotspots' share does not move), instructions (hot_a's
+# rise is in its instructions)
+"$PMUSCOPE" diff a.data s5.data --sort dso --csv > dso.csv
+awk -F, '$2 ~ /hotspots$/ && $NF == "none" { ok = 1 } END { exit !ok }' dso.csv || fail "--sort dso: $(cat dso.csv)"
+"$PMUSCOPE" diff a.data s5.data --sort symoff --json > ip.json
+jq -e '[.rows[] | select(.verdict == "up" and .function == "hot_a" and .symbol_offset != null)] | length >= 1' ip.json     > /dev/null || fail "--sort symoff: no instruction of hot_a up"
+
 # R on the same counts: prop.test with and without the continuity correction, p.adjust
 Rscript "$ref" profiles moved.csv 0.05 0.8 TRUE || fail "profiles differ from R (continuity correction)"
 "$PMUSCOPE" diff a.data s5.data --no-continuity --fdr 0.1 --power 0.9 --confidence 0.9 --csv > plain.csv

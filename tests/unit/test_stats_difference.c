@@ -90,12 +90,19 @@ static void test_prop_test_matches_r(void **state)
     assert_int_equal(pms_prop_test2(&r, 1, 0, 0, 20, 0.95, true), PMS_EINVAL);
 }
 
-/* Writes side s of case id into the values file. */
-static void put_values(FILE *f, int id, const char *s, const double *v, size_t n)
+/* Writes the result's fields named by letters (statistic, df, p, low, high, estimate), then
+ * the two sides of case id into the values file. */
+static void put_case(FILE *cases, FILE *values, int id, const pms_test_result *r, const char *fields, const double *x,
+                     size_t nx, const double *y, size_t ny)
 {
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f, "%d,%s,", id, s);
-        put(f, v[i], "\n");
+    for (const char *c = fields; *c; c++) {
+        double v = *c == 's' ? r->statistic : *c == 'd' ? r->df : *c == 'p' ? r->p_value : *c == 'l' ? r->ci_low
+                 : *c == 'h' ? r->ci_high : r->estimate;
+        put(cases, v, c[1] ? "," : "\n");
+    }
+    for (size_t i = 0; i < nx + ny; i++) {
+        fprintf(values, "%d,%s,", id, i < nx ? "x" : "y");
+        put(values, i < nx ? x[i] : y[i - nx], "\n");
     }
 }
 
@@ -119,13 +126,7 @@ static void test_welch_matches_r(void **state)
         pms_test_result r;
         assert_int_equal(pms_welch_test_floored(&r, x, nx, y, ny, level, floor_x, floor_y), PMS_OK);
         fprintf(cases, "%d,%g,%.17g,%.17g,", id, level, floor_x, floor_y);
-        put(cases, r.statistic, ",");
-        put(cases, r.df, ",");
-        put(cases, r.p_value, ",");
-        put(cases, r.ci_low, ",");
-        put(cases, r.ci_high, "\n");
-        put_values(values, id, "x", x, nx);
-        put_values(values, id, "y", y, ny);
+        put_case(cases, values, id, &r, "sdplh", x, nx, y, ny);
     }
     fclose(cases);
     fclose(values);
@@ -171,13 +172,7 @@ static void test_wilcox_matches_r(void **state)
         assert_int_equal(pms_rank_sum_test(&r, x, nx, y, ny, level), PMS_OK);
         r.exact ? exact++ : approx++;
         fprintf(cases, "%d,%g,%d,", id, level, r.exact);
-        put(cases, r.statistic, ",");
-        put(cases, r.p_value, ",");
-        put(cases, r.ci_low, ",");
-        put(cases, r.ci_high, ",");
-        put(cases, r.estimate, "\n");
-        put_values(values, id, "x", x, nx);
-        put_values(values, id, "y", y, ny);
+        put_case(cases, values, id, &r, "splhe", x, nx, y, ny);
     }
     fclose(cases);
     fclose(values);

@@ -9,6 +9,8 @@
 # a side cannot. Live: pairs of recordings of the same run at three sample rates, one run a
 # side and four, flag a row in few pairs (BH allows 5% of them). 400 simulated pairs give a
 # rate to +-0.011 (one standard deviation at 5%): the bounds leave three.
+# valgrind cannot run the sanitizer build's workloads:
+# ctest-labels: no-sanitize
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -22,8 +22,11 @@ export HOME=$tmp GOCACHE=$tmp/go-cache PPROF_TMPDIR=$tmp
 top() { go tool pprof -top -nodefraction=0 -nodecount=100000 "$@" 2>/dev/null |
         awk '$1 ~ /^-?[0-9]+$/ && $2 ~ /%$/ { name = $6; for (i = 7; i <= NF; i++) name = name " " $i
              if ($1 != 0) print name, $1 }' | LC_ALL=C sort; }
-deltas() { jq -r '[.rows[] | {f: (.function // "[unknown]"), d: (.new_samples - .base_samples)}] | group_by(.f)[] |
-                  select((map(.d) | add) != 0) | "\(.[0].f) \(map(.d) | add)"' "$1" | LC_ALL=C sort; }
+# pprof shows a demangled C++ name without its template and function parameters (its
+# symbolizer's heuristic for names already demangled): the same here, before adding up
+deltas() { jq -r '.rows[] | "\(.function // "[unknown]")\t\(.new_samples - .base_samples)"' "$1" |
+           perl -F'\t' -lane '$n = $F[0]; if ($n =~ /::|[<>\[\]]/ && $n !~ /\.</) { 1 while $n =~ s/<[^<>]*>//; 1 while $n =~ s/\([^()]*\)//; }
+                               $d{$n} += $F[1]; END { print "$_ $d{$_}" for grep { $d{$_} } keys %d }' | LC_ALL=C sort; }
 top -sample_index=cpu-clock_samples -diff_base base.pb.gz new.pb.gz > pprof.txt
 top diff.pb.gz > ours.txt
 deltas diff.json > diff.txt

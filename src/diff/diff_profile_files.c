@@ -8,9 +8,11 @@
 #include "pmuscope/symbols.h"
 #include "util/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
-/* The table of the diff's event (or, before one is known, the first) as a run. */
+/* The table of the diff's event (or, before one is known, the first) as a run. pmuscope's
+ * pprof profiles name the event's sample count "<event>_samples": the event it counts. */
 static int add_table(pms_diff *d, pms_diff_side side, const char *path, const pms_profile_report *rep)
 {
     if (!rep->ntables)
@@ -21,7 +23,11 @@ static int add_table(pms_diff *d, pms_diff_side side, const char *path, const pm
                                 t->event);
         if (rc) return rc;
     }
-    return pms_diff_add_profile_run(d, side, path, t->event, t->rows, t->nrows, t->samples);
+    char event[256];
+    size_t len = strlen(t->event), suffix = strlen("_samples");
+    snprintf(event, sizeof event, "%.*s", (int)(len > suffix && strcmp(t->event + len - suffix, "_samples") == 0
+                                                    ? len - suffix : len), t->event);
+    return pms_diff_add_profile_run(d, side, path, event, t->rows, t->nrows, t->samples);
 }
 
 /* A report of the file by the diff's keys: self samples, no call paths. */

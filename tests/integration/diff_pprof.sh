@@ -41,5 +41,9 @@ go tool pprof -raw diff.pb.gz 2>/dev/null | grep -q 'diff verdict:\[up\]' || fai
 "$PMUSCOPE" diff base.pb.gz new.pb.gz --json > pb.json
 deltas pb.json > pb.txt
 cmp -s pprof.txt pb.txt || fail "the diff of the pprof files: $(diff pprof.txt pb.txt)"
+# a perf.data against a pprof profile of pmuscope's: its cpu-clock_samples are cpu-clock's
+"$PMUSCOPE" diff base.data new.pb.gz --json > mixed.json
+deltas mixed.json > mixed.txt
+cmp -s pprof.txt mixed.txt || fail "perf.data against pprof: $(diff pprof.txt mixed.txt)"
 echo "pprof: $(wc -l < pprof.txt) functions with the same delta"
 echo ok

@@ -59,6 +59,9 @@ typedef struct pms_diff_options {
     const char *event;  /* the event (a pprof profile's sample type) compared; NULL: the first
                          * event of the first file with samples, which every file must have */
     const char *symfs;  /* read the binaries of perf.data files under this folder */
+    /* NULL, or told the bytes of a perf.data's data section read and in all, as it is read */
+    pms_progress_fn progress;
+    void *progress_ctx;
 } pms_diff_options;
 
 /* One row of a profile diff. */

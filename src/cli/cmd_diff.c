@@ -10,6 +10,7 @@
 #include <string.h>
 
 enum { CLI_CHANGED = 3 }; /* --fail-on-change: a row changed significantly */
+#define PROGRESS_MIN_BYTES (64u << 20)
 
 struct options {
     pms_diff_options diff;
@@ -191,6 +192,15 @@ static int emit(const struct options *o, const pms_diff_result *r)
     return rc;
 }
 
+/* Progress of a big perf.data on stderr: ctx is whether a line is drawn. */
+static void show_progress(uint64_t done, uint64_t total, void *ctx)
+{
+    bool *drawn = ctx;
+    if (total < PROGRESS_MIN_BYTES || !cli_show_progress()) return;
+    cli_progress("reading (MB)", done >> 20, total >> 20);
+    *drawn = true;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     struct options o;
@@ -201,10 +211,15 @@ int cmd_diff(int argc, char **argv)
     }
     pms_diff *d = NULL;
     pms_diff_result r = {0};
+    bool drawn = false;
+    o.diff.progress = show_progress, o.diff.progress_ctx = &drawn;
     if (pms_diff_create(&d, &o.diff)) rc = cli_usage_error("diff", "%s", pms_strerror());
     for (int s = 0; s < 2 && rc == CLI_OK; s++)
-        for (size_t i = 0; i < o.ninputs[s] && rc == CLI_OK; i++)
-            if (pms_diff_add_file(d, (pms_diff_side)s, o.inputs[s][i])) rc = cli_lib_error();
+        for (size_t i = 0; i < o.ninputs[s] && rc == CLI_OK; i++) {
+            int added = pms_diff_add_file(d, (pms_diff_side)s, o.inputs[s][i]);
+            if (drawn) cli_progress_end(), drawn = false;
+            if (added) rc = cli_lib_error();
+        }
     if (rc == CLI_OK && pms_diff_compute(&r, d)) rc = cli_lib_error();
     if (rc == CLI_OK && o.pprof && r.counts) rc = cli_usage_error("diff", "--pprof writes samples: counts have none");
     if (rc == CLI_OK) rc = emit(&o, &r);

@@ -53,7 +53,7 @@ static int read_perfdata(pms_diff *d, pms_diff_side side, const char *path)
     if (rc == PMS_OK) rc = pms_symbols_create(&syms);
     if (rc == PMS_OK) rc = pms_symbols_set_symfs(syms, d->opt.symfs);
     if (rc == PMS_OK) rc = pms_profile_create(&p, syms);
-    if (rc == PMS_OK) rc = pms_profile_read(p, r, NULL, NULL);
+    if (rc == PMS_OK) rc = pms_profile_read(p, r, d->opt.progress, d->opt.progress_ctx);
     if (rc == PMS_OK) rc = pms_profile_report_add_perfdata(&rep, p, r, d->event ? d->event : d->opt.event);
     if (rc == PMS_OK) rc = add_table(d, side, path, &rep);
     pms_profile_report_free(&rep);

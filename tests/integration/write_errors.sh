@@ -69,6 +69,14 @@ to_file report "${data[@]}" -o /dev/full
 to_file report "${data[@]}" --json=/dev/full
 to_file report "${data[@]}" --csv=/dev/full
 to_file report "${data[@]}" --html /dev/full
+pair=("$tmp/p.data" "$tmp/p.data")
+to_stdout diff "${pair[@]}"
+to_stdout diff "${pair[@]}" --json
+to_stdout diff "${pair[@]}" --csv
+to_file diff "${pair[@]}" -o /dev/full
+to_file diff "${pair[@]}" --json=/dev/full
+to_file diff "${pair[@]}" --csv=/dev/full
+to_file diff "${pair[@]}" --html /dev/full
 
 runs=("$fx/estimate/sizes_runs.csv" --train 1-8 --test 9,50)
 to_stdout estimate "${runs[@]}"

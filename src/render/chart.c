@@ -280,37 +280,59 @@ static void draw_axes(FILE *out, const axis *ax, const axis *ay, double x0, doub
 {
     double ticks[64];
     char buf[32];
-    fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", x0,
-            y0, x1 - x0, y1 - y0);
+    fprintf(out, "<rect class=\"plot-area\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+                 "stroke=\"#888\"/>\n", x0, y0, x1 - x0, y1 - y0);
     size_t n = axis_ticks(ay, ticks, 64);
+    fprintf(out, "<g class=\"axis\" data-axis=\"y\" data-scale=\"%s\" data-unit=\"\">\n", ay->log ? "log10" : "linear");
     for (size_t i = 0; i < n; i++) {
         double y = axis_pos(ay, ticks[i], y1, y0);
         format_tick(buf, sizeof buf, ticks[i]);
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%s</text>\n",
-                x0, y, x1, y, x0 - 4, y + 3, buf);
+        fprintf(out, "<g class=\"tick\" data-value=\"%.17g\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                     "stroke=\"#eee\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%s</text></g>\n",
+                ticks[i], x0, y, x1, y, x0 - 4, y + 3, buf);
     }
+    if (c->ylabel) {
+        fprintf(out, "<text class=\"axis-label\" transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"middle\" "
+                     "font-size=\"11\">", x0 - 52, (y0 + y1) / 2);
+        pms__markup_escape(out, c->ylabel);
+        fputs("</text>\n", out);
+    }
+    fputs("</g>\n", out);
+    fprintf(out, "<g class=\"axis\" data-axis=\"x\" data-scale=\"%s\" data-unit=\"\">\n",
+            !x_ticks ? "category" : ax->log ? "log10" : "linear");
     if (x_ticks) {
         n = axis_ticks(ax, ticks, 64);
         for (size_t i = 0; i < n; i++) {
             double x = axis_pos(ax, ticks[i], x0, x1);
             format_tick(buf, sizeof buf, ticks[i]);
-            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>"
-                         "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%s</text>\n",
-                    x, y1, x, y1 + 4, x, y1 + 15, buf);
+            fprintf(out, "<g class=\"tick\" data-value=\"%.17g\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                         "stroke=\"#888\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%s</text></g>\n",
+                    ticks[i], x, y1, x, y1 + 4, x, y1 + 15, buf);
+        }
+    } else {
+        double slot = (x1 - x0) / (double)c->ncat;
+        for (size_t i = 0; i < c->ncat; i++) {
+            fprintf(out, "<g class=\"tick\" data-cat=\"%zu\"><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+                         "font-size=\"10\">", i, x0 + slot * ((double)i + 0.5), y1 + 14);
+            pms__markup_escape(out, c->categories[i]);
+            fputs("</text></g>\n", out);
         }
     }
     if (c->xlabel) {
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">", (x0 + x1) / 2, y1 + 32);
+        fprintf(out, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">",
+                (x0 + x1) / 2, y1 + 32);
         pms__markup_escape(out, c->xlabel);
         fputs("</text>\n", out);
     }
-    if (c->ylabel) {
-        fprintf(out, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">",
-                x0 - 52, (y0 + y1) / 2);
-        pms__markup_escape(out, c->ylabel);
-        fputs("</text>\n", out);
-    }
+    fputs("</g>\n", out);
+}
+
+/* The series group's attributes: what it draws, its label and colour (for a reader's check). */
+static void series_begin(FILE *out, const char *kind, const char *label, const char *color)
+{
+    fprintf(out, "<g class=\"series\" data-kind=\"%s\" data-color=\"%s\" data-label=\"", kind, color);
+    pms__markup_escape(out, label ? label : "");
+    fputs("\">", out);
 }
 
 static void draw_series(FILE *out, const pms_chart *c, const axis *ax, const axis *ay, double x0, double y0,
@@ -319,21 +341,23 @@ static void draw_series(FILE *out, const pms_chart *c, const axis *ax, const axi
     for (size_t i = 0; i < c->nseries; i++) {
         const series *s = &c->series[i];
         if (s->kind == SERIES_LINE) {
-            fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+            series_begin(out, "line", s->label, s->color);
+            fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
                     s->color);
             for (size_t k = 0; k < s->n; k++) {
                 if (!isfinite(s->x[k]) || !isfinite(s->y[k])) continue;
                 if ((ax->log && s->x[k] <= 0) || (ay->log && s->y[k] <= 0)) continue;
                 fprintf(out, "%.1f,%.1f ", axis_pos(ax, s->x[k], x0, x1), axis_pos(ay, s->y[k], y1, y0));
             }
-            fputs("\"/>\n", out);
+            fputs("\"/></g>\n", out);
         } else {
-            fprintf(out, "<g class=\"series\" fill=\"%s\">", s->color);
+            series_begin(out, "points", s->label, s->color);
             for (size_t k = 0; k < s->n; k++) {
                 if (!isfinite(s->x[k]) || !isfinite(s->y[k])) continue;
                 if ((ax->log && s->x[k] <= 0) || (ay->log && s->y[k] <= 0)) continue;
-                fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\"/>", axis_pos(ax, s->x[k], x0, x1),
-                        axis_pos(ay, s->y[k], y1, y0));
+                fprintf(out, "<circle class=\"mark\" data-i=\"%zu\" cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\"/>", k,
+                        axis_pos(ax, s->x[k], x0, x1),
+                        axis_pos(ay, s->y[k], y1, y0), s->color);
             }
             fputs("</g>\n", out);
         }
@@ -342,25 +366,25 @@ static void draw_series(FILE *out, const pms_chart *c, const axis *ax, const axi
 
 static void draw_bars(FILE *out, const pms_chart *c, const axis *ay, double x0, double y0, double x1, double y1)
 {
+    (void)y0;
     double slot = (x1 - x0) / (double)c->ncat, w = slot * 0.6;
-    fputs("<g class=\"series\">\n", out);
-    for (size_t i = 0; i < c->ncat; i++) {
-        double base = 0, bx = x0 + slot * (double)i + (slot - w) / 2;
-        for (size_t k = 0; k < c->ncomp; k++) {
+    for (size_t k = 0; k < c->ncomp; k++) {
+        series_begin(out, "bar", c->components[k], palette[k % PALETTE_SIZE]);
+        fputc('\n', out);
+        for (size_t i = 0; i < c->ncat; i++) {
+            double base = 0, bx = x0 + slot * (double)i + (slot - w) / 2;
+            for (size_t j = 0; j < k; j++)
+                if (isfinite(c->bars[i * c->ncomp + j])) base += c->bars[i * c->ncomp + j];
             double v = c->bars[i * c->ncomp + k];
             if (!isfinite(v)) continue;
             double ya = axis_pos(ay, base, y1, y0), yb = axis_pos(ay, base + v, y1, y0);
-            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", bx,
-                    fmin(ya, yb), w, fabs(ya - yb), palette[k % PALETTE_SIZE]);
+            fprintf(out, "<rect class=\"mark\" data-cat=\"%zu\" data-value=\"%.17g\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\" fill=\"%s\"><title>", i, v, bx, fmin(ya, yb), w, fabs(ya - yb), palette[k % PALETTE_SIZE]);
             pms__markup_escape(out, c->components[k]);
             fprintf(out, ": %.4g</title></rect>\n", v);
-            base += v;
         }
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">", bx + w / 2, y1 + 14);
-        pms__markup_escape(out, c->categories[i]);
-        fputs("</text>\n", out);
+        fputs("</g>\n", out);
     }
-    fputs("</g>\n", out);
 }
 
 static void draw_heatmap(FILE *out, const pms_chart *c, double x0, double y0, double x1, double y1)
@@ -371,13 +395,14 @@ static void draw_heatmap(FILE *out, const pms_chart *c, double x0, double y0, do
         if (isfinite(c->heat[i])) lo = fmin(lo, c->heat[i]), hi = fmax(hi, c->heat[i]);
     if (!(hi > lo)) hi = lo + 1;
     double cw = (x1 - x0) / (double)c->heat_cols, ch = (y1 - y0) / (double)c->heat_rows;
-    fputs("<g class=\"series\" shape-rendering=\"crispEdges\">\n", out);
+    fputs("<g class=\"series\" data-kind=\"heat\" data-color=\"#0000ff\" data-label=\"\" shape-rendering=\"crispEdges\">\n", out);
     for (size_t r = 0; r < c->heat_rows; r++)
         for (size_t k = 0; k < c->heat_cols; k++) {
             double v = c->heat[r * c->heat_cols + k];
             if (!isfinite(v)) continue;
             int shade = (int)lround(255 * (1 - (v - lo) / (hi - lo)));
-            fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"rgb(%d,%d,255)\"/>",
+            fprintf(out, "<rect class=\"mark\" data-row=\"%zu\" data-col=\"%zu\" data-value=\"%.17g\" x=\"%.2f\" y=\"%.2f\" "
+                         "width=\"%.2f\" height=\"%.2f\" fill=\"rgb(%d,%d,255)\"/>", r, k, v,
                     x0 + cw * (double)k, y1 - ch * (double)(r + 1), cw + 0.05, ch + 0.05, shade, shade);
         }
     fputs("\n</g>\n", out);
@@ -386,11 +411,13 @@ static void draw_heatmap(FILE *out, const pms_chart *c, double x0, double y0, do
 static void draw_timeline(FILE *out, const pms_chart *c, double x0, double y, double x1)
 {
     double w = (x1 - x0) / (double)(c->ntimeline ? c->ntimeline : 1);
-    fputs("<g class=\"series\" shape-rendering=\"crispEdges\">\n", out);
+    fputs("<rect class=\"band-area\" x=\"", out);
+    fprintf(out, "%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"none\"/>\n", x0, y, x1 - x0, TIMELINE_HEIGHT - 8);
+    fputs("<g class=\"series\" data-kind=\"band\" data-color=\"\" data-label=\"\" shape-rendering=\"crispEdges\">\n", out);
     for (size_t i = 0; i < c->ntimeline; i++) {
         int l = c->timeline[i];
-        fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%zu: %d</title></rect>",
-                x0 + w * (double)i, y, w + 0.05, TIMELINE_HEIGHT - 8,
+        fprintf(out, "<rect class=\"mark\" data-first=\"%zu\" data-last=\"%zu\" data-label=\"%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%zu: %d</title></rect>",
+                i, i, l, x0 + w * (double)i, y, w + 0.05, TIMELINE_HEIGHT - 8,
                 l < 0 ? "#cccccc" : palette[(size_t)l % PALETTE_SIZE], i, l);
     }
     fputs("\n</g>\n", out);
@@ -411,10 +438,13 @@ static void draw_legend(FILE *out, const pms_chart *c, double x0, double y, doub
             color = palette[(i - c->nseries) % PALETTE_SIZE];
         }
         double lx = x0 + 150.0 * (double)(slot % per_row), ly = y + LEGEND_ROW * (double)(slot / per_row);
-        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+        /* every swatch is a square, whatever the series draws */
+        fprintf(out, "<g class=\"legend-entry\" data-kind=\"bar\" data-color=\"%s\" data-label=\"", color);
+        pms__markup_escape(out, label);
+        fprintf(out, "\"><rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", lx, ly, color, lx + 14, ly + 9);
         pms__markup_escape(out, label);
-        fputs("</text>\n", out);
+        fputs("</text></g>\n", out);
         slot++;
     }
 }
@@ -443,7 +473,7 @@ static void data_ranges(const pms_chart *c, axis *ax, axis *ay)
 static void write_chart(FILE *out, const pms_chart *c, double top, double width)
 {
     double y = top;
-    fprintf(out, "<g class=\"chart\">\n<text x=\"%d\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
+    fprintf(out, "<g class=\"chart\">\n<text class=\"title\" x=\"%d\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
             MARGIN_LEFT, y + 18);
     pms__markup_escape(out, c->title);
     fputs("</text>\n", out);

@@ -72,7 +72,7 @@ read -r charts empty < <(perl -0777 -ne '
     my $empty = 0;
     for my $c (@charts) {
         my $drawn = 0;
-        while ($c =~ /<polyline class="series"[^>]*points="([^"]*)"/g) { $drawn = 1 if (split " ", $1) >= 2; }
+        while ($c =~ /<polyline[^>]*points="([^"]*)"/g) { $drawn = 1 if (split " ", $1) >= 2; }
         while ($c =~ /<g class="series"[^>]*>(.*?)<\/g>/gs) {
             my $g = $1;
             $drawn = 1 if $g =~ /<circle/;

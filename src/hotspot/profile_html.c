@@ -88,6 +88,7 @@ static int chart(pms_profile_html *h, const char *event, const pms_profile_row *
     const char *components[] = {"low end", "to estimate", "to high end"};
     pms_chart *c = rc == PMS_OK ? pms_chart_new(title, h->by_ip ? "instruction" : "function", "share %") : NULL;
     if (rc == PMS_OK && !c) rc = PMS_ENOMEM;
+    if (rc == PMS_OK) pms_chart_set_units(c, NULL, "% of the samples");
     if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(c, (const char *const *)names, n, components, 3, v);
     snprintf(caption, sizeof caption, "Each bar ends at the high end of its %g%% interval; the first segment ends "
                                       "at the low end, the second at the estimated share.", 100 * h->confidence);

@@ -104,6 +104,7 @@ int pms_olr_chart_data_write_svg(const pms_olr_chart_data *c, FILE *out, const p
             rc = -1;
             break;
         }
+        pms_chart_set_units(charts[j], "cumulative count", "cumulative count");
         for (size_t i = 0; i < c->np; i++) py[i] = c->py[i * c->k + j];
         if (pms_chart_add_points(charts[j], "samples", c->px, py, c->np, NULL) ||
             pms_chart_add_line(charts[j], "lines", l->x, l->y, 2 * l->n, NULL))

@@ -59,7 +59,7 @@ nsvg=$(ls demo/*.svg | wc -l)
 want_svg=0
 for step in $steps; do case $step in hotspot|olr|olr-opt|phase|cpistack|estimate) want_svg=$((want_svg + 1)) ;; esac; done
 [ "$nsvg" -eq "$want_svg" ] || fail "expected $want_svg SVG files (one per step that draws), found $nsvg"
-want_charts=$(cat demo/*.svg | grep -o '<g class="chart">' | wc -l)
+want_charts=$(cat demo/*.svg | grep -o '<g class="chart"' | wc -l)
 
 chrome=(chromium --headless --no-sandbox --disable-gpu --disable-background-networking
         --disable-component-update --disable-sync --no-first-run --disable-default-apps
@@ -68,7 +68,7 @@ chrome=(chromium --headless --no-sandbox --disable-gpu --disable-background-netw
 timeout 120 "${chrome[@]}" --user-data-dir="$tmp/p1" --dump-dom "file://$page" > dom.html 2>/dev/null
 [ "$(grep -o '<svg' dom.html | wc -l)" -eq "$nsvg" ] || fail "the browser sees $(grep -o '<svg' dom.html | wc -l) svg elements, the steps wrote $nsvg"
 read -r charts empty < <(perl -0777 -ne '
-    my @charts = split /<g class="chart">/; shift @charts;
+    my @charts = split /<g class="chart"[^>]*>/; shift @charts;
     my $empty = 0;
     for my $c (@charts) {
         my $drawn = 0;

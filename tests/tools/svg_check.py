@@ -26,7 +26,7 @@ Kinds (what the marks are compared with):
   cpistack  --table cpistack --csv output [--input the interval table, --group-col, --skip]
   phase     --table phase --csv output, --json phase --json output
   olr       --table olr --csv output (segments), --input the samples as CSV (olr --samples),
-            --decoded the decoded samples (olr --decode), --eps E (opt's bound, counts)
+            --eps E (opt's bound, counts)
   report    --table report --csv output
 """
 import argparse
@@ -170,10 +170,16 @@ class Axis:
             line = next((c for c in t if tag(c) == "line"), None)
             txt = next((c for c in t if tag(c) == "text"), None)
             if t.get("data-cat") is not None:
+                # a category's place: its tick mark as drawn; its label (if not thinned out) at it
+                if line is None:
+                    fail(where, f"axis {self.name}: category {t.get('data-cat')} has no tick mark")
+                    continue
+                x = num(line, "x1")
+                self.cats[int(t.get("data-cat"))] = x
                 if txt is not None:
-                    m = parse_transform(txt.get("transform"))
-                    px = apply(m, num(txt, "x", 0.0), num(txt, "y", 0.0))
-                    self.cats[int(t.get("data-cat"))] = num(t, "data-pos", px[0])
+                    px = apply(parse_transform(txt.get("transform")), num(txt, "x", 0.0), num(txt, "y", 0.0))
+                    if abs(px[0] - x) > 4:
+                        fail(where, f"axis {self.name}: the label '{text_of(txt)}' stands {px[0] - x:.1f} px off its tick")
                 continue
             if line is None or txt is None:
                 fail(where, f"axis {self.name}: a tick without its line or label")
@@ -358,6 +364,9 @@ def check_chart(chart, where, expect, boxes):
                 near("y", y1, r, f"heat cell {r},{c} bottom")
                 near("y", y0, r + 1, f"heat cell {r},{c} top")
                 v = want.get((r, c)) if want is not None else num(m, "data-value")
+                if v is None:
+                    fail(where, f"heat cell {r},{c} is not in the table")
+                    continue
                 shade = re.fullmatch(r"rgb\((\d+),(\d+),255\)", m.get("fill") or "")
                 if heat_scale is None:
                     continue
@@ -439,7 +448,7 @@ def check_chart(chart, where, expect, boxes):
         if want_tag not in kinds:
             fail(where, f"legend '{e.get('data-label')}': a {e.get('data-kind')} shown by {sorted(kinds)}")
         for x in sw:
-            col = (x.get("stroke") if tag(x) == "line" else x.get("fill")) or ""
+            col = (x.get("stroke") if tag(x) == "line" or x.get("fill") in ("white", "none") else x.get("fill")) or ""
             if col.lower() != (e.get("data-color") or "").lower():
                 fail(where, f"legend '{e.get('data-label')}': swatch colour {col} is not the series' {e.get('data-color')}")
     for s in series_of(chart):
@@ -608,11 +617,12 @@ class Cpistack(Expect):
 class Phase(Expect):
     def __init__(self, a):
         self.phase = {int(r["interval"]): r["phase"] for r in read_csv(a.table)}
-        j = json.load(open(a.json))
-        self.sig = {}
-        for c, iv in enumerate(j["intervals"]):
-            for r, v in enumerate(iv["signature"]):
-                self.sig[(r, c)] = v
+        self.sig = None  # without --json the cells' colours are read against the values they carry
+        if a.json:
+            self.sig = {}
+            for c, iv in enumerate(json.load(open(a.json))["intervals"]):
+                for r, v in enumerate(iv["signature"]):
+                    self.sig[(r, c)] = v
 
     def series(self, title, label, kind):
         if kind == "band":
@@ -633,13 +643,6 @@ class Olr(Expect):
             head = next(rd)
             self.samples = [[float(v) for v in row] for row in rd]
         self.head = head
-        self.decoded = None
-        if a.decoded:
-            with open(a.decoded, newline="") as f:
-                rd = csv.reader(f)
-                dhead = next(rd)
-                self.decoded = [[float(v) for v in row] for row in rd]
-                self.dhead = dhead
         self.eps = a.eps
 
     def counter(self, title):
@@ -661,9 +664,19 @@ class Olr(Expect):
                 out[2 * k] = (float(s["x_first"]), float(s["y_first"]))
                 out[2 * k + 1] = (float(s["x_last"]), float(s["y_last"]))
             return out
-        if label.startswith("error") and self.decoded:
-            dj = self.dhead.index(name)
-            return {i: (r[0], r[j] - d[dj]) for i, (r, d) in enumerate(zip(self.samples, self.decoded))}
+        if label == "error":  # the sample less the first line that holds it, at its x
+            segs = [(float(s["x_first"]), float(s["x_last"]), float(s["y_first"]), float(s["y_last"]))
+                    for s in self.segs.get(name, [])]
+            out, k = {}, 0
+            for i, r in enumerate(self.samples):
+                x = r[0]
+                while k < len(segs) and segs[k][1] < x:
+                    k += 1
+                if k == len(segs) or x < segs[k][0]:
+                    continue
+                x0, x1, y0, y1 = segs[k]
+                out[i] = (x, r[j] - (y0 + (y1 - y0) * (x - x0) / (x1 - x0) if x1 > x0 else y0))
+            return out
         if kind == "area" and self.eps is not None:
             xs = [r[0] for r in self.samples]
             return {0: (min(xs), max(xs), -self.eps, self.eps)}
@@ -701,7 +714,6 @@ def main():
     p.add_argument("--table")
     p.add_argument("--json")
     p.add_argument("--input")
-    p.add_argument("--decoded")
     p.add_argument("--eps", type=float)
     p.add_argument("--group-col", default="Benchmark")
     p.add_argument("--skip", type=int, default=0)

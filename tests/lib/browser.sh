@@ -60,6 +60,23 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
+# page_as_read PAGE: the page as a reader sees it: no console message (a control page's
+# blocked image shows that the check sees one), nothing past the page's width at 1280 and 700
+# pixels, and its charts pass svg_check.py with the label boxes the browser laid out.
+page_as_read() {
+    local ctl="$tmp/console-control.html" msgs w
+    echo '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src '"'none'"'"></head><body><img src="http://192.0.2.1/x.png"></body></html>' > "$ctl"
+    [ -n "$(browser_console "$ctl")" ] || fail "the console check does not see the control page's message"
+    msgs=$(browser_console "$1")
+    [ -z "$msgs" ] || fail "console: $msgs"
+    for w in 1280 700; do
+        browser_measure "$1" $w "$tmp/measure$w.json"
+        page_fits "$tmp/measure$w.json"
+    done
+    svg_boxes "$tmp/measure1280.json" "$tmp/boxes.json"
+    svg_check --quiet --boxes "$tmp/boxes.json" "$1" || fail "$1: its charts as the browser lays them out"
+}
+
 # svg_boxes MEASURE.json OUT.json: the label boxes alone, for svg_check.py --boxes.
 svg_boxes() {
     python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["boxes"], open(sys.argv[2], "w"))' "$1" "$2"

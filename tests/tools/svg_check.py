@@ -283,6 +283,15 @@ def check_chart(chart, where, expect, boxes):
     for need in ("x", "y"):
         if need not in axes and (need == "x" or plot is not None):
             fail(where, f"no {need} axis")
+    def number(want, key, what, own):
+        """What a mark stands for: the table's number when there is a table, else its own."""
+        if want is None:
+            return own()
+        if key not in want:
+            fail(where, f"{what} is not in the table")
+            return None
+        return want[key]
+
     plot_box = area(plot) if plot is not None else None
     band_box = area(band) if band is not None else None
     legend = find_class(chart, "legend-entry")
@@ -314,26 +323,21 @@ def check_chart(chart, where, expect, boxes):
                 cx, cy = num(m, "cx"), num(m, "cy")
                 i = int(m.get("data-i", -1))
                 inside(plot_box, cx, cy, what=f"{what} point {i}")
-                if want is not None:
-                    if i not in want:
-                        fail(where, f"{what}: point {i} is not in the table")
-                        continue
-                    x, y = want[i]
-                else:
-                    x, y = num(m, "data-x"), num(m, "data-y")
+                xy = number(want, i, f"{what}: point {i}", lambda: (num(m, "data-x"), num(m, "data-y")))
+                if xy is None:
+                    continue
+                x, y = xy
                 near("x", cx, x, f"{what} point {i} x")
                 near("y", cy, y, f"{what} point {i} y")
             elif kind == "bar":
                 c = int(m.get("data-cat", -1))
                 x0, y0, x1, y1 = area(m)
                 inside(plot_box, x0, y0, x1, y1, what=f"{what} bar {c}")
-                if want is not None:
-                    if c not in want:
-                        fail(where, f"{what}: bar {c} is not in the table")
-                        continue
-                    lo, hi = want[c]
-                else:
-                    lo, hi = num(m, "data-base", 0.0), num(m, "data-base", 0.0) + num(m, "data-value", 0.0)
+                span = number(want, c, f"{what}: bar {c}",
+                              lambda: (num(m, "data-base", 0.0), num(m, "data-base", 0.0) + num(m, "data-value", 0.0)))
+                if span is None:
+                    continue
+                lo, hi = span
                 near("y", max(y0, y1), min(lo, hi), f"{what} bar {c} bottom")
                 near("y", min(y0, y1), max(lo, hi), f"{what} bar {c} top")
                 centre = axes.get("x").cats.get(c) if axes.get("x") else None

@@ -57,7 +57,8 @@ static void usage(FILE *out)
           "                        FILE to -o (standard output)\n"
           "      --x-from SAMPLES  --decode of a file without x: the samples' x from this input\n"
           "      --samples FILE    the input samples as CSV\n"
-          "      --svg FILE        samples and lines, one chart per counter\n"
+          "      --svg FILE        per counter: samples and lines, then each sample's error\n"
+          "                        against its line (with opt's eps band or wm's 3 sigma band)\n"
           "      --json[=FILE]     the summary as JSON, to FILE or instead of the text\n"
           "  -h, --help            this help\n",
           out);

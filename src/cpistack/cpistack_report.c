@@ -241,6 +241,10 @@ int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **st
     *stacks = pms_chart_new(t1, "interval", "CPI");
     *cpi = pms_chart_new(t2, "interval", "CPI");
     int rc = names && cat && cats && xs && fit && *stacks && *cpi ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) {
+        pms_chart_set_units(*stacks, NULL, "cycles per instruction");
+        pms_chart_set_units(*cpi, "number, from 1", "cycles per instruction");
+    }
     for (size_t i = 0; rc == PMS_OK && i < n; i++) {
         snprintf(cat[i], sizeof cat[i], "%zu", i + 1);
         cats[i] = cat[i];
@@ -249,6 +253,7 @@ int pms_cpistack_charts(const pms_cpistack *s, const char *title, pms_chart **st
         for (size_t c = 0; c <= p; c++) fit[i] += s->stack[i * (p + 1) + c];
     }
     if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(*stacks, cats, n, names, p + 1, s->stack);
+    if (rc == PMS_OK) rc = pms_chart_add_bar_sums(*stacks, "model CPI (the sum)");
     if (rc == PMS_OK) rc = pms_chart_add_line(*cpi, "observed", xs, s->cpi, n, NULL);
     if (rc == PMS_OK) rc = pms_chart_add_line(*cpi, "model", xs, fit, n, NULL);
     free(names);
@@ -272,6 +277,7 @@ int pms_cpistack_bar_chart(const pms_cpistack *const *s, const char *const *labe
     const char **names = stack_names(s[0]);
     pms_chart *c = pms_chart_new("CPI stack", NULL, "CPI");
     int rc = v && names && c ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) pms_chart_set_units(c, NULL, "cycles per instruction");
     for (size_t g = 0; rc == PMS_OK && g < n; g++) {
         if (s[g]->nevents != p) {
             rc = pms__fail(PMS_EINVAL, "CPI stacks with different events cannot share a chart");
@@ -281,6 +287,7 @@ int pms_cpistack_bar_chart(const pms_cpistack *const *s, const char *const *labe
         for (size_t j = 0; j < p; j++) v[g * (p + 1) + 1 + j] = s[g]->component[j];
     }
     if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(c, labels, n, names, p + 1, v);
+    if (rc == PMS_OK) rc = pms_chart_add_bar_sums(c, "model CPI (the sum)");
     free(v);
     free(names);
     if (rc < 0) {

@@ -416,10 +416,12 @@ int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_esti
     static const char *const colors[PMS_EST_METHODS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b"};
     bool numbered = pms_runs_numbered(d->runs);
     pms_chart *c = pms_chart_new("Estimated cycles: error per run (fitting runs and test runs)",
-                                 numbered ? "run number" : "run (row)", "error %");
+                                 numbered ? "run number" : "run", "error");
     size_t n = d->n_train + d->n_test;
     double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
     int rc = c && x && y ? PMS_OK : PMS_ENOMEM;
+    /* a method's fitting runs as a line with rings, its test runs as dots: the legend tells them apart */
+    if (rc == PMS_OK) pms_chart_set_units(c, numbered ? "from the run's label" : "row of the table", "% of measured cycles");
     for (size_t k = 0; rc == PMS_OK && k < PMS_EST_METHODS; k++) {
         if (!res[k].ok) continue;
         char label[32];

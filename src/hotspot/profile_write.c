@@ -193,11 +193,9 @@ int pms_profile_report_write_html(FILE *out, const pms_profile_report *rep)
 {
     pms_profile_html page;
     int rc = pms_profile_html_begin(&page, out, rep->input, rep->confidence, base_key(rep) == PMS_PROFILE_BY_IP,
-                                    rep->lost);
-    for (size_t i = 0; i < rep->ntables && rc == PMS_OK; i++) {
-        const pms_profile_event_table *t = &rep->tables[i];
-        rc = pms_profile_html_event(&page, t->event, t->samples, t->rows, t->nrows, pms_profile_report_shown(rep, t));
-    }
+                                    rep->weight == PMS_WEIGHT_PERIOD, rep->lost);
+    for (size_t i = 0; i < rep->ntables && rc == PMS_OK; i++)
+        rc = pms_profile_html_event(&page, &rep->tables[i], pms_profile_report_shown(rep, &rep->tables[i]));
     int end = pms_profile_html_end(&page);
     return rc ? rc : end;
 }

@@ -277,17 +277,22 @@ int pms_hotspot_write_sweep_svg(FILE *out, const pms_hotspot_sweep *sw)
         y[2][i] = sw->od_covered ? sw->points[i].result.measures.od_covered : sw->points[i].result.measures.od;
     }
     char xlabel[160];
-    snprintf(xlabel, sizeof xlabel, "sampling period (%s%s)", sw->event, sw->time_based ? ", nanoseconds" : "");
-    static const char *const titles[3] = {"Normalised RMS error NRMSE_SR", "Sample coverage SC",
-                                          "Order deviation OD (log scale)"};
-    static const char *const labels[3] = {"NRMSE_SR", "SC", "OD"};
+    snprintf(xlabel, sizeof xlabel, "sampling period of %s", sw->event);
+    static const char *const titles[3] = {"Normalised RMS error NRMSE_SR", "Sample coverage SC", "Order deviation OD"};
+    /* the series as the CSV's columns name them; the measures are ratios, SC a fraction */
+    const char *const labels[3] = {"NRMSE_SR", "SC", sw->od_covered ? "OD_covered" : "OD"};
+    static const char *const units[3] = {"ratio", "fraction", "ratio"};
     pms_chart *charts[3] = {NULL, NULL, NULL};
     int rc = PMS_OK;
     for (int k = 0; k < 3 && rc == PMS_OK; k++) {
         charts[k] = pms_chart_new(titles[k], xlabel, labels[k]);
         rc = charts[k] ? pms_chart_add_line(charts[k], labels[k], x, y[k], sw->nperiods, NULL)
                        : pms__fail(PMS_ENOMEM, "out of memory");
-        if (rc == PMS_OK) pms_chart_set_log(charts[k], 1, k == 2);
+        if (rc == PMS_OK) {
+            /* periods in powers of 2 on a binary axis, else on a log one; OD on a log axis where it spans decades */
+            pms_chart_set_scale(charts[k], PMS_CHART_AUTO_LOG, k == 2 ? PMS_CHART_AUTO_LOG : PMS_CHART_LINEAR);
+            pms_chart_set_units(charts[k], sw->time_based ? "ns" : "events", units[k]);
+        }
     }
     if (rc == PMS_OK) rc = pms_chart_write_svg(charts, 3, 720, out);
     for (int k = 0; k < 3; k++) pms_chart_free(charts[k]);

@@ -334,28 +334,28 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     pms_json_finish(&j);
 }
 
-/* The thesis's figures: the phase of every interval above a heat map of the signatures
- * (one row per signature entry, one column per interval). */
+/* The thesis's figures in one chart: the phase of every interval in a band above a heat map
+ * of the signatures (one row per signature entry, one column per interval), on one interval
+ * axis. */
 int pms_phase_write_svg(const pms_phase_run *r, FILE *out)
 {
     size_t rows = r->cfg->classifier.signature_size, cols = r->n;
     int *labels = malloc((cols ? cols : 1) * sizeof *labels);
     double *heat = malloc((rows * cols + 1) * sizeof *heat);
-    pms_chart *charts[2] = {pms_chart_new("Phase per interval", "interval", "phase"),
-                            pms_chart_new("Signatures", "interval", "signature entry")};
-    int rc = labels && heat && charts[0] && charts[1] ? PMS_OK : PMS_ENOMEM;
+    pms_chart *chart = pms_chart_new("Phase and signature of each interval", "interval", "signature entry");
+    int rc = labels && heat && chart ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
     if (!rc) {
         for (size_t i = 0; i < cols; i++) {
             int p = r->rows[i].ev.phase;
             labels[i] = p == PMS_PHASE_TRANSITION ? -1 : p;
             for (size_t k = 0; k < rows; k++) heat[k * cols + i] = r->rows[i].sig[k];
         }
-        rc = pms_chart_add_timeline(charts[0], labels, cols);
-        if (!rc) rc = pms_chart_add_heatmap(charts[1], heat, rows, cols);
-        if (!rc) rc = pms_chart_write_svg(charts, 2, 900, out);
+        pms_chart_set_units(chart, "number, from 0", "number, from 0");
+        rc = pms_chart_add_timeline(chart, "phase", "transition", labels, cols);
+        if (!rc) rc = pms_chart_add_heatmap(chart, "weight (the entries sum to 1)", heat, rows, cols);
+        if (!rc) rc = pms_chart_write_svg(&chart, 1, 900, out);
     }
-    pms_chart_free(charts[0]);
-    pms_chart_free(charts[1]);
+    pms_chart_free(chart);
     free(labels);
     free(heat);
     return rc;

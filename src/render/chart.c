@@ -1,6 +1,7 @@
-/* SVG charts (see include/pmuscope/chart.h). Layout happens at write time: each
- * chart is a title, a plot area with axes, and a legend; charts stack vertically. */
-#include "pmuscope/chart.h"
+/* SVG charts (see include/pmuscope/chart.h): the chart object and what it holds, and the
+ * document the charts are stacked into. Layout: chart_layout.c; drawing: chart_axis.c,
+ * chart_marks.c, chart_legend.c. */
+#include "render/chart_impl.h"
 
 #include "render/markup.h"
 #include "util/error.h"
@@ -8,42 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum series_kind { SERIES_LINE, SERIES_POINTS };
-
-typedef struct series {
-    enum series_kind kind;
-    char *label;
-    char color[8];
-    double *x, *y;
-    size_t n;
-} series;
-
-struct pms_chart {
-    char *title, *xlabel, *ylabel;
-    int log_x, log_y;
-    double xmin, xmax, ymin, ymax; /* NaN: from the data */
-    double height;
-    series *series;
-    size_t nseries;
-    /* stacked bars */
-    char **categories, **components;
-    size_t ncat, ncomp;
-    double *bars;
-    /* heat map */
-    double *heat;
-    size_t heat_rows, heat_cols;
-    /* timeline */
-    int *timeline;
-    size_t ntimeline;
-};
-
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
-#define PALETTE_SIZE (sizeof palette / sizeof palette[0])
-
-enum { MARGIN_LEFT = 70, MARGIN_RIGHT = 20, TITLE_HEIGHT = 28, AXIS_HEIGHT = 42, LEGEND_ROW = 18,
-       TIMELINE_HEIGHT = 28 };
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
@@ -69,26 +34,44 @@ void pms_chart_free(pms_chart *c)
 {
     if (!c) return;
     for (size_t i = 0; i < c->nseries; i++) {
-        free(c->series[i].label);
-        free(c->series[i].x);
-        free(c->series[i].y);
+        series *s = &c->series[i];
+        free(s->label);
+        free(s->x);
+        free(s->y);
+        free(s->x1);
+        free(s->hi);
+        free(s->ids);
     }
     free(c->series);
     free_strings(c->categories, c->ncat);
     free_strings(c->components, c->ncomp);
     free(c->bars);
+    free(c->sums_label);
+    free(c->heat_label);
     free(c->heat);
+    free(c->band_name);
+    free(c->band_none);
     free(c->timeline);
     free(c->title);
     free(c->xlabel);
     free(c->ylabel);
+    free(c->xunit);
+    free(c->yunit);
     free(c);
 }
 
-void pms_chart_set_log(pms_chart *c, int log_x, int log_y)
+void pms_chart_set_units(pms_chart *c, const char *xunit, const char *yunit)
 {
-    c->log_x = log_x;
-    c->log_y = log_y;
+    free(c->xunit);
+    free(c->yunit);
+    c->xunit = dup_or_null(xunit);
+    c->yunit = dup_or_null(yunit);
+}
+
+void pms_chart_set_scale(pms_chart *c, pms_chart_scale x, pms_chart_scale y)
+{
+    c->xscale = x;
+    c->yscale = y;
 }
 
 void pms_chart_set_xrange(pms_chart *c, double min, double max) { c->xmin = min; c->xmax = max; }
@@ -115,14 +98,14 @@ static int add_series(pms_chart *c, enum series_kind kind, const char *label, co
     s->x = copy_doubles(x, n);
     s->y = copy_doubles(y, n);
     s->n = n;
-    if (!s->x || !s->y) {
+    if (!s->x || !s->y || (label && !s->label)) {
         free(s->x);
         free(s->y);
         free(s->label);
         return pms__fail(PMS_ENOMEM, "out of memory");
     }
-    snprintf(s->color, sizeof s->color, "%s",
-             color && color[0] == '#' && strlen(color) == 7 ? color : palette[c->nseries % PALETTE_SIZE]);
+    if (color && color[0] == '#' && strlen(color) == 7) memcpy(s->color, color, 8);
+    else pms__palette_color(c->nseries, s->color);
     c->nseries++;
     return PMS_OK;
 }
@@ -136,6 +119,28 @@ int pms_chart_add_points(pms_chart *c, const char *label, const double *x, const
                          const char *color)
 {
     return add_series(c, SERIES_POINTS, label, x, y, n, color);
+}
+
+int pms_chart_add_ranges(pms_chart *c, const char *label, const double *x0, const double *x1, const double *lo,
+                         const double *hi, size_t n, const char *color)
+{
+    int rc = add_series(c, SERIES_RANGES, label, x0, lo, n, color);
+    if (rc) return rc;
+    series *s = &c->series[c->nseries - 1];
+    if (!(s->x1 = copy_doubles(x1, n)) || !(s->hi = copy_doubles(hi, n))) return pms__fail(PMS_ENOMEM, "out of memory");
+    return PMS_OK;
+}
+
+int pms_chart_set_ids(pms_chart *c, const uint64_t *ids, size_t n)
+{
+    if (!c->nseries || c->series[c->nseries - 1].n != n)
+        return pms__fail(PMS_EINVAL, "chart: ids for %zu points, the last series has %zu", n,
+                         c->nseries ? c->series[c->nseries - 1].n : 0);
+    series *s = &c->series[c->nseries - 1];
+    free(s->ids);
+    if (!(s->ids = malloc((n ? n : 1) * sizeof *s->ids))) return pms__fail(PMS_ENOMEM, "out of memory");
+    if (n) memcpy(s->ids, ids, n * sizeof *ids);
+    return PMS_OK;
 }
 
 static char **copy_strings(const char *const *v, size_t n)
@@ -163,332 +168,73 @@ int pms_chart_add_stacked_bars(pms_chart *c, const char *const *categories, size
     return PMS_OK;
 }
 
-int pms_chart_add_heatmap(pms_chart *c, const double *values, size_t rows, size_t cols)
+int pms_chart_add_bar_sums(pms_chart *c, const char *label)
+{
+    free(c->sums_label);
+    return (c->sums_label = strdup(label ? label : "sum")) ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+}
+
+int pms_chart_add_heatmap(pms_chart *c, const char *label, const double *values, size_t rows, size_t cols)
 {
     free(c->heat);
-    if (!(c->heat = copy_doubles(values, rows * cols))) return pms__fail(PMS_ENOMEM, "out of memory");
+    free(c->heat_label);
+    c->heat_label = strdup(label ? label : "value");
+    if (!(c->heat = copy_doubles(values, rows * cols)) || !c->heat_label) return pms__fail(PMS_ENOMEM, "out of memory");
     c->heat_rows = rows;
     c->heat_cols = cols;
     return PMS_OK;
 }
 
-int pms_chart_add_timeline(pms_chart *c, const int *labels, size_t n)
+int pms_chart_add_timeline(pms_chart *c, const char *name, const char *none, const int *labels, size_t n)
 {
     free(c->timeline);
-    if (!(c->timeline = malloc((n ? n : 1) * sizeof *c->timeline))) return pms__fail(PMS_ENOMEM, "out of memory");
+    free(c->band_name);
+    free(c->band_none);
+    c->band_name = strdup(name ? name : "");
+    c->band_none = strdup(none ? none : "none");
+    c->timeline = malloc((n ? n : 1) * sizeof *c->timeline);
+    if (!c->timeline || !c->band_name || !c->band_none) return pms__fail(PMS_ENOMEM, "out of memory");
     if (n) memcpy(c->timeline, labels, n * sizeof *labels);
     c->ntimeline = n;
     return PMS_OK;
 }
 
-/* ---- layout helpers ---- */
-
-/* A number for a tick label: 3 significant digits, K/M/G for large values. */
-static void format_tick(char *buf, size_t len, double v)
+static void write_chart(FILE *out, const pms_chart *c, const chart_layout *L)
 {
-    double a = fabs(v);
-    if (a >= 1e9) snprintf(buf, len, "%.3gG", v / 1e9);
-    else if (a >= 1e6) snprintf(buf, len, "%.3gM", v / 1e6);
-    else if (a >= 1e4) snprintf(buf, len, "%.3gK", v / 1e3);
-    else if (a >= 1e3) snprintf(buf, len, "%.0f", v); /* %g would write 8e+03 */
-    else snprintf(buf, len, "%.3g", v);
-}
-
-typedef struct axis {
-    double min, max;
-    int log;
-} axis;
-
-static double axis_pos(const axis *a, double v, double p0, double p1)
-{
-    double lo = a->log ? log10(a->min) : a->min, hi = a->log ? log10(a->max) : a->max;
-    double t = a->log ? log10(v) : v;
-    if (hi <= lo) return (p0 + p1) / 2;
-    return p0 + (t - lo) / (hi - lo) * (p1 - p0);
-}
-
-static double nice_step(double span, int target)
-{
-    double raw = span / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
-    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
-}
-
-/* Widens [min,max] to cover the data, keeps it valid for log scales and non-empty. */
-static void axis_finish(axis *a, double fixed_min, double fixed_max)
-{
-    if (!isnan(fixed_min)) a->min = fixed_min;
-    if (!isnan(fixed_max)) a->max = fixed_max;
-    if (!isfinite(a->min) || !isfinite(a->max)) a->min = 0, a->max = 1;
-    if (a->log) {
-        if (a->min <= 0) a->min = a->max > 0 ? a->max / 1000 : 1;
-        if (a->max <= a->min) a->max = a->min * 10;
-    } else {
-        if (a->max <= a->min) {
-            double d = a->min == 0 ? 1 : fabs(a->min) * 0.1;
-            a->min -= d;
-            a->max += d;
-        }
-        /* Round the data ends out to whole tick steps so the data never touches the frame. */
-        double step = nice_step(a->max - a->min, 6);
-        if (isnan(fixed_min)) a->min = floor(a->min / step) * step;
-        if (isnan(fixed_max)) a->max = ceil(a->max / step) * step;
-    }
-}
-
-/* Writes the tick values of the axis into ticks (at most max); returns how many. */
-static size_t axis_ticks(const axis *a, double *ticks, size_t max)
-{
-    size_t n = 0;
-    if (a->log) {
-        for (double d = pow(10, floor(log10(a->min))); d <= a->max * 1.0001 && n < max; d *= 10) {
-            static const double mult[] = {1, 2, 5};
-            int decades = (int)ceil(log10(a->max / a->min));
-            for (int m = 0; m < (decades > 3 ? 1 : 3) && n < max; m++) {
-                double v = d * mult[m];
-                if (v >= a->min * 0.9999 && v <= a->max * 1.0001) ticks[n++] = v;
-            }
-        }
-    } else {
-        double step = nice_step(a->max - a->min, 6);
-        for (double v = ceil(a->min / step) * step; v <= a->max + step * 1e-9 && n < max; v += step)
-            ticks[n++] = fabs(v) < step * 1e-9 ? 0 : v;
-    }
-    return n;
-}
-
-static size_t legend_entries(const pms_chart *c)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < c->nseries; i++) n += c->series[i].label != NULL;
-    return n + (c->bars ? c->ncomp : 0);
-}
-
-static double chart_height(const pms_chart *c, double width)
-{
-    double h = TITLE_HEIGHT;
-    if (c->nseries || c->bars || c->heat) h += c->height + AXIS_HEIGHT;
-    if (c->timeline) h += TIMELINE_HEIGHT + (c->nseries || c->bars || c->heat ? 0 : 18);
-    size_t per_row = (size_t)((width - MARGIN_LEFT) / 150);
-    if (per_row < 1) per_row = 1;
-    size_t entries = legend_entries(c);
-    h += (double)((entries + per_row - 1) / per_row) * LEGEND_ROW + (entries ? 6 : 0);
-    return h;
-}
-
-static void draw_axes(FILE *out, const axis *ax, const axis *ay, double x0, double y0, double x1, double y1,
-                      const pms_chart *c, int x_ticks)
-{
-    double ticks[64];
-    char buf[32];
-    fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", x0,
-            y0, x1 - x0, y1 - y0);
-    size_t n = axis_ticks(ay, ticks, 64);
-    for (size_t i = 0; i < n; i++) {
-        double y = axis_pos(ay, ticks[i], y1, y0);
-        format_tick(buf, sizeof buf, ticks[i]);
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%s</text>\n",
-                x0, y, x1, y, x0 - 4, y + 3, buf);
-    }
-    if (x_ticks) {
-        n = axis_ticks(ax, ticks, 64);
-        for (size_t i = 0; i < n; i++) {
-            double x = axis_pos(ax, ticks[i], x0, x1);
-            format_tick(buf, sizeof buf, ticks[i]);
-            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>"
-                         "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%s</text>\n",
-                    x, y1, x, y1 + 4, x, y1 + 15, buf);
-        }
-    }
-    if (c->xlabel) {
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">", (x0 + x1) / 2, y1 + 32);
-        pms__markup_escape(out, c->xlabel);
-        fputs("</text>\n", out);
-    }
-    if (c->ylabel) {
-        fprintf(out, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">",
-                x0 - 52, (y0 + y1) / 2);
-        pms__markup_escape(out, c->ylabel);
-        fputs("</text>\n", out);
-    }
-}
-
-static void draw_series(FILE *out, const pms_chart *c, const axis *ax, const axis *ay, double x0, double y0,
-                        double x1, double y1)
-{
-    for (size_t i = 0; i < c->nseries; i++) {
-        const series *s = &c->series[i];
-        if (s->kind == SERIES_LINE) {
-            fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-                    s->color);
-            for (size_t k = 0; k < s->n; k++) {
-                if (!isfinite(s->x[k]) || !isfinite(s->y[k])) continue;
-                if ((ax->log && s->x[k] <= 0) || (ay->log && s->y[k] <= 0)) continue;
-                fprintf(out, "%.1f,%.1f ", axis_pos(ax, s->x[k], x0, x1), axis_pos(ay, s->y[k], y1, y0));
-            }
-            fputs("\"/>\n", out);
-        } else {
-            fprintf(out, "<g class=\"series\" fill=\"%s\">", s->color);
-            for (size_t k = 0; k < s->n; k++) {
-                if (!isfinite(s->x[k]) || !isfinite(s->y[k])) continue;
-                if ((ax->log && s->x[k] <= 0) || (ay->log && s->y[k] <= 0)) continue;
-                fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\"/>", axis_pos(ax, s->x[k], x0, x1),
-                        axis_pos(ay, s->y[k], y1, y0));
-            }
-            fputs("</g>\n", out);
-        }
-    }
-}
-
-static void draw_bars(FILE *out, const pms_chart *c, const axis *ay, double x0, double y0, double x1, double y1)
-{
-    double slot = (x1 - x0) / (double)c->ncat, w = slot * 0.6;
-    fputs("<g class=\"series\">\n", out);
-    for (size_t i = 0; i < c->ncat; i++) {
-        double base = 0, bx = x0 + slot * (double)i + (slot - w) / 2;
-        for (size_t k = 0; k < c->ncomp; k++) {
-            double v = c->bars[i * c->ncomp + k];
-            if (!isfinite(v)) continue;
-            double ya = axis_pos(ay, base, y1, y0), yb = axis_pos(ay, base + v, y1, y0);
-            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", bx,
-                    fmin(ya, yb), w, fabs(ya - yb), palette[k % PALETTE_SIZE]);
-            pms__markup_escape(out, c->components[k]);
-            fprintf(out, ": %.4g</title></rect>\n", v);
-            base += v;
-        }
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">", bx + w / 2, y1 + 14);
-        pms__markup_escape(out, c->categories[i]);
-        fputs("</text>\n", out);
-    }
-    fputs("</g>\n", out);
-}
-
-static void draw_heatmap(FILE *out, const pms_chart *c, double x0, double y0, double x1, double y1)
-{
-    size_t cells = c->heat_rows * c->heat_cols;
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < cells; i++)
-        if (isfinite(c->heat[i])) lo = fmin(lo, c->heat[i]), hi = fmax(hi, c->heat[i]);
-    if (!(hi > lo)) hi = lo + 1;
-    double cw = (x1 - x0) / (double)c->heat_cols, ch = (y1 - y0) / (double)c->heat_rows;
-    fputs("<g class=\"series\" shape-rendering=\"crispEdges\">\n", out);
-    for (size_t r = 0; r < c->heat_rows; r++)
-        for (size_t k = 0; k < c->heat_cols; k++) {
-            double v = c->heat[r * c->heat_cols + k];
-            if (!isfinite(v)) continue;
-            int shade = (int)lround(255 * (1 - (v - lo) / (hi - lo)));
-            fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"rgb(%d,%d,255)\"/>",
-                    x0 + cw * (double)k, y1 - ch * (double)(r + 1), cw + 0.05, ch + 0.05, shade, shade);
-        }
-    fputs("\n</g>\n", out);
-}
-
-static void draw_timeline(FILE *out, const pms_chart *c, double x0, double y, double x1)
-{
-    double w = (x1 - x0) / (double)(c->ntimeline ? c->ntimeline : 1);
-    fputs("<g class=\"series\" shape-rendering=\"crispEdges\">\n", out);
-    for (size_t i = 0; i < c->ntimeline; i++) {
-        int l = c->timeline[i];
-        fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%zu: %d</title></rect>",
-                x0 + w * (double)i, y, w + 0.05, TIMELINE_HEIGHT - 8,
-                l < 0 ? "#cccccc" : palette[(size_t)l % PALETTE_SIZE], i, l);
-    }
-    fputs("\n</g>\n", out);
-}
-
-static void draw_legend(FILE *out, const pms_chart *c, double x0, double y, double width)
-{
-    size_t per_row = (size_t)((width - MARGIN_LEFT) / 150), slot = 0;
-    if (per_row < 1) per_row = 1;
-    for (size_t i = 0; i < c->nseries + (c->bars ? c->ncomp : 0); i++) {
-        const char *label, *color;
-        if (i < c->nseries) {
-            if (!c->series[i].label) continue;
-            label = c->series[i].label;
-            color = c->series[i].color;
-        } else {
-            label = c->components[i - c->nseries];
-            color = palette[(i - c->nseries) % PALETTE_SIZE];
-        }
-        double lx = x0 + 150.0 * (double)(slot % per_row), ly = y + LEGEND_ROW * (double)(slot / per_row);
-        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", lx, ly, color, lx + 14, ly + 9);
-        pms__markup_escape(out, label);
-        fputs("</text>\n", out);
-        slot++;
-    }
-}
-
-static void data_ranges(const pms_chart *c, axis *ax, axis *ay)
-{
-    ax->min = ay->min = INFINITY;
-    ax->max = ay->max = -INFINITY;
-    for (size_t i = 0; i < c->nseries; i++)
-        for (size_t k = 0; k < c->series[i].n; k++) {
-            double x = c->series[i].x[k], y = c->series[i].y[k];
-            if (isfinite(x) && (!c->log_x || x > 0)) ax->min = fmin(ax->min, x), ax->max = fmax(ax->max, x);
-            if (isfinite(y) && (!c->log_y || y > 0)) ay->min = fmin(ay->min, y), ay->max = fmax(ay->max, y);
-        }
-    if (c->bars) {
-        ay->min = fmin(ay->min, 0);
-        for (size_t i = 0; i < c->ncat; i++) {
-            double sum = 0;
-            for (size_t k = 0; k < c->ncomp; k++)
-                if (isfinite(c->bars[i * c->ncomp + k])) sum += c->bars[i * c->ncomp + k];
-            ay->max = fmax(ay->max, sum);
-        }
-    }
-}
-
-static void write_chart(FILE *out, const pms_chart *c, double top, double width)
-{
-    double y = top;
-    fprintf(out, "<g class=\"chart\">\n<text x=\"%d\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
-            MARGIN_LEFT, y + 18);
+    fputs("<g class=\"chart\"", out);
+    pms__attr(out, "data-title", c->title ? c->title : "");
+    fprintf(out, ">\n<text class=\"title\" x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">", L->x0,
+            L->top + 18);
     pms__markup_escape(out, c->title);
     fputs("</text>\n", out);
-    y += TITLE_HEIGHT;
-    double x0 = MARGIN_LEFT, x1 = width - MARGIN_RIGHT;
-    if (c->timeline) {
-        draw_timeline(out, c, x0, y, x1);
-        y += TIMELINE_HEIGHT;
-    }
-    if (c->nseries || c->bars || c->heat) {
-        axis ax = {.log = c->log_x}, ay = {.log = c->log_y};
-        data_ranges(c, &ax, &ay);
-        if (c->heat) ax.min = 0, ax.max = (double)c->heat_cols, ay.min = 0, ay.max = (double)c->heat_rows;
-        axis_finish(&ax, c->xmin, c->xmax);
-        axis_finish(&ay, c->ymin, c->ymax);
-        double y0 = y, y1 = y + c->height;
-        if (c->heat) draw_heatmap(out, c, x0, y0, x1, y1);
-        draw_axes(out, &ax, &ay, x0, y0, x1, y1, c, !c->bars);
-        if (c->bars) draw_bars(out, c, &ay, x0, y0, x1, y1);
-        draw_series(out, c, &ax, &ay, x0, y0, x1, y1);
-        y = y1 + AXIS_HEIGHT;
-    } else if (c->timeline && c->xlabel) {
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">", (x0 + x1) / 2, y + 10);
-        pms__markup_escape(out, c->xlabel);
-        fputs("</text>\n", out);
-        y += 18;
-    }
-    draw_legend(out, c, x0, y + 4, width);
+    pms__draw_marks(out, c, L);
+    pms__draw_axes(out, c, L);
+    double h;
+    pms__draw_legend(out, c, L, false, &h);
     fputs("</g>\n", out);
 }
 
 int pms_chart_write_svg(pms_chart *const *charts, size_t ncharts, double width, FILE *out)
 {
-    if (width < 200) width = 200;
-    double total = 10;
-    for (size_t i = 0; i < ncharts; i++) total += chart_height(charts[i], width) + 10;
-    fprintf(out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-            width, total, width, total);
-    double y = 10;
-    for (size_t i = 0; i < ncharts; i++) {
-        write_chart(out, charts[i], y, width);
-        y += chart_height(charts[i], width) + 10;
+    if (width < 300) width = 300;
+    chart_layout *L = calloc(ncharts ? ncharts : 1, sizeof *L);
+    if (!L) return pms__fail(PMS_ENOMEM, "out of memory");
+    double left = 0, total = 10;
+    for (size_t i = 0; i < ncharts; i++) left = fmax(left, pms__chart_left_margin(charts[i]));
+    int rc = PMS_OK;
+    for (size_t i = 0; i < ncharts && rc == PMS_OK; i++) {
+        rc = pms__chart_layout(charts[i], &L[i], total, left, width);
+        total += L[i].height + 10;
     }
-    fputs("</svg>\n", out);
-    return ferror(out) ? pms__fail(PMS_EIO, "cannot write the SVG output") : PMS_OK;
+    if (rc == PMS_OK) {
+        fprintf(out,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                width, total, width, total);
+        for (size_t i = 0; i < ncharts; i++) write_chart(out, charts[i], &L[i]);
+        fputs("</svg>\n", out);
+        if (ferror(out)) rc = pms__fail(PMS_EIO, "cannot write the SVG output");
+    }
+    free(L);
+    return rc;
 }

@@ -14,7 +14,7 @@ static const char style[] =
     "table{border-collapse:collapse;margin:1em 0;font-size:13px;display:block;overflow-x:auto;max-width:100%}"
     "th,td{border:1px solid #ddd;padding:3px 8px}th{background:#f3f3f3}td.num{text-align:right;"
     "font-variant-numeric:tabular-nums}pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}"
-    "figure{margin:1em 0}figcaption{font-size:12px;color:#555}";
+    "figure{margin:1em 0}figcaption{font-size:12px;color:#555}svg{max-width:100%;height:auto}";
 
 void pms_html_begin(pms_html *h, FILE *out, const char *title)
 {

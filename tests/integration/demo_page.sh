@@ -59,7 +59,7 @@ nsvg=$(ls demo/*.svg | wc -l)
 want_svg=0
 for step in $steps; do case $step in hotspot|olr|olr-opt|phase|cpistack|estimate) want_svg=$((want_svg + 1)) ;; esac; done
 [ "$nsvg" -eq "$want_svg" ] || fail "expected $want_svg SVG files (one per step that draws), found $nsvg"
-want_charts=$(cat demo/*.svg | grep -o '<g class="chart">' | wc -l)
+want_charts=$(cat demo/*.svg | grep -o '<g class="chart"' | wc -l)
 
 chrome=(chromium --headless --no-sandbox --disable-gpu --disable-background-networking
         --disable-component-update --disable-sync --no-first-run --disable-default-apps
@@ -68,11 +68,11 @@ chrome=(chromium --headless --no-sandbox --disable-gpu --disable-background-netw
 timeout 120 "${chrome[@]}" --user-data-dir="$tmp/p1" --dump-dom "file://$page" > dom.html 2>/dev/null
 [ "$(grep -o '<svg' dom.html | wc -l)" -eq "$nsvg" ] || fail "the browser sees $(grep -o '<svg' dom.html | wc -l) svg elements, the steps wrote $nsvg"
 read -r charts empty < <(perl -0777 -ne '
-    my @charts = split /<g class="chart">/; shift @charts;
+    my @charts = split /<g class="chart"[^>]*>/; shift @charts;
     my $empty = 0;
     for my $c (@charts) {
         my $drawn = 0;
-        while ($c =~ /<polyline class="series"[^>]*points="([^"]*)"/g) { $drawn = 1 if (split " ", $1) >= 2; }
+        while ($c =~ /<polyline[^>]*points="([^"]*)"/g) { $drawn = 1 if (split " ", $1) >= 2; }
         while ($c =~ /<g class="series"[^>]*>(.*?)<\/g>/gs) {
             my $g = $1;
             $drawn = 1 if $g =~ /<circle/;
@@ -85,11 +85,23 @@ read -r charts empty < <(perl -0777 -ne '
 [ "$empty" -eq 0 ] || fail "$empty of $charts charts draw no data"
 echo "browser DOM: $nsvg figures, $charts charts, all with data"
 
-# Rendered: the page's screenshot is far from a blank page's.
+# Rendered: the page's screenshot (kept in the build tree) is far from a blank page's.
+. "$PMS_SOURCE_DIR/tests/lib/browser.sh"
+art=$(artefact_dir demo_page)
 echo '<!DOCTYPE html><html><body></body></html>' > blank.html
-timeout 120 "${chrome[@]}" --user-data-dir="$tmp/p2" --window-size=1200,4000 --screenshot="$tmp/page.png" "file://$page" >/dev/null 2>&1
-timeout 120 "${chrome[@]}" --user-data-dir="$tmp/p3" --window-size=1200,4000 --screenshot="$tmp/blank.png" "file://$tmp/blank.html" >/dev/null 2>&1
-[ "$(stat -c %s page.png)" -gt $((10 * $(stat -c %s blank.png))) ] || fail "the rendered page looks blank"
+browser_shot "$page" "$art/page.png" 1280
+browser_shot "$tmp/blank.html" "$tmp/blank.png" 1280
+[ "$(stat -c %s "$art/page.png")" -gt $((10 * $(stat -c %s blank.png))) ] || fail "the rendered page looks blank"
+echo "screenshot: $art/page.png"
+
+# As a reader sees it (lib/browser.sh), and every chart true to the tables the steps wrote
+# (tests/tools/svg_check.py).
+page_as_read "$page"
+if [ -f demo/hotspot.svg ]; then svg_check --kind sweep --table demo/hotspot.csv demo/hotspot.svg || fail "sweep chart"; fi
+svg_check --kind cpistack --table demo/cpistack.csv --input "$PMS_FIXTURES/armpm/cbench-excerpt.tsv" --skip 2 demo/cpistack.svg ||
+    fail "cpistack chart"
+svg_check --kind phase --table demo/phase.csv demo/phase.svg || fail "phase chart"
+svg_check demo/olr-wm.svg demo/olr-opt.svg demo/estimate.svg || fail "olr and estimate charts"
 
 # No network request: the browser's net log lists every request a page starts (its
 # network isolation key is file://). A control page with external references, and no

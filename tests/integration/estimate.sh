@@ -38,7 +38,9 @@ grep -Eq '^MRA +5 ' "$tmp/out.txt" || fail "MRA row"
 grep -Eq '^MRACM +2 ' "$tmp/out.txt" || fail "MRACM row"
 grep -Eq 'instructions +cache-misses .*chosen' "$tmp/out.txt" || fail "MRACM pair"
 "$PMUSCOPE" estimate "$runs" --train 1-10 --test 50 --json --svg "$tmp/err.svg" > "$tmp/out.json"
-for s in "LP fit" "MRA test" "MRACM test" "run number"; do grep -q ">$s<" "$tmp/err.svg" || fail "--svg lacks $s"; done
+for s in ">LP fit<" ">MRA test<" ">MRACM test<" ">run number (from the run's label)<"; do
+    grep -qF "$s" "$tmp/err.svg" || fail "--svg lacks $s"
+done
 [ "$(jq '.methods | length' "$tmp/out.json")" = 3 ] || fail "three methods in JSON"
 for m in 0 1 2; do
     # error % recomputed from measured and estimate; estimate from the coefficients and the table row

@@ -66,14 +66,21 @@ spread=("$PMS_WORKLOADS/hotspots" --spread)
 t=$(cpu_ns "${spread[@]}")
 ladder=$(awk -v t="$t" 'BEGIN { for (i = 0; i < 9; i++) printf "%s%d", i ? "," : "", t * 2 ^ i / 3500 }')
 echo "hotspots --spread: $t ns of task-clock; periods $ladder ns"
-"$PMUSCOPE" hotspot --sweep "$ladder" -e cpu-clock:u --truth "$tmp/spread-truth" --json -o "$tmp/spread.json" -- "${spread[@]}"
+"$PMUSCOPE" hotspot --sweep "$ladder" -e cpu-clock:u --truth "$tmp/spread-truth" --json -o "$tmp/spread.json" \
+    --csv="$tmp/spread.csv" --svg "$tmp/spread.svg" -- "${spread[@]}"
 jq -r '.periods[] | "\(.period): samples \(.samples) OD \(.od)"' "$tmp/spread.json"
 jq -r '[.periods[].od] as $od | [range(0; 9)] | sort_by($od[.]) | to_entries | map((.key - .value) | . * .) | add |
        "Spearman(OD, log period) = \(1 - 6 * . / (9 * 80)) (not asserted)"' "$tmp/spread.json"
 jq -e '.periods | length == 9 and all(.od >= 0 and .samples > 0)' "$tmp/spread.json" >/dev/null || fail "--spread sweep"
 
-# Text output says what the period counts; the SVG has the three charts.
-"$PMUSCOPE" hotspot --sweep 256K --truth "$tmp/truth" --no-randomize --svg "$tmp/sweep.svg" -- "${cmd[@]}" > "$tmp/out.txt"
+# Text output says what the period counts; the SVG has the three charts, read as a reader
+# would (tests/tools/svg_check.py): each point is its row of the --csv table through the axes,
+# periods in powers of 2 on a binary axis with a tick at each, nine periods a decade apart on
+# a log axis.
+"$PMUSCOPE" hotspot --sweep 256K,1M,4M --truth "$tmp/truth" --no-randomize --csv="$tmp/sweep.csv" --svg "$tmp/sweep.svg" \
+    -- "${cmd[@]}" > "$tmp/out.txt"
+python3 "$PMS_SOURCE_DIR/tests/tools/svg_check.py" --kind sweep --table "$tmp/sweep.csv" "$tmp/sweep.svg" || fail "sweep chart"
+python3 "$PMS_SOURCE_DIR/tests/tools/svg_check.py" --kind sweep --table "$tmp/spread.csv" "$tmp/spread.svg" || fail "--spread chart"
 if [ "$(jq -r .period_unit "$tmp/run1.json")" = ns ]; then
     grep -q "nanoseconds" "$tmp/out.txt" || fail "no PMU: the output must say the period is in nanoseconds"
 fi

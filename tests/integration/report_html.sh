@@ -21,10 +21,10 @@ first_html=$(grep -m1 '^<tr><td class="num">' page.html | sed 's/<[^>]*>/ /g' | 
 
 # the chart: one bar per row (up to 10), each split at its interval's low end, the share
 # and its high end: compare the segments of hot_a's bar with the CSV's numbers
-bars=$(grep -o '<title>low end: ' page.html | wc -l)
+bars=$(grep -o '<title>[^<]*, low end: ' page.html | wc -l)
 [ "$bars" -eq "$rows" ] || fail "$bars bars for $rows rows"
 read -r share lo hi < <(grep ',hot_a,' rows.csv | awk -F, '{print 100 * $9, 100 * $10, 100 * $11}')
-seg() { grep -o "<title>$1: [^<]*" page.html | head -1 | sed 's/.*: //'; }
+seg() { grep -o "<title>hot_a, $1: [^<]*" page.html | sed 's/.*: //'; }
 close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !((a - b) ^ 2 < 1e-4) }'; }
 close "$(seg 'low end')" "$lo" || fail "low end $(seg 'low end') != $lo"
 close "$(seg 'to estimate')" "$(awk -v s="$share" -v l="$lo" 'BEGIN { print s - l }')" || fail "estimate segment"

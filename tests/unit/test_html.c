@@ -21,6 +21,7 @@ static void test_page_is_self_contained(void **state)
     pms_html_table_end(&h);
     double x[] = {1, 2}, y[] = {3, 4};
     pms_chart *c = pms_chart_new("c", "x", "y");
+    pms_chart_set_units(c, "s", "count");
     pms_chart_add_line(c, "l", x, y, 2, NULL);
     assert_int_equal(pms_html_charts(&h, &c, 1, "caption"), 0);
     assert_int_equal(pms_html_end(&h), 0);
@@ -29,6 +30,7 @@ static void test_page_is_self_contained(void **state)
     assert_non_null(strstr(buf, "<h2 id=\"hot-spots\">Hot spots</h2>"));
     assert_non_null(strstr(buf, "<td>a&amp;b</td><td class=\"num\">12.5%</td>"));
     assert_non_null(strstr(buf, "<svg"));
+    assert_non_null(strstr(buf, "svg{max-width:100%;height:auto}")); /* figures shrink with a narrow window */
     assert_null(strstr(buf, "<script"));
     assert_null(strstr(buf, "src="));
     assert_null(strstr(buf, "href="));

@@ -52,8 +52,9 @@ static bool changed(const pms_diff_result *r, size_t i)
     return (r->counts ? r->count_rows[i].verdict : r->rows[i].verdict) != PMS_DIFF_NONE;
 }
 
-/* Each changed row a bar from 0: to its interval's near end, on to the change, on to the far
- * end (downwards for a fall); the y range holds every end and 0, a line marks 0. */
+/* Each changed row a bar from 0 in three parts: to its interval's near end (0 where the
+ * interval holds 0), on to the change, on to the far end; a rise stacks up from 0, a fall
+ * down from it, and the axis holds every end and 0 (pmuscope/chart.h). */
 static int chart(pms_html *h, const pms_diff_result *r, size_t n)
 {
     size_t bars = 0;
@@ -63,7 +64,7 @@ static int chart(pms_html *h, const pms_diff_result *r, size_t n)
         return PMS_OK;
     }
     char **labels = calloc(bars, sizeof *labels);
-    double *v = calloc(3 * bars, sizeof *v), lo = 0, hi = 0;
+    double *v = calloc(3 * bars, sizeof *v);
     int rc = labels && v ? PMS_OK : PMS_ENOMEM;
     for (size_t i = 0, b = 0; b < bars && rc == PMS_OK; i++) {
         if (!changed(r, i)) continue;
@@ -72,28 +73,27 @@ static int chart(pms_html *h, const pms_diff_result *r, size_t n)
         double change, low, high;
         change_of(r, i, &change, &low, &high);
         if (isnan(low)) low = high = change; /* a count without an interval */
-        double near = change >= 0 ? low : high, far = change >= 0 ? high : low;
+        /* every part on the change's side of 0, so that the parts stack as one bar */
+        double near = change >= 0 ? fmax(low, 0) : fmin(high, 0), far = change >= 0 ? high : low;
         v[3 * b] = near, v[3 * b + 1] = change - near, v[3 * b + 2] = far - change;
-        lo = fmin(lo, fmin(low, change)), hi = fmax(hi, fmax(high, change));
         if (!(labels[b++] = strdup(label))) rc = PMS_ENOMEM;
     }
     char title[256], caption[512];
     snprintf(title, sizeof title, "Changed %s, NEW against BASE, with %g%% intervals", r->counts ? "events" : "rows",
              100 * r->confidence);
-    const char *unit = r->counts ? "change %" : "change (percentage points)";
-    pms_chart *c = rc == PMS_OK ? pms_chart_new(title, r->counts ? "event" : "row", unit) : NULL;
+    pms_chart *c = rc == PMS_OK ? pms_chart_new(title, r->counts ? "event" : "row",
+                                                r->counts ? "change of the count" : "change of the share")
+                                : NULL;
     if (rc == PMS_OK && !c) rc = PMS_ENOMEM;
     const char *parts[] = {"interval near end", "estimated change", "interval far end"};
-    if (rc == PMS_OK) rc = pms_chart_add_stacked_bars(c, (const char *const *)labels, bars, parts, 3, v);
-    const double zero_x[] = {0, 1}, zero_y[] = {0, 0};
-    if (rc == PMS_OK) rc = pms_chart_add_line(c, NULL, zero_x, zero_y, 2, "#000000");
     if (rc == PMS_OK) {
-        double pad = (hi - lo) * 0.05 + 1e-9;
-        pms_chart_set_yrange(c, lo - pad, hi + pad);
-        pms_chart_set_xrange(c, 0, 1);
+        pms_chart_set_units(c, NULL, r->counts ? "%" : "percentage points");
+        rc = pms_chart_add_stacked_bars(c, (const char *const *)labels, bars, parts, 3, v);
+    }
+    if (rc == PMS_OK) {
         snprintf(caption, sizeof caption, "The %zu largest significant changes (q <= %g): rises above 0, falls below. "
-                 "Each bar reaches its interval's far end; its first segment ends at the near end, its second at the "
-                 "estimated change.", bars, r->fdr);
+                 "Each bar reaches its interval's far end; its first segment ends at the near end (at 0 where the "
+                 "interval holds 0), its second at the estimated change.", bars, r->fdr);
         rc = pms_html_charts(h, &c, 1, caption);
     }
     pms_chart_free(c);

@@ -48,6 +48,13 @@ cflags=$(pkg-config --cflags pmuscope)
 [[ "$cflags" == *"$tmp/inst/lib/pkgconfig/../../include"* ]] || fail "cflags do not point into the prefix: $cflags"
 build_installed "$tmp/phase_monitor" "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c"
 "$tmp/phase_monitor" --self | grep -q '^[0-9]* phase changes' || fail "the example built from the install does not run"
+# the static link of docs/api.md: libpmuscope.a and what it needs, no libpmuscope.so
+sanitize=()
+grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt" && sanitize=(-fsanitize=address,undefined)
+cc "${sanitize[@]}" -o "$tmp/phase_monitor_static" "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c" $(pkg-config --cflags pmuscope) \
+    $(pkg-config --static --libs pmuscope | sed 's/-lpmuscope /-l:libpmuscope.a /') || fail "the static link of docs/api.md fails"
+! ldd "$tmp/phase_monitor_static" | grep -q libpmuscope || fail "the static link still needs libpmuscope.so"
+"$tmp/phase_monitor_static" --self | grep -q '^[0-9]* phase changes' || fail "the statically linked example does not run"
 # the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
 [ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"
 fx=$tmp/inst/share/pmuscope/fixtures

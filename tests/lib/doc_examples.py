@@ -55,7 +55,8 @@ import tempfile
 
 FENCE = re.compile(r'^(\s*)(```+|~~~+)')
 DIRECTIVE = re.compile(r'^<!--\s*doc-example:\s*(.*?)\s*(-->)?\s*$')
-NUMBER = re.compile(r'0x[0-9a-fA-F]+|\b[0-9a-fA-F]*\d[0-9a-fA-F]*\b|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
+NUMBER = re.compile(r'0x[0-9a-fA-F]+|\b(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]+\b|'
+                    r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
 
 
 class Example:

@@ -100,9 +100,21 @@ def parse_directives(comment_lines):
     text = re.sub(r'\s*-->\s*$', '', text)
     if text.startswith('setup') or '\nsetup' in text or '; setup' in text:
         head, _, setup = text.partition('setup')
-        parts = [p.strip() for p in head.split(';') if p.strip()]
+        parts = [p.strip() for p in split_outside_parentheses(head) if p.strip()]
         return parts + ['setup' + setup]
-    return [p.strip() for p in text.split(';') if p.strip()]
+    return [p.strip() for p in split_outside_parentheses(text) if p.strip()]
+
+
+def split_outside_parentheses(text):
+    parts, depth, cur = [], 0, ''
+    for ch in text:
+        depth += (ch == '(') - (ch == ')')
+        if ch == ';' and depth == 0:
+            parts.append(cur)
+            cur = ''
+        else:
+            cur += ch
+    return parts + [cur]
 
 
 def examples_of(path, name):

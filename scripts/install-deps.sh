@@ -2,7 +2,8 @@
 # Installs the Debian packages pmuscope needs, in two sets:
 #   scripts/install-deps.sh [build]   building and running pmuscope (make build, make demo,
 #                                     make install): compiler, CMake, the libraries, help2man
-#                                     for the man pages, valgrind for hotspot's exact counts
+#                                     and lowdown for the man pages (each command's --help and
+#                                     its docs/ page), valgrind for hotspot's exact counts
 #   scripts/install-deps.sh test      the build set and what only the tests and benchmarks use:
 #                                     the references (perf, R, glpsol, Go's pprof, Node.js),
 #                                     chromium, cmocka, clang for the fuzzers, and the emulated
@@ -18,7 +19,7 @@ build_packages=(
   libpfm4-dev libdw-dev libelf-dev
   libgsl-dev libglpk-dev liblapacke-dev libopenblas-serial-dev
   libzstd-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev libjansson-dev
-  help2man valgrind
+  help2man lowdown valgrind
 )
 test_packages=(
   clang libcmocka-dev

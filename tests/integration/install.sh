@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make install into a temporary prefix: the binary, a man page per subcommand made from
-# its --help, and a pkg-config file that compiles and links the phase monitor example.
+# its --help and its reference page docs/<command>.md, and a pkg-config file that compiles
+# and links the phase monitor example.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,6 +26,14 @@ for cmd in $(sed -n 's/^PMS_COMMAND(\([a-z0-9_]*\),.*/\1/p' "$PMS_SOURCE_DIR/src
     if command -v man >/dev/null; then
         grep -q "pmuscope $cmd" <(MANWIDTH=80 man -l "$page" 2>/dev/null) || fail "man cannot render pmuscope-$cmd.1"
     fi
+    # the command's reference page docs/CMD.md follows, whole: its title as a section, and
+    # every code block of the page as an example block of the man page (lowdown's .EX)
+    doc=$PMS_SOURCE_DIR/docs/$cmd.md
+    [ -f "$doc" ] || fail "no reference page docs/$cmd.md for $cmd"
+    title=$(sed -n '1s/^# //p' "$doc" | tr -d '`')
+    grep -qF "$title" <(MANWIDTH=200 man -l "$page" 2>/dev/null) || fail "pmuscope-$cmd.1 lacks docs/$cmd.md (its title '$title')"
+    blocks=$(( $(grep -c '^ *```' "$doc") / 2 ))
+    [ "$(grep -c '^\.EX' "$page")" -eq "$blocks" ] || fail "pmuscope-$cmd.1 has $(grep -c '^\.EX' "$page") code blocks, docs/$cmd.md $blocks"
     n=$((n + 1))
 done
 [ "$n" -ge 9 ] || fail "only $n subcommand man pages"
@@ -39,6 +48,13 @@ cflags=$(pkg-config --cflags pmuscope)
 [[ "$cflags" == *"$tmp/inst/lib/pkgconfig/../../include"* ]] || fail "cflags do not point into the prefix: $cflags"
 build_installed "$tmp/phase_monitor" "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c"
 "$tmp/phase_monitor" --self | grep -q '^[0-9]* phase changes' || fail "the example built from the install does not run"
+# the static link of docs/api.md: libpmuscope.a and what it needs, no libpmuscope.so
+sanitize=()
+grep -q '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt" && sanitize=(-fsanitize=address,undefined)
+cc "${sanitize[@]}" -o "$tmp/phase_monitor_static" "$PMS_SOURCE_DIR/docs/examples/phase_monitor.c" $(pkg-config --cflags pmuscope) \
+    $(pkg-config --static --libs pmuscope | sed 's/-lpmuscope /-l:libpmuscope.a /') || fail "the static link of docs/api.md fails"
+! ldd "$tmp/phase_monitor_static" | grep -q libpmuscope || fail "the static link still needs libpmuscope.so"
+"$tmp/phase_monitor_static" --self | grep -q '^[0-9]* phase changes' || fail "the statically linked example does not run"
 # the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
 [ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"
 fx=$tmp/inst/share/pmuscope/fixtures

@@ -15,7 +15,9 @@
  * non-empty OUTPUT that was there is kept as OUTPUT.old, as perf record does; a
  * recording that fails before its first sample leaves OUTPUT untouched and no temporary
  * file (one killed before its first sync leaves the temporary file). An OUTPUT that
- * exists and is not a regular file (a device) is written in place.
+ * exists and is not a regular file (a device, a FIFO) is written in place, never replaced;
+ * one that cannot seek (a FIFO) gets perf's pipe format, as "-" does. A symbolic link is
+ * followed to the file it names.
  *
  * A tap sees every record as it is drained, before it is written, and may leave it out
  * of the file: the online line-segment fitter (pmuscope/olr_live.h) is one. */

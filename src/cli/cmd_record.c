@@ -45,7 +45,8 @@ static void usage(FILE *out)
           "      --seed N           seed of the randomised periods (default 1, as in every\n"
           "                         command: the same seed gives the same sequence)\n"
           "  -o, --output FILE      output file (default perf.data); - writes perf's pipe format to\n"
-          "                         the standard output (| perf script -i -, | pmuscope report -i -)\n"
+          "                         the standard output (| perf script -i -, | pmuscope report -i -),\n"
+          "                         as it does to a FIFO; a device is written in place\n"
           "      --pprof FILE       also write the recording as a gzipped pprof profile (as\n"
           "                         pmuscope report --pprof does), its comment naming the seed\n"
           "  -z, --compression-level[=N]  compress the records with zstd at level N (1-22, default 1),\n"
@@ -385,7 +386,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     if (o->json && !json) ret = CLI_FAIL;
     if (!ret && o->olr.enabled) {
         if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
-        else if (!(csv = cli_open_replacing(csv_path))) ret = CLI_FAIL; /* FILE.olr kept until complete */
+        else if (!(csv = cli_open_output(csv_path))) ret = CLI_FAIL; /* FILE.olr kept until complete */
         else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
         else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }

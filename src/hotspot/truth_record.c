@@ -6,6 +6,7 @@
 #include "pmuscope/hotspot.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
+#include "util/output.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -46,10 +47,12 @@ static int write_manifest(const char *dir, const char *profile, char *const argv
         return rc;
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/objects", dir);
-    FILE *f = fopen(path, "w");
+    pms__output o;
+    FILE *f = (rc = pms__output_open(&o, path, 0)) ? NULL : pms__output_stream(&o);
     if (!f) {
+        if (!rc) pms__output_abort(&o);
         pms_callgrind_free(cg);
-        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
+        return rc ? rc : PMS_ENOMEM;
     }
     fprintf(f, "# pmuscope hotspot truth: build-id and path of each object that ran\n");
     for (size_t i = 0; i < pms_callgrind_nobjects(cg); i++) {
@@ -61,8 +64,7 @@ static int write_manifest(const char *dir, const char *profile, char *const argv
     }
     uint64_t instructions = pms_callgrind_total(cg);
     pms_callgrind_free(cg);
-    if (fclose(f) != 0)
-        return pms__fail_errno(PMS_EIO, errno, "cannot write %s", path);
+    if ((rc = pms__output_commit(&o))) return rc; /* "cannot write DIR/objects: reason" */
     return pms__truth_run_write(dir, argv, instructions);
 }
 

@@ -2,6 +2,7 @@
 #include "io/pprof_file.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/output.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -14,19 +15,6 @@
 
 /* Inflated profiles above this are refused (a small gzip can expand without bound). */
 #define MAX_INFLATED ((size_t)1 << 30)
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
 
 /* gzip of len bytes into *out (malloc'd). */
 static int gzip_bytes(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen)
@@ -66,23 +54,12 @@ int pms__pprof_save(const Pms__Profile *p, const char *path)
     int rc = gzip_bytes(raw, len, &gz, &gzlen);
     free(raw);
     if (rc) return rc;
-    char *tmp = NULL;
-    if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0) {
-        free(gz);
-        return pms__fail(PMS_ENOMEM, "out of memory");
+    pms__output o;
+    if (!(rc = pms__output_open(&o, path, 0))) { /* a device in place, a file replaced when complete */
+        rc = pms__output_write(&o, gz, gzlen);
+        if (rc) pms__output_abort(&o);
+        else rc = pms__output_commit(&o);
     }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = pms__fail_errno(pms__status_from_errno(errno), errno, "%s: cannot create", tmp);
-    } else {
-        int bad = write_all(fd, gz, gzlen) || fsync(fd);
-        int err = errno;
-        if (close(fd) && !bad) bad = 1, err = errno;
-        if (bad) rc = pms__fail_errno(PMS_EIO, err, "%s: cannot write", path);
-        else if (rename(tmp, path)) rc = pms__fail_errno(pms__status_from_errno(errno), errno, "%s: cannot rename %s to it", path, tmp);
-        if (rc) unlink(tmp);
-    }
-    free(tmp);
     free(gz);
     return rc;
 }

@@ -7,8 +7,8 @@
 
 #include "profile.pb-c.h"
 
-/* Packs p and writes it gzipped to path: through path.tmp-XXXXXX renamed at the end, so
- * a failed write leaves a file that was at path as it was. */
+/* Packs p and writes it gzipped to path (util/output.h: a device in place, a file
+ * replaced only when complete, so a failed write leaves what was at path as it was). */
 int pms__pprof_save(const Pms__Profile *p, const char *path);
 /* Decodes a profile from bytes, gzipped or not (told by the gzip magic); checks that
  * every index into the string table and every id a sample or location uses exists.

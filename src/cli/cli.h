@@ -95,6 +95,17 @@ extern const char CLI_MAIN_OUTPUT[];
 const char *cli_format_target(const char *arg);
 bool cli_is_main(const char *target);
 
+/* --input-limit SIZE, of every command that reads files (pmuscope/input.h): how much of a
+ * pipe or device a reader copies before it refuses it. The long option entry, its case
+ * value and help line; cli_set_input_limit parses SIZE (K/M/G, 0 for none) and sets it:
+ * CLI_OK or the usage error of command cmd. */
+enum { CLI_OPT_INPUT_LIMIT = 0x1000 };
+#define CLI_INPUT_LIMIT_OPTION {"input-limit", required_argument, NULL, CLI_OPT_INPUT_LIMIT}
+#define CLI_INPUT_LIMIT_HELP                                                                                     \
+    "      --input-limit SIZE  how much of a pipe or device a reader copies before it refuses\n"                \
+    "                         it (K, M, G; default 1G; 0: none); a file is read whatever its size\n"
+int cli_set_input_limit(const char *cmd, const char *arg);
+
 /* True if stderr is a terminal and progress lines should be drawn. */
 bool cli_show_progress(void);
 /* Draws "what: done/total" on stderr, overwriting the line; total 0 means unknown. */

@@ -60,6 +60,7 @@ static void usage(FILE *out)
           "      --svg FILE        per counter: samples and lines, then each sample's error\n"
           "                        against its line (with opt's eps band or wm's 3 sigma band)\n"
           "      --json[=FILE]     the summary as JSON, to FILE or instead of the text\n"
+          CLI_INPUT_LIMIT_HELP
           "  -h, --help            this help\n",
           out);
     cli_print_method(out, "olr");
@@ -204,7 +205,7 @@ int cmd_olr(int argc, char **argv)
         {"no-x", no_argument, NULL, OPT_NO_X},      {"lossless", no_argument, NULL, OPT_LOSSLESS},
         {"level", required_argument, NULL, OPT_LEVEL}, {"x-from", required_argument, NULL, OPT_X_FROM},
         {"joints", required_argument, NULL, OPT_JOINTS}, {"encoding", required_argument, NULL, OPT_ENCODING},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        CLI_INPUT_LIMIT_OPTION, {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     pms_olr_options opt;
     pms_olr_options_init(&opt);
@@ -280,6 +281,9 @@ int cmd_olr(int argc, char **argv)
             else if (!strcmp(optarg, "segments")) so.encoding = PMS_OLR_ENCODING_SEGMENTS;
             else if (!strcmp(optarg, "predictive")) so.encoding = PMS_OLR_ENCODING_PREDICTIVE;
             else return cli_usage_error("olr", "--encoding %s: expected 'auto', 'segments' or 'predictive'", optarg);
+            break;
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("olr", optarg)) return CLI_USAGE;
             break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;

@@ -71,6 +71,7 @@ static void usage(FILE *out)
             "                           a slice per run of one phase, a counter track of the metric\n"
             "      --write-bb FILE      the signatures as SimPoint .bb vectors\n"
             "  -o, --output FILE        the text (or what --json/--csv put in its place) to FILE\n"
+            CLI_INPUT_LIMIT_HELP
             "  -h, --help\n");
     cli_print_method(out, "phase");
 }
@@ -176,7 +177,7 @@ int cmd_phase(int argc, char **argv)
         {"json", optional_argument, 0, OPT_JSON},                    {"svg", required_argument, 0, OPT_SVG},
         {"trace", required_argument, 0, OPT_TRACE},
         {"write-bb", required_argument, 0, OPT_WRITEBB},       {"output", required_argument, 0, 'o'},
-        {"pid", required_argument, 0, 'p'},                    {"help", no_argument, 0, 'h'},
+        {"pid", required_argument, 0, 'p'},                    CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     pms_phase_input in;
     pms_phase_input_defaults(&in);
@@ -290,6 +291,9 @@ int cmd_phase(int argc, char **argv)
             in.pid = (pid_t)pid;
             break;
         }
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("phase", optarg)) return CLI_USAGE;
+            break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
         default: return cli_usage_error("phase", "%s", cli_bad_option());

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SNIFF_BYTES 16
+#define SNIFF_BYTES 4096 /* fields enough to tell a profile from text or noise */
 
 struct pms_pprof {
     Pms__Profile *msg;
@@ -101,7 +101,7 @@ int pms_pprof_sniff(bool *out, const char *path)
     int bad = ferror(f);
     fclose(f);
     if (bad) return pms__fail(PMS_EIO, "%s: cannot read", path);
-    *out = pms__pprof_looks_like(head, n);
+    *out = pms__pprof_check_start(head, n, n < sizeof head, path) == PMS_OK;
     return PMS_OK;
 }
 

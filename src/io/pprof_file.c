@@ -236,7 +236,7 @@ int pms__pprof_load(Pms__Profile **out, const char *path)
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = pms__read_file(path, &data, &len);
+    int rc = pms__read_file(path, pms__pprof_check_head, NULL, &data, &len); /* /dev/zero: refused at once */
     if (!rc) rc = pms__pprof_decode(out, data, len, path);
     free(data);
     return rc;
@@ -247,12 +247,99 @@ void pms__pprof_free(Pms__Profile *p)
     if (p) pms__profile__free_unpacked(p, NULL);
 }
 
-bool pms__pprof_looks_like(const unsigned char *data, size_t len)
+/* The wire type each field of profile.proto's Profile has: 2 (length-delimited) for the
+ * messages, strings and packed lists, 0 for the int64s; comment (13) is either. */
+static bool field_wire_ok(uint64_t field, unsigned wire)
 {
-    if (len >= 2 && data[0] == 0x1f && data[1] == 0x8b) return true;
-    if (len < 2) return false;
-    /* A raw Profile starts with a key: field 1..14, wire type 2 (messages, strings,
-     * packed) or 0 (the int64 fields 7..14 written before the rest). */
-    unsigned field = data[0] >> 3, wire = data[0] & 7;
-    return field >= 1 && field <= 14 && (wire == 2 ? field <= 6 || field == 11 || field == 13 : wire == 0 && field >= 7);
+    if (field < 1 || field > 14) return false;
+    if (field == 13) return wire == 0 || wire == 2;
+    return wire == (field <= 6 || field == 11 ? 2u : 0u);
+}
+
+/* A varint at p[*at..n): 1 read, 0 cut off by the end, -1 longer than 10 bytes. */
+static int varint_at(const unsigned char *p, size_t n, size_t *at, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned i = 0; i < 10; i++) {
+        if (*at + i >= n) return 0;
+        *v |= (uint64_t)(p[*at + i] & 0x7f) << (7 * i);
+        if (!(p[*at + i] & 0x80)) {
+            *at += i + 1;
+            return 1;
+        }
+    }
+    return -1;
+}
+
+/* Walks the top-level fields of a raw Profile's first n bytes (all of it when whole): the
+ * offset and what was expected where they cannot be a profile's, or 0. */
+static int walk_fields(const unsigned char *p, size_t n, bool whole, size_t *bad, const char **why)
+{
+    size_t at = 0;
+    while (at < n) {
+        *bad = at;
+        uint64_t key, v;
+        int got = varint_at(p, n, &at, &key);
+        if (got < 0) return *why = "a field key (a varint of at most 10 bytes)", -1;
+        if (got == 0) break;
+        if (!field_wire_ok(key >> 3, (unsigned)(key & 7))) {
+            *why = "a field of profile.proto's Profile (1 to 14, each of its wire type)";
+            return -1;
+        }
+        if ((got = varint_at(p, n, &at, &v)) < 0) return *why = "a varint of at most 10 bytes", -1;
+        if (got == 0) break;
+        if ((key & 7) == 2) {
+            if (v > n - at) {
+                if (!whole) break; /* the rest is still to come */
+                return *why = "a field's bytes inside the file (the profile is cut short?)", -1;
+            }
+            at += (size_t)v;
+        }
+    }
+    if (whole && at != n) return *why = "a whole field before the end of the file (the profile is cut short?)", -1;
+    return 0;
+}
+
+int pms__pprof_check_start(const unsigned char *data, size_t len, bool whole, const char *name)
+{
+    size_t bad = 0;
+    const char *why = NULL;
+    if (len >= 2 && data[0] == 0x1f && data[1] == 0x8b) { /* gzipped: inflate what there is */
+        if (len >= 3 && data[2] != 8)
+            return pms__fail(PMS_EFORMAT, "%s: not a pprof profile: offset 2: expected gzip's method 8 (deflate)", name);
+        z_stream z = {0};
+        if (inflateInit2(&z, 15 + 16) != Z_OK) return pms__fail(PMS_ENOMEM, "cannot start zlib's inflate");
+        size_t cap = (size_t)256 << 10;
+        unsigned char *out = malloc(cap);
+        if (!out) {
+            inflateEnd(&z);
+            return pms__fail(PMS_ENOMEM, "out of memory");
+        }
+        z.next_in = (Bytef *)data;
+        z.avail_in = (uInt)len;
+        z.next_out = out;
+        z.avail_out = (uInt)cap;
+        int zrc = inflate(&z, Z_SYNC_FLUSH);
+        size_t made = cap - z.avail_out;
+        unsigned long at = z.total_in;
+        inflateEnd(&z);
+        int rc = PMS_OK;
+        if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR)
+            rc = pms__fail(PMS_EFORMAT, "%s: not a pprof profile: gzip data broken at compressed offset %lu", name, at);
+        else if (walk_fields(out, made, whole && zrc == Z_STREAM_END, &bad, &why))
+            rc = pms__fail(PMS_EFORMAT, "%s: not a pprof profile: byte %zu of the gzipped data: expected %s", name, bad,
+                           why);
+        free(out);
+        return rc;
+    }
+    if (len == 0) return whole ? pms__fail(PMS_EFORMAT, "%s: an empty file, not a pprof profile", name) : PMS_OK;
+    if (walk_fields(data, len, whole, &bad, &why))
+        return pms__fail(PMS_EFORMAT, "%s: not a pprof profile: offset %zu: expected %s", name, bad, why);
+    return PMS_OK;
+}
+
+int pms__pprof_check_head(const unsigned char *head, size_t len, const char *name, void *ctx)
+{
+    (void)ctx;
+    return pms__pprof_check_start(head, len, false, name);
 }

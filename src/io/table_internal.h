@@ -29,4 +29,8 @@ void pms__table_adopt_counts(pms_table *t, size_t col, uint64_t *counts, size_t 
  * when the text is not a number. */
 bool pms__parse_cell_number(const char *s, size_t len, double *out, bool *missing);
 
+/* pms_table_parse on the head of a pipe (opt: a const pms_table_options *, or NULL), the
+ * table not kept: a pms__text_parser (io/text_lines.h) for pms__read_text. */
+int pms__table_head(const char *text, size_t len, const char *name, void *opt);
+
 #endif

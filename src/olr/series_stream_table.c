@@ -101,7 +101,7 @@ static int read_header(table_stream *t, const char *path, char **pending, size_t
     if (rc < 0) goto out;
     bool plain = rc > 0;
     if (!plain && !hash) {
-        rc = pms__fail(PMS_EFORMAT, "%s: empty file, expected a header line", path);
+        rc = pms__fail_at_end(PMS_EFORMAT, "%s: empty file, expected a header line", path);
         goto out;
     }
     t->sep = strchr(plain ? line : hash, '\t') ? '\t' : ',';
@@ -120,7 +120,7 @@ static int read_header(table_stream *t, const char *path, char **pending, size_t
         hash = NULL;
         if (plain) *pending = line, *pending_len = len, *pending_line = plain_line;
     } else if (!plain) {
-        rc = pms__fail(PMS_EFORMAT, "%s: no header line (only comments)", path);
+        rc = pms__fail_at_end(PMS_EFORMAT, "%s: no header line (only comments)", path);
     } else if (!(t->header = strdup(line))) { /* copy was split in place: take the line afresh */
         rc = pms__fail(PMS_ENOMEM, "out of memory");
     } else {
@@ -183,18 +183,13 @@ static int parse_row(table_stream *t, const char *path, size_t k, const char *co
     return PMS_OK;
 }
 
-int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
-                                 pms_olr_row_fn fn, void *ctx)
+/* The rows of the table read from f, which name stands for in messages. */
+static int stream_table(pms_olr_series *s, FILE *f, const char *path, const pms_olr_input_options *opt,
+                        pms_olr_row_fn fn, void *ctx)
 {
     table_stream t = {0};
-    FILE *f = fopen(path, "r"); /* path may be the copy of a pipe: messages name the source */
-    if (!f) return pms__fail(PMS_EIO, "cannot open %s: %s", s->source, strerror(errno));
-    path = s->source;
     int rc = pms__lines_from_stream(&t.r, f, path, 0);
-    if (rc) {
-        fclose(f);
-        return rc;
-    }
+    if (rc) return rc;
     char *line;
     size_t len, lineno = 0;
     rc = read_header(&t, path, &line, &len, &lineno);
@@ -251,11 +246,37 @@ int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_
     }
 out:
     pms__lines_close(&t.r);
-    fclose(f);
     free(t.sp.f);
     free(t.header);
     free(t.ycol);
     free(t.row);
     free(t.names);
+    return rc;
+}
+
+int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
+                                 pms_olr_row_fn fn, void *ctx)
+{
+    FILE *f = fopen(path, "r"); /* path may be the copy of a pipe: messages name the source */
+    if (!f) return pms__fail(PMS_EIO, "cannot open %s: %s", s->source, strerror(errno));
+    int rc = stream_table(s, f, s->source, opt, fn, ctx);
+    fclose(f);
+    return rc;
+}
+
+static int skip_row(uint64_t x, const uint64_t *y, void *ctx)
+{
+    (void)x, (void)y, (void)ctx;
+    return PMS_OK;
+}
+
+int pms__olr_table_head(const char *text, size_t len, const char *name, void *opt)
+{
+    FILE *f = fmemopen((void *)text, len, "r");
+    if (!f) return pms__fail(PMS_ENOMEM, "out of memory");
+    pms_olr_series s = {0};
+    int rc = stream_table(&s, f, name, opt, skip_row, NULL);
+    fclose(f);
+    pms_olr_series_free(&s);
     return rc;
 }

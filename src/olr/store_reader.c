@@ -70,7 +70,8 @@ static int string(reader *r, char **out, const char *what)
     return PMS_OK;
 }
 
-static int header(reader *r)
+/* The magic, the version and the flags: what a pipe's head shows before the rest is read. */
+static int leader(reader *r)
 {
     pms_olr_stored *s = r->s;
     pms__cursor *f = &r->file;
@@ -91,8 +92,17 @@ static int header(reader *r)
     s->has_x = !!(flags & PMS_OLR_FLAG_X);
     s->lossless = !!(flags & PMS_OLR_FLAG_LOSSLESS);
     s->per_counter = !!(flags & PMS_OLR_FLAG_PER_COUNTER);
+    return PMS_OK;
+}
+
+static int header(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    pms__cursor *f = &r->file;
+    int rc = leader(r);
+    if (rc) return rc;
     uint64_t method, k;
-    int rc = varint(r, f, &method, "the method");
+    rc = varint(r, f, &method, "the method");
     if (rc) return rc;
     if (method > 1) return bad_at(r, f, "method 0 (wm) or 1 (opt)") /* position after it: close enough */;
     s->method = (pms_olr_method)method;
@@ -396,12 +406,24 @@ int pms_olr_stored_read_mem(pms_olr_stored *out, const void *data, size_t size, 
     return rc;
 }
 
+/* The head of a segment file that comes through a pipe, before the rest is read: its
+ * magic, version and flags (a pms__head_check). */
+/* The head of a segment file that comes through a pipe, before the rest is read (a
+ * pms__head_check). */
+static int store_head(const unsigned char *head, size_t len, const char *name, void *ctx)
+{
+    (void)ctx;
+    pms_olr_stored s = {0};
+    reader r = {.where = name, .file = {.p = head, .n = len}, .s = &s};
+    return leader(&r);
+}
+
 int pms_olr_stored_read(pms_olr_stored *out, const char *path)
 {
     memset(out, 0, sizeof *out);
     char *data;
     size_t n;
-    int rc = pms__read_file(path, &data, &n); /* "-": standard input */
+    int rc = pms__read_file(path, store_head, NULL, &data, &n); /* "-": standard input */
     if (rc) return rc;
     rc = pms_olr_stored_read_mem(out, data, n, path);
     free(data);

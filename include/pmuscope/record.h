@@ -49,6 +49,11 @@ typedef struct pms_record_tap {
      * the previous round's newest can arrive any more. */
     int (*round)(void *ctx);
     void *ctx;
+    /* At each checkpoint of the recording (about every second, when the perf.data is made
+     * valid): the tap makes what it has written whole, so that a crash from here on leaves
+     * it readable too (the live fit's segment file writes its checkpoint). Last, so that
+     * a tap written as {start, record, round, ctx} goes on compiling. */
+    int (*sync)(void *ctx);
 } pms_record_tap;
 
 typedef struct pms_record_config {

@@ -170,6 +170,10 @@ static int decode_file(const char *path, const char *x_from, const pms_olr_input
 {
     pms_olr_stored st;
     if (pms_olr_stored_read(&st, path)) return cli_lib_error();
+    if (st.stopped)
+        cli_warn("%s: no end chunk: its writer stopped (a recording killed?) after the checkpoint that ends at offset "
+                 "%llu; the %llu samples up to it are decoded, what follows it is not read",
+                 path, (unsigned long long)st.stopped_at, (unsigned long long)st.n);
     pms_olr_series xs = {0};
     const uint64_t *x = NULL;
     int rc = CLI_OK;

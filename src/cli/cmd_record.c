@@ -69,7 +69,8 @@ static void usage(FILE *out)
           "                         line segments while recording (pmuscope olr): wm (default),\n"
           "                         opt or opt:EPS (error bound in counts); segments go to\n"
           "                         FILE.olr as they close (the segment file of pmuscope olr\n"
-          "                         --store; pmuscope olr --decode reads it)\n"
+          "                         --store; pmuscope olr --decode reads it), whole at each\n"
+          "                         second's checkpoint, as perf.data is (FILE.olr.old kept)\n"
           "      --olr-output FILE  the segments to FILE instead of FILE.olr\n"
           "      --olr-csv          the segments as CSV rows (FILE.olr.csv) instead\n"
           "      --olr-only         keep the segments instead of the samples\n"
@@ -377,17 +378,15 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
                              .cmdline_argc = argc, .cmdline_argv = argv, .stop = &stat_stop, .callchain = o->callchain,
                              .dwarf_stack_size = o->dwarf_stack_size,
                              .compression_level = o->compression_level};
-    char *csv_path = NULL;
-    FILE *csv = NULL;
+    char *olr_file = NULL;
     pms_olr_live *olr = NULL;
     pms_record_tap tap;
     int ret = CLI_OK;
     FILE *json = o->json ? cli_open_output(cli_is_main(o->json) ? "-" : o->json) : NULL;
     if (o->json && !json) ret = CLI_FAIL;
-    if (!ret && o->olr.enabled) {
-        if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
-        else if (!(csv = cli_open_output(csv_path))) ret = CLI_FAIL; /* FILE.olr kept until complete */
-        else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
+    if (!ret && o->olr.enabled) { /* the segments written as perf.data is: FILE.olr kept until a checkpoint */
+        if (!(olr_file = olr_path(o))) ret = cli_error("out of memory");
+        else if (pms_olr_live_open(&olr, &o->olr.fit, olr_file)) ret = cli_lib_error();
         else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }
     pms_record_result r;
@@ -404,21 +403,15 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) print_summary(o, &r);
     if (olr && recorded) {
-        if (pms_olr_live_finish(olr))
-            /* a write that failed is said once, by closing the file, with its path */
-            ret = csv && ferror(csv) ? CLI_FAIL : cli_error("record --olr: %s", pms_strerror());
-        else print_olr_summary(o, olr, csv_path, r.seconds);
+        if (pms_olr_live_finish(olr)) ret = cli_lib_error(); /* "cannot write FILE.olr: reason", or why the fit stopped */
+        else print_olr_summary(o, olr, olr_file, r.seconds);
     }
     if (!ret && json && pms_record_write_json(json, &cfg, &r)) ret = cli_output_error(json);
     if (json && cli_close_output(json) != CLI_OK) ret = CLI_FAIL;
     if (!ret && o->pprof) ret = write_pprof(o);
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
-    pms_olr_live_destroy(olr);
-    if (csv && csv != stdout && !recorded) /* the recording failed: no segments either */
-        cli_discard_output(csv);
-    else if (csv && cli_close_output(csv) != CLI_OK)
-        ret = CLI_FAIL;
-    free(csv_path);
+    pms_olr_live_destroy(olr); /* a recording that failed leaves FILE.olr as it was, or at its last checkpoint */
+    free(olr_file);
     free(sev);
     return ret;
 }

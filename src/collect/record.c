@@ -74,6 +74,7 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
             rc = pms_perfdata_writer_sync(s->w);
             /* valid and holding a sample: in place, so that a crash of the caller leaves it there */
             if (!rc && s->out->samples) rc = pms__output_publish(&s->file);
+            if (!rc && tap && tap->sync) rc = tap->sync(tap->ctx);
             if (rc) return rc;
             last_sync = now_s();
         }

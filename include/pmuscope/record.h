@@ -13,8 +13,9 @@
  * OUTPUT.tmp-XXXXXX and renamed to OUTPUT at the first sync that finds it holding a
  * sample (from then on a crash of the caller leaves OUTPUT readable) or at the end. A
  * non-empty OUTPUT that was there is kept as OUTPUT.old, as perf record does; a
- * recording that fails before its first sample leaves OUTPUT untouched and no temporary
- * file (one killed before its first sync leaves the temporary file). An OUTPUT that
+ * recording that fails, or is stopped (*stop), before its first sample leaves OUTPUT
+ * untouched and no temporary file (one killed before its first sync leaves the temporary
+ * file). A launched command dies with the caller (pmuscope/target.h). An OUTPUT that
  * exists and is not a regular file (a device, a FIFO) is written in place, never replaced;
  * one that cannot seek (a FIFO) gets perf's pipe format, as "-" does. A symbolic link is
  * followed to the file it names.

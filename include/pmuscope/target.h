@@ -19,7 +19,10 @@ typedef struct pms_child {
     int error_fd;   /* read end of the close-on-exec pipe that carries an exec errno */
 } pms_child;
 
-/* Forks a child that will exec argv[0] (searched in PATH) once released. */
+/* Forks a child that will exec argv[0] (searched in PATH) once released. The child gets
+ * SIGKILL when the calling thread ends (PR_SET_PDEATHSIG, set before exec and checked
+ * against its parent having died first): a process killed leaves no command running on.
+ * Call it from a thread that outlives the child (the main thread). */
 int pms_child_spawn(pms_child *c, char *const argv[]);
 /* Lets the child exec; fails (PMS_ECHILD, with the reason) if the exec failed. */
 int pms_child_release(pms_child *c, const char *name);

@@ -78,13 +78,15 @@ static void usage(FILE *out)
           "                         command ended, events and periods) to FILE, or to stdout\n"
           "                         after the command's own output\n"
           "  -h, --help             this help\n\n"
-          "Ctrl-C, SIGTERM or the end of the target still leave a complete file (it is made valid\n"
-          "every second while recording). The file is written beside FILE as FILE.tmp-XXXXXX and\n"
-          "renamed to FILE at the first second that it holds a sample, or at the end; a FILE that\n"
-          "was there is kept as FILE.old, as perf record does, and a recording that fails before\n"
-          "its first sample leaves FILE as it was.\n\n"
+          "Ctrl-C, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM or the end of the\n"
+          "target leave a complete file, the summary and the command ended (it is made valid\n"
+          "every second while recording, so even SIGKILL loses at most a second; the command\n"
+          "dies with pmuscope). The file is written beside FILE as FILE.tmp-XXXXXX and renamed\n"
+          "to FILE at the first second that it holds a sample, or at the end; a FILE that was\n"
+          "there is kept as FILE.old, as perf record does, and a recording that fails or is\n"
+          "stopped before its first sample leaves FILE as it was.\n\n"
           "Exit status, as perf record: the command's (128+N if signal N ended it, so 143 when\n"
-          "pmuscope stopped by Ctrl-C or SIGTERM ends it with SIGTERM); 0 with -p; 1 if an event\n"
+          "pmuscope, stopped by a signal, ends it with SIGTERM); 0 with -p; 1 if an event\n"
           "cannot be opened or the command cannot be run (the message says why), 2 for a usage error.\n",
           out);
 }
@@ -320,6 +322,8 @@ static void print_summary(const record_opts *o, const pms_record_result *r)
     if (strcmp(o->output, "-") == 0)
         fprintf(stderr, "[ pmuscope record: Captured and wrote %llu samples to the standard output (pipe format) ]\n",
                 (unsigned long long)r->samples);
+    else if (r->stopped && !r->samples)
+        fprintf(stderr, "[ pmuscope record: stopped before the first sample: %s left as it was ]\n", o->output);
     else
         fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, o->output,
                 (unsigned long long)r->samples);
@@ -382,6 +386,9 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     pms_olr_live *olr = NULL;
     pms_record_tap tap;
     int ret = CLI_OK;
+    /* from here on HUP, QUIT, USR1, USR2, PIPE and ALRM stop the recording as TERM does:
+     * the file is finished, the summary said, the command ended, nothing temporary left */
+    stat_install_every_stop_signal();
     FILE *json = o->json ? cli_open_output(cli_is_main(o->json) ? "-" : o->json) : NULL;
     if (o->json && !json) ret = CLI_FAIL;
     if (!ret && o->olr.enabled) { /* the segments written as perf.data is: FILE.olr kept until a checkpoint */
@@ -392,7 +399,6 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     pms_record_result r;
     bool recorded = false;
     if (!ret) {
-        stat_install_signals();
         if (pms_record_run(&r, &cfg)) ret = cli_lib_error();
         else recorded = true;
     }

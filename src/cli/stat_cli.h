@@ -46,6 +46,10 @@ int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_p
 
 /* Handlers that set stat_stop on SIGINT and SIGTERM. */
 void stat_install_signals(void);
+/* The same for every signal that would otherwise end the process with its output half
+ * written: SIGHUP (the terminal went), SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE (an output went)
+ * and SIGALRM too; record stops on each as on SIGTERM. */
+void stat_install_every_stop_signal(void);
 /* The exit code for a command's wait status: its code, or 128 + signal (with a message). */
 int stat_exit_code(int wait_status);
 /* The text format of -x, -j, --wide or else perf's table. */

@@ -147,13 +147,13 @@ static int abandon(int rc, pms_child *child, session *s, pms_sampler *sm)
     return rc;
 }
 
-/* Closes the file; it replaces the output unless the recording failed before its first
- * sample. */
+/* Closes the file; it replaces the output unless the recording failed, or was stopped,
+ * before its first sample (then the temporary file goes and the output stays as it was). */
 static int finish_file(session *s, int rc)
 {
     int closed = pms_perfdata_writer_close(s->w);
     if (!rc) rc = closed;
-    if (!rc || s->out->samples) {
+    if (s->out->samples || (!rc && !s->out->stopped)) {
         int committed = pms__output_commit(&s->file);
         if (!rc) rc = committed;
     }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@ int pms_child_spawn(pms_child *c, char *const argv[])
         close(release[1]);
         return pms__fail_errno(PMS_EIO, errno, "pipe");
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -30,7 +32,12 @@ int pms_child_spawn(pms_child *c, char *const argv[])
         return pms__fail_errno(PMS_EIO, e, "fork");
     }
     if (pid == 0) {
-        /* Child: wait for the go byte (or EOF when the parent gives up), then exec. */
+        /* Child: dies with the parent (a pmuscope killed leaves no command running on: it
+         * could not be stopped any more). Set here, before exec; a parent that died before
+         * it was set has made this process another's child already, whatever pid it now
+         * has: then it ends at once. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
+        /* Wait for the go byte (or EOF when the parent gives up), then exec. */
         close(release[1]);
         close(error[0]);
         char go;

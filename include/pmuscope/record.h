@@ -10,8 +10,8 @@
  * while recording, so a crash of the caller loses at most the last second).
  *
  * No recording loses a file that was there: the file is written beside the output as
- * OUTPUT.tmp-XXXXXX and renamed to OUTPUT at the first sync that finds it holding a
- * sample (from then on a crash of the caller leaves OUTPUT readable) or at the end. A
+ * OUTPUT.tmp-XXXXXX and renamed to OUTPUT at the first sync that finds it the record of a
+ * sample (one a tap left out of the file counts) (from then on a crash of the caller leaves OUTPUT readable) or at the end. A
  * non-empty OUTPUT that was there is kept as OUTPUT.old, as perf record does; a
  * recording that fails, or is stopped (*stop), before its first sample leaves OUTPUT
  * untouched and no temporary file (one killed before its first sync leaves the temporary

@@ -322,7 +322,7 @@ static void print_summary(const record_opts *o, const pms_record_result *r)
     if (strcmp(o->output, "-") == 0)
         fprintf(stderr, "[ pmuscope record: Captured and wrote %llu samples to the standard output (pipe format) ]\n",
                 (unsigned long long)r->samples);
-    else if (r->stopped && !r->samples)
+    else if (r->stopped && !r->stats.samples)
         fprintf(stderr, "[ pmuscope record: stopped before the first sample: %s left as it was ]\n", o->output);
     else
         fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, o->output,

@@ -18,6 +18,7 @@ typedef struct session {
     pms__output file; /* OUTPUT.tmp-XXXXXX until published, or a device written in place */
     pms_record_result *out;
     bool round_open; /* records were written since the last FINISHED_ROUND */
+    uint64_t drained; /* samples drained, those a tap left out of the file (--olr-only) too */
 } session;
 
 static double now_s(void)
@@ -33,6 +34,7 @@ static int write_record(const struct perf_event_header *h, void *ctx)
     session *s = ctx;
     const pms_record_tap *tap = s->cfg->tap;
     bool keep = true;
+    s->drained += h->type == PERF_RECORD_SAMPLE;
     if (tap && tap->record) {
         int rc = tap->record(tap->ctx, h, &keep);
         if (rc) return rc;
@@ -72,8 +74,8 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
         if (tap && tap->round && (rc = tap->round(tap->ctx))) return rc;
         if (now_s() - last_sync >= 1.0) {
             rc = pms_perfdata_writer_sync(s->w);
-            /* valid and holding a sample: in place, so that a crash of the caller leaves it there */
-            if (!rc && s->out->samples) rc = pms__output_publish(&s->file);
+            /* valid and the record of a sample: in place, so that a crash of the caller leaves it there */
+            if (!rc && s->drained) rc = pms__output_publish(&s->file);
             if (!rc && tap && tap->sync) rc = tap->sync(tap->ctx);
             if (rc) return rc;
             last_sync = now_s();
@@ -148,12 +150,14 @@ static int abandon(int rc, pms_child *child, session *s, pms_sampler *sm)
 }
 
 /* Closes the file; it replaces the output unless the recording failed, or was stopped,
- * before its first sample (then the temporary file goes and the output stays as it was). */
+ * before its first sample (then the temporary file goes and the output stays as it was).
+ * A sample the tap kept out of the file (record --olr-only) counts: the file is the
+ * record of its recording still. */
 static int finish_file(session *s, int rc)
 {
     int closed = pms_perfdata_writer_close(s->w);
     if (!rc) rc = closed;
-    if (s->out->samples || (!rc && !s->out->stopped)) {
+    if (s->drained || (!rc && !s->out->stopped)) {
         int committed = pms__output_commit(&s->file);
         if (!rc) rc = committed;
     }

@@ -87,6 +87,8 @@ typedef struct pms_record_result {
                                         * ended it (the SIGTERM of a stop included), as perf record
                                         * returns it; 0 when attached to a pid */
     double seconds;                    /* from the start of the target to the end (CLOCK_MONOTONIC) */
+    bool target_ended;                 /* attached (pid): every thread of the process ended, which
+                                        * ended the recording (its exit status is its parent's) */
 } pms_record_result;
 
 /* Records until the launched command exits, every attached thread has exited, *stop is

@@ -294,9 +294,6 @@ static int parse_options(int argc, char **argv, record_opts *o)
     if (strcmp(o->output, "-") == 0 && ((o->json && cli_is_main(o->json)) || o->olr.enabled || o->pprof))
         return cli_usage_error("record", "-o - writes the recording to the standard output: give --json=FILE; "
                                          "--olr and --pprof need a file");
-    if (strcmp(o->output, "-") == 0 && o->compression_level)
-        return cli_usage_error("record", "-z compresses a file: perf report reads compressed records only from a "
-                                         "file, not from -o -");
     if (o->system_wide && o->pid)
         return cli_usage_error("record", "-a and -C record every task of the CPUs: they do not go with -p");
     if (!o->system_wide && !o->pid == !o->argv[0])
@@ -396,11 +393,16 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
         else if (pms_olr_live_open(&olr, &o->olr.fit, olr_file)) ret = cli_lib_error();
         else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }
-    pms_record_result r;
+    pms_record_result r = {0};
     bool recorded = false;
+    char failure[1024] = ""; /* the first message of a failure, for the JSON summary */
     if (!ret) {
-        if (pms_record_run(&r, &cfg)) ret = cli_lib_error();
-        else recorded = true;
+        if (pms_record_run(&r, &cfg)) {
+            snprintf(failure, sizeof failure, "%s", cli_lib_message());
+            ret = cli_lib_error();
+        } else {
+            recorded = true;
+        }
     }
     if (!ret && r.exited && WIFSIGNALED(r.wait_status)) {
         char how[96];
@@ -409,10 +411,20 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) print_summary(o, &r);
     if (olr && recorded) {
-        if (pms_olr_live_finish(olr)) ret = cli_lib_error(); /* "cannot write FILE.olr: reason", or why the fit stopped */
-        else print_olr_summary(o, olr, olr_file, r.seconds);
+        if (pms_olr_live_finish(olr)) { /* "cannot write FILE.olr: reason", or why the fit stopped */
+            snprintf(failure, sizeof failure, "%s", cli_lib_message());
+            ret = cli_lib_error();
+        } else {
+            print_olr_summary(o, olr, olr_file, r.seconds);
+        }
     }
-    if (!ret && json && pms_record_write_json(json, &cfg, &r)) ret = cli_output_error(json);
+    if (json && ret != CLI_OK && !failure[0]) { /* failed before it recorded: no summary, the file as it was */
+        cli_discard_output(json);
+        json = NULL;
+    }
+    /* a recording that failed has its summary too, saying why (never an empty file) */
+    if (json && (failure[0] ? pms_record_write_json_error(json, &cfg, &r, failure) : pms_record_write_json(json, &cfg, &r)))
+        ret = cli_output_error(json);
     if (json && cli_close_output(json) != CLI_OK) ret = CLI_FAIL;
     if (!ret && o->pprof) ret = write_pprof(o);
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */

@@ -279,11 +279,12 @@ int cmd_report(int argc, char **argv)
     if (rc) return rc < 0 ? CLI_OK : rc;
     if (o.nfiles > 1) return report_merge(&o);
     const char *input = o.rep.input;
-    bool pprof = o.pprof_input, perfdata = false;
+    bool pprof = o.pprof_input;
     /* -i -: perf.data on the standard input (as perf's -i -); sniffing would eat its start */
     if (!pprof && strcmp(input, "-") != 0) { /* by content: a perf.data of any kind, else a pprof profile */
-        if (pms_perfdata_sniff(&perfdata, input)) return cli_lib_error();
-        if (!perfdata && pms_pprof_sniff(&pprof, input)) return cli_lib_error();
+        pms_profile_kind kind;
+        if (pms_profile_sniff(&kind, input)) return cli_lib_error(); /* neither: says so */
+        pprof = kind == PMS_PROFILE_PPROF;
     }
     return pprof ? report_pprof(&o) : report_perfdata(&o);
 }

@@ -90,6 +90,7 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
                 return PMS_OK;
             }
         } else if (pms_sampler_target_gone(sm)) {
+            s->out->target_ended = true;
             return PMS_OK;
         }
     }

@@ -70,6 +70,21 @@ static int write_out(pms_perfdata_writer *w, const void *p, size_t n)
     return rc;
 }
 
+/* One feature section as a HEADER_FEATURE record of the pipe format. */
+static int write_feature_record(pms_perfdata_writer *w, const pms_feature *f)
+{
+    unsigned char rec[UINT16_MAX];
+    size_t size = sizeof(struct perf_event_header) + 8 + ((f->len + 7) & ~(size_t)7);
+    if (size > sizeof rec) return PMS_OK; /* a record holds 64 KiB: perf's pipe mode loses such a feature too */
+    memset(rec, 0, size);
+    struct perf_event_header h = {PMS_RECORD_HEADER_FEATURE, 0, (uint16_t)size};
+    uint64_t bit = f->bit;
+    memcpy(rec, &h, sizeof h);
+    memcpy(rec + sizeof h, &bit, sizeof bit);
+    memcpy(rec + sizeof h + 8, f->data, f->len);
+    return write_out(w, rec, size);
+}
+
 /* The pipe format (perf record -o -): a 16-byte header, then the events and the features
  * as records (HEADER_ATTR with its ids, HEADER_FEATURE) before the data; perf script -i -
  * and perf report -i - read it, as does pms_perfdata_open(). */
@@ -90,17 +105,7 @@ static int write_pipe_header(pms_perfdata_writer *w)
         memcpy(rec + sizeof h + sizeof a, w->attrs[i].ids, w->attrs[i].nids * sizeof(uint64_t));
         rc = write_out(w, rec, size);
     }
-    for (size_t i = 0; !rc && i < w->nfeatures; i++) {
-        size_t size = sizeof(struct perf_event_header) + 8 + ((w->features[i].len + 7) & ~(size_t)7);
-        if (size > sizeof rec) continue; /* a record holds 64 KiB: perf's pipe mode loses such a feature too */
-        memset(rec, 0, size);
-        struct perf_event_header h = {PMS_RECORD_HEADER_FEATURE, 0, (uint16_t)size};
-        uint64_t bit = w->features[i].bit;
-        memcpy(rec, &h, sizeof h);
-        memcpy(rec + sizeof h, &bit, sizeof bit);
-        memcpy(rec + sizeof h + 8, w->features[i].data, w->features[i].len);
-        rc = write_out(w, rec, size);
-    }
+    for (size_t i = 0; !rc && i < w->nfeatures; i++) rc = write_feature_record(w, &w->features[i]);
     return rc;
 }
 
@@ -372,9 +377,6 @@ int pms_perfdata_writer_compress(pms_perfdata_writer *w, int level)
 {
     if (level < 1 || level > ZSTD_maxCLevel())
         return pms__fail(PMS_EINVAL, "%s: compression level %d: expected 1 to %d", w->path, level, ZSTD_maxCLevel());
-    if (w->pipe)
-        return pms__fail(PMS_EINVAL, "%s: compressed records go to a file, not a pipe (perf report reads them only "
-                                     "with the HEADER_COMPRESSED feature of a file)", w->path);
     if (w->zstream || pms_perfdata_writer_data_size(w))
         return pms__fail(PMS_EINVAL, "%s: compression is chosen before the first record", w->path);
     w->zcap = ZSTD_compressBound(WRITER_BUFFER_SIZE) + (ZSTD_compressBound(WRITER_BUFFER_SIZE) / COMPRESSED_PAYLOAD_MAX + 2) *
@@ -387,7 +389,14 @@ int pms_perfdata_writer_compress(pms_perfdata_writer *w, int level)
     w->zlevel = level;
     pms_feature f;
     int rc = pms__feature_compressed(&f, (uint32_t)level, 1, WRITER_BUFFER_SIZE);
-    return rc ? rc : set_feature(w, f);
+    if (rc) return rc;
+    /* a pipe's features went out at its start: this one goes now, before the first
+     * compressed record, as perf record -z -o - sends it */
+    if (w->pipe && (rc = write_feature_record(w, &f))) {
+        free(f.data);
+        return rc;
+    }
+    return set_feature(w, f);
 }
 
 /* Puts a feature section in the table (sorted by bit), replacing an earlier one of its bit. */

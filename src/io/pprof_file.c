@@ -300,42 +300,47 @@ static int walk_fields(const unsigned char *p, size_t n, bool whole, size_t *bad
     return 0;
 }
 
-int pms__pprof_check_start(const unsigned char *data, size_t len, bool whole, const char *name)
+bool pms__pprof_starts(const unsigned char *data, size_t len, bool whole, char *why, size_t size)
 {
     size_t bad = 0;
-    const char *why = NULL;
+    const char *what = NULL;
     if (len >= 2 && data[0] == 0x1f && data[1] == 0x8b) { /* gzipped: inflate what there is */
-        if (len >= 3 && data[2] != 8)
-            return pms__fail(PMS_EFORMAT, "%s: not a pprof profile: offset 2: expected gzip's method 8 (deflate)", name);
+        if (len >= 3 && data[2] != 8) return snprintf(why, size, "offset 2: expected gzip's method 8 (deflate)"), false;
         z_stream z = {0};
-        if (inflateInit2(&z, 15 + 16) != Z_OK) return pms__fail(PMS_ENOMEM, "cannot start zlib's inflate");
-        size_t cap = (size_t)256 << 10;
-        unsigned char *out = malloc(cap);
-        if (!out) {
+        unsigned char *out = inflateInit2(&z, 15 + 16) == Z_OK ? malloc((size_t)256 << 10) : NULL;
+        if (!out) { /* out of memory: nothing seen to say it is not one */
             inflateEnd(&z);
-            return pms__fail(PMS_ENOMEM, "out of memory");
+            return true;
         }
         z.next_in = (Bytef *)data;
         z.avail_in = (uInt)len;
         z.next_out = out;
-        z.avail_out = (uInt)cap;
+        z.avail_out = (uInt)256 << 10;
         int zrc = inflate(&z, Z_SYNC_FLUSH);
-        size_t made = cap - z.avail_out;
+        size_t made = ((size_t)256 << 10) - z.avail_out;
         unsigned long at = z.total_in;
         inflateEnd(&z);
-        int rc = PMS_OK;
-        if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR)
-            rc = pms__fail(PMS_EFORMAT, "%s: not a pprof profile: gzip data broken at compressed offset %lu", name, at);
-        else if (walk_fields(out, made, whole && zrc == Z_STREAM_END, &bad, &why))
-            rc = pms__fail(PMS_EFORMAT, "%s: not a pprof profile: byte %zu of the gzipped data: expected %s", name, bad,
-                           why);
+        bool ok = true;
+        if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR) {
+            snprintf(why, size, "gzip data broken at compressed offset %lu", at);
+            ok = false;
+        } else if (walk_fields(out, made, whole && zrc == Z_STREAM_END, &bad, &what)) {
+            snprintf(why, size, "byte %zu of the gzipped data: expected %s", bad, what);
+            ok = false;
+        }
         free(out);
-        return rc;
+        return ok;
     }
-    if (len == 0) return whole ? pms__fail(PMS_EFORMAT, "%s: an empty file, not a pprof profile", name) : PMS_OK;
-    if (walk_fields(data, len, whole, &bad, &why))
-        return pms__fail(PMS_EFORMAT, "%s: not a pprof profile: offset %zu: expected %s", name, bad, why);
-    return PMS_OK;
+    if (len == 0) return whole ? (snprintf(why, size, "an empty file"), false) : true;
+    if (walk_fields(data, len, whole, &bad, &what)) return snprintf(why, size, "offset %zu: expected %s", bad, what), false;
+    return true;
+}
+
+int pms__pprof_check_start(const unsigned char *data, size_t len, bool whole, const char *name)
+{
+    char why[160];
+    if (pms__pprof_starts(data, len, whole, why, sizeof why)) return PMS_OK;
+    return pms__fail(PMS_EFORMAT, "%s: not a pprof profile: %s", name, why);
 }
 
 int pms__pprof_check_head(const unsigned char *head, size_t len, const char *name, void *ctx)

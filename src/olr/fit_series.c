@@ -163,7 +163,7 @@ static int fit_row(uint64_t x, const uint64_t *y, void *ctx)
                 F->f->counters[j].unit = PMS_OLR_EPS_ABS;
                 F->f->counters[j].eps = 0;
             }
-        if (rc == 0) rc = pms_olr_create(&F->o, &F->f->opt, F->seg_fn, F->ctx);
+        if (rc == 0 && (rc = pms_olr_create(&F->o, &F->f->opt, F->seg_fn, F->ctx))) pms__fail_context(rc, "%s", F->path);
         if (rc) return rc;
     }
     rc = pms_olr_push(F->o, x, y);

@@ -76,6 +76,7 @@ typedef struct table_stream {
     splitter sp;
     char sep;
     char *header;        /* the header line's text (names point into it) */
+    size_t header_line;
     size_t ncols, xcol;
     size_t *ycol;
     uint64_t *row;       /* 1 + k */
@@ -117,11 +118,12 @@ static int read_header(table_stream *t, const char *path, char **pending, size_t
     bool hash_header = hash && t->sp.n >= 2 && (!plain || t->sp.n == plain_fields);
     if (hash_header) {
         t->header = hash; /* t->sp holds its fields */
+        t->header_line = hash_line;
         hash = NULL;
         if (plain) *pending = line, *pending_len = len, *pending_line = plain_line;
     } else if (!plain) {
         rc = pms__fail_at_end(PMS_EFORMAT, "%s: no header line (only comments)", path);
-    } else if (!(t->header = strdup(line))) { /* copy was split in place: take the line afresh */
+    } else if (t->header_line = plain_line, !(t->header = strdup(line))) { /* copy was split in place: anew */
         rc = pms__fail(PMS_ENOMEM, "out of memory");
     } else {
         rc = split(&t->sp, t->header, len, t->sep, path, plain_line);
@@ -219,6 +221,13 @@ static int stream_table(pms_olr_series *s, FILE *f, const char *path, const pms_
         rc = pms__fail(PMS_ENOENT, "%s: no counter column to fit besides x (%s)%s", path, s->xname,
                        opt->counters ? ": none matches the counters asked for" : "");
         if (opt->counters) pms__with_option(rc, "counters");
+        goto out;
+    }
+    if (s->k > PMS_OLR_MAX_COUNTERS) { /* said at the header, not at the first row's fit */
+        rc = pms__with_option(pms__fail(PMS_EINVAL, "%s:%zu: %zu counter columns besides x: olr fits 1 to %d at "
+                                                   "once; choose them",
+                                        path, t.header_line, s->k, PMS_OLR_MAX_COUNTERS),
+                              "counters");
         goto out;
     }
     t.names = malloc((1 + s->k) * sizeof *t.names);

@@ -78,6 +78,12 @@ out_case text report "${data[@]}" --csv=@
 out_case html report "${data[@]}" --html @
 out_case gzip report "${data[@]}" --pprof @
 
+out_case text diff "${data[@]:1}" "${data[@]:1}" -o @
+out_case json diff "${data[@]:1}" "${data[@]:1}" --json=@
+out_case text diff "${data[@]:1}" "${data[@]:1}" --csv=@
+out_case html diff "${data[@]:1}" "${data[@]:1}" --html @
+out_case gzip diff "${data[@]:1}" "${data[@]:1}" --pprof @
+
 out_case text stat -e task-clock -o @ -- true
 out_case json stat -e task-clock --json=@ -- true
 out_case json stat -e task-clock --json -o @ -- true

@@ -35,6 +35,8 @@ readers=(
     "report IN"
     "report --pprof-input IN"
     "report IN $F/olr/group.data"
+    "diff IN $F/olr/group.data"
+    "diff $F/olr/group.data IN"
     "olr IN"
     "olr --method opt --eps 1% IN"
     "olr --decode IN"

@@ -385,7 +385,7 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     int ret = CLI_OK;
     /* from here on HUP, QUIT, USR1, USR2, PIPE and ALRM stop the recording as TERM does:
      * the file is finished, the summary said, the command ended, nothing temporary left */
-    stat_install_every_stop_signal();
+    stat_install_signals();
     FILE *json = o->json ? cli_open_output(cli_is_main(o->json) ? "-" : o->json) : NULL;
     if (o->json && !json) ret = CLI_FAIL;
     if (!ret && o->olr.enabled) { /* the segments written as perf.data is: FILE.olr kept until a checkpoint */

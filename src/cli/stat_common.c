@@ -85,24 +85,13 @@ int stat_exit_code(int wait_status)
 
 static void on_signal(int sig) { stat_stop = sig; }
 
-static void install(const int *sigs, size_t n)
+void stat_install_signals(void)
 {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: the wait loop must wake up */
-    for (size_t i = 0; i < n; i++) sigaction(sigs[i], &sa, NULL);
-}
-
-void stat_install_signals(void)
-{
-    static const int sigs[] = {SIGINT, SIGTERM};
-    install(sigs, sizeof sigs / sizeof sigs[0]);
-}
-
-void stat_install_every_stop_signal(void)
-{
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM};
-    install(sigs, sizeof sigs / sizeof sigs[0]);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
 }
 
 pms_stat_style stat_style(const stat_opts *o)

@@ -6,6 +6,7 @@
 
 #include "hotspot/pprof_sites.h"
 #include "io/pprof_file.h"
+#include "io/pprof_head.h"
 #include "io/perfdata_head.h"
 #include "util/error.h"
 #include "util/grow.h"

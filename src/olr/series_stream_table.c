@@ -286,6 +286,8 @@ int pms__olr_table_head(const char *text, size_t len, const char *name, void *op
     pms_olr_series s = {0};
     int rc = stream_table(&s, f, name, opt, skip_row, NULL);
     fclose(f);
-    pms_olr_series_free(&s);
+    for (size_t j = 0; s.names && j < s.k; j++) free(s.names[j]); /* all the header gave it */
+    free(s.names);
+    free(s.xname);
     return rc;
 }

@@ -38,14 +38,20 @@ const char *pms_status_name(int status)
     }
 }
 
+static int vfail(int status, bool at_end, const char *fmt, va_list ap)
+{
+    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    last_option = NULL;
+    last_at_end = at_end;
+    return status;
+}
+
 int pms__fail(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    vfail(status, false, fmt, ap);
     va_end(ap);
-    last_option = NULL;
-    last_at_end = false;
     return status;
 }
 
@@ -53,10 +59,8 @@ int pms__fail_at_end(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    vfail(status, true, fmt, ap);
     va_end(ap);
-    last_option = NULL;
-    last_at_end = true;
     return status;
 }
 

@@ -34,8 +34,9 @@
  *     return pms__output_commit(&o);                 // PATH is the new file
  *
  * The struct must stay where it is between open and commit or abort (its stream points
- * at it). Not for files inside a directory pmuscope creates for itself (those are new by
- * construction), but harmless there too. */
+ * at it). A new output option is one call: pms__output_save in the library, or
+ * cli_open_output / cli_finish_output in the command line (src/cli/cli.h), which open
+ * their files through this. */
 #ifndef PMS_UTIL_OUTPUT_H
 #define PMS_UTIL_OUTPUT_H
 #include <stdbool.h>

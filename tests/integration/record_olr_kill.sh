@@ -3,7 +3,8 @@
 # whole at each second's checkpoint, as the perf.data was, so both are readable after the
 # kill. olr --decode says the file stopped at a checkpoint and decodes its samples; their x
 # are exactly the first samples of the perf.data (read back by olr --samples), and each
-# counter's values at the last of them are the recorded ones. Before, the segment file was
+# counter's values are within opt's bound of 4, but inside the chord of a segment still
+# open at the checkpoint (its two ends exact). Before, the segment file was
 # a 0-byte temporary file until the end, and a kill lost every segment.
 # ctest-labels: serial
 set -euo pipefail
@@ -14,7 +15,7 @@ P=$PMUSCOPE
 fail() { echo "FAIL: $*"; exit 1; }
 source "$PMS_SOURCE_DIR/tests/lib/processes.sh"
 
-"$P" record -e cpu-clock -c 100000 --read page-faults,task-clock --olr -o "$tmp/k.data" \
+"$P" record -e cpu-clock -c 100000 --read page-faults,task-clock --olr=opt:4 -o "$tmp/k.data" \
     -- "$PMS_WORKLOADS/hotspots" --scale 200 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 # The segment file appears under its name at the first checkpoint that holds a sample; then
@@ -45,10 +46,16 @@ n = len(dec) - 1
 assert n >= 2 and n <= len(rec) - 1, (n, len(rec) - 1)
 for i in range(1, n + 1):
     assert dec[i][0] == rec[i][0], f"sample {i}: x {dec[i][0]}, recorded {rec[i][0]}"
+# opt:4: each counter's closed segments decode within 4 of the recorded values; the segment
+# still open at the checkpoint is the chord of its first and last samples, exact at both
 for j in range(1, len(dec[0])):
-    assert dec[n][j] == rec[n][j], f"{dec[0][j]} at the last sample: {dec[n][j]}, recorded {rec[n][j]}"
-    vals = [int(r[j]) for r in dec[1:]]
-    assert vals == sorted(vals), f"{dec[0][j]} decodes out of order"
-print(f"ok: {n} of the {len(rec) - 1} recorded samples decoded, x exact, the last exact")
+    off = [abs(int(dec[i][j]) - int(rec[i][j])) > 4 for i in range(1, n + 1)]
+    chord = [i for i in range(1, n + 1) if off[i - 1]]
+    assert not chord or chord[-1] < n, f"{dec[0][j]}: the last sample is off by more than 4"
+    if chord:  # the rows off by more than 4 lie inside the chord, whose two ends are exact
+        start = max(i for i in range(1, chord[0] + 1) if dec[i][j] == rec[i][j])
+        for i in chord:
+            assert start < i < n, f"{dec[0][j]}: sample {i} off by more than 4 outside the open segment's chord"
+print(f"ok: {n} of the {len(rec) - 1} recorded samples decoded, x exact, within 4 but inside the open chords")
 PY
 echo "record_olr_kill: ok"

@@ -12,11 +12,9 @@
 #include "util/output.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* One output: the file (util/output.h: written in place or replacing atomically), its

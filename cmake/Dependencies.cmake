@@ -59,3 +59,11 @@ find_program(PROTOC_C protoc-c REQUIRED)
 
 # JSON in: the runs that `pmuscope stat --json` wrote, read back by `pmuscope diff`.
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
+
+# libmicrohttpd: the HTTP server of `pmuscope stat --serve` (the CLI alone links it). The cross
+# build for the emulated guest goes without it: the guest serves nothing.
+if(CMAKE_CROSSCOMPILING)
+  pkg_check_modules(MHD IMPORTED_TARGET libmicrohttpd)
+else()
+  pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
+endif()

@@ -19,14 +19,15 @@ build_packages=(
   libpfm4-dev libdw-dev libelf-dev
   libgsl-dev libglpk-dev liblapacke-dev libopenblas-serial-dev
   libzstd-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev libjansson-dev
-  help2man lowdown valgrind
+  libmicrohttpd-dev help2man lowdown valgrind
 )
 test_packages=(
   clang libcmocka-dev
   linux-perf glpk-utils
   r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
   zstd xz-utils golang-go nodejs
-  jq libxml2-utils python3
+  jq libxml2-utils python3 curl python3-prometheus-client
+  prometheus prometheus-node-exporter
   chromium
   gcc-aarch64-linux-gnu qemu-system-arm cpio
 )

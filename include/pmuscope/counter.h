@@ -66,6 +66,16 @@ int pms_counter_attach(pms_counter *c, pid_t pid);
 /* Opens the events system-wide (every task) on the CPUs of list ("0-3,6"; NULL: every
  * online CPU), counting from now, as perf stat -a / -C. */
 int pms_counter_open_cpus(pms_counter *c, const char *list);
+/* System-wide in cgroups only (perf stat -G, --for-each-cgroup): every event is opened in each
+ * cgroup of the list, on every CPU that pms_counter_open_cpus then opens; the units are the
+ * (cgroup, CPU) pairs, cgroup by cgroup. A name is a path from the root of the cgroup hierarchy
+ * that perf events use (cgroup v2, or v1's perf_event controller), "/" the root, as perf
+ * names them. Call before pms_counter_open_cpus. */
+int pms_counter_set_cgroups(pms_counter *c, const char *const *cgroups, size_t n);
+/* The cgroups set (0 without), the name of cgroup g, and the cgroup of unit u (-1 without). */
+size_t pms_counter_cgroups(const pms_counter *c);
+const char *pms_counter_cgroup_name(const pms_counter *c, size_t g);
+int pms_counter_unit_cgroup(const pms_counter *c, size_t u);
 /* Reads the cumulative counts since opening into out[pms_counter_count(c)]. */
 int pms_counter_read(pms_counter *c, pms_count *out);
 /* The opened units (threads, or CPUs system-wide), the CPU of unit u (-1 per thread), and
@@ -85,6 +95,9 @@ typedef struct pms_measure_opts {
     void *ctx;
     volatile sig_atomic_t *stop;     /* set to a signal number by the caller's handler:
                                         forwarded to a launched command, ends an attach */
+    /* A launched command, held before its exec with the counters open: the caller may open
+     * more on it (a phase monitor with enable_on_exec); non-zero aborts the run. May be NULL. */
+    int (*on_spawn)(void *ctx, pid_t pid);
 } pms_measure_opts;
 
 typedef struct pms_measure_result {

@@ -24,6 +24,7 @@ typedef struct pms_stat_value {
     pms_count_state state;
     bool per_cpu;                  /* the value of one CPU (perf stat -A), printed with "CPU<cpu>" */
     int cpu;
+    char cgroup[256];              /* the value of one cgroup (perf stat -G), "" otherwise */
 } pms_stat_value;
 
 /* Averages nruns repetitions of the same n values (runs[r * n + i]) into out[i]: the

@@ -24,6 +24,10 @@ typedef struct stat_opts {
     unsigned max_counters; /* --max-counters, 0: probe */
     const char *anchor_spec;
     const char *sizes_spec;
+    char **cgroups;        /* -G: system-wide in these cgroups */
+    size_t ncgroups;
+    const char *serve;     /* --serve [ADDR:]PORT */
+    bool phases;           /* --phases: a phase monitor beside the counts (--serve) */
     char **argv; /* the command, NULL-terminated */
 } stat_opts;
 
@@ -56,5 +60,9 @@ void stat_close_output(FILE *f);
 
 /* --schedule=runs */
 int stat_schedule(const stat_opts *o);
+/* --serve: the events (prepared, with their notes) as a Prometheus scrape target. */
+int stat_serve(const stat_opts *o, const pms_event *events, size_t n, stat_notes *notes);
+/* Whether --serve's argument is [ADDR:]PORT, [ADDR6]:PORT or PORT with PORT 0 to 65535. */
+bool stat_serve_address_valid(const char *spec);
 
 #endif

@@ -163,7 +163,8 @@ int pms_measure_command(pms_counter *c, char *const argv[], const pms_measure_op
     pms_child child;
     int r = pms_child_spawn(&child, argv);
     if (r) return r;
-    if ((r = pms_counter_open_child(c, child.pid)) != PMS_OK) {
+    if ((r = pms_counter_open_child(c, child.pid)) != PMS_OK ||
+        (o->on_spawn && (r = o->on_spawn(o->ctx, child.pid)) != PMS_OK)) {
         pms_child_abort(&child);
         return r;
     }
@@ -199,7 +200,8 @@ int pms_measure_cpus(pms_counter *c, const char *cpus, char *const argv[], const
     pms_child child;
     int r = launch ? pms_child_spawn(&child, argv) : PMS_OK;
     if (r) return r;
-    if ((r = pms_counter_open_cpus(c, cpus)) != PMS_OK) { /* enabled: counting from here */
+    if ((r = pms_counter_open_cpus(c, cpus)) != PMS_OK || /* enabled: counting from here */
+        (launch && o->on_spawn && (r = o->on_spawn(o->ctx, child.pid)) != PMS_OK)) {
         if (launch) pms_child_abort(&child);
         return r;
     }

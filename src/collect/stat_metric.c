@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count *c)
 {
@@ -16,6 +17,7 @@ void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count 
     v->state = c->state;
     v->per_cpu = false;
     v->cpu = 0;
+    v->cgroup[0] = '\0';
 }
 
 const char *pms_stat_unit(const pms_stat_value *v)
@@ -36,7 +38,8 @@ static const pms_stat_value *find(const pms_stat_value *v, size_t n, const pms_s
 {
     for (size_t i = 0; i < n; i++)
         if (v[i].type == type && v[i].config == config && v[i].state == PMS_COUNT_COUNTED &&
-            v[i].per_cpu == like->per_cpu && (!like->per_cpu || v[i].cpu == like->cpu))
+            v[i].per_cpu == like->per_cpu && (!like->per_cpu || v[i].cpu == like->cpu) &&
+            strcmp(v[i].cgroup, like->cgroup) == 0)
             return &v[i];
     return NULL;
 }

@@ -25,6 +25,10 @@ void pms_stat_print_csv(FILE *out, const char *sep, double t, double elapsed_s, 
             fputs(pms_count_state_name(v[i].state), out);
         fprintf(out, "%s%s%s", sep, pms_stat_unit(&v[i]), sep);
         pms_csv_cell(out, v[i].name, sep);
+        if (v[i].cgroup[0]) { /* perf's -G column */
+            fputs(sep, out);
+            pms_csv_cell(out, v[i].cgroup, sep);
+        }
         if (runs > 1) {
             fputs(sep, out);
             if (isfinite(v[i].rel_stddev)) fprintf(out, "%.2f%%", v[i].rel_stddev);
@@ -40,14 +44,16 @@ void pms_stat_print_csv(FILE *out, const char *sep, double t, double elapsed_s, 
 }
 
 /* One column per value: the event's name, with its CPU first for a CPU's own value (stat
- * -A: CPU0/task-clock, CPU1/task-clock, ... in perf's -A order), so that no name repeats. */
+ * -A: CPU0/task-clock, CPU1/task-clock, ... in perf's -A order) or its cgroup for a cgroup's
+ * (stat -G: task-clock/CGROUP), so that no name repeats. */
 static void header_names(FILE *out, const pms_stat_value *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         fputc(',', out);
-        if (v[i].per_cpu) {
-            char name[PMS_EVENT_NAME_MAX + 16];
-            snprintf(name, sizeof name, "CPU%d/%s", v[i].cpu, v[i].name);
+        if (v[i].per_cpu || v[i].cgroup[0]) {
+            char name[PMS_EVENT_NAME_MAX + 16 + sizeof v[i].cgroup];
+            if (v[i].per_cpu) snprintf(name, sizeof name, "CPU%d/%s", v[i].cpu, v[i].name);
+            else snprintf(name, sizeof name, "%s/%s", v[i].name, v[i].cgroup);
             pms_csv_cell(out, name, ",");
         } else {
             pms_csv_cell(out, v[i].name, ",");

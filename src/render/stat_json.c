@@ -13,6 +13,7 @@ static void json_values(pms_json *j, const pms_stat_value *v, size_t n, double e
         pms_json_object_begin(j);
         pms_json_kv_string(j, "event", v[i].name);
         if (v[i].per_cpu) pms_json_kv_int(j, "cpu", v[i].cpu);
+        if (v[i].cgroup[0]) pms_json_kv_string(j, "cgroup", v[i].cgroup);
         pms_json_key(j, "value");
         if (v[i].state == PMS_COUNT_COUNTED)
             pms_json_double(j, v[i].value);

@@ -42,6 +42,10 @@ void pms_stat_print_json_lines(FILE *out, double t, double elapsed_s, unsigned r
         string_value(out, pms_stat_unit(e));
         key(out, "event", false);
         string_value(out, e->name);
+        if (e->cgroup[0]) { /* perf's -G */
+            key(out, "cgroup", false);
+            string_value(out, e->cgroup);
+        }
         if (runs > 1) {
             key(out, "variance", false);
             fprintf(out, "%.2f", isfinite(e->rel_stddev) ? e->rel_stddev : 0.0);

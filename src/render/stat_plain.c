@@ -20,6 +20,7 @@ static void print_line(FILE *out, const pms_stat_value *v, size_t n, size_t i, d
     if (v[i].per_cpu) fprintf(out, "CPU%-7d ", v[i].cpu); /* perf's -A column */
     print_value(out, &v[i]);
     fprintf(out, " %-4s %-32s", pms_stat_unit(&v[i]), v[i].name);
+    if (v[i].cgroup[0]) fprintf(out, " %s", v[i].cgroup); /* perf's -G column */
     double metric;
     const char *unit;
     if (pms_stat_metric(v, n, i, elapsed_s, &metric, &unit))

@@ -6,7 +6,7 @@
 # command ends are the counts stat prints at the end, exactly. Bad and hostile clients (another
 # path or method, a malformed request, a client that sends half a request and waits, more
 # connections than it takes) get a clear HTTP error or are dropped, while counting and serving
-# go on. It listens on 127.0.0.1 unless told otherwise.
+# go on. It listens on 127.0.0.1 unless told otherwise. --phases adds the phase monitor's gauges.
 set -euo pipefail
 tmp=$(mktemp -d)
 pids=()
@@ -126,11 +126,28 @@ ms=$(awk '$3 == "task-clock" { print $1 }' "$tmp/err")
 awk -v ns="$b" -v ms="$ms" 'BEGIN { d = ns / 1e6 - ms; exit !(d < 0.01 && d > -0.01) }' ||
     fail "served task-clock $b ns, printed $ms msec"
 
+# --phases: the phase monitor's phase and metric beside the counts (ns/sample without a PMU).
+"$PMUSCOPE" stat --serve 0 --phases -I 100 -e task-clock -- "$PMS_WORKLOADS/phases" --repeat 2 2> "$tmp/err" &
+pids+=($!)
+exporter=$!
+until url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$tmp/err") && grep -q 'the target ended' "$tmp/err"; do
+    kill -0 $exporter 2>/dev/null || fail "the --phases exporter ended"
+    sleep 0.1
+done
+scrape -o "$tmp/ph.txt"
+promtool check metrics < "$tmp/ph.txt" || fail "promtool on --phases"
+id=$(value "$tmp/ph.txt" pmuscope_phase_id)
+metric=$(awk '$1 ~ /^pmuscope_phase_metric\{metric="(CPI|ns\/sample)"\}$/ { print $2 }' "$tmp/ph.txt")
+awk -v id="$id" -v m="$metric" 'BEGIN { exit !(id >= 0 && m > 0) }' || fail "--phases: phase $id, metric $metric"
+kill -INT $exporter; wait $exporter || fail "--phases exporter: exit status $?"
+
 # Usage errors: a bad address, and options that do not go with --serve.
 set +e
 "$PMUSCOPE" stat --serve 127.0.0.1:99999 -- true 2> "$tmp/e1"; r1=$?
 "$PMUSCOPE" stat --serve 0 -r 3 -- true 2> "$tmp/e2"; r2=$?
+"$PMUSCOPE" stat --serve 0 --phases -a 2> "$tmp/e3"; r3=$?
 set -e
 [ $r1 = 2 ] && grep -q "expected \[ADDR:\]PORT" "$tmp/e1" || fail "bad port: $r1 $(cat "$tmp/e1")"
 [ $r2 = 2 ] && grep -q "does not go with -r" "$tmp/e2" || fail "-r: $r2 $(cat "$tmp/e2")"
+[ $r3 = 2 ] && grep -q "phases follows a command or -p PID" "$tmp/e3" || fail "--phases -a: $r3 $(cat "$tmp/e3")"
 echo "served $url: task-clock $a -> $b ns, page-faults $pf (as printed)"

@@ -114,13 +114,19 @@ static void print_totals(const struct printer *p, const pms_stat_summary *s, con
     }
 }
 
+/* -e's events, with --fallback's substitutes or <not supported> rows (and their notes). */
+static int prepare_events(const stat_opts *o, pms_event **events, size_t *n, stat_notes *notes)
+{
+    return cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING,
+                              o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_KEEP, events, n, notes);
+}
+
 static int run_stat(const stat_opts *o)
 {
     stat_notes notes = {0};
     pms_event *events = NULL;
     size_t n = 0;
-    int rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING,
-                                o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_KEEP, &events, &n, &notes);
+    int rc = prepare_events(o, &events, &n, &notes);
     FILE *out = rc ? NULL : stat_open_output(o, o->json || o->wide);
     FILE *jf = !out ? NULL : o->json ? out : o->json_path ? cli_open_output(o->json_path) : NULL;
     if (!rc && (!out || (o->json_path && !jf))) rc = CLI_FAIL;
@@ -173,8 +179,7 @@ static int run_serve(const stat_opts *o)
     stat_notes notes = {0};
     pms_event *events = NULL;
     size_t n = 0;
-    int rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING,
-                                o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_KEEP, &events, &n, &notes);
+    int rc = prepare_events(o, &events, &n, &notes);
     if (rc == CLI_OK) rc = stat_serve(o, events, n, &notes);
     free(events);
     stat_notes_free(&notes);

@@ -19,16 +19,10 @@ py=/usr/bin/python3
 $py -c 'import prometheus_client.openmetrics.parser' || fail "python3-prometheus-client is needed: make test installs it"
 
 # The exporter on a free port: its URL from its first line, once it serves.
+. "$PMS_SOURCE_DIR/tests/lib/serve.sh"
 mkfifo "$tmp/gate"
-"$PMUSCOPE" stat --serve 0 -I 100 -e task-clock,page-faults,context-switches \
-    -- sh -c 'read x < "$1"; exec "$2" --repeat 4' sh "$tmp/gate" "$PMS_WORKLOADS/phases" 2> "$tmp/err" &
-pids+=($!)
-exporter=$!
-until url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$tmp/err"); do
-    kill -0 $exporter 2>/dev/null || fail "the exporter ended before serving"
-    sleep 0.05
-done
-port=${url##*:}; port=${port%/metrics}
+serve_start "$tmp/err" -I 100 -e task-clock,page-faults,context-switches \
+    -- sh -c 'read x < "$1"; exec "$2" --repeat 4' sh "$tmp/gate" "$PMS_WORKLOADS/phases"
 scrape() { curl -sS --max-time 20 "$@" "$url"; }
 
 # 127.0.0.1 only: /proc/net/tcp lists the listening socket (state 0A) at 0100007F:PORT.
@@ -127,10 +121,8 @@ awk -v ns="$b" -v ms="$ms" 'BEGIN { d = ns / 1e6 - ms; exit !(d < 0.01 && d > -0
     fail "served task-clock $b ns, printed $ms msec"
 
 # --phases: the phase monitor's phase and metric beside the counts (ns/sample without a PMU).
-"$PMUSCOPE" stat --serve 0 --phases -I 100 -e task-clock -- "$PMS_WORKLOADS/phases" --repeat 2 2> "$tmp/err" &
-pids+=($!)
-exporter=$!
-until url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$tmp/err") && grep -q 'the target ended' "$tmp/err"; do
+serve_start "$tmp/err" --phases -I 100 -e task-clock -- "$PMS_WORKLOADS/phases" --repeat 2
+until grep -q 'the target ended' "$tmp/err"; do
     kill -0 $exporter 2>/dev/null || fail "the --phases exporter ended"
     sleep 0.1
 done

@@ -228,7 +228,7 @@ int cmd_stat(int argc, char **argv)
         {"json", optional_argument, NULL, OPT_JSON},          {"schedule", required_argument, NULL, OPT_SCHEDULE},
         {"max-counters", required_argument, NULL, OPT_MAX}, {"anchor", required_argument, NULL, OPT_ANCHOR},
         {"sizes", required_argument, NULL, OPT_SIZES},  {"help", no_argument, NULL, 'h'},
-        {"cgroup", required_argument, NULL, 'G'},      {"for-each-cgroup", required_argument, NULL, 'G'},
+        {"cgroup", required_argument, NULL, 'G'},
         {"serve", required_argument, NULL, OPT_SERVE},  {"phases", no_argument, NULL, OPT_PHASES},
         {NULL, 0, NULL, 0},
     };

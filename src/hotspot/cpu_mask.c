@@ -117,7 +117,7 @@ static int find_interpreter(struct dl_phdr_info *info, size_t size, void *path)
 static int run_to_file(char *const argv[], const char *file, char *const *env, int *status)
 {
     pms_child_setup setup = {.stdin_path = "/dev/null", .stdout_path = file, .env = env};
-    pms_child child;
+    pms_child child = {.pid = -1, .release_fd = -1, .error_fd = -1};
     *status = -1;
     int rc = pms_child_spawn_with(&child, argv, &setup);
     if (rc == PMS_OK && (rc = pms_child_release(&child, argv[0])) == PMS_OK)
@@ -220,7 +220,7 @@ static const char *maskable_name(unsigned set, unsigned reg, unsigned bit)
 static void differences(const glibc_view *a, const glibc_view *b, char *out, size_t cap)
 {
     static const char *const regs[] = {"eax", "ebx", "ecx", "edx"};
-    char named[256] = "", unnamed[256] = "", word[96];
+    char named[256] = "", unnamed[256] = "", word[160];
     for (unsigned s = 0; s < FEATURE_SETS; s++)
         for (unsigned r = 0; r < 4; r++) {
             if (!a->has_active[s][r] || !b->has_active[s][r] || a->active[s][r] == b->active[s][r]) continue;
@@ -269,6 +269,11 @@ int pms_hotspot_cpu_mask_probe(pms_hotspot_cpu_mask *out, const char *dir)
 {
     memset(out, 0, sizeof *out);
     out->state = PMS_CPU_MASK_UNAVAILABLE;
+#if !defined(__x86_64__) && !defined(__i386__)
+    (void)dir;
+    snprintf(out->why, sizeof out->why, "glibc.cpu.hwcaps turns CPU features off on x86 only");
+    return PMS_OK;
+#endif
     char loader[PATH_MAX] = "";
     dl_iterate_phdr(find_interpreter, loader);
     if (!loader[0]) {

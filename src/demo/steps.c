@@ -24,7 +24,7 @@ static const pms_demo_step steps[] = {
                {PMS_DEMO_TABLE, "hotspot.csv", NULL, 0},
                {PMS_DEMO_SVG, "hotspot.svg", "The measures against the sampling period, on a binary axis with a tick at each period.", 0}},
      .summary = "hotspot.csv",
-     .summary_cols = "period_ns,period_events,samples,no_truth_share,NRMSE_SR,SC,OD,tau_b"},
+     .summary_cols = "period_ns,period_events,samples,outside_share,NRMSE_SR,NRMSE_SR_ideal,SC,SC_ideal,OD,OD_ideal,tau_b"},
     {.name = "record",
      .title = "record: sampling the phases workload",
      .about = "The phases workload (kernels A hash, B stream, C pointer chase, D float, in the order "

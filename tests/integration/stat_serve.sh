@@ -121,12 +121,12 @@ awk -v ns="$b" -v ms="$ms" 'BEGIN { d = ns / 1e6 - ms; exit !(d < 0.01 && d > -0
     fail "served task-clock $b ns, printed $ms msec"
 
 # --phases: the phase monitor's phase and metric beside the counts (ns/sample without a PMU).
-serve_start "$tmp/err" --phases -I 100 -e task-clock -- "$PMS_WORKLOADS/phases" --repeat 2
-until grep -q 'the target ended' "$tmp/err"; do
+serve_start "$tmp/phases.err" --phases -I 100 -e task-clock -- "$PMS_WORKLOADS/phases" --repeat 2
+until grep -q 'the target ended' "$tmp/phases.err"; do
     kill -0 $exporter 2>/dev/null || fail "the --phases exporter ended"
     sleep 0.1
 done
-scrape -o "$tmp/ph.txt"
+scrape -o "$tmp/ph.txt" || fail "scrape with --phases"
 promtool check metrics < "$tmp/ph.txt" || fail "promtool on --phases"
 id=$(value "$tmp/ph.txt" pmuscope_phase_id)
 metric=$(awk '$1 ~ /^pmuscope_phase_metric\{metric="(CPI|ns\/sample)"\}$/ { print $2 }' "$tmp/ph.txt")

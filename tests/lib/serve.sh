@@ -7,6 +7,7 @@
 serve_start() {
     local err=$1
     shift
+    : > "$err" # not an earlier exporter's URL: the new one truncates the file only once it runs
     "$PMUSCOPE" stat --serve 0 "$@" 2> "$err" &
     exporter=$!
     pids+=("$exporter")

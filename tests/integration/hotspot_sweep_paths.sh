@@ -8,6 +8,7 @@
 # measures (JSON null) and warnings that name the period and the cause.
 # ctest-labels: serial
 set -euo pipefail
+trap 'echo "FAIL: line $LINENO: exit status $?" >&2' ERR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -39,7 +40,7 @@ until grep -q "valgrind (callgrind) started" "$tmp/err"; do
     kill -0 $pid 2> /dev/null || fail "the sweep ended before valgrind started: $(cat "$tmp/err")"
     sleep 0.05
 done
-children=$(pgrep -P $pid | tr '\n' ' ')
+children=$(pgrep -P $pid | tr '\n' ' ' || true)
 kill -TERM $pid
 rc=0; wait $pid || rc=$?
 [ $rc -eq 1 ] && grep -q "stopped" "$tmp/err" || fail "SIGTERM: rc $rc: $(cat "$tmp/err")"
@@ -57,7 +58,7 @@ jq -e '.periods | length == 2 and .[0].measured and (.[1] | .measured == false a
     "$tmp/empty.json" > /dev/null || fail "1G: $(jq -c '.periods[1]' "$tmp/empty.json")"
 grep -q "warning: period 1G: .* none in a file: the period is longer than the command's run" "$tmp/err" ||
     fail "1G: no warning: $(cat "$tmp/err")"
-sweep 256K,1G --fallback --csv -- sh -c "$spin" > "$tmp/empty.csv" 2> /dev/null
+sweep 256K,1G --fallback --csv -- sh -c "$spin" > "$tmp/empty.csv" 2> "$tmp/err" || fail "1G --csv: $(cat "$tmp/err")"
 awk -F, 'NR == 3 && $1 == 1073741824 && $6 == "" && $10 == "" { ok = 1 } END { exit !ok }' "$tmp/empty.csv" ||
     fail "1G in the CSV: $(cat "$tmp/empty.csv")"
 clean "1G"

@@ -69,14 +69,12 @@ static int open_member(pms_counterset *s, size_t i, int leader_fd, bool user_rea
         attr.config1 = ev->attr.config1;
         fd = pms_event_open(ev->name, &attr, 0, -1, leader_fd, PERF_FLAG_FD_CLOEXEC);
     }
-    if (fd == PMS_EPERM && !attr.exclude_kernel && !attr.exclude_user &&
-        strlen(ev->name) + 2 < sizeof ev->name) {
-        attr.exclude_kernel = attr.exclude_hv = 1;
-        fd = pms_event_open(ev->name, &attr, 0, -1, leader_fd, PERF_FLAG_FD_CLOEXEC);
-        if (fd >= 0) {
-            ev->attr.exclude_kernel = ev->attr.exclude_hv = 1;
-            strcat(ev->name, ":u");
-        }
+    pms_event user_mode = *ev;
+    if (fd == PMS_EPERM && pms_event_user_only(&user_mode)) {
+        attr.exclude_kernel = user_mode.attr.exclude_kernel;
+        attr.exclude_hv = user_mode.attr.exclude_hv;
+        fd = pms_event_open(user_mode.name, &attr, 0, -1, leader_fd, PERF_FLAG_FD_CLOEXEC);
+        if (fd >= 0) *ev = user_mode;
     }
     return fd;
 }

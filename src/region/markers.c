@@ -26,7 +26,6 @@ markers pms__markers = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status;
 static char init_message[600];
-static pms_event_set event_set;
 static pthread_key_t thread_key;
 static __thread thread_state *self;
 
@@ -79,23 +78,42 @@ static void destroy_thread_set(void *p);
 static void write_at_exit(void);
 static void forget_in_child(void);
 
+/* The events of PMS_REGION_EVENTS (or the default), each checked on this machine: one it
+ * cannot count is kept as <not supported> with its reason; one refused in kernel mode counts
+ * user mode (NAME:u), as perf does for an unprivileged user. */
+static int prepare_events(const char *spec)
+{
+    pms_event *ev;
+    size_t n;
+    int r = pms_event_list_parse(spec, &ev, &n);
+    if (r) return r;
+    pms__markers.unsupported = calloc(n ? n : 1, sizeof *pms__markers.unsupported);
+    if (!pms__markers.unsupported) r = pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0; r == PMS_OK && i < n; i++) {
+        r = pms_event_probe(&ev[i]);
+        if (r == PMS_EPERM && pms_event_user_only(&ev[i])) r = pms_event_probe(&ev[i]);
+        if (r == PMS_ENOTSUP) {
+            r = (pms__markers.unsupported[i] = strdup(pms_strerror())) ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+        }
+    }
+    if (r) {
+        free(ev);
+        return r;
+    }
+    group_software(ev, n);
+    pms__markers.events = ev;
+    pms__markers.nevents = n;
+    return PMS_OK;
+}
+
 static void init(void)
 {
     const char *spec = getenv("PMS_REGION_EVENTS");
     if (!spec || !*spec) spec = default_events();
-    init_status = pms_event_set_prepare(&event_set, spec, PMS_FALLBACK_COUNTING, PMS_UNSUPPORTED_KEEP);
+    init_status = prepare_events(spec);
     if (init_status) {
         snprintf(init_message, sizeof init_message, "PMS_REGION_EVENTS: %s", pms_strerror());
         pms__markers_error("%s", init_message);
-    } else {
-        group_software(event_set.events, event_set.n);
-        pms__markers.events = event_set.events;
-        pms__markers.nevents = event_set.n;
-        pms__markers.unsupported = calloc(event_set.n, sizeof *pms__markers.unsupported);
-        for (size_t k = 0; pms__markers.unsupported && k < event_set.nnotes; k++)
-            for (size_t i = 0; i < event_set.n; i++)
-                if (strcmp(event_set.events[i].name, event_set.notes[k].event) == 0)
-                    pms__markers.unsupported[i] = strdup(event_set.notes[k].reason);
     }
     pthread_key_create(&thread_key, destroy_thread_set);
     pthread_atfork(NULL, NULL, forget_in_child);

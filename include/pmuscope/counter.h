@@ -44,7 +44,7 @@ typedef struct pms_count {
     pms_count_state state;
     pms_count_flaw flaw;  /* with PMS_COUNT_IMPOSSIBLE */
     double dispersion;    /* sigma2 of the windows read so far (pmuscope/multiplex.h), used when */
-    uint64_t windows;     /* these are 2 or more; else (a zeroed count) the Poisson value stands in */
+    uint64_t windows;     /* these are 2 or more (else, as in a zeroed count, the spread is unknown) */
     double uncertainty;   /* standard uncertainty of value from multiplexing, in value's unit:
                              0 when the event ran all its enabled time */
 } pms_count;

@@ -19,10 +19,13 @@
  *             stat, every 100 ms and at each -I interval; the calls of a region): with
  *             count c_k in running time r_k, lambda = sum c_k / sum r_k and
  *             sigma2 = sum_k (c_k - lambda r_k)^2 / r_k / (m - 1) over the m windows in
- *             which the event ran (Pearson's dispersion of a quasi-Poisson fit); with fewer
- *             than two such windows, the Poisson value sigma2 = lambda;
+ *             which the event ran (Pearson's dispersion of a quasi-Poisson fit);
  *   result    uncertainty = sqrt(sigma2 (E - R) E / R): one standard deviation, in the
- *             count's unit; 0 for an event that ran all its enabled time.
+ *             count's unit; 0 for an event that ran all its enabled time. With fewer than two
+ *             windows nothing is known of the spread, and the uncertainty is the whole unseen
+ *             part, raw (E - R) / R: the count could be anything from raw to twice that much
+ *             more (a Poisson spread would claim far more than is known: an event's rate
+ *             changes with what the program does, and one window cannot show by how much).
  *
  * A count that multiplexing (or a reader) made impossible is flagged, not scaled: one that
  * went backwards between two reads (a negative difference), one whose running time exceeds
@@ -49,13 +52,12 @@ typedef struct pms_mux_windows {
  * which it did not run (running 0) tells nothing and is left out. */
 void pms_mux_windows_add(pms_mux_windows *w, uint64_t count, uint64_t running);
 
-/* sigma2 (counts^2 per ns) from the windows; -1 when fewer than two windows are known (the
- * caller then has only the Poisson value: pms_mux_uncertainty does that). */
+/* sigma2 (counts^2 per ns) from the windows; -1 when fewer than two windows are known. */
 double pms_mux_dispersion(const pms_mux_windows *w);
 
 /* The standard uncertainty of raw x enabled / running, with dispersion sigma2 (counts^2 per
- * ns; negative: unknown, and the Poisson value raw / running stands in): 0 when running >=
- * enabled (not multiplexed), NAN when running is 0 (nothing to scale). */
+ * ns; negative: unknown, and the uncertainty is the unseen part raw (E - R) / R): 0 when
+ * running >= enabled (not multiplexed), NAN when running is 0 (nothing to scale). */
 double pms_mux_uncertainty(double dispersion, uint64_t raw, uint64_t enabled, uint64_t running);
 
 #pragma GCC visibility pop

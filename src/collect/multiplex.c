@@ -26,6 +26,6 @@ double pms_mux_uncertainty(double dispersion, uint64_t raw, uint64_t enabled, ui
     if (running == 0) return NAN;
     if (running >= enabled) return 0;
     double r = (double)running, e = (double)enabled;
-    double sigma2 = dispersion >= 0 ? dispersion : (double)raw / r;
-    return sqrt(sigma2 * (e - r) * e / r);
+    if (dispersion < 0) return (double)raw * (e - r) / r; /* no spread known: all of the unseen part */
+    return sqrt(dispersion * (e - r) * e / r);
 }

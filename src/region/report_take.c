@@ -18,6 +18,22 @@ static char *dup_or_null(const char *s, bool *ok)
     return d;
 }
 
+/* name, or, for the k-th copy of an event named before (k >= 2), "name@k": the report's events
+ * are keyed by name (pmuscope's tables name a copy so too). */
+static char *unique_name(const char *name, const pms_region_event *before, size_t n, bool *ok)
+{
+    unsigned copy = 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *at = before[i].name ? strrchr(before[i].name, '@') : NULL;
+        size_t len = at ? (size_t)(at - before[i].name) : (before[i].name ? strlen(before[i].name) : 0);
+        if (before[i].name && len == strlen(name) && strncmp(before[i].name, name, len) == 0) copy++;
+    }
+    if (copy == 1) return dup_or_null(name, ok);
+    char *s = NULL;
+    if (asprintf(&s, "%s@%u", name, copy) < 0) *ok = false, s = NULL;
+    return s;
+}
+
 /* The events as the oldest thread opened them (":u" where it fell back to user mode), how
  * they were read, and why one is not supported. */
 static bool take_events(pms_region_results *rep, const thread_state *oldest)
@@ -31,7 +47,7 @@ static bool take_events(pms_region_results *rep, const thread_state *oldest)
         pms_region_event *e = &rep->events[i];
         bool user = false;
         for (const thread_state *t = m->threads; t; t = t->next) user |= t->user[i];
-        e->name = dup_or_null(oldest ? oldest->names[i] : m->events[i].name, &ok);
+        e->name = unique_name(oldest ? oldest->names[i] : m->events[i].name, rep->events, i, &ok);
         e->read = dup_or_null(m->unsupported && m->unsupported[i] ? "not supported" : user ? "user space" : "read(2)", &ok);
         e->reason = dup_or_null(m->unsupported ? m->unsupported[i] : NULL, &ok);
     }

@@ -1,6 +1,7 @@
 /* Reading a counter in user space through its perf mmap page (collect/user_read.h). */
 #include "collect/user_read.h"
 
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -51,7 +52,27 @@ static uint64_t read_cycles(void)
 #define USER_READ 0
 #endif
 
-bool pms__user_read_built(void) { return USER_READ; }
+/* The first number in file, or dflt where there is none. */
+static long number_in(const char *file, long dflt)
+{
+    FILE *f = fopen(file, "r");
+    long v = dflt;
+    if (f && fscanf(f, "%ld", &v) != 1) v = dflt;
+    if (f) fclose(f);
+    return v;
+}
+
+bool pms__user_read_allowed(void)
+{
+#if defined(__aarch64__)
+    return number_in("/proc/sys/kernel/perf_user_access", 0) == 1;
+#elif defined(__x86_64__)
+    return number_in("/sys/bus/event_source/devices/cpu/rdpmc", 1) != 0;
+#else
+    (void)number_in;
+    return false;
+#endif
+}
 
 void pms__user_read_prepare(struct perf_event_attr *attr)
 {

@@ -10,8 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Whether this build can read counters in user space at all (x86-64 and arm64). */
-bool pms__user_read_built(void);
+/* Whether this build can read counters in user space at all (x86-64 and arm64), and this
+ * kernel lets it now: arm64's kernel.perf_user_access is 1; x86's
+ * /sys/bus/event_source/devices/cpu/rdpmc is not 0. */
+bool pms__user_read_allowed(void);
 
 /* Sets what an event needs at open to be readable in user space (arm64: config1 bit 1). */
 void pms__user_read_prepare(struct perf_event_attr *attr);

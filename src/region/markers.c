@@ -15,9 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Software events need no counter: alone in their groups, they would cost a read(2) each;
- * together they cost one. The hardware events stay alone, each multiplexed on its own when
- * there are more of them than counters (and read in user space where the kernel allows). */
+/* Events the list does not group ({a,b}) go in one group where they fit on the counters
+ * together (as PAPI's event sets): a read(2) then reads them all. Where they do not, each
+ * hardware event is alone, multiplexed on its own (with its own uncertainty), and the software
+ * events, which need no counter, share one group. */
 #define DEFAULT_SOFTWARE "task-clock,page-faults,context-switches"
 #define DEFAULT_HARDWARE ",cycles,instructions"
 
@@ -55,16 +56,45 @@ void pms__markers_error(const char *fmt, ...)
     free(line);
 }
 
-/* The software events each alone in its group join the first of them. */
-static void group_software(pms_event *ev, size_t n)
+static bool alone(const pms_event *ev, size_t n, size_t i)
+{
+    for (size_t j = 0; j < n; j++)
+        if (j != i && ev[j].group == ev[i].group) return false;
+    return true;
+}
+
+/* The events each alone in its group (and, unless all, only the software ones) join the first
+ * of them. */
+static void group_alone(pms_event *ev, size_t n, bool all)
 {
     int shared = -1;
+    bool *single = calloc(n ? n : 1, sizeof *single);
+    if (!single) return; /* the groups stay as they are: slower reads, the same counts */
+    for (size_t i = 0; i < n; i++) single[i] = alone(ev, n, i) && (all || pms_event_is_software(&ev[i]));
     for (size_t i = 0; i < n; i++) {
-        bool alone = (i == 0 || ev[i - 1].group != ev[i].group) && (i + 1 == n || ev[i + 1].group != ev[i].group);
-        if (!alone || !pms_event_is_software(&ev[i])) continue;
+        if (!single[i]) continue;
         if (shared < 0) shared = ev[i].group;
         ev[i].group = shared;
     }
+    free(single);
+}
+
+/* Whether the events fit on the counters all at once: as one group on this thread, started
+ * and stopped, every one that opens runs (a group that does not fit never does). */
+static bool fit_together(const pms_event *ev, size_t n)
+{
+    pms_event *one = malloc((n ? n : 1) * sizeof *one);
+    if (!one) return false;
+    memcpy(one, ev, n * sizeof *one);
+    group_alone(one, n, true);
+    pms_counterset *s = NULL;
+    pms_count *c = calloc(n ? n : 1, sizeof *c);
+    bool fit = c && pms_counterset_create(&s, one, n, PMS_COUNTERSET_SKIP_UNSUPPORTED) == PMS_OK &&
+               pms_counterset_start(s) == PMS_OK && pms_counterset_stop(s, c) == PMS_OK;
+    for (size_t i = 0; fit && i < n; i++) fit = c[i].state == PMS_COUNT_COUNTED || c[i].state == PMS_COUNT_NOT_SUPPORTED;
+    pms_counterset_destroy(s);
+    free(one), free(c);
+    return fit;
 }
 
 static const char *default_events(void)
@@ -100,7 +130,7 @@ static int prepare_events(const char *spec)
         free(ev);
         return r;
     }
-    group_software(ev, n);
+    group_alone(ev, n, fit_together(ev, n));
     pms__markers.events = ev;
     pms__markers.nevents = n;
     return PMS_OK;

@@ -67,9 +67,11 @@ static int pms_set(const char *names, pms_counterset **set)
 {
     pms_event *ev;
     size_t n;
-    if (pms_event_list_parse(names, &ev, &n) != PMS_OK || pms_counterset_create(set, ev, n, 0) != PMS_OK) {
+    int rc = pms_event_list_parse(names, &ev, &n);
+    if (rc == PMS_OK) rc = pms_counterset_create(set, ev, n, 0);
+    if (rc != PMS_OK) {
         fprintf(stderr, "pmu_papi: pmuscope: %s\n", pms_strerror());
-        return 1;
+        return rc == PMS_ENOTSUP ? 77 : 1;
     }
     free(ev);
     return 0;

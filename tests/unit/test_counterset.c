@@ -43,9 +43,10 @@ static void touch(char *p, size_t n)
     for (size_t i = 0; i < n; i++) ((volatile char *)p)[i * page] = 1;
 }
 
+/* The first event's count (page-faults) of a set of up to 8. */
 static uint64_t faults(pms_counterset *s)
 {
-    pms_count c[2];
+    pms_count c[8];
     assert_int_equal(pms_counterset_read(s, c), PMS_OK);
     if (c[0].running == 0) { /* nothing counted since the last reset: stopped all along */
         assert_int_equal(c[0].state, PMS_COUNT_NOT_COUNTED);
@@ -113,6 +114,31 @@ static void test_accum(void **state)
     assert_int_equal(pms_counterset_stop(s, NULL), PMS_OK);
     munmap(p, 64 * (size_t)sysconf(_SC_PAGESIZE));
     pms_counterset_destroy(s);
+}
+
+/* A group's events need not be next to each other: page-faults and task-clock in one group
+ * around context-switches alone, one read(2) for the two. */
+static void test_group_apart(void **state)
+{
+    (void)state;
+    pms_event *evs;
+    size_t n;
+    assert_int_equal(pms_event_list_parse("page-faults,context-switches,task-clock", &evs, &n), PMS_OK);
+    evs[2].group = evs[0].group;
+    pms_counterset *s;
+    assert_int_equal(pms_counterset_create(&s, evs, n, 0), PMS_OK);
+    free(evs);
+    char *p = fresh_pages(16);
+    assert_int_equal(pms_counterset_start(s), PMS_OK);
+    uint64_t before = faults(s);
+    touch(p, 16);
+    pms_count c[3];
+    assert_int_equal(pms_counterset_read(s, c), PMS_OK);
+    assert_int_equal(c[0].raw - before, 16);
+    assert_int_equal(c[2].state, PMS_COUNT_COUNTED);
+    assert_true(c[2].raw > 0 && c[0].enabled == c[2].enabled); /* one group: one pair of times */
+    pms_counterset_destroy(s);
+    munmap(p, 16 * (size_t)sysconf(_SC_PAGESIZE));
 }
 
 struct other {
@@ -224,6 +250,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_page_faults_start_stop_reset),
         cmocka_unit_test(test_accum),
+        cmocka_unit_test(test_group_apart),
         cmocka_unit_test(test_calling_thread_only),
         cmocka_unit_test(test_unsupported_and_tool_events),
         cmocka_unit_test(test_mux_estimator),

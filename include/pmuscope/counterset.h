@@ -12,11 +12,12 @@
  * page and its seqlock, with the enabled and running times brought up to now from the page's
  * time fields. Everything else (software events, an event off the counters at the moment,
  * kernels that do not allow it) is read with read(2): one call per group. Groups are those of
- * the events (pms_event.group): {a,b} in an event list.
+ * the events (pms_event.group: {a,b} in an event list; events with the same number form one
+ * group wherever they are in the list).
  *
  * Use a set on the thread that made it (user-space reads only see that thread's counters).
- * As perf does, an event the kernel refuses to count in kernel mode (perf_event_paranoid) is
- * counted in user mode instead, and its name gets ":u". */
+ * The events are opened as given: pms_event_probe_user_fallback (or pms_event_set_prepare)
+ * first gives perf's user-mode fallback where perf_event_paranoid refuses the kernel. */
 #ifndef PMUSCOPE_COUNTERSET_H
 #define PMUSCOPE_COUNTERSET_H
 #include "pmuscope/counter.h"
@@ -45,7 +46,7 @@ int pms_counterset_create(pms_counterset **out, const pms_event *events, size_t 
 void pms_counterset_destroy(pms_counterset *s);
 
 size_t pms_counterset_count(const pms_counterset *s);
-/* Event i as opened (its name with ":u" where it fell back to user mode). */
+/* Event i. */
 const pms_event *pms_counterset_event(const pms_counterset *s, size_t i);
 /* Why event i is <not supported>, or NULL. */
 const char *pms_counterset_unsupported_reason(const pms_counterset *s, size_t i);

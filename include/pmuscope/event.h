@@ -88,11 +88,6 @@ int pms_event_is_software(const pms_event *ev);
  * values are times and their sampling periods are in ns. */
 int pms_event_counts_time(uint32_t type, uint64_t config);
 
-/* As perf does for a user whom perf_event_paranoid refuses kernel-mode counting: makes ev count
- * user mode only (exclude_kernel, exclude_hv) and appends ":u" to its name, where ev asked for
- * both modes; returns 1 if it did, 0 if ev already excludes a mode (nothing to fall back to). */
-int pms_event_user_only(pms_event *ev);
-
 /* The time-based software event that can stand in for ev when the machine cannot
  * count it (--fallback): cpu-clock for sampling, task-clock for counting/intervals. */
 typedef enum pms_fallback_use { PMS_FALLBACK_SAMPLING, PMS_FALLBACK_COUNTING } pms_fallback_use;

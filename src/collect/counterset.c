@@ -59,8 +59,7 @@ void pms_counterset_destroy(pms_counterset *s)
     free(s);
 }
 
-/* Opens event i on the calling thread (in the group of leader_fd, or leading a new one).
- * As perf, an event refused for kernel mode is counted in user mode, named NAME:u. */
+/* Opens event i on the calling thread (in the group of leader_fd, or leading a new one). */
 static int open_member(pms_counterset *s, size_t i, int leader_fd, bool user_reads)
 {
     pms_event *ev = &s->events[i];
@@ -75,13 +74,6 @@ static int open_member(pms_counterset *s, size_t i, int leader_fd, bool user_rea
     if (fd == PMS_EINVAL && attr.config1 != ev->attr.config1) { /* a kernel without arm64 user access */
         attr.config1 = ev->attr.config1;
         fd = pms_event_open(ev->name, &attr, 0, -1, leader_fd, PERF_FLAG_FD_CLOEXEC);
-    }
-    pms_event user_mode = *ev;
-    if (fd == PMS_EPERM && pms_event_user_only(&user_mode)) {
-        attr.exclude_kernel = user_mode.attr.exclude_kernel;
-        attr.exclude_hv = user_mode.attr.exclude_hv;
-        fd = pms_event_open(user_mode.name, &attr, 0, -1, leader_fd, PERF_FLAG_FD_CLOEXEC);
-        if (fd >= 0) *ev = user_mode;
     }
     return fd;
 }

@@ -1,5 +1,4 @@
-/* Time-based software events that stand in for hardware events (--fallback), and user mode
- * standing in for kernel mode where perf_event_paranoid refuses the kernel. */
+/* Time-based software events that stand in for hardware events (--fallback). */
 #include "event/event_internal.h"
 #include "util/error.h"
 
@@ -40,12 +39,4 @@ int pms_event_fallback(const pms_event *ev, pms_fallback_use use, pms_event *out
     sub.group = ev->group;
     *out = sub;
     return PMS_OK;
-}
-
-int pms_event_user_only(pms_event *ev)
-{
-    if (ev->attr.exclude_kernel || ev->attr.exclude_user || strlen(ev->name) + 2 >= sizeof ev->name) return 0;
-    ev->attr.exclude_kernel = ev->attr.exclude_hv = 1;
-    strcat(ev->name, ":u");
-    return 1;
 }

@@ -120,8 +120,8 @@ static int prepare_events(const char *spec)
     pms__markers.unsupported = calloc(n ? n : 1, sizeof *pms__markers.unsupported);
     if (!pms__markers.unsupported) r = pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t i = 0; r == PMS_OK && i < n; i++) {
-        r = pms_event_probe(&ev[i]);
-        if (r == PMS_EPERM && pms_event_user_only(&ev[i])) r = pms_event_probe(&ev[i]);
+        int user_only;
+        r = pms_event_probe_user_fallback(&ev[i], &user_only);
         if (r == PMS_ENOTSUP) {
             r = (pms__markers.unsupported[i] = strdup(pms_strerror())) ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
         }

@@ -60,8 +60,9 @@ void pms_count_scale(pms_count *c);
 /* The counts of the interval between two cumulative reads, scaled, with now's dispersion; one
  * whose count or times went backwards is PMS_COUNT_IMPOSSIBLE (PMS_FLAW_BACKWARDS). */
 void pms_count_delta(const pms_count *now, const pms_count *before, size_t n, pms_count *out);
-/* Flags a scaled count of ev above the most ev can count in its enabled time (a clock: one ns
- * per ns, with 1% for the clocks' own rounding) as PMS_COUNT_IMPOSSIBLE. */
+/* Flags a scaled count of ev (one that multiplexing scaled) above the most ev can count in its
+ * enabled time (a clock: one ns per ns, with 1% for the clocks' own skew) as
+ * PMS_COUNT_IMPOSSIBLE. */
 void pms_count_check(pms_count *c, const pms_event *ev);
 
 typedef struct pms_counter pms_counter;

@@ -85,6 +85,10 @@ void pms_count_delta(const pms_count *now, const pms_count *before, size_t n, pm
 
 void pms_count_check(pms_count *c, const pms_event *ev)
 {
-    if (c->state != PMS_COUNT_COUNTED || !pms_event_counts_time(ev->attr.type, ev->attr.config)) return;
+    /* Only a scaled count: an unscaled clock is what the kernel counted, a few us off its
+     * enabled time at most (the two are taken from different clocks). */
+    if (c->state != PMS_COUNT_COUNTED || c->running >= c->enabled ||
+        !pms_event_counts_time(ev->attr.type, ev->attr.config))
+        return;
     if (c->value > 1.01 * (double)c->enabled) impossible(c, PMS_FLAW_ABOVE_MAXIMUM);
 }

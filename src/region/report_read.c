@@ -66,6 +66,12 @@ static int read_state(const reader *rd, json_t *obj, const char *where, pms_coun
     for (size_t k = 0; k < sizeof states / sizeof *states; k++)
         if (strcmp(state, pms_count_state_name(states[k])) == 0) c->state = states[k], r = PMS_OK;
     free(state);
+    char *flaw;
+    if (r == PMS_OK && c->state == PMS_COUNT_IMPOSSIBLE && get_string(rd, obj, "flaw", where, true, &flaw) == PMS_OK) {
+        for (pms_count_flaw f = PMS_FLAW_BACKWARDS; flaw && f <= PMS_FLAW_ABOVE_MAXIMUM; f++)
+            if (strcmp(flaw, pms_count_flaw_text(f)) == 0) c->flaw = f;
+        free(flaw);
+    }
     if (r) {
         char at[600];
         snprintf(at, sizeof at, "%s.state", where);

@@ -15,9 +15,13 @@ ev=task-clock,page-faults,context-switches
 
 "$PMUSCOPE" stat --regions --json -e "$ev" -o "$tmp/r.json" -- "$prog" -t 3 -p 57 -r 4 -n 100000 ||
     fail "stat --regions --json"
-python3 - "$tmp/r.json" <<'EOF' || fail "the report's counts (above)"
+# Under AddressSanitizer, its allocator and shadow memory fault pages of their own around the
+# mmap and munmap in "work" (the stores in "pages" go unchecked: exact there too).
+sanitized=$(grep -c '^PMS_SANITIZE:BOOL=ON' "$PMS_BUILD_DIR/CMakeCache.txt" || true)
+python3 - "$tmp/r.json" "$sanitized" <<'EOF' || fail "the report's counts (above)"
 import json, sys
 d = json.load(open(sys.argv[1]))
+sanitized = sys.argv[2] == "1"
 names = [e["name"] for e in d["events"]]
 assert names == ["task-clock", "page-faults", "context-switches"], names
 assert all(e["read"] == "read(2)" for e in d["events"]), d["events"]   # software events: read(2)
@@ -35,7 +39,7 @@ for t in threads:
     assert pf(pages)["value"] == 228 and pf(pages)["raw"] == 228, pf(pages)
     assert pf(loop)["value"] == 0, pf(loop)
     extra = pf(work)["value"] - 228
-    assert 0 <= extra <= 2, ("work", t, pf(work))
+    assert 0 <= extra <= (1000 if sanitized else 2), ("work", t, pf(work))
     print(f"thread {t}: pages 228, loop 0, work 228 + {extra} page faults, 4 calls each")
 assert d["errors"] == [], d["errors"]
 EOF

@@ -2,8 +2,9 @@
 # loop of exactly 5 instructions an iteration. In the guest (-icount) its instructions:u are
 # exact: two loop lengths differ by exactly 5 x their difference, on both threads, read in user
 # space (kernel.perf_user_access = 1, arm64's user access, Linux 5.17+) and through read(2)
-# (perf_user_access = 0); what each read path adds of its own is a constant, the same on both
-# threads and at both lengths, smaller in user space. cycles:u equals instructions:u there.
+# (perf_user_access = 0); what each read path adds of its own (user-mode instructions: a
+# read(2)'s kernel work is not in :u) is a constant, the same on both threads and at both
+# lengths. cycles:u equals instructions:u there. (What a read costs in all: the benchmark.)
 # PAPI 7 (its perf_event component) counts the same loop with PAPI_start/PAPI_stop: the same
 # exact difference, and the same count within the two libraries' own read paths (2000
 # instructions). `pmuscope stat --regions` prints the table. On real hardware (make
@@ -56,9 +57,6 @@ for mode in 1 0; do
     echo "$how: loop of $n1 and $n2 iterations: +$((k * (n2 - n1))) instructions exactly; the markers' own: $extra"
     echo "$extra" | head -1 > out/extra$mode
 done
-if [ "$guest" = 1 ]; then
-    [ "$(cat out/extra1)" -lt "$(cat out/extra0)" ] || fail "user-space reads add $(cat out/extra1), read(2) $(cat out/extra0)"
-fi
 
 # PAPI on the same loop (and the same events): PAPI_TOT_INS, PAPI_TOT_CYC (user mode, PAPI's default).
 if command -v pmu_papi > /dev/null; then

@@ -13,22 +13,26 @@
 #define KNOWN_LOOP_BODY "1: add $1, %1\n\txor %1, %2\n\tadd $3, %2\n\tsub $1, %0\n\tjnz 1b"
 #endif
 
+/* Defines static unsigned long NAME(unsigned long n): the loop, n times (a function of the
+ * caller's naming, so that its samples carry the caller's name: loop's is run()). */
 #ifdef KNOWN_LOOP_BODY
 #define KNOWN_LOOP_INSNS 5
-static unsigned long known_loop(unsigned long n)
-{
-    unsigned long a = 0, b = 0;
-    if (n == 0) return 0;
-    __asm__ volatile(KNOWN_LOOP_BODY : "+r"(n), "+r"(a), "+r"(b) : : "cc");
-    return b;
-}
+#define KNOWN_LOOP_FUNCTION(name)                                                        \
+    static unsigned long name(unsigned long n)                                           \
+    {                                                                                    \
+        unsigned long a = 0, b = 0;                                                      \
+        if (n == 0) return 0;                                                            \
+        __asm__ volatile(KNOWN_LOOP_BODY : "+r"(n), "+r"(a), "+r"(b) : : "cc");           \
+        return b;                                                                        \
+    }
 #else
 #define KNOWN_LOOP_INSNS 0
-static unsigned long known_loop(unsigned long n)
-{
-    volatile unsigned long b = 0;
-    for (unsigned long i = 0; i < n; i++) b += i;
-    return b;
-}
+#define KNOWN_LOOP_FUNCTION(name)                                                        \
+    static unsigned long name(unsigned long n)                                           \
+    {                                                                                    \
+        volatile unsigned long b = 0;                                                    \
+        for (unsigned long i = 0; i < n; i++) b += i;                                    \
+        return b;                                                                        \
+    }
 #endif
 #endif

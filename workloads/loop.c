@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+KNOWN_LOOP_FUNCTION(run)
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--insns") == 0) {
@@ -21,5 +23,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: loop N | loop --insns\n");
         return 2;
     }
-    return known_loop(n) == 1 ? 3 : 0; /* the result is used, so the loop stays */
+    return run(n) == 1 ? 3 : 0; /* the result is used, so the loop stays */
 }

@@ -29,6 +29,8 @@
 
 #define MAX_EVENTS 16
 
+KNOWN_LOOP_FUNCTION(known_loop)
+
 volatile unsigned long loop_result;
 
 static int papi_fail(const char *what, int rc)

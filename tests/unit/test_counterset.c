@@ -37,20 +37,8 @@ static char *fresh_pages(size_t n)
     return p;
 }
 
-/* AddressSanitizer would check each store against its shadow memory, and touching the shadow
- * faults pages of its own: the loop that touches the pages goes unchecked, so that its page
- * faults are the program's. */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNCHECKED __attribute__((no_sanitize_address))
-#else
-#define UNCHECKED
-#endif
 
-UNCHECKED static void touch(char *p, size_t n)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    for (size_t i = 0; i < n; i++) ((volatile char *)p)[i * page] = 1;
-}
+static void touch(char *p, size_t n) { pms_test_touch_pages(p, n); }
 
 /* The first event's count (page-faults) of a set of up to 8. */
 static uint64_t faults(pms_counterset *s)

@@ -14,19 +14,8 @@
 
 static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
-/* AddressSanitizer would check each store against its shadow memory, and touching the shadow
- * faults pages of its own: the loop that touches the pages goes unchecked, so that its page
- * faults are the program's. */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNCHECKED __attribute__((no_sanitize_address))
-#else
-#define UNCHECKED
-#endif
 
-UNCHECKED static void touch(char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) ((volatile char *)p)[i * page_size()] = 1;
-}
+static void touch(char *p, size_t n) { pms_test_touch_pages(p, n); }
 
 /* n fresh pages, touched once each inside region name: n page faults. */
 static void touch_in(const char *name, size_t n)

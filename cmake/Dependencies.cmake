@@ -4,6 +4,8 @@ find_package(Threads REQUIRED)
 
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
 pkg_check_modules(GSL REQUIRED IMPORTED_TARGET gsl)
+# Reading the region markers' JSON reports back (pmuscope stat --regions).
+pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 # OLS by LAPACK's QR (dgeqrf, declared by LAPACKE's lapack.h) from OpenBLAS's single-threaded
 # build, linked by its own folder so that the build's (and the install's) RUNPATH names it:
 # Debian's default libopenblas.so.0 is the pthread build, whose threads only slow a

@@ -31,6 +31,7 @@ test_packages=(
   prometheus prometheus-node-exporter
   chromium
   gcc-aarch64-linux-gnu qemu-system-arm cpio
+  libpapi-dev papi-tools
 )
 case $set_name in
   build) packages=("${build_packages[@]}") ;;

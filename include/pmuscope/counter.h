@@ -4,7 +4,8 @@
  * Each {..} group of the event list is opened as one perf group and read with
  * read_format GROUP|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID; values are summed over
  * the threads. When the kernel multiplexes the counters, the scaled value is
- * raw x enabled / running, as perf stat reports it. */
+ * raw x enabled / running, as perf stat reports it, with its standard uncertainty
+ * (pmuscope/multiplex.h); a count that multiplexing made impossible is flagged. */
 #ifndef PMUSCOPE_COUNTER_H
 #define PMUSCOPE_COUNTER_H
 #include "pmuscope/event.h"
@@ -24,7 +25,16 @@ typedef enum pms_count_state {
     PMS_COUNT_COUNTED,       /* ran for some time: value is meaningful */
     PMS_COUNT_NOT_COUNTED,   /* opened but never scheduled (running time 0): "<not counted>" */
     PMS_COUNT_NOT_SUPPORTED, /* could not be opened (only with PMS_COUNTER_SKIP_UNSUPPORTED) */
+    PMS_COUNT_IMPOSSIBLE,    /* a count no run can give (flaw says which): "<impossible>", no value */
 } pms_count_state;
+
+/* Why a count is PMS_COUNT_IMPOSSIBLE. */
+typedef enum pms_count_flaw {
+    PMS_FLAW_NONE,
+    PMS_FLAW_BACKWARDS,       /* the count or a time went backwards between two reads */
+    PMS_FLAW_RUNNING_EXCEEDS, /* running time above enabled time */
+    PMS_FLAW_ABOVE_MAXIMUM,   /* above the most the event can count in its enabled time */
+} pms_count_flaw;
 
 typedef struct pms_count {
     uint64_t raw;     /* counter value summed over threads */
@@ -32,14 +42,28 @@ typedef struct pms_count {
     uint64_t running; /* ns it was actually on a counter */
     double value;     /* scaled: raw x enabled / running */
     pms_count_state state;
+    pms_count_flaw flaw;  /* with PMS_COUNT_IMPOSSIBLE */
+    double dispersion;    /* sigma2 of the windows read so far (pmuscope/multiplex.h), used when */
+    uint64_t windows;     /* these are 2 or more (else, as in a zeroed count, the spread is unknown) */
+    double uncertainty;   /* standard uncertainty of value from multiplexing, in value's unit:
+                             0 when the event ran all its enabled time */
 } pms_count;
 
-/* "counted", "<not counted>", "<not supported>". */
+/* "counted", "<not counted>", "<not supported>", "<impossible>". */
 const char *pms_count_state_name(pms_count_state s);
-/* Scales raw by enabled/running and sets the state (not counted when running is 0). */
+/* What a flaw means: "the count went backwards between two reads", ... ("" for none). */
+const char *pms_count_flaw_text(pms_count_flaw f);
+/* Scales raw by enabled/running, sets the state (not counted when running is 0, impossible
+ * when running exceeds enabled) and the uncertainty from c->dispersion and c->windows. A count already
+ * flagged PMS_COUNT_IMPOSSIBLE stays so. */
 void pms_count_scale(pms_count *c);
-/* The counts of the interval between two cumulative reads, scaled. */
+/* The counts of the interval between two cumulative reads, scaled, with now's dispersion; one
+ * whose count or times went backwards is PMS_COUNT_IMPOSSIBLE (PMS_FLAW_BACKWARDS). */
 void pms_count_delta(const pms_count *now, const pms_count *before, size_t n, pms_count *out);
+/* Flags a scaled count of ev (one that multiplexing scaled) above the most ev can count in its
+ * enabled time (a clock: one ns per ns, with 1% for the clocks' own skew) as
+ * PMS_COUNT_IMPOSSIBLE. */
+void pms_count_check(pms_count *c, const pms_event *ev);
 
 typedef struct pms_counter pms_counter;
 

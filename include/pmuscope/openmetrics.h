@@ -10,8 +10,9 @@
  *   pmuscope_event_enabled_seconds counter  time each event was enabled
  *   pmuscope_event_running_seconds counter  time it was on a counter (below enabled when the
  *                                           kernel multiplexed it)
- *   pmuscope_event_uncertainty     gauge    the standard error of the scaled count where it was
- *                                           multiplexed (0 where it ran all the time)
+ *   pmuscope_event_uncertainty     gauge    the standard uncertainty of the scaled count where it
+ *                                           was multiplexed (pmuscope/multiplex.h; 0 where it
+ *                                           ran all the time)
  *   pmuscope_events_per_second     gauge    each event's rate over the last interval
  *   pmuscope_ipc                   gauge    instructions per cycle over the last interval
  *   pmuscope_misses_per_kilo_instructions gauge  each *miss* event per 1000 instructions, likewise

@@ -4,7 +4,7 @@
  *
  * Accepted input (detected per file):
  *  - CSV from `perf stat -I MS -x SEP`: time,count,unit,event,run-time,pct,...
- *    (`<not counted>` and `<not supported>` counts become NaN);
+ *    (`<not counted>`, `<not supported>` and pmuscope's `<impossible>` counts become NaN);
  *  - the plain `perf stat -I MS` form: "<time> <count> [unit] <event> [# ...]",
  *    counts with or without thousands separators, with perf's "#  time  counts
  *    unit events" header lines, and the header of the ARM cBench files

@@ -19,7 +19,8 @@ static void usage(FILE *out)
           "       pmuscope stat [options] -p PID\n"
           "       pmuscope stat -a [-C CPUS] [-A] [options] [-- COMMAND [ARGS...]]\n"
           "       pmuscope stat -G CGROUPS [options] [-- COMMAND [ARGS...]]\n"
-          "       pmuscope stat --serve [ADDR:]PORT [-e EVENTS] [-a | -p PID | -G CGROUPS] [-- COMMAND...]\n\n"
+          "       pmuscope stat --serve [ADDR:]PORT [-e EVENTS] [-a | -p PID | -G CGROUPS] [-- COMMAND...]\n"
+          "       pmuscope stat --regions [-e EVENTS] [-x SEP | --json] [-o FILE] -- COMMAND [ARGS...]\n\n"
           "Count events of a command (from its exec) or of every thread of a running process\n"
           "(until it ends or Ctrl-C), and print them as perf stat does (on stderr unless -o).\n\n"
           "  -e, --event EVENTS     events, comma-separated, {a,b} for groups (perf's names, rNNNN,\n"
@@ -60,7 +61,14 @@ static void usage(FILE *out)
           "                         served after it ends, until Ctrl-C (docs/stat.md: the families)\n"
           "      --phases           with --serve and a command or -p: the current phase and its metric\n"
           "                         (pmuscope phase's monitor at its defaults) as gauges\n"
+          "      --regions          run COMMAND, a program with pmuscope's region markers\n"
+          "                         (pmuscope/region.h), and print its report: per region a table\n"
+          "                         of each thread's calls, time and events (-e: the events, else\n"
+          "                         the markers' default); -x SEP for CSV, --json for the report\n"
           "  -h, --help             this help\n\n"
+          "A multiplexed count (more events than counters) carries its uncertainty, one\n"
+          "standard deviation: \"( +- x% multiplexing )\" in the table, one more CSV field,\n"
+          "\"uncertainty\" in JSON; a count multiplexing made impossible reads <impossible>.\n\n"
           "An event this machine cannot count is shown as <not supported> (a note says why),\n"
           "as perf stat shows it; with --schedule=runs it is an error.\n\n"
           "Exit status: the command's (128+N if killed by signal N); 1 if pmuscope cannot\n"
@@ -217,7 +225,7 @@ static bool append_events(char **spec, const char *more)
 
 int cmd_stat(int argc, char **argv)
 {
-    enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES, OPT_SERVE, OPT_PHASES };
+    enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES, OPT_SERVE, OPT_PHASES, OPT_REGIONS };
     static const struct option longopts[] = {
         {"event", required_argument, NULL, 'e'},        {"pid", required_argument, NULL, 'p'},
         {"json-output", no_argument, NULL, 'j'},        {"all-cpus", no_argument, NULL, 'a'},
@@ -230,6 +238,7 @@ int cmd_stat(int argc, char **argv)
         {"sizes", required_argument, NULL, OPT_SIZES},  {"help", no_argument, NULL, 'h'},
         {"cgroup", required_argument, NULL, 'G'},
         {"serve", required_argument, NULL, OPT_SERVE},  {"phases", no_argument, NULL, OPT_PHASES},
+        {"regions", no_argument, NULL, OPT_REGIONS},
         {NULL, 0, NULL, 0},
     };
     stat_opts o = {.repeat = 1};
@@ -304,6 +313,7 @@ int cmd_stat(int argc, char **argv)
             o.serve = optarg;
             break;
         case OPT_PHASES: o.phases = true; break;
+        case OPT_REGIONS: o.regions = true; break;
         case 'h':
             usage(stdout);
             free(o.events_spec);
@@ -341,6 +351,15 @@ int cmd_stat(int argc, char **argv)
                                          "--schedule, -x, -j, --json, --wide or -o");
         else if (o.phases && !o.serve)
             rc = cli_usage_error("stat", "--phases goes with --serve");
+        else if (o.regions && (!has_cmd || o.pid || o.system_wide || o.interval_ms || o.repeat > 1 || o.wide ||
+                               o.json_lines || o.json_path || o.schedule_runs || o.fallback || o.ncgroups || o.serve))
+            rc = cli_usage_error("stat", "--regions runs a command and prints its region report: it goes with -e, "
+                                         "-x, --json and -o only");
+    }
+    if (rc == CLI_OK && o.regions) {
+        rc = stat_regions(&o);
+        free(o.events_spec);
+        return rc;
     }
     if (rc == CLI_OK && o.ncgroups) o.system_wide = true;
     if (rc == CLI_OK && o.serve && !o.interval_ms) o.interval_ms = 1000;

@@ -17,6 +17,7 @@ typedef struct stat_opts {
     const char *output;   /* -o */
     bool wide, json, fallback, schedule_runs; /* json: JSON in place of the text */
     bool json_lines;                          /* -j: perf's JSON lines */
+    bool regions;                             /* --regions: the command's region report */
     bool system_wide, no_aggr;                /* -a (or -C), -A */
     const char *cpus;                         /* -C */
     const char *json_path;                    /* --json=FILE: JSON to FILE beside the text */
@@ -64,5 +65,7 @@ int stat_schedule(const stat_opts *o);
 int stat_serve(const stat_opts *o, const pms_event *events, size_t n, stat_notes *notes);
 /* Whether --serve's argument is [ADDR:]PORT, [ADDR6]:PORT or PORT with PORT 0 to 65535. */
 bool stat_serve_address_valid(const char *spec);
+/* --regions */
+int stat_regions(const stat_opts *o);
 
 #endif

@@ -1,5 +1,6 @@
 /* Counter sets: perf groups opened per thread, read with PERF_FORMAT_GROUP and summed. */
 #include "pmuscope/counter.h"
+#include "pmuscope/multiplex.h"
 #include "pmuscope/target.h"
 
 #include "collect/cgroup.h"
@@ -28,6 +29,10 @@ struct pms_counter {
     uint64_t *ids;      /* nthreads x n: PERF_FORMAT_ID of each fd */
     bool *leader;       /* nthreads x n: fd leads its group (the one to read) */
     uint64_t *buf;      /* one group read */
+    /* The windows between reads that give each count's dispersion (pmuscope/multiplex.h):
+     * of the sums (n) and of every unit's counts (nthreads x n), with the last read of each. */
+    pms_mux_windows *win, *unit_win;
+    pms_count *last, *unit_last;
 };
 
 int pms_counter_create(const pms_event *events, size_t n, unsigned flags, pms_counter **out)
@@ -58,6 +63,9 @@ static void close_all(pms_counter *c)
     free(c->ids);
     free(c->leader);
     free(c->cpus);
+    free(c->win), free(c->unit_win), free(c->last), free(c->unit_last);
+    c->win = c->unit_win = NULL;
+    c->last = c->unit_last = NULL;
     c->cpus = NULL;
     c->fds = NULL;
     c->ids = NULL;
@@ -262,13 +270,38 @@ static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
     return PMS_OK;
 }
 
-/* The states and scaled values of one read. */
-static void finish_counts(const pms_counter *c, pms_count *out)
+/* Adds the window since the last read of these n counts to win, and gives each count the
+ * dispersion of its windows so far. */
+static void add_windows(size_t n, pms_count *out, pms_count *last, pms_mux_windows *win)
 {
-    for (size_t i = 0; i < c->n; i++) {
-        out[i].state = c->unsupported[i] ? PMS_COUNT_NOT_SUPPORTED : PMS_COUNT_COUNTED;
-        pms_count_scale(&out[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (out[i].raw >= last[i].raw && out[i].running >= last[i].running)
+            pms_mux_windows_add(&win[i], out[i].raw - last[i].raw, out[i].running - last[i].running);
+        last[i] = out[i];
+        out[i].dispersion = pms_mux_dispersion(&win[i]);
+        out[i].windows = win[i].n;
     }
+}
+
+/* The states, dispersions and scaled values of one read of n counts (a unit's or the sums),
+ * with the windows kept in *win and *last (allocated at the first read). */
+static int finish_counts(const pms_counter *c, pms_count *out, size_t units, pms_mux_windows **win,
+                         pms_count **last)
+{
+    size_t m = units * c->n;
+    if (!*win) {
+        *win = calloc(m ? m : 1, sizeof **win);
+        *last = calloc(m ? m : 1, sizeof **last);
+        if (!*win || !*last) return pms__fail(PMS_ENOMEM, "out of memory");
+    }
+    add_windows(m, out, *last, *win);
+    for (size_t k = 0; k < m; k++) {
+        size_t i = k % c->n;
+        out[k].state = c->unsupported[i] ? PMS_COUNT_NOT_SUPPORTED : PMS_COUNT_COUNTED;
+        pms_count_scale(&out[k]);
+        pms_count_check(&out[k], &c->events[i]);
+    }
+    return PMS_OK;
 }
 
 int pms_counter_read(pms_counter *c, pms_count *out)
@@ -281,8 +314,7 @@ int pms_counter_read(pms_counter *c, pms_count *out)
                 int r = add_group(c, t, i, out);
                 if (r) return r;
             }
-    finish_counts(c, out);
-    return PMS_OK;
+    return finish_counts(c, out, 1, &c->win, &c->last);
 }
 
 int pms_counter_read_units(pms_counter *c, pms_count *out)
@@ -295,7 +327,6 @@ int pms_counter_read_units(pms_counter *c, pms_count *out)
             int r = c->leader[t * c->n + i] ? add_group(c, t, i, unit) : PMS_OK;
             if (r) return r;
         }
-        finish_counts(c, unit);
     }
-    return PMS_OK;
+    return finish_counts(c, out, c->nthreads, &c->unit_win, &c->unit_last);
 }

@@ -10,11 +10,14 @@ void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count 
     snprintf(v->name, sizeof v->name, "%s", ev->name);
     v->type = ev->attr.type;
     v->config = ev->attr.config;
-    v->value = pms_event_counts_time(v->type, v->config) ? c->value / 1e6 : c->value; /* ns to msec */
+    double unit = pms_event_counts_time(v->type, v->config) ? 1e6 : 1; /* ns to msec */
+    v->value = c->value / unit;
+    v->uncertainty = c->uncertainty / unit;
     v->rel_stddev = NAN;
     v->enabled = c->enabled;
     v->running = c->running;
     v->state = c->state;
+    v->flaw = c->flaw;
     v->per_cpu = false;
     v->cpu = 0;
     v->cgroup[0] = '\0';
@@ -30,6 +33,11 @@ double pms_stat_running_pct(const pms_stat_value *v)
 {
     if (v->running == 0 || v->enabled == 0 || v->running >= v->enabled) return 100.0;
     return 100.0 * (double)v->running / (double)v->enabled;
+}
+
+bool pms_stat_multiplexed(const pms_stat_value *v)
+{
+    return v->state == PMS_COUNT_COUNTED && v->running < v->enabled;
 }
 
 /* The first counted value of the given type/config (of the same CPU as like with -A), or NULL. */

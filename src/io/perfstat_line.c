@@ -36,7 +36,8 @@ static bool is_cpu_tag(struct span s)
 
 static bool is_not_counted(struct span s)
 {
-    return span_is(s, "<not counted>") || span_is(s, "<not supported>");
+    /* <impossible>: pmuscope's flag for a count that multiplexing made impossible */
+    return span_is(s, "<not counted>") || span_is(s, "<not supported>") || span_is(s, "<impossible>");
 }
 
 /* An event name: not empty, not a number, no blanks. */
@@ -108,6 +109,9 @@ bool pms__perfstat_parse_plain(const char *s, size_t len, struct perfstat_line *
     if (c + 1 < nt && (span_is(tok[c], "<not") && (span_is(tok[c + 1], "counted>") || span_is(tok[c + 1], "supported>")))) {
         out->count = NAN;
         c += 2;
+    } else if (c < nt && span_is(tok[c], "<impossible>")) {
+        out->count = NAN;
+        c += 1;
     } else if (c < nt && plain_count(tok[c], &out->count)) {
         c += 1;
     } else {

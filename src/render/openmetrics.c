@@ -107,11 +107,12 @@ static double count_of(const pms_stat_value *v)
     return round(pms_event_counts_time(v->type, v->config) ? v->value * 1e6 : v->value);
 }
 
-/* The standard error of a count scaled by enabled/running: 0 where the event ran all the
- * time; unknown (NaN) where it was multiplexed, until an estimator says more. */
+/* The standard uncertainty of a count scaled by enabled/running (pmuscope/multiplex.h), in the
+ * count's own unit: 0 where the event ran all the time. */
 static double uncertainty_of(const pms_stat_value *v)
 {
-    return v->running >= v->enabled ? 0.0 : NAN;
+    if (v->running >= v->enabled) return 0.0;
+    return pms_event_counts_time(v->type, v->config) ? v->uncertainty * 1e6 : v->uncertainty;
 }
 
 /* The value of the same labels as like with this type and config in values, or NULL. */

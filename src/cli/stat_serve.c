@@ -92,7 +92,11 @@ static int on_interval(void *ctx, double t, const pms_stat_value *v, size_t n)
         s->last = calloc(n ? n : 1, sizeof *s->last);
         if (!s->totals || !s->last) return PMS_ENOMEM;
         memcpy(s->totals, v, n * sizeof *v);
-        for (size_t i = 0; i < n; i++) s->totals[i].value = 0, s->totals[i].enabled = s->totals[i].running = 0;
+        for (size_t i = 0; i < n; i++) {
+            pms_stat_value *tot = &s->totals[i];
+            tot->value = tot->uncertainty = 0;
+            tot->enabled = tot->running = 0;
+        }
         s->n = n;
         s->last_t = 0;
     }
@@ -101,6 +105,9 @@ static int on_interval(void *ctx, double t, const pms_stat_value *v, size_t n)
         tot->value += v[i].state == PMS_COUNT_COUNTED ? v[i].value : 0;
         tot->enabled += v[i].enabled;
         tot->running += v[i].running;
+        /* each interval's scaling error is its own: they add as independent errors do */
+        if (v[i].state == PMS_COUNT_COUNTED && isfinite(v[i].uncertainty))
+            tot->uncertainty = hypot(tot->uncertainty, v[i].uncertainty);
         if (v[i].state == PMS_COUNT_COUNTED) tot->state = PMS_COUNT_COUNTED;
     }
     memcpy(s->last, v, n * sizeof *v);

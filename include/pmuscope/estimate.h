@@ -33,6 +33,12 @@ typedef struct pms_runs {
     double *events;  /* n_runs x n_counters, row-major */
     size_t *lines;   /* line of each run in its source file (1-based), for messages */
     char *source;    /* the file the runs came from */
+    /* rows (runs, or intervals summed into runs) left out because a count in them was
+     * missing, not a number or negative (pms_runs_input.drop_missing), in file order: the
+     * line of each and why ("column 'X': found 'abc'") */
+    size_t n_dropped;
+    size_t *dropped_lines;
+    char **dropped_why;
 } pms_runs;
 
 void pms_runs_destroy(pms_runs *r);
@@ -42,10 +48,13 @@ struct pms_table; /* pmuscope/table.h */
 /* Reads a runs table (CSV or TSV with a header; see pms_table): the first column
  * is the run label, `cycles_col` (NULL: "cycles", then "CPU_CYCLES") the measured
  * cycles, every other numeric column a counter except `size` and the names in
- * `ignore` (NULL-terminated, may be NULL). A column whose values are not all
- * numbers is left out unless it is the cycles column (an error there).
- * Fails with the file and line of a missing or non-finite value, of zero or
- * negative cycles, and on a table with no runs or no counters. */
+ * `ignore` (NULL-terminated, may be NULL). A text column is left out; one whose
+ * cells are numbers but for some is a counter with bad cells. Fails with
+ * file:line:column at the first count that is missing, not a number or negative
+ * (pms_runs_load with drop_missing leaves such runs out instead), on zero cycles,
+ * on a table with no runs or no counters, and on an interval table (its first
+ * column a time or interval number, or the ARM cBench layout): such a table is
+ * read by pms_runs_sum_intervals (PMS_EFORMAT, naming that option: sum_intervals). */
 int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out);
 /* The same from a table already read or built (lines as the table gives them). */
 int pms_runs_from_table(const struct pms_table *t, const char *cycles_col, const char *const *ignore, pms_runs **out);
@@ -89,6 +98,9 @@ typedef struct pms_runs_input {
     const char *const *group_by; /* PMS_RUNS_INTERVALS: the run columns (NULL: the ARM cBench TSV) */
     const char *const *ignore;   /* columns that are not counters (tables) */
     const char *cycles_col;      /* NULL: the usual names (cycles, CPU_CYCLES, ...) */
+    /* leave out the rows (runs of a table, intervals of an interval table) with a count that is
+     * missing, not a number or negative, listing them (pms_runs.dropped_*), instead of failing */
+    bool drop_missing;
 } pms_runs_input;
 
 /* Reads the runs of `in` into *out. Fails (PMS_EINVAL) on a missing path, on more than
@@ -273,7 +285,11 @@ typedef struct pms_mracm_pair {
 
 typedef struct pms_mracm_fit {
     bool applicable;
-    char reason[256];      /* why not, as "NA" in the paper's TABLE X */
+    char reason[480];      /* why not, as "NA" in the paper's TABLE X: the |r| seen, and what would pass */
+    /* set when the chosen pair's fit does not support it: a counter of the pair whose
+     * coefficient is not significant (p > alpha), e.g. a noise counter paired with
+     * instructions */
+    char warning[256];
     pms_mracm_procedure procedure;
     pms_mracm_criterion criterion;
     size_t n_held_out;     /* runs the pairs were judged on with a validation split (0: none) */

@@ -95,6 +95,9 @@ static void usage(FILE *out)
             "                      --group-by it must be the ARM cBench merged TSV (grouped by\n"
             "                      Benchmark, frequency and Run(#))\n"
             "  --group-by COLS     the columns that identify a run (implies --sum-intervals)\n"
+            "  --drop-missing      leave out the runs (with --sum-intervals: the intervals) with a\n"
+            "                      count that is missing, not a number or negative, naming them,\n"
+            "                      instead of stopping at the first with its file:line:column\n"
             "  --windows FILES     program windows (#Name Start(ns) End(ns)), one per RUNS file\n"
             "  --write-runs FILE   write the runs table used (CSV) to FILE\n"
             "  --write-lp FILE     write the LP model (CPLEX LP format, for glpsol --lp)\n"
@@ -112,7 +115,7 @@ static void usage(FILE *out)
 typedef struct est_options {
     const char *train, *test, *cycles, *write_runs, *write_lp, *svg, *csv, *json, *output, *boot_file;
     char **counters, **ignore, **group_by, **windows;
-    bool by_index, sum_intervals;
+    bool by_index, sum_intervals, drop_missing;
     pms_estimate_options fit; /* methods and their options */
 } est_options;
 
@@ -136,7 +139,7 @@ static int parse_options(int argc, char **argv, est_options *o)
     enum { O_TRAIN = 256, O_TEST, O_BY_INDEX, O_CYCLES, O_COUNTERS, O_IGNORE, O_METHOD, O_SELECT, O_ALPHA, O_HIGH,
            O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON, O_CSV,
            O_MRACM, O_CRITERION, O_INSTRUCTIONS, O_PCR_SHARE, O_BOOT, O_BOOT_BLOCK, O_BOOT_FILE, O_FOLDS, O_LEVEL,
-           O_LASSO_LAMBDA };
+           O_LASSO_LAMBDA, O_DROP_MISSING };
     static const struct option opts[] = {
         {"train", required_argument, 0, O_TRAIN},       {"test", required_argument, 0, O_TEST},
         {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
@@ -155,7 +158,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"bootstrap", required_argument, 0, O_BOOT},    {"bootstrap-block", required_argument, 0, O_BOOT_BLOCK},
         {"bootstrap-replicates", required_argument, 0, O_BOOT_FILE},
         {"folds", required_argument, 0, O_FOLDS},       {"level", required_argument, 0, O_LEVEL},
-        {"lasso-lambda", required_argument, 0, O_LASSO_LAMBDA},
+        {"lasso-lambda", required_argument, 0, O_LASSO_LAMBDA}, {"drop-missing", no_argument, 0, O_DROP_MISSING},
         {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
     for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = m <= PMS_EST_MRACM; /* the paper's three */
@@ -179,6 +182,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_GROUP: free(o->group_by), o->group_by = cli_split_list(optarg, NULL), o->sum_intervals = true; break;
         case O_WINDOWS: free(o->windows), o->windows = cli_split_list(optarg, NULL); break;
         case O_SUM: o->sum_intervals = true; break;
+        case O_DROP_MISSING: o->drop_missing = true; break;
         case O_WRUNS: o->write_runs = optarg; break;
         case O_WLP: o->write_lp = optarg; break;
         case O_SVG: o->svg = optarg; break;
@@ -275,15 +279,23 @@ static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
 {
     const char *one[] = {arg, NULL};
     char **files = o->windows ? cli_split_list(arg, NULL) : NULL;
-    pms_runs_input in = {o->windows ? PMS_RUNS_WINDOWS : o->sum_intervals ? PMS_RUNS_INTERVALS : PMS_RUNS_TABLE,
-                         files ? (const char *const *)files : one, (const char *const *)o->windows,
-                         (const char *const *)o->group_by, (const char *const *)o->ignore, o->cycles};
+    pms_runs_input in = {.format = o->windows ? PMS_RUNS_WINDOWS : o->sum_intervals ? PMS_RUNS_INTERVALS : PMS_RUNS_TABLE,
+                         .drop_missing = o->drop_missing,
+                         .paths = files ? (const char *const *)files : one,
+                         .windows = (const char *const *)o->windows,
+                         .group_by = (const char *const *)o->group_by,
+                         .ignore = (const char *const *)o->ignore,
+                         .cycles_col = o->cycles};
     size_t nf = 0, nw = 0;
     while (files && files[nf]) nf++;
     while (o->windows && o->windows[nw]) nw++;
     int rc = nf == nw ? pms_runs_load(runs, &in) < 0 ? cli_lib_error() : 0
                       : cli_usage_error("estimate", "%zu interval files but %zu --windows files", nf, nw);
     free(files);
+    if (rc == 0 && (*runs)->n_dropped) /* the report names them all; a warning says how many */
+        cli_warn("--drop-missing left out %zu %s with a missing or bad count, the first at line %zu (%s)",
+                 (*runs)->n_dropped, o->sum_intervals ? "intervals" : "runs", (*runs)->dropped_lines[0],
+                 (*runs)->dropped_why[0]);
     return rc;
 }
 

@@ -123,6 +123,24 @@ static void print_heldout_note(FILE *out, const pms_estimate_data *d, const pms_
         }
 }
 
+/* MRACM explaining itself under the table: a pair its own fit does not support, and the
+ * partial-correlation pick beside the chosen pair when they differ. */
+static void print_mracm_notes(FILE *out, const pms_estimate_data *d, const pms_estimate_result *r)
+{
+    const pms_mracm_fit *f = &r->mracm;
+    if (r->ok && f->warning[0]) fprintf(out, "MRACM warning: %s\n", f->warning);
+    size_t p = f->pick[PMS_MRACM_BY_PARTIAL];
+    if (!f->correlation || p == PMS_MRACM_NONE || (r->ok && p == f->best)) return;
+    const pms_mracm_pair *q = &f->pairs[p];
+    pms__num_text e1, e2;
+    if (r->ok)
+        fprintf(out, "MRACM: the chosen pair is %s + %s; ", d->names[f->pairs[f->best].high], d->names[f->pairs[f->best].low]);
+    else
+        fprintf(out, "MRACM: not applicable; ");
+    fprintf(out, "--criterion partial picks %s + %s (fit |err| %s%%, leave-one-run-out |err| %s%%)\n", d->names[q->high],
+            d->names[q->low], pms__num(&e1, "%.4g", q->error_pct), pms__num(&e2, "%.4g", q->loo_error_pct));
+}
+
 static const char *bound_text(pms__num_text *buf, double v)
 {
     return isinf(v) ? "unbounded" : pms__num(buf, "%.6g", v);
@@ -330,6 +348,7 @@ static void print_mracm(FILE *out, const pms_estimate_data *d, const pms_estimat
                 q->candidate ? "" : "  (partial correlation pick)");
     }
     if (f->correlation) print_picks(out, d, f);
+    if (f->warning[0]) fprintf(out, "  warning: %s\n", f->warning);
     if (f->applicable) print_lm(out, f->lm);
 }
 
@@ -337,10 +356,17 @@ void pms_estimate_write_text(FILE *out, const pms_estimate_data *d, const pms_es
 {
     const pms_runs *r = d->runs;
     fprintf(out, "%s: %zu runs, %zu counters, cycles from %s\n", r->source, r->n_runs, d->n_counters, r->cycles_name);
+    if (r->n_dropped) {
+        fprintf(out, "left out for a missing or bad count (%zu):", r->n_dropped);
+        for (size_t k = 0; k < r->n_dropped && k < 10; k++)
+            fprintf(out, "%s line %zu (%s)", k ? ";" : "", r->dropped_lines[k], r->dropped_why[k]);
+        fprintf(out, "%s\n", r->n_dropped > 10 ? "; ..." : "");
+    }
     print_runs(out, "fitting runs", d, d->train, d->n_train);
     if (d->n_test) print_runs(out, "test runs", d, d->test, d->n_test);
     print_table(out, d, res);
     print_heldout_note(out, d, res);
+    if (res[PMS_EST_MRACM].wanted) print_mracm_notes(out, d, &res[PMS_EST_MRACM]);
     print_intervals(out, d, res);
     if (res[PMS_EST_LP].ok) print_lp(out, d, &res[PMS_EST_LP].lp), print_bootstrap(out, d, &res[PMS_EST_LP]);
     if (res[PMS_EST_MRA].ok) print_mra(out, d, &res[PMS_EST_MRA], &res[PMS_EST_MRA].mra, "MRA");

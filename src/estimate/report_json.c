@@ -189,6 +189,9 @@ static void json_method_details(pms_json *j, const pms_estimate_data *d, size_t 
         for (size_t i = 0; i < d->n_counters; i++) pms_json_kv_double(j, d->names[i], f->partial[i]);
         pms_json_object_end(j);
     }
+    if (f->warning[0]) pms_json_kv_string(j, "warning", f->warning);
+    pms_json_kv_bool(j, "partial_pick_differs", f->pick[PMS_MRACM_BY_PARTIAL] != PMS_MRACM_NONE &&
+                                                    (!f->applicable || f->pick[PMS_MRACM_BY_PARTIAL] != f->best));
     pms_json_key(j, "picks");
     pms_json_object_begin(j);
     for (size_t c = 0; c < PMS_MRACM_CRITERIA; c++) {
@@ -231,6 +234,15 @@ void pms_estimate_write_json(FILE *out, const pms_estimate_data *d, const pms_es
     pms_json_object_begin(&j);
     pms_json_kv_string(&j, "source", d->runs->source);
     pms_json_kv_string(&j, "cycles", d->runs->cycles_name);
+    pms_json_key(&j, "dropped");
+    pms_json_array_begin(&j);
+    for (size_t k = 0; k < d->runs->n_dropped; k++) {
+        pms_json_object_begin(&j);
+        pms_json_kv_uint(&j, "line", d->runs->dropped_lines[k]);
+        pms_json_kv_string(&j, "why", d->runs->dropped_why[k]);
+        pms_json_object_end(&j);
+    }
+    pms_json_array_end(&j);
     pms_json_key(&j, "train");
     pms_json_array_begin(&j);
     for (size_t a = 0; a < d->n_train; a++) pms_json_string(&j, d->runs->labels[d->train[a]]);

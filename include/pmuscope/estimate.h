@@ -39,6 +39,9 @@ typedef struct pms_runs {
     size_t n_dropped;
     size_t *dropped_lines;
     char **dropped_why;
+    /* a runs table whose first column is a time or an interval number: maybe an interval
+     * table, whose rows pms_runs_sum_intervals would sum into runs (callers may say so) */
+    bool intervals_like;
 } pms_runs;
 
 void pms_runs_destroy(pms_runs *r);
@@ -52,9 +55,9 @@ struct pms_table; /* pmuscope/table.h */
  * cells are numbers but for some is a counter with bad cells. Fails with
  * file:line:column at the first count that is missing, not a number or negative
  * (pms_runs_load with drop_missing leaves such runs out instead), on zero cycles,
- * on a table with no runs or no counters, and on an interval table (its first
- * column a time or interval number, or the ARM cBench layout): such a table is
- * read by pms_runs_sum_intervals (PMS_EFORMAT, naming that option: sum_intervals). */
+ * on a table with no runs or no counters, and on the ARM cBench interval table
+ * (PMS_EFORMAT, naming the option that reads it: sum_intervals); a first column
+ * that is a time or an interval number sets intervals_like. */
 int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out);
 /* The same from a table already read or built (lines as the table gives them). */
 int pms_runs_from_table(const struct pms_table *t, const char *cycles_col, const char *const *ignore, pms_runs **out);

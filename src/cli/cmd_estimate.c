@@ -292,6 +292,9 @@ static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
     int rc = nf == nw ? pms_runs_load(runs, &in) < 0 ? cli_lib_error() : 0
                       : cli_usage_error("estimate", "%zu interval files but %zu --windows files", nf, nw);
     free(files);
+    if (rc == 0 && (*runs)->intervals_like)
+        cli_warn("%s: the run labels (the first column: '%s', ...) are times or interval numbers: each row is a run here; "
+                 "--sum-intervals --group-by COLS sums an interval table's rows into runs", arg, (*runs)->labels[0]);
     if (rc == 0 && (*runs)->n_dropped) /* the report names them all; a warning says how many */
         cli_warn("--drop-missing left out %zu %s with a missing or bad count, the first at line %zu (%s)",
                  (*runs)->n_dropped, o->sum_intervals ? "intervals" : "runs", (*runs)->dropped_lines[0],

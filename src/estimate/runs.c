@@ -159,19 +159,22 @@ int pms__runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_c
     return PMS_OK;
 }
 
-/* An interval table handed over as a runs table: its first column a time or interval
- * number, or the ARM cBench layout. Each row would be a "run": refused, naming the option. */
-static int refuse_intervals(const pms_table *t)
+/* An interval table handed over as a runs table. The ARM cBench layout (programs in a
+ * Benchmark column, repetitions in Run(#)) is refused, naming the option that sums its
+ * intervals into runs: each interval would be a "run" labelled by its timestamp. A first
+ * column that is a time or an interval number is only noted (intervals_like): one run per
+ * interval is a table some want. */
+static int refuse_intervals(const pms_table *t, bool *intervals_like)
 {
     static const char *const time_like[] = {"interval", "time", "timestamp", "timestamp_ns", "time_ns", "Timestamp",
                                             "Timestamp(ns)", NULL};
     const char *first = pms_table_col_name(t, 0);
-    bool armpm = pms_table_find(t, "Benchmark") >= 0 && pms_table_find(t, "Run(#)") >= 0;
-    if (!pms__runs_name_in(first, time_like) && !armpm) return PMS_OK;
+    *intervals_like = pms__runs_name_in(first, time_like);
+    if (pms_table_find(t, "Benchmark") < 0 || pms_table_find(t, "Run(#)") < 0) return PMS_OK;
     return pms__with_option(
-        pms__fail(PMS_EFORMAT, "%s: an interval table (first column '%s'%s, %zu rows), not one row per run: sum its "
-                              "intervals into runs (with the columns that name a run; one run per interval: group by '%s')",
-                 pms_table_name(t), first, armpm ? ", the ARM cBench layout" : "", pms_table_rows(t), first),
+        pms__fail(PMS_EFORMAT, "%s: an interval table (the ARM cBench layout: first column '%s', %zu rows), not one "
+                              "row per run: sum its intervals into runs (by Benchmark, frequency and Run(#))",
+                 pms_table_name(t), first, pms_table_rows(t)),
         "sum_intervals");
 }
 
@@ -184,7 +187,8 @@ static int runs_from_table(const pms_table *t, const char *cycles_col, const cha
     if (ncol < 3)
         return pms__fail(PMS_EFORMAT, "%s: expected a run label, a cycles column and counter columns, found %zu column%s",
                         path, ncol, ncol == 1 ? "" : "s");
-    int rc = refuse_intervals(t);
+    bool intervals_like = false;
+    int rc = refuse_intervals(t, &intervals_like);
     if (rc < 0) return rc;
     size_t *cols = malloc(ncol * sizeof *cols);
     rc = cols ? pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc) : pms__fail(PMS_ENOMEM, "out of memory");
@@ -196,6 +200,7 @@ static int runs_from_table(const pms_table *t, const char *cycles_col, const cha
         if (counts && pms_event_role_of(name) != PMS_EVENT_NOT_EVENT) cols[k++] = c;
     }
     if (rc == PMS_OK) rc = pms__runs_from_columns(t, 0, cyc, cols, k, drop, out);
+    if (rc == PMS_OK) (*out)->intervals_like = intervals_like;
     free(cols);
     return rc;
 }

@@ -18,6 +18,7 @@ struct column {
     uint64_t *cnt;           /* numeric column read from text: its cells as exact counts */
     size_t cnt_bad_line, cnt_bad_field; /* else the first cell that is not a count */
     pms_count_result cnt_bad;
+    size_t source;           /* the run it came from in a merged table (1, 2, ...), 0 otherwise */
 };
 
 struct pms_table {
@@ -68,6 +69,11 @@ size_t pms_table_cols(const pms_table *t) { return t->ncols; }
 const char *pms_table_name(const pms_table *t) { return t->name; }
 const char *pms_table_col_name(const pms_table *t, size_t col) { return col < t->ncols ? t->cols[col].name : NULL; }
 pms_column_type pms_table_col_type(const pms_table *t, size_t col) { return t->cols[col].type; }
+size_t pms_table_col_source(const pms_table *t, size_t col) { return col < t->ncols ? t->cols[col].source : 0; }
+void pms__table_set_col_source(pms_table *t, size_t col, size_t source)
+{
+    if (col < t->ncols) t->cols[col].source = source;
+}
 size_t pms_table_row_line(const pms_table *t, size_t row) { return t->lines && row < t->nrows ? t->lines[row] : 0; }
 
 long pms_table_find(const pms_table *t, const char *name)
@@ -310,6 +316,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
          * line is among the selected rows, and gives the generic message otherwise */
         s->cols[j].bad_line = c->bad_line;
         s->cols[j].bad_field = c->bad_field;
+        s->cols[j].source = c->source;
     }
     s->nrows = count;
     s->names_unique = false;

@@ -89,9 +89,10 @@ static void test_bad_runs_tables(void **state)
     /* one bad cell in a counter column: the counter is not left out unnoticed (it was: 12 counters became 11) */
     expect_read_error("run,cycles,instructions,branches\nTEST1,100,50,7\nTEST2,200,90,abc\nTEST3,300,95,9\n", NULL,
                       ":3:4: column 'branches': expected a count (0 or more), found 'abc'");
-    /* an interval table read as runs: named, with the option that reads it */
-    expect_read_error("interval,time,cycles,instructions\n1,0.5,100,50\n2,1.0,200,90\n", NULL,
-                      "an interval table (first column 'interval', 2 rows), not one row per run");
+    /* the ARM interval table read as runs: refused, naming the option that reads it */
+    expect_read_error("Timestamp\tBenchmark\tRun(#)\tCPU_CYCLES\tINST_RETIRED\n1481276182904018774\tbitcount\t1\t100\t50\n"
+                      "1481276183412774900\tbitcount\t1\t200\t90\n", NULL,
+                      "an interval table (the ARM cBench layout: first column 'Timestamp', 2 rows), not one row per run");
     expect_read_error("run,cycles,instructions\n", NULL, "no runs");
     expect_read_error("run,cycles,instructions\nTEST1,100,50\n", "cpu-cycles", "cpu-cycles");
     expect_read_error("run,cycles\nTEST1,100\n", NULL, "expected a run label, a cycles column and counter columns");

@@ -46,7 +46,9 @@ static int design_make(const double *x, size_t n, size_t p, const double *y, las
         for (size_t i = 0; i < n; i++) m += x[i * p + j] / (double)n;
         for (size_t i = 0; i < n; i++) ss += (x[i * p + j] - m) * (x[i * p + j] - m);
         d->mean[j] = m, d->sd[j] = sqrt(ss / (double)n);
-        if (!(d->sd[j] > 0)) continue; /* constant: glmnet leaves it out (coefficient 0) */
+        bool constant = true; /* by its values: the rounding of the mean leaves a constant column an sd of 1e-16 */
+        for (size_t i = 1; i < n && constant; i++) constant = x[i * p + j] == x[j];
+        if (constant) continue; /* glmnet leaves it out (coefficient 0) */
         double *zc = d->z + d->k * n;
         for (size_t i = 0; i < n; i++) zc[i] = (x[i * p + j] - m) / d->sd[j];
         d->cols[d->k++] = j;

@@ -98,6 +98,7 @@ static int add_bootstrap_columns(pms_table *t, const pms_estimate_data *d, const
 int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
 {
     const char *method[PMS_EST_METHODS], *note[PMS_EST_METHODS], *kind[PMS_EST_METHODS];
+    char heldout_note[PMS_EST_METHODS][700];
     double counters[PMS_EST_METHODS], heldout[PMS_EST_METHODS], test[PMS_EST_METHODS], fit[PMS_EST_METHODS];
     double v[PMS_EST_METHODS];
     size_t n = 0;
@@ -105,7 +106,13 @@ int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_esti
         if (!res[k].wanted) continue;
         bool ok = res[k].ok;
         method[n] = pms_estimate_method_label(k);
-        note[n] = ok ? res[k].heldout_failed || !res[k].folds ? res[k].heldout_reason : "" : res[k].reason;
+        /* a fitted method's note is why some of its held-out refits failed */
+        if (res[k].folds)
+            snprintf(heldout_note[n], sizeof heldout_note[n], "held-out: %zu of %zu refits failed: %s",
+                     res[k].heldout_failed, d->n_train, res[k].heldout_reason);
+        else
+            snprintf(heldout_note[n], sizeof heldout_note[n], "no held-out error: %s", res[k].heldout_reason);
+        note[n] = !ok ? res[k].reason : res[k].heldout_failed || !res[k].folds ? heldout_note[n] : "";
         kind[n] = ok && d->n_test ? pms__report_interval_name(res[k].interval) : "";
         counters[n] = ok ? (double)res[k].model->n_used : NAN;
         heldout[n] = ok ? res[k].heldout_error_pct : NAN;

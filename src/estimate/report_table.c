@@ -19,28 +19,44 @@ static double run_x(const pms_estimate_data *d, size_t run, bool numbered)
     return strtod(p, NULL);
 }
 
-/* The chart's points of one series of method k: the held-out, fit or test error % of runs, or
- * the interval bounds' error % of the test runs (0 lies between them when the interval holds
- * the measured cycles); only finite ones. */
+/* The chart's points of one series of method k: the held-out, fit or test error % of runs,
+ * only finite ones. */
 enum series { HELDOUT, FIT, TEST, INTERVAL, SERIES };
 
 static size_t series_points(const pms_estimate_data *d, const pms_estimate_result *r, enum series s, bool numbered,
                             double *x, double *y)
 {
     size_t n = 0;
-    const size_t *idx = s == HELDOUT || s == FIT ? d->train : d->test;
-    size_t m = s == HELDOUT || s == FIT ? d->n_train : d->n_test;
+    const size_t *idx = s == TEST ? d->test : d->train;
+    size_t m = s == TEST ? d->n_test : d->n_train;
     for (size_t a = 0; a < m; a++) {
         size_t run = idx[a];
-        double c = d->runs->cycles[run];
-        double v[2] = {s == HELDOUT ? pms_estimate_error_pct(r->heldout ? r->heldout[a] : NAN, c)
-                       : s == INTERVAL ? pms_estimate_error_pct(r->lower ? r->lower[a] : NAN, c)
-                                       : pms__report_error(d, r->model, run),
-                       s == INTERVAL ? pms_estimate_error_pct(r->upper ? r->upper[a] : NAN, c) : NAN};
-        for (int b = 0; b < (s == INTERVAL ? 2 : 1); b++)
-            if (isfinite(v[b])) x[n] = run_x(d, run, numbered), y[n++] = v[b];
+        double v = s == HELDOUT ? pms_estimate_error_pct(r->heldout ? r->heldout[a] : NAN, d->runs->cycles[run])
+                                : pms__report_error(d, r->model, run);
+        if (isfinite(v)) x[n] = run_x(d, run, numbered), y[n++] = v;
     }
     return n;
+}
+
+/* The prediction intervals of the test runs as boxes, their bounds' error % (0 lies inside
+ * when the interval holds the measured cycles); an unbounded interval is left out. */
+static size_t interval_boxes(const pms_estimate_data *d, const pms_estimate_result *r, bool numbered, double *x0,
+                             double *x1, double *lo, double *hi)
+{
+    size_t n = 0;
+    for (size_t t = 0; r->lower && t < d->n_test; t++) {
+        double c = d->runs->cycles[d->test[t]], x = run_x(d, d->test[t], numbered);
+        lo[n] = pms_estimate_error_pct(r->lower[t], c), hi[n] = pms_estimate_error_pct(r->upper[t], c);
+        if (isfinite(lo[n]) && isfinite(hi[n])) x0[n] = x - 0.3, x1[n] = x + 0.3, n++;
+    }
+    return n;
+}
+
+/* "#rrggbb" halfway to white: the held-out points beside the method's own colour. */
+static void lighter(const char *color, char out[16])
+{
+    unsigned rgb = (unsigned)strtoul(color + 1, NULL, 16), r = rgb >> 16 & 255, g = rgb >> 8 & 255, b = rgb & 255;
+    snprintf(out, 16, "#%02x%02x%02x", (r + 255) / 2 & 255, (g + 255) / 2 & 255, (b + 255) / 2 & 255);
 }
 
 int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res)
@@ -48,24 +64,31 @@ int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_esti
     static const char *const colors[PMS_EST_METHODS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                                         "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"};
     bool numbered = pms_runs_numbered(d->runs);
-    pms_chart *c = pms_chart_new("Estimated cycles: error per run (held-out and fitted estimates of the fitting runs, "
-                                 "test runs and their prediction intervals)",
-                                 numbered ? "run number" : "run (row)", "error %");
-    size_t n = 2 * (d->n_train + d->n_test);
-    double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+    pms_chart *c = pms_chart_new("Estimated cycles: error per run (held-out, fit, test, prediction intervals)",
+                                 numbered ? "run number" : "run", "error");
+    size_t n = d->n_train + d->n_test;
+    double *x = malloc((n ? n : 1) * 4 * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
     int rc = c && x && y ? PMS_OK : PMS_ENOMEM;
+    /* a method's fitting runs as a line with rings, its test runs as dots, its held-out estimates as
+     * dots of a lighter colour and its intervals as boxes: the legend tells them apart */
+    if (rc == PMS_OK) pms_chart_set_units(c, numbered ? "from the run's label" : "row of the table", "% of measured cycles");
     for (size_t k = 0; rc == PMS_OK && k < PMS_EST_METHODS; k++) {
         if (!res[k].ok) continue;
         for (enum series s = HELDOUT; s < SERIES && rc == PMS_OK; s++) {
+            char label[64], light[16];
+            const char *label_label = pms_estimate_method_label(k);
+            if (s == INTERVAL) {
+                size_t m = interval_boxes(d, &res[k], numbered, x, x + n, x + 2 * n, x + 3 * n);
+                snprintf(label, sizeof label, "%s %g%% interval", label_label, 100 * res[k].level);
+                if (m) rc = pms_chart_add_ranges(c, label, x, x + n, x + 2 * n, x + 3 * n, m, colors[k]);
+                continue;
+            }
             size_t m = series_points(d, &res[k], s, numbered, x, y);
             if (m == 0) continue;
-            char label[64];
-            if (s == INTERVAL)
-                snprintf(label, sizeof label, "%s %g%% interval", pms_estimate_method_label(k), 100 * res[k].level);
-            else
-                snprintf(label, sizeof label, "%s %s", pms_estimate_method_label(k),
-                         s == HELDOUT ? "held-out" : s == FIT ? "fit" : "test");
-            rc = s == FIT ? pms_chart_add_line(c, label, x, y, m, colors[k]) : pms_chart_add_points(c, label, x, y, m, colors[k]);
+            snprintf(label, sizeof label, "%s %s", label_label, s == HELDOUT ? "held-out" : s == FIT ? "fit" : "test");
+            lighter(colors[k], light);
+            rc = s == FIT ? pms_chart_add_line(c, label, x, y, m, colors[k])
+                          : pms_chart_add_points(c, label, x, y, m, s == HELDOUT ? light : colors[k]);
         }
     }
     if (rc == PMS_OK) rc = pms_chart_write_svg(&c, 1, 900, out);

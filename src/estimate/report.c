@@ -283,7 +283,7 @@ static void print_mra(FILE *out, const pms_estimate_data *d, const pms_estimate_
 {
     pms__num_text aic;
     fprintf(out, "\n%s: OLS on %zu counter%s (selection: %s), AIC %s\n", label, f->model.n_used,
-            f->model.n_used == 1 ? "" : "s", r->select, isinf(f->aic) ? "-Inf (the fit interpolates the runs)"
+            f->model.n_used == 1 ? "" : "s", r->select, isinf(f->aic) ? "- (none finite: the residuals are all 0)"
                                                                    : pms__num(&aic, "%.6g", f->aic));
     if (f->n_aliased) {
         fprintf(out, "  NA in R's lm (aliased, left out):");

@@ -103,7 +103,7 @@ static void json_mra(pms_json *j, const pms_estimate_data *d, const pms_estimate
     pms_json_kv_uint(j, "df_residual", f->lm->df_residual);
     pms_json_kv_double(j, "r_squared", f->lm->r_squared);
     pms_json_kv_number(j, "adj_r_squared", f->lm->adj_r_squared, "no residual degrees of freedom");
-    pms_json_kv_number(j, "aic", f->aic, isinf(f->aic) ? "-Inf: the fit interpolates the runs" : NULL);
+    pms_json_kv_number(j, "aic", f->aic, isinf(f->aic) ? "none finite: the residuals are all 0" : NULL);
 }
 
 static void json_lasso(pms_json *j, const pms_lasso_fit *f)

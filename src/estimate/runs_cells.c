@@ -74,10 +74,15 @@ int pms__runs_counts(const pms_table *t, const size_t *cols, size_t k, bool drop
             bool ok = cell_count(t, num[i], row, cols[i], &v, found, sizeof found);
             values[i][row] = ok ? v : NAN;
             if (ok && v >= PMS_TABLE_EXACT_LIMIT) {
+                char cell[64]; /* as written, when it is an integer: the double holding it is rounded */
+                const uint64_t *cnt;
+                if (!num[i]) snprintf(cell, sizeof cell, "%.40s", pms_table_string(t, row, cols[i]));
+                else if (pms_table_counts(t, cols[i], &cnt) == PMS_OK) snprintf(cell, sizeof cell, "%llu", (unsigned long long)cnt[row]);
+                else snprintf(cell, sizeof cell, "%.17g", v);
                 pms__table_cell_place(t, row, cols[i], place, sizeof place);
-                rc = pms__fail(PMS_EFORMAT, "%s: column '%s': %.17g is 2^53 or more: this method computes in double "
-                                           "precision, which holds counts exactly only below 2^53",
-                               place, pms_table_col_name(t, cols[i]), v);
+                rc = pms__fail(PMS_EFORMAT, "%s: column '%s': %s is 2^53 or more: this method computes in double "
+                                           "precision, which holds counts exactly only below 2^53 (9007199254740992)",
+                               place, pms_table_col_name(t, cols[i]), cell);
             } else if (!ok && !drop) {
                 pms__table_cell_place(t, row, cols[i], place, sizeof place);
                 rc = pms__with_option(pms__fail(PMS_EFORMAT, "%s: column '%s': expected a count (0 or more), found %s; "

@@ -25,7 +25,7 @@ build_packages=(
 test_packages=(
   clang libcmocka-dev
   linux-perf glpk-utils
-  r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
+  r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest r-cran-glmnet
   zstd xz-utils gzip sqlite3 golang-go nodejs
   jq libxml2-utils python3 curl python3-prometheus-client
   prometheus prometheus-node-exporter

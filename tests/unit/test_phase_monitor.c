@@ -72,6 +72,7 @@ static pms_phase_monitor_config config(counts *c, int own_thread)
     cfg.interval_event = "task-clock";
     cfg.interval_size = 5000000;   /* 5 ms */
     cfg.phase.classifier.threshold = 50;
+    cfg.phase.classifier.signature_size = 32;
     cfg.use_clockid = 1;
     cfg.clockid = CLOCK_MONOTONIC;
     cfg.own_thread = own_thread;

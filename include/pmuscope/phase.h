@@ -346,8 +346,11 @@ int pms_phase_truth_label(const pms_phase_truth *t, uint64_t start, uint64_t end
 /* The same for thread tid's interval: spans of other threads are left out (spans without a
  * thread id count for every thread; tid 0: every span counts). */
 int pms_phase_truth_thread_label(const pms_phase_truth *t, pid_t tid, uint64_t start, uint64_t end);
-/* The label of thread tid's span that holds the instant `time`, or -1. */
-int pms_phase_truth_label_at(const pms_phase_truth *t, pid_t tid, uint64_t time);
+/* The label of thread tid's span that holds the instant `time`, or -1; *span (if not NULL)
+ * gets the span's number (its line among the schedule's spans, from 0). */
+int pms_phase_truth_label_at(const pms_phase_truth *t, pid_t tid, uint64_t time, size_t *span);
+/* The number of spans (phase instances) of the schedule. */
+size_t pms_phase_truth_nspans(const pms_phase_truth *t);
 const char *pms_phase_truth_name(const pms_phase_truth *t, int label);
 int pms_phase_truth_nlabels(const pms_phase_truth *t);
 

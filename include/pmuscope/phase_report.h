@@ -25,6 +25,8 @@ typedef struct pms_phase_run {
     int has_truth;           /* rows carry labels of a known schedule */
     char **truth_names;      /* label -> name */
     size_t ntruth;
+    double truth_span_samples; /* the median samples a phase instance of the known schedule
+                                  holds (where the samples' times are known); 0: not known */
     char source[512];     /* what was analysed, in words */
     const char *size_unit;   /* "instructions", "ns", "samples" */
     const char *metric_name; /* "CPI", "ns/sample" */

@@ -69,31 +69,60 @@ int pms_phase_run_set_truth(pms_phase_run *r, size_t i, const char *name)
 
 /* The label most of the interval's samples fell in (ties: the later sample's); -1 when
  * none fell in the schedule, -2 when out of memory. */
-static int majority_label(const pms_phase_truth *truth, const pms_phase_event *ev)
+static int majority_label(const pms_phase_truth *truth, const pms_phase_event *ev, size_t *span_samples)
 {
     int nlabels = pms_phase_truth_nlabels(truth), best = -1;
     size_t *count = calloc((size_t)nlabels + 1, sizeof *count);
     if (!count) return -2;
     for (size_t k = 0; k < ev->samples; k++) {
-        int label = pms_phase_truth_label_at(truth, ev->tid, ev->sample_times[k]);
-        if (label >= 0 && ++count[label] >= (best >= 0 ? count[best] : 1)) best = label;
+        size_t span;
+        int label = pms_phase_truth_label_at(truth, ev->tid, ev->sample_times[k], &span);
+        if (label < 0) continue;
+        span_samples[span]++;
+        if (++count[label] >= (best >= 0 ? count[best] : 1)) best = label;
     }
     free(count);
     return best;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median samples of the schedule's phase instances that got any. */
+static double median_samples(size_t *v, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i]) v[kept++] = v[i];
+    if (!kept) return 0;
+    qsort(v, kept, sizeof *v, cmp_size);
+    return kept % 2 ? (double)v[kept / 2] : ((double)v[kept / 2 - 1] + (double)v[kept / 2]) / 2;
+}
+
 int pms_phase_run_label(pms_phase_run *r, const pms_phase_truth *truth, const char *path)
 {
-    size_t labelled = 0;
+    size_t labelled = 0, *span_samples = calloc(pms_phase_truth_nspans(truth) + 1, sizeof *span_samples);
+    if (!span_samples) return pms__fail(PMS_ENOMEM, "out of memory for the known schedule's labels");
     for (size_t i = 0; i < r->n; i++) {
         const pms_phase_event *ev = &r->rows[i].ev;
-        int label = ev->sample_times ? majority_label(truth, ev) : pms_phase_truth_thread_label(truth, ev->tid,
-                                                                                                ev->start_time, ev->end_time);
-        if (label == -2) return pms__fail(PMS_ENOMEM, "out of memory for the known schedule's labels");
+        int label = ev->sample_times ? majority_label(truth, ev, span_samples)
+                                     : pms_phase_truth_thread_label(truth, ev->tid, ev->start_time, ev->end_time);
+        if (label == -2) {
+            free(span_samples);
+            return pms__fail(PMS_ENOMEM, "out of memory for the known schedule's labels");
+        }
         labelled += label >= 0;
         int rc = pms_phase_run_set_truth(r, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL);
-        if (rc) return rc;
+        if (rc) {
+            free(span_samples);
+            return rc;
+        }
     }
+    r->truth_span_samples = median_samples(span_samples, pms_phase_truth_nspans(truth));
+    free(span_samples);
     if (labelled || !r->n) return PMS_OK;
     if (!r->rows[r->n - 1].ev.end_time)
         return pms__fail(PMS_EINVAL, "%s: the intervals of %s carry no times to match the known schedule "

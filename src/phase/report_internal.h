@@ -17,8 +17,8 @@ void pms__phase_print_num(FILE *out, int width, const char *fmt, double v);
 /* The phase predictor k had predicted for row i (-1 for a thread's first interval). */
 int pms__phase_row_prediction(const pms_phase_run *r, size_t i, int k);
 /* Adjusted Rand index of the rows' phases against their known labels, over thread tid's
- * rows (0: every thread's; a phase is then a thread's phase unless the threads share a
- * table); *used: the labelled rows. */
+ * rows (0: every thread's; a phase and a known label are then a thread's own, unless the
+ * threads share a table); *used: the labelled rows. */
 double pms__phase_truth_ari(const pms_phase_run *r, pid_t tid, size_t *used);
 /* Last value on the known labels (each row against its thread's previous one): the
  * baseline a predictor must beat. */

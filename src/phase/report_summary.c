@@ -48,9 +48,11 @@ double pms__phase_truth_ari(const pms_phase_run *r, pid_t tid, size_t *used)
     for (size_t i = 0; a && b && i < r->n; i++) {
         const pms_phase_row *row = &r->rows[i];
         if (row->truth < 0 || (tid && row->ev.tid != tid)) continue;
-        /* without a shared table, thread 2's phase 1 is not thread 1's */
-        a[m] = row->ev.phase + (shared || tid ? 0 : thread_index(r, row->ev.tid) * stride);
-        b[m++] = row->truth;
+        /* without a shared table, thread 2's phase 1 is not thread 1's, and the known
+         * labels are taken per thread too: each thread's phases against its own schedule */
+        int own = shared || tid ? 0 : thread_index(r, row->ev.tid);
+        a[m] = row->ev.phase + own * stride;
+        b[m++] = row->truth + own * (int)(r->ntruth + 1);
     }
     double ari = a && b ? pms_adjusted_rand_index(a, b, m) : NAN;
     free(a);
@@ -75,27 +77,42 @@ double pms__phase_truth_last_value(const pms_phase_run *r)
 
 const char *pms__phase_short_phases_advice(const pms_phase_run *r, const pms_phase_summary *s, char *buf, size_t size)
 {
-    /* A phase shorter than an interval makes every interval a mixture: the phase changes at
-     * (almost) every interval, or one-off mixtures stay in the transition phase. */
-    if (s->intervals < 6 || !(s->mean_run_length < 2 || s->transition_share > 0.25)) return NULL;
+    if (!r->n) return NULL;
     const pms_phase_event *first = &r->rows[0].ev; /* a full interval: the last may be partial */
     uint64_t samples = first->samples, isize = first->size;
-    int n = snprintf(buf, size,
+    int n;
+    unsigned f = 4; /* how many times shorter the intervals should be */
+    if (r->truth_span_samples > 0 && r->truth_span_samples < (double)samples) {
+        /* a phase instance two intervals long at least */
+        for (f = 2; f < 1024 && r->truth_span_samples * f < 2.0 * (double)samples; f *= 2) {}
+        /* the known schedule says it: its phase instances hold fewer samples than an interval */
+        n = snprintf(buf, size,
+                     "the phases are shorter than an interval (the known schedule's phase instances hold a median "
+                     "of %.1f samples, an interval %llu): ",
+                     r->truth_span_samples, (unsigned long long)samples);
+    } else if (s->intervals >= 6 && (s->mean_run_length < 2 || s->transition_share > 0.25)) {
+        /* without one: a phase shorter than an interval makes every interval a mixture, so the
+         * phase changes at (almost) every interval, or one-off mixtures stay in the transition
+         * phase */
+        n = snprintf(buf, size,
                      "the phases look shorter than an interval (a phase run lasts %.2f intervals on average, "
                      "%.0f%% of them are in the transition phase): ",
                      s->mean_run_length, 100 * s->transition_share);
+    } else {
+        return NULL;
+    }
     if (n < 0 || (size_t)n >= size) return buf;
     if (r->samples_name) /* exact block vectors: the file's intervals are what they are */
         snprintf(buf + n, size - (size_t)n, "vectors of fewer instructions resolve them");
     else if (!strcmp(r->size_unit, "samples") || !strcmp(r->size_unit, "count"))
-        snprintf(buf + n, size - (size_t)n, "fewer samples per interval resolve them (--samples-per-interval "
-                 "%llu, or a recording at a shorter period)", (unsigned long long)(samples / 4 ? samples / 4 : 1));
+        snprintf(buf + n, size - (size_t)n, "a recording at a %u times shorter period resolves them, with as many "
+                 "samples per interval", f);
     else
         snprintf(buf + n, size - (size_t)n,
-                 "intervals a quarter as long resolve them, with as many samples: --interval-size %llu -c %llu "
-                 "(four times the samples: about four times the overhead)",
-                 (unsigned long long)(isize / 4 ? isize / 4 : 1),
-                 (unsigned long long)(samples && isize / samples / 4 ? isize / samples / 4 : 1));
+                 "intervals %u times shorter resolve them, with as many samples: --interval-size %llu -c %llu "
+                 "(%u times the samples: about %u times the overhead)",
+                 f, (unsigned long long)(isize / f ? isize / f : 1),
+                 (unsigned long long)(samples && isize / samples / f ? isize / samples / f : 1), f, f);
     return buf;
 }
 

@@ -109,14 +109,19 @@ int pms_phase_truth_thread_label(const pms_phase_truth *t, pid_t tid, uint64_t s
     return label;
 }
 
-int pms_phase_truth_label_at(const pms_phase_truth *t, pid_t tid, uint64_t time)
+int pms_phase_truth_label_at(const pms_phase_truth *t, pid_t tid, uint64_t time, size_t *at)
 {
     for (size_t i = 0; i < t->n; i++) {
         const span *s = &t->spans[i];
-        if ((tid <= 0 || !s->tid || s->tid == (uint64_t)tid) && time >= s->start && time < s->end) return s->label;
+        if ((tid <= 0 || !s->tid || s->tid == (uint64_t)tid) && time >= s->start && time < s->end) {
+            if (at) *at = i;
+            return s->label;
+        }
     }
     return -1;
 }
+
+size_t pms_phase_truth_nspans(const pms_phase_truth *t) { return t->n; }
 
 const char *pms_phase_truth_name(const pms_phase_truth *t, int label)
 {

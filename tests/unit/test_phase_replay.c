@@ -114,11 +114,15 @@ static void test_truth_per_thread(void **state)
     assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_thread_label(t, 8, 100, 190)), "B");
     /* without a thread: every span counts, A and B tie over [100, 200): the first label */
     assert_int_equal(pms_phase_truth_thread_label(t, 0, 100, 200), pms_phase_truth_thread_label(t, 7, 100, 200));
-    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 8, 250)), "A");
-    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 7, 250)), "B");
-    assert_int_equal(pms_phase_truth_label_at(t, 7, 300), -1); /* spans are [start, end) */
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 8, 250, NULL)), "A");
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 7, 250, NULL)), "B");
+    assert_int_equal(pms_phase_truth_label_at(t, 7, 300, NULL), -1); /* spans are [start, end) */
+    size_t span = 99;
+    assert_int_equal(pms_phase_truth_label_at(t, 8, 150, &span), pms_phase_truth_label_at(t, 7, 250, NULL));
+    assert_int_equal(span, 2);
+    assert_int_equal(pms_phase_truth_nspans(t), 5);
     /* a span without a thread id holds for every thread */
-    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 9, 450)), "C");
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 9, 450, NULL)), "C");
     pms_phase_truth_free(t);
 }
 

@@ -282,7 +282,10 @@ typedef struct pms_phase_source {
      * its samples' periods give the interval size and, with PERF_SAMPLE_READ of cycles and
      * instructions, the interval's CPI. NULL: every samples_per_interval samples end one. */
     const char *interval_event;
-    uint64_t samples_per_interval; /* default 100 */
+    uint64_t samples_per_interval; /* 0: as many as make PMS_PHASE_SAMPLES_PER_INTERVAL
+                                      software sample periods (28 ms) where the samples' event
+                                      counts CPU time at a fixed period (cpu-clock, task-clock),
+                                      as live; else 100 */
 } pms_phase_source;
 
 /* Replays a perf.data file (perf's or pmuscope's) through the engine: every sample of
@@ -315,6 +318,9 @@ const pms_phase_engine *pms_phase_threads_engine(const pms_phase_threads *t, siz
 const pms_phase_engine *pms_phase_threads_find(const pms_phase_threads *t, pid_t tid);
 /* The configuration in use (the threshold resolved once samples came). */
 const pms_phase_config *pms_phase_threads_config(const pms_phase_threads *t);
+/* The samples an interval holds, as the replay or monitor that fed t cut them (0 when
+ * none did). */
+uint64_t pms_phase_threads_samples_per_interval(const pms_phase_threads *t);
 /* Every thread's intervals together: counts and rates added up over the threads; with
  * tables of their own, a phase is a thread's phase (thread 1's phase 1 and thread 2's
  * phase 1 count as two). */

@@ -32,6 +32,7 @@ typedef struct pms_phase_run {
     const char *metric_name; /* "CPI", "ns/sample" */
     const char *metric_about;/* where the metric comes from, in words (NULL: not said) */
     const char *samples_name;/* "samples", or "blocks" for exact vectors */
+    const char *note;        /* what the input's reader found to say about it (NULL: nothing) */
 } pms_phase_run;
 
 /* Keeps a copy of the event (callback of the replay and the monitor). */

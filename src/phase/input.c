@@ -55,9 +55,13 @@ static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run
             run->size_unit = "count";
         } else {
             snprintf(run->source, sizeof run->source, "%s (perf.data, %llu samples per interval)", in->path,
-                     (unsigned long long)(in->source.samples_per_interval ? in->source.samples_per_interval : 100));
+                     (unsigned long long)pms_phase_threads_samples_per_interval(in->threads));
             run->size_unit = "samples";
         }
+        if (in->source.interval_event && pms_phase_threads_samples_per_interval(in->threads) == 1)
+            run->note = "each interval holds one sample: the recording's sample and interval events have the same "
+                        "period (perf record's -c sets every event's period; give each its own, e.g. -e "
+                        "cpu-clock/period=4000000/ -e task-clock/period=28000000/)";
         run->metric_name = run->n && run->rows[0].ev.metric_is_cpi ? "CPI" : "ns/sample";
         run->metric_about = run->n && run->rows[0].ev.metric_is_cpi
                                 ? "cycles / instructions, read in the recording's samples at each interval's end"

@@ -3,6 +3,7 @@
 #include "phase/assembler.h"
 #include "phase/maps.h"
 #include "phase/threads_internal.h"
+#include "pmuscope/event.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -38,6 +39,18 @@ static uint64_t common_sample_period(const pms_perfdata_attr *attrs, size_t natt
     return period;
 }
 
+/* Without an interval event: as many samples as live makes an interval of, where they
+ * count CPU time at a fixed period (28 ms of cpu-clock); else 100. */
+static uint64_t default_samples(const pms_perfdata_attr *attrs, size_t nattrs)
+{
+    uint64_t period = common_sample_period(attrs, nattrs, NULL);
+    for (size_t i = 0; period && i < nattrs; i++)
+        if (attrs[i].attr.sample_period && !pms_event_counts_time(attrs[i].attr.type, attrs[i].attr.config)) period = 0;
+    if (!period) return 100;
+    uint64_t want = PMS_PHASE_SAMPLES_PER_INTERVAL * PMS_PHASE_SOFTWARE_PERIOD;
+    return want / period ? (want + period / 2) / period : 1;
+}
+
 /* The file's event names, for a message. */
 static void list_names(const pms_perfdata_attr *attrs, size_t nattrs, char *names, size_t size)
 {
@@ -55,7 +68,8 @@ static int set_cutting(pms_phase_threads *t, pms_perfdata_reader *r, const pms_p
                        const pms_maps *maps)
 {
     pms_cutting cut = {.attrs = attrs, .nattrs = nattrs, .fn = fn, .ctx = ctx,
-                       .samples_per_interval = src && src->samples_per_interval ? src->samples_per_interval : 100};
+                       .samples_per_interval = src && src->samples_per_interval ? src->samples_per_interval
+                                                                                 : default_samples(attrs, nattrs)};
     if (src && src->interval_event) {
         const pms_perfdata_attr *found = pms__assembler_find_event(attrs, nattrs, src->interval_event);
         if (!found) {

@@ -286,6 +286,7 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
                        "fewer than 2 intervals with a metric: no program mean to guess with");
     char advice[512];
     if (pms__phase_short_phases_advice(r, &s, advice, sizeof advice)) pms_json_kv_string(&j, "note", advice);
+    if (r->note) pms_json_kv_string(&j, "input_note", r->note);
     pms_json_object_end(&j);
     write_threads_json(r, &j);
     pms_json_key(&j, "intervals");

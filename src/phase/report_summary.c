@@ -77,7 +77,7 @@ double pms__phase_truth_last_value(const pms_phase_run *r)
 
 const char *pms__phase_short_phases_advice(const pms_phase_run *r, const pms_phase_summary *s, char *buf, size_t size)
 {
-    if (!r->n) return NULL;
+    if (!r->n || r->note) return NULL; /* the input's own note says what is wrong */
     const pms_phase_event *first = &r->rows[0].ev; /* a full interval: the last may be partial */
     uint64_t samples = first->samples, isize = first->size;
     int n;
@@ -218,6 +218,7 @@ void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
             fprintf(out, "  adjusted Rand index - (" WHY_NO_LABELS ": %zu)\n", m);
     }
     char advice[512];
+    if (r->note) fprintf(out, "  note: %s\n", r->note);
     if (pms__phase_short_phases_advice(r, &s, advice, sizeof advice)) fprintf(out, "  note: %s\n", advice);
     print_predictors(r, &s, out);
 }

@@ -191,6 +191,10 @@ uint64_t pms__phase_threads_samples_to_go(const pms_phase_threads *t)
 
 size_t pms_phase_threads_count(const pms_phase_threads *t) { return t->n; }
 const pms_phase_config *pms_phase_threads_config(const pms_phase_threads *t) { return &t->cfg; }
+uint64_t pms_phase_threads_samples_per_interval(const pms_phase_threads *t)
+{
+    return t->have_cut ? pms__phase_threads_samples_per_interval(t) : 0;
+}
 
 const pms_phase_engine *pms_phase_threads_engine(const pms_phase_threads *t, size_t i, pid_t *tid)
 {

@@ -18,7 +18,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: pmuscope phase [options] -- CMD [ARGS]   classify a command's phases live\n"
             "       pmuscope phase [options] -p PID          ... of a running process\n"
-            "       pmuscope phase [options] -t TID          ... of one thread of it\n"
+            "       pmuscope phase [options] --tid TID       ... of one thread of it\n"
             "       pmuscope phase [options] FILE            replay perf.data, exp-bbv or SimPoint .bb\n"
             "\n"
             "Signatures and classification:\n"
@@ -48,7 +48,7 @@ static void usage(FILE *out)
             "      --shared-phases      one phase table for all threads (phase ids shared)\n"
             "      --save-phases FILE   write the phase table (ids and centroid signatures) to FILE\n"
             "      --load-phases FILE   start from the phase table in FILE: its phases keep their ids\n"
-            "Live (-- CMD, -p PID or -t TID):\n"
+            "Live (-- CMD, -p PID or --tid TID; a thread id given to -p is that thread alone):\n"
             "  -e, --event EVENT        sampling event (default branches, or cycles on a PMU without\n"
             "                           branches; cpu-clock without a PMU)\n"
             "  -c, --count N            sample period (default 100000 branches; 4000000 ns of\n"
@@ -95,7 +95,7 @@ enum {
     OPT_SIGSIZE = 256, OPT_SEED, OPT_CLASSIFIER, OPT_TRANSITION, OPT_CACHE, OPT_RATE, OPT_PREDICTOR, OPT_HISTORY,
     OPT_PPM, OPT_PCACHE, OPT_CONF, OPT_GROW, OPT_MAXIV, OPT_RANDOM, OPT_IVEVENT, OPT_SPI, OPT_PC, OPT_FORMAT,
     OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_TRACE, OPT_WRITEBB, OPT_THRESHOLD, OPT_K, OPT_INTERVAL, OPT_NO_INHERIT,
-    OPT_SHARED, OPT_SAVE, OPT_LOAD, OPT_SIMPOINTS, OPT_WEIGHTS, OPT_FALLBACK,
+    OPT_SHARED, OPT_SAVE, OPT_LOAD, OPT_SIMPOINTS, OPT_WEIGHTS, OPT_FALLBACK, OPT_TID,
 };
 
 static int parse_predictor(const char *s, pms_predictor_kind *out)
@@ -229,7 +229,7 @@ int cmd_phase(int argc, char **argv)
         {"json", optional_argument, 0, OPT_JSON},                    {"svg", required_argument, 0, OPT_SVG},
         {"trace", required_argument, 0, OPT_TRACE},
         {"write-bb", required_argument, 0, OPT_WRITEBB},       {"output", required_argument, 0, 'o'},
-        {"pid", required_argument, 0, 'p'},                    {"tid", required_argument, 0, 't'},
+        {"pid", required_argument, 0, 'p'},                    {"tid", required_argument, 0, OPT_TID},
         {"shared-phases", no_argument, 0, OPT_SHARED},         {"save-phases", required_argument, 0, OPT_SAVE},
         {"load-phases", required_argument, 0, OPT_LOAD},       {"simpoints", required_argument, 0, OPT_SIMPOINTS},
         {"weights", required_argument, 0, OPT_WEIGHTS},        {"fallback", no_argument, 0, OPT_FALLBACK},
@@ -247,7 +247,7 @@ int cmd_phase(int argc, char **argv)
     uint64_t u;
     double d;
     optind = 1;
-    while ((c = cli_getopt(argc, argv, "e:c:p:t:qo:h", opts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "e:c:p:qo:h", opts)) != -1) {
         switch (c) {
         case OPT_SIGSIZE:
             if (count_opt("signature-size", optarg, 2, PMS_PHASE_MAX_SIGNATURE, &u)) return CLI_USAGE;
@@ -344,14 +344,15 @@ int cmd_phase(int argc, char **argv)
         case OPT_TRACE: trace_path = optarg; break;
         case 'o': out_path = optarg; break;
         case 'p':
-        case 't': {
+        case OPT_TID: {
             char *end;
             long pid = strtol(optarg, &end, 10);
             if (*end || pid <= 0 || pid > INT32_MAX)
-                return cli_usage_error("phase", "-%c: '%s' is not a %s id", c, optarg, c == 'p' ? "process" : "thread");
-            if (in.pid) return cli_usage_error("phase", "-p and -t: one target");
+                return cli_usage_error("phase", "%s: '%s' is not a %s id", c == 'p' ? "-p" : "--tid", optarg,
+                                       c == 'p' ? "process" : "thread");
+            if (in.pid) return cli_usage_error("phase", "-p and --tid: one target");
             in.pid = (pid_t)pid;
-            in.live.thread_only = c == 't';
+            in.live.thread_only = c == OPT_TID;
             break;
         }
         case OPT_SHARED: cfg->shared_table = 1; break;
@@ -368,8 +369,8 @@ int cmd_phase(int argc, char **argv)
     if (cli_is_main(json) && cli_is_main(csv_path))
         return cli_usage_error("phase", "--json and --csv both want the main output: give one a FILE");
     int nargs = argc - optind;
-    if (in.pid && nargs) return cli_usage_error("phase", "-p or -t and a FILE or command cannot be combined");
-    if (!in.pid && nargs == 0) return cli_usage_error("phase", "expected -- CMD, -p PID, -t TID or a FILE");
+    if (in.pid && nargs) return cli_usage_error("phase", "-p or --tid and a FILE or command cannot be combined");
+    if (!in.pid && nargs == 0) return cli_usage_error("phase", "expected -- CMD, -p PID, --tid TID or a FILE");
     if (!in.pid) {
         /* "--" before the command means live; a single argument without it is a file. */
         if (!strcmp(argv[optind - 1], "--")) in.argv = argv + optind;

@@ -32,7 +32,11 @@ int pms__classifier_load_table(pms_classifier *c, const pms_phase_table *t, uint
 typedef int (*pms_phase_entry_fn)(int id, uint64_t weight, const double *centroid, size_t n, void *ctx);
 int pms__classifier_each_phase(const pms_classifier *c, pms_phase_entry_fn fn, void *ctx);
 
-/* Writes the phases of classifier c as a phase table (table.c). */
+/* The phase table's first line: its name and version (table.c reads, table_write.c writes). */
+#define PMS_PHASE_TABLE_MAGIC "pmuscope-phase-table"
+#define PMS_PHASE_TABLE_VERSION 1
+
+/* Writes the phases of classifier c as a phase table (table_write.c). */
 int pms__phase_table_write(const pms_classifier *c, size_t signature_size, uint64_t seed, FILE *out);
 
 #endif

@@ -146,14 +146,6 @@ static double elapsed_ms(const pms_phase_run *r, uint64_t t)
     return t && t >= t0 ? (double)(t - t0) / 1e6 : NAN;
 }
 
-void pms__phase_print_num(FILE *out, int width, const char *fmt, double v)
-{
-    if (!isfinite(v)) fprintf(out, " %*s", width, "-");
-    else {
-        fputc(' ', out);
-        fprintf(out, fmt, width, v);
-    }
-}
 
 void pms_phase_print_table(const pms_phase_run *r, FILE *out)
 {

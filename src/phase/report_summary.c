@@ -116,6 +116,15 @@ const char *pms__phase_short_phases_advice(const pms_phase_run *r, const pms_pha
     return buf;
 }
 
+void pms__phase_print_num(FILE *out, int width, const char *fmt, double v)
+{
+    if (!isfinite(v)) fprintf(out, " %*s", width, "-");
+    else {
+        fputc(' ', out);
+        fprintf(out, fmt, width, v);
+    }
+}
+
 /* A percentage, or "-" and why in the width of the number (and why after the line). */
 static void print_percent(FILE *out, int width, double v)
 {

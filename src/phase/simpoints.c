@@ -75,7 +75,7 @@ int pms_phase_write_simpoints(const pms_phase_run *r, FILE *simpoints, FILE *wei
     for (size_t i = 1; i < r->n; i++)
         if (r->rows[i].ev.tid != r->rows[0].ev.tid)
             return pms__fail(PMS_EINVAL, "SimPoint's files describe one stream of intervals, and this run has "
-                                         "several threads (%d and %d, ...)",
+                                         "several threads (%d and %d, ...; --tid TID follows one)",
                              (int)r->rows[0].ev.tid, (int)r->rows[i].ev.tid);
     size_t n = r->rows[0].ev.signature_size;
     cluster *c = malloc(r->n * sizeof *c);

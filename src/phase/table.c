@@ -16,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAGIC "pmuscope-phase-table"
-#define VERSION 1
-
 typedef struct table_phase {
     int id;
     uint64_t weight;
@@ -104,10 +101,10 @@ static int read_header(reader *r, pms_phase_table *t)
     uint64_t v;
     int rc = next_line(r, &w);
     if (rc < 0) return rc;
-    if (rc == 0 || strcmp(w, MAGIC) != 0)
-        return rc == 0 ? pms__fail(PMS_EFORMAT, "%s: empty: not a phase table (%s)", r->path, MAGIC)
-                       : bad(r, "expected \"" MAGIC " 1\": not a phase table");
-    if ((rc = word_count(r, VERSION, VERSION, &v, "the table's version 1"))) return rc;
+    if (rc == 0 || strcmp(w, PMS_PHASE_TABLE_MAGIC) != 0)
+        return rc == 0 ? pms__fail(PMS_EFORMAT, "%s: empty: not a phase table (%s)", r->path, PMS_PHASE_TABLE_MAGIC)
+                       : bad(r, "expected \"" PMS_PHASE_TABLE_MAGIC " 1\": not a phase table");
+    if ((rc = word_count(r, PMS_PHASE_TABLE_VERSION, PMS_PHASE_TABLE_VERSION, &v, "the table's version 1"))) return rc;
     if ((rc = next_line(r, &w)) < 0) return rc;
     if (rc == 0 || strcmp(w, "signature-size") != 0) return bad(r, "expected \"signature-size N\"");
     if ((rc = word_count(r, 2, PMS_PHASE_MAX_SIGNATURE, &v, "the signature size"))) return rc;
@@ -171,26 +168,4 @@ int pms_phase_table_load(pms_phase_table **out, const char *path)
     }
     *out = t;
     return PMS_OK;
-}
-
-/* ---- writing ---- */
-
-static int write_phase(int id, uint64_t weight, const double *centroid, size_t n, void *ctx)
-{
-    FILE *out = ctx;
-    fprintf(out, "phase %d %llu", id, (unsigned long long)(weight ? weight : 1));
-    for (size_t k = 0; k < n; k++) fprintf(out, " %.17g", centroid[k]);
-    fputc('\n', out);
-    return ferror(out) ? PMS_EIO : PMS_OK;
-}
-
-int pms__phase_table_write(const pms_classifier *c, size_t signature_size, uint64_t seed, FILE *out)
-{
-    fprintf(out, "# pmuscope phase table: the phases of a run, their ids and centroid signatures\n"
-                 "# (pmuscope phase --save-phases; a later run starts from it with --load-phases)\n");
-    fprintf(out, MAGIC " %d\nsignature-size %zu\nseed %llu\n", VERSION, signature_size, (unsigned long long)seed);
-    fprintf(out, "# phase ID WEIGHT (intervals it holds) and its centroid: signature-size entries adding up to 1\n");
-    int rc = pms__classifier_each_phase(c, write_phase, out);
-    if (!rc && ferror(out)) rc = PMS_EIO;
-    return rc == PMS_EIO ? pms__fail(PMS_EIO, "cannot write the phase table") : rc;
 }

@@ -3,7 +3,7 @@
 # --sequence AD: one runs A while the other runs D). Merged into one stream every interval
 # would hold both and be one phase; each thread has its own intervals, its own engine and
 # its id in every row, and each finds its own phases (adjusted Rand index at least 0.9
-# against its own schedule, labels from the trace's tid column). -t TID follows that thread
+# against its own schedule, labels from the trace's tid column). --tid TID follows that thread
 # alone (perf_event_open on the thread, not inherited), a thread id given to -p too. A
 # recording of the same workload by perf replays per thread as well; with --shared-phases
 # the threads share one phase table, so that A has one id in both.
@@ -56,8 +56,8 @@ done <"$tmp/aris"
 grep -q "^  threads             2, each with a phase table of its own" <($P phase -q --truth "$tmp/trace" \
   -- "${W[@]}" --ms 50 --repeat 1 --trace "$tmp/trace")
 
-# -t: one thread of a running process, alone; a thread id given to -p likewise.
-for opt in -t -p; do
+# --tid: one thread of a running process, alone; a thread id given to -p likewise.
+for opt in --tid -p; do
   "${W[@]}" --ms 100 >/dev/null &
   pid=$!
   pids+=("$pid")
@@ -72,7 +72,7 @@ for opt in -t -p; do
   echo "$opt $other: $(($(wc -l <"$tmp/one.csv") - 1)) intervals, all of that thread (of process $pid)"
 done
 rc=0
-$P phase -t "$other" -q >/dev/null 2>"$tmp/err" || rc=$?
+$P phase --tid "$other" -q >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" = 1 ] && grep -q "no thread with id $other" "$tmp/err" || { echo "FAIL: a thread that is gone: $rc $(cat "$tmp/err")"; exit 1; }
 
 # perf's recording of the same workload, replayed: each thread its own intervals; shared

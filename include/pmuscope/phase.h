@@ -206,6 +206,10 @@ typedef struct pms_phase_interval {
     const uint64_t *addresses;
     const double *weights;      /* NULL: 1 each */
     const uint64_t *times;      /* when each address was sampled (NULL: not known) */
+    int partial;                /* a run's last interval, cut short with fewer samples than
+                                   half an interval: it takes the nearest known phase (too
+                                   few samples to found one) and the classifier learns
+                                   nothing from it */
     size_t n;
     uint64_t size;              /* the interval event's count (instructions, or ns of task-clock) */
     uint64_t start_time, end_time; /* ns, 0 if unknown */

@@ -68,7 +68,7 @@ static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
     }
 }
 
-static int end_interval(pms_assembler *a, const pms_sample *mark)
+static int end_interval(pms_assembler *a, const pms_sample *mark, int partial)
 {
     uint64_t end = mark ? mark->time : a->last_time;
     double metric = NAN;
@@ -81,7 +81,7 @@ static int end_interval(pms_assembler *a, const pms_sample *mark)
     if (a->n) {
         pms_phase_interval iv = {.addresses = a->ips, .times = a->times, .n = a->n, .size = a->size, .start_time = a->start_time,
                                  .end_time = end, .metric = metric, .metric_is_cpi = a->have_counts,
-                                 .tid = a->tid};
+                                 .tid = a->tid, .partial = partial};
         pms_phase_event ev;
         rc = pms_phase_engine_push(a->engine, &iv, &ev);
         if (!rc && a->fn) rc = a->fn(&ev, a->ctx);
@@ -111,7 +111,7 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
     if (a->interval && s->attr == a->interval) {
         if (a->cut_by_samples) return PMS_OK;
         a->size += period_of(s);
-        return ++a->marks >= want ? end_interval(a, s) : PMS_OK;
+        return ++a->marks >= want ? end_interval(a, s, 0) : PMS_OK;
     }
     if (pms__grow(&a->ips, &a->cap, a->n + 1, sizeof *a->ips) ||
         pms__grow(&a->times, &a->times_cap, a->n + 1, sizeof *a->times))
@@ -120,11 +120,11 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
     a->ips[a->n++] = a->maps ? pms__maps_relocate(a->maps, s->pid, s->ip) : s->ip;
     if (a->cut_by_samples) {
         a->size += period_of(s);
-        return a->n >= a->samples_per_interval * want ? end_interval(a, s) : PMS_OK;
+        return a->n >= a->samples_per_interval * want ? end_interval(a, s, 0) : PMS_OK;
     }
     if (!a->interval && a->n >= a->samples_per_interval * want) {
         a->size = a->n;
-        return end_interval(a, s);
+        return end_interval(a, s, 0);
     }
     return PMS_OK;
 }
@@ -138,7 +138,11 @@ int pms__assembler_finish(pms_assembler *a)
 {
     if (!a->n) return PMS_OK;
     if (!a->interval && !a->cut_by_samples) a->size = a->n;
-    return end_interval(a, NULL);
+    /* fewer samples than half an interval (where an interval's samples are known: cut by
+     * them, not by marks) */
+    int partial = (a->cut_by_samples || !a->interval) &&
+                  a->n * 2 < a->samples_per_interval * pms_phase_engine_next_multiple(a->engine);
+    return end_interval(a, NULL, partial);
 }
 
 void pms__assembler_free(pms_assembler *a)

@@ -193,6 +193,27 @@ static int classify_distance(pms_classifier *c, const double *sig, double *dista
     return victim->id;
 }
 
+int pms__classifier_nearest(const pms_classifier *c, const double *sig, double *distance)
+{
+    size_t n = c->cfg.signature_size;
+    double bestd = INFINITY;
+    int id = PMS_PHASE_TRANSITION;
+    if (c->means_ready) {
+        for (size_t k = 0; k < c->cfg.k; k++) {
+            double d = pms_signature_distance(c->means + k * n, sig, n);
+            if (d < bestd) bestd = d, id = c->mean_ids[k];
+        }
+    } else {
+        for (size_t i = 0; i < c->cfg.cache_size; i++) {
+            if (!c->cache[i].valid || c->cache[i].id == PMS_PHASE_TRANSITION) continue;
+            double d = pms_signature_distance(c->cache[i].sig, sig, n);
+            if (d < bestd) bestd = d, id = c->cache[i].id;
+        }
+    }
+    if (distance) *distance = id == PMS_PHASE_TRANSITION ? 2.0 : bestd;
+    return id;
+}
+
 int pms_classifier_classify(pms_classifier *c, const double *sig, double *distance)
 {
     if (c->means_ready) return classify_kmeans(c, sig, distance);

@@ -173,7 +173,10 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
     size_t n = e->cfg.classifier.signature_size;
     pms_signature_normalize(sig, n);
     double distance;
-    int phase = pms_classifier_classify(e->classifier, sig, &distance);
+    /* a run's last, partial interval (too few samples to tell a phase of its own) takes the
+     * nearest known phase and teaches the classifier nothing */
+    int phase = iv && iv->partial ? pms__classifier_nearest(e->classifier, sig, &distance)
+                                  : pms_classifier_classify(e->classifier, sig, &distance);
     int rc = grow_history(e, phase);
     if (rc) return rc;
     int previous = e->n ? e->labels[e->n - 1] : -1;

@@ -153,12 +153,38 @@ static void test_determinism(void **state)
     for (int k = 0; k < 2; k++) pms_phase_engine_destroy(e[k]);
 }
 
+/* A run's last interval, cut short: it takes the nearest known phase, however far, and
+ * founds none (its few samples cannot tell one); the classifier learns nothing from it. */
+static void test_partial_interval(void **state)
+{
+    (void)state;
+    pms_phase_engine *e = engine(1, 1);
+    pms_phase_event ev;
+    push(e, 'A', &ev);
+    push(e, 'B', &ev);
+    double sig[4] = {0, 0, 1, 3}; /* C and D: far from A and B (distance 2) */
+    pms_phase_interval iv = {.metric = NAN, .partial = 1};
+    assert_int_equal(pms_phase_engine_push_signature(e, sig, &iv, &ev), 0);
+    assert_true(ev.phase == 1 || ev.phase == 2);
+    assert_close(ev.distance, 2.0, 1e-12);
+    pms_phase_summary s;
+    pms_phase_engine_summary(e, &s);
+    assert_int_equal(s.phases, 2);
+    /* the same signature as a whole interval founds a phase of its own */
+    double again[4] = {0, 0, 1, 3};
+    iv.partial = 0;
+    assert_int_equal(pms_phase_engine_push_signature(e, again, &iv, &ev), 0);
+    assert_int_equal(ev.phase, 3);
+    pms_phase_engine_destroy(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_adjusted_rand_index), cmocka_unit_test(test_run_length_and_cov),
         cmocka_unit_test(test_dynamic_intervals),   cmocka_unit_test(test_summary),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_partial_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

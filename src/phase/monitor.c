@@ -180,7 +180,7 @@ static int handle(pms_phase_monitor *m, const struct perf_event_header *h)
 static int dispatch_batch(pms_phase_monitor *m)
 {
     batch *b = &m->batch;
-    qsort(b->v, b->n, sizeof *b->v, cmp_entry);
+    if (b->n) qsort(b->v, b->n, sizeof *b->v, cmp_entry);
     int rc = PMS_OK;
     for (size_t i = 0; !rc && i < b->n; i++) {
         /* records are 8-byte aligned in the copy as in the buffer: each size is a multiple of 8 */

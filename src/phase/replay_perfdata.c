@@ -106,6 +106,7 @@ int pms_phase_replay_perfdata_threads(pms_phase_threads *t, const char *path, co
         rc = pms_perfdata_read(r, &h);
         if (!rc) rc = pms__phase_threads_finish(t);
     }
+    pms__phase_threads_uncut(t); /* the events and maps go with the reader */
     pms__maps_free(rctx.maps);
     free(attrs);
     pms_perfdata_close(r);

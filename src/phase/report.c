@@ -313,29 +313,53 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     pms_json_finish(&j);
 }
 
-/* The thesis's figures in one chart: the phase of every interval in a band above a heat map
- * of the signatures (one row per signature entry, one column per interval), on one interval
- * axis. */
-int pms_phase_write_svg(const pms_phase_run *r, FILE *out)
+/* The chart of one thread's intervals (all of them for tid 0): its phase band above a heat
+ * map of its signatures (one row per signature entry, one column per interval). */
+static int thread_chart(const pms_phase_run *r, pid_t tid, int several, pms_chart **out)
 {
-    size_t rows = r->cfg->classifier.signature_size, cols = r->n;
+    size_t rows = r->cfg->classifier.signature_size, cols = 0;
+    for (size_t i = 0; i < r->n; i++) cols += !several || r->rows[i].ev.tid == tid;
     int *labels = malloc((cols ? cols : 1) * sizeof *labels);
     double *heat = malloc((rows * cols + 1) * sizeof *heat);
-    pms_chart *chart = pms_chart_new("Phase and signature of each interval", "interval", "signature entry");
+    char title[96];
+    if (several) snprintf(title, sizeof title, "Phase and signature of each interval of thread %d", (int)tid);
+    else snprintf(title, sizeof title, "Phase and signature of each interval");
+    pms_chart *chart = pms_chart_new(title, "interval", "signature entry");
     int rc = labels && heat && chart ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0, c = 0; !rc && i < r->n; i++) {
+        if (several && r->rows[i].ev.tid != tid) continue;
+        int p = r->rows[i].ev.phase;
+        labels[c] = p == PMS_PHASE_TRANSITION ? -1 : p;
+        for (size_t k = 0; k < rows; k++) heat[k * cols + c] = r->rows[i].sig[k];
+        c++;
+    }
     if (!rc) {
-        for (size_t i = 0; i < cols; i++) {
-            int p = r->rows[i].ev.phase;
-            labels[i] = p == PMS_PHASE_TRANSITION ? -1 : p;
-            for (size_t k = 0; k < rows; k++) heat[k * cols + i] = r->rows[i].sig[k];
-        }
         pms_chart_set_units(chart, "number, from 0", "number, from 0");
         rc = pms_chart_add_timeline(chart, "phase", "transition", labels, cols);
         if (!rc) rc = pms_chart_add_heatmap(chart, "weight (the entries sum to 1)", heat, rows, cols);
-        if (!rc) rc = pms_chart_write_svg(&chart, 1, 900, out);
     }
-    pms_chart_free(chart);
     free(labels);
     free(heat);
+    if (rc) pms_chart_free(chart);
+    else *out = chart;
+    return rc;
+}
+
+/* The thesis's figures: the phase of every interval above a heat map of the signatures,
+ * a chart per thread where there are several. */
+int pms_phase_write_svg(const pms_phase_run *r, FILE *out)
+{
+    size_t n = r->threads ? pms_phase_threads_count(r->threads) : 0, made = 0;
+    int several = n > 1;
+    pms_chart **charts = calloc(several ? n : 1, sizeof *charts);
+    int rc = charts ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t t = 0; !rc && t < (several ? n : 1); t++, made++) {
+        pid_t tid = 0;
+        if (several) pms_phase_threads_engine(r->threads, t, &tid);
+        rc = thread_chart(r, tid, several, &charts[t]);
+    }
+    if (!rc) rc = pms_chart_write_svg(charts, made, 900, out);
+    for (size_t t = 0; charts && t < made; t++) pms_chart_free(charts[t]);
+    free(charts);
     return rc;
 }

@@ -28,6 +28,7 @@ struct pms_phase_threads {
     pms_keymap index;          /* tid -> position in v */
     pms_cutting cut;
     int have_cut;
+    uint64_t samples_per_interval; /* as the cutting set it */
     const pms_maps *maps;
 };
 
@@ -57,6 +58,14 @@ void pms_phase_threads_destroy(pms_phase_threads *t)
     free(t);
 }
 
+/* The samples an interval of cutting c holds. */
+static uint64_t samples_of(const pms_cutting *c)
+{
+    if (c->interval && c->sample_period && !c->interval->attr.freq && c->interval->attr.sample_period)
+        return c->interval->attr.sample_period / c->sample_period ? c->interval->attr.sample_period / c->sample_period : 1;
+    return c->samples_per_interval ? c->samples_per_interval : 100;
+}
+
 /* The thread's intervals cut as t->cut says. */
 static void configure(const pms_phase_threads *t, track *k)
 {
@@ -74,16 +83,24 @@ void pms__phase_threads_cut(pms_phase_threads *t, const pms_cutting *c, const pm
     t->cut = *c;
     t->have_cut = 1;
     t->maps = maps;
+    t->samples_per_interval = samples_of(c);
     pms_classifier_config_for_samples(&t->cfg.classifier, pms__phase_threads_samples_per_interval(t));
     for (size_t i = 0; i < t->n; i++) configure(t, t->v[i]); /* an adopted engine's */
 }
 
-uint64_t pms__phase_threads_samples_per_interval(const pms_phase_threads *t)
+uint64_t pms__phase_threads_samples_per_interval(const pms_phase_threads *t) { return t->samples_per_interval; }
+
+void pms__phase_threads_uncut(pms_phase_threads *t)
 {
-    const pms_cutting *c = &t->cut;
-    if (c->interval && c->sample_period && !c->interval->attr.freq && c->interval->attr.sample_period)
-        return c->interval->attr.sample_period / c->sample_period ? c->interval->attr.sample_period / c->sample_period : 1;
-    return c->samples_per_interval ? c->samples_per_interval : 100;
+    t->cut.attrs = t->cut.interval = NULL;
+    t->cut.nattrs = 0;
+    t->maps = NULL;
+    for (size_t i = 0; i < t->n; i++) {
+        pms_assembler *a = &t->v[i]->assembler;
+        a->attrs = a->interval = NULL;
+        a->nattrs = 0;
+        a->maps = NULL;
+    }
 }
 
 static int add_track(pms_phase_threads *t, pid_t tid, pms_phase_engine *adopt, track **out)

@@ -24,6 +24,9 @@ int pms__phase_threads_adopt(pms_phase_threads *t, pms_phase_engine *e);
  * holds; the addresses of samples are made run-independent through maps (kept by the
  * caller). */
 void pms__phase_threads_cut(pms_phase_threads *t, const pms_cutting *c, const pms_maps *maps);
+/* Forgets the events and maps the cutting pointed at (a replay's, freed after it): the
+ * threads' engines and the samples per interval stay. */
+void pms__phase_threads_uncut(pms_phase_threads *t);
 /* The samples an interval holds, as set by the cutting. */
 uint64_t pms__phase_threads_samples_per_interval(const pms_phase_threads *t);
 /* Passes a sample to its thread's intervals. */

@@ -104,6 +104,10 @@ void pms_classifier_destroy(pms_classifier *c);
 /* Classifies one normalised signature of cfg->signature_size entries; returns its phase
  * id (>= 0) and the distance to the closest cache entry or mean (2 when the cache was empty). */
 int pms_classifier_classify(pms_classifier *c, const double *sig, double *distance);
+/* The phase whose centroid (or k-means mean) is nearest to sig, however far, and the
+ * distance; the transition phase (distance 2) when there is none. The classifier learns
+ * nothing (a run's last, partial interval is classified so). */
+int pms_classifier_nearest(const pms_classifier *c, const double *sig, double *distance);
 /* Number of phase ids handed out so far (ids 1..n). */
 int pms_classifier_nphases(const pms_classifier *c);
 

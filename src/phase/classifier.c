@@ -193,7 +193,7 @@ static int classify_distance(pms_classifier *c, const double *sig, double *dista
     return victim->id;
 }
 
-int pms__classifier_nearest(const pms_classifier *c, const double *sig, double *distance)
+int pms_classifier_nearest(const pms_classifier *c, const double *sig, double *distance)
 {
     size_t n = c->cfg.signature_size;
     double bestd = INFINITY;

@@ -175,7 +175,7 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
     double distance;
     /* a run's last, partial interval (too few samples to tell a phase of its own) takes the
      * nearest known phase and teaches the classifier nothing */
-    int phase = iv && iv->partial ? pms__classifier_nearest(e->classifier, sig, &distance)
+    int phase = iv && iv->partial ? pms_classifier_nearest(e->classifier, sig, &distance)
                                   : pms_classifier_classify(e->classifier, sig, &distance);
     int rc = grow_history(e, phase);
     if (rc) return rc;

@@ -28,9 +28,6 @@ void pms__phase_engine_tallies(const pms_phase_engine *e, pms_phase_tallies *out
  * weights), new ids after its highest; PMS_EINVAL when the table does not fit the
  * classifier (signature size, projection seed, more phases than the cache holds). */
 int pms__classifier_load_table(pms_classifier *c, const pms_phase_table *t, uint64_t seed);
-/* The phase whose centroid is nearest to sig, however far (the transition phase when
- * there is none), leaving the classifier as it was. */
-int pms__classifier_nearest(const pms_classifier *c, const double *sig, double *distance);
 /* Calls fn for every phase the classifier holds (id > 0), lowest id first. */
 typedef int (*pms_phase_entry_fn)(int id, uint64_t weight, const double *centroid, size_t n, void *ctx);
 int pms__classifier_each_phase(const pms_classifier *c, pms_phase_entry_fn fn, void *ctx);

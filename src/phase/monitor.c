@@ -22,6 +22,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* A period no run reaches (146 years of task-clock; 2^62 instructions). */
+#define UNREACHED_PERIOD (1ull << 62)
+
 /* The records of one drain, copied out of the buffers to be sorted by time. */
 typedef struct batch_entry {
     uint64_t time;
@@ -44,6 +47,7 @@ struct pms_phase_monitor {
     pms_maps *maps;
     pid_t pid;
     int per_cpu;                    /* inherit: one buffer per CPU, intervals cut by samples */
+    uint64_t interval_size;         /* in the interval event's unit */
     uint64_t sample_type;           /* of every event (sample_id_all trailers) */
     batch batch;
     uint64_t lost;
@@ -281,7 +285,12 @@ static int choose_events(pms_phase_monitor *m, const pms_phase_monitor_config *c
     m->sampling[0] = (pms_sampling_event){.event = m->events[0], .read = &m->events[2], .period = period,
                                           .wakeup_events = m->per_cpu ? (uint32_t)per_interval : 0};
     if (cfg->randomize) m->sampling[0].randomize = (pms_randomize){.kind = PMS_RANDOMIZE_EXP, .seed = cfg->random_seed};
-    m->sampling[1] = (pms_sampling_event){.event = m->events[1], .read = &m->events[2], .period = size,
+    /* Per CPU the interval event's counts are not a thread's: intervals are cut by samples,
+     * and the event is kept (for its name and the counters it reads where it does) without
+     * its timer interrupts, at a period no run reaches. */
+    m->interval_size = size;
+    m->sampling[1] = (pms_sampling_event){.event = m->events[1], .read = &m->events[2],
+                                          .period = m->per_cpu ? UNREACHED_PERIOD : size,
                                           .wakeup_events = m->per_cpu ? 0 : 1};
     m->metric_about = "wall-clock ns per sample, as no hardware PMU counts cycles and instructions here (it "
                       "measures the machine's load as much as the program)";
@@ -331,7 +340,7 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     if (!rc) rc = pms__maps_create(&m->maps);
     if (!rc && cfg->own_thread) rc = start_reader(m);
     if (!rc) rc = open_sampler(m, cfg);
-    if (!rc) rc = pms_phase_threads_create(&m->threads, &cfg->phase, m->sampling[1].period, 1);
+    if (!rc) rc = pms_phase_threads_create(&m->threads, &cfg->phase, m->interval_size, 1);
     if (rc) {
         pms_phase_monitor_close(m);
         return rc;
@@ -339,8 +348,10 @@ int pms_phase_monitor_open(pms_phase_monitor **out, pid_t pid, const pms_phase_m
     size_t nattrs;
     const pms_perfdata_attr *attrs = pms_sampler_attrs(m->sampler, &nattrs);
     m->sample_type = attrs[0].attr.sample_type;
+    uint64_t per_interval = m->interval_size / m->sampling[0].period;
     pms_cutting cut = {.attrs = attrs, .nattrs = nattrs, .interval = &attrs[1], .sample_period = m->sampling[0].period,
-                       .per_thread_counts = !m->per_cpu, .fn = on_interval, .ctx = m};
+                       .per_thread_counts = !m->per_cpu, .by_samples = m->per_cpu ? (per_interval ? per_interval : 1) : 0,
+                       .fn = on_interval, .ctx = m};
     pms__phase_threads_cut(m->threads, &cut, m->maps);
     pms_phase_engine *own; /* the target's own thread's engine exists from the start */
     if ((rc = pms_phase_threads_get(m->threads, m->pid, &own))) {

@@ -61,6 +61,7 @@ void pms_phase_threads_destroy(pms_phase_threads *t)
 /* The samples an interval of cutting c holds. */
 static uint64_t samples_of(const pms_cutting *c)
 {
+    if (c->by_samples) return c->by_samples;
     if (c->interval && c->sample_period && !c->interval->attr.freq && c->interval->attr.sample_period)
         return c->interval->attr.sample_period / c->sample_period ? c->interval->attr.sample_period / c->sample_period : 1;
     return c->samples_per_interval ? c->samples_per_interval : 100;
@@ -76,6 +77,10 @@ static void configure(const pms_phase_threads *t, track *k)
     k->assembler.tid = k->tid;
     k->assembler.maps = t->maps;
     if (c->interval) pms__assembler_set_interval_event(&k->assembler, c->interval, c->sample_period, c->per_thread_counts);
+    if (c->by_samples) {
+        k->assembler.cut_by_samples = 1;
+        k->assembler.samples_per_interval = c->by_samples;
+    }
 }
 
 void pms__phase_threads_cut(pms_phase_threads *t, const pms_cutting *c, const pms_maps *maps)

@@ -11,6 +11,9 @@ typedef struct pms_cutting {
     const pms_perfdata_attr *interval; /* the interval event, or NULL: samples_per_interval samples */
     uint64_t samples_per_interval;  /* without an interval event */
     uint64_t sample_period;         /* of the IP samples (0: not one fixed period) */
+    uint64_t by_samples;            /* non-zero: every this many samples of a thread make an
+                                       interval (the interval event's records left out), whatever
+                                       the interval event's period */
     int per_thread_counts;          /* the interval event counts each thread alone: its
                                        overflows end the thread's intervals */
     pms_phase_event_fn fn;

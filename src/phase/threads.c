@@ -203,7 +203,7 @@ uint64_t pms__phase_threads_samples_to_go(const pms_phase_threads *t)
     uint64_t fewest = 0;
     for (size_t i = 0; i < t->n; i++) {
         const pms_assembler *a = &t->v[i]->assembler;
-        if (!a->n || !a->cut_by_samples) continue;
+        if (!a->cut_by_samples) continue;
         uint64_t want = a->samples_per_interval * pms_phase_engine_next_multiple(a->engine);
         uint64_t left = want > a->n ? want - a->n : 1;
         if (!fewest || left < fewest) fewest = left;

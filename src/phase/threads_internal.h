@@ -40,8 +40,8 @@ void pms__phase_threads_final_counts(pms_phase_threads *t, pid_t tid, const pms_
 int pms__phase_threads_finish(pms_phase_threads *t);
 /* Intervals without samples, over all threads. */
 uint64_t pms__phase_threads_dropped(const pms_phase_threads *t);
-/* Samples each thread still needs to end its interval: the fewest over the threads that
- * have begun one (0 when none has). */
+/* Samples each thread still needs to end its interval: the fewest over the threads cut by
+ * samples (0 when none is). */
 uint64_t pms__phase_threads_samples_to_go(const pms_phase_threads *t);
 
 #endif

@@ -35,21 +35,12 @@ live() {
   cut -d, -f6 "$tmp/live.csv" | tail -n +2 >"$tmp/labels"
   [ -s "$tmp/labels" ] && cmp "$tmp/labels" "$tmp/again" ||
     { echo "the live labels are not what the classifier gives their signatures again"; diff "$tmp/labels" "$tmp/again" | head; return 1; }
-  python3 - "$tmp/live.csv" "$tmp/live.json" "$*" <<'PY'
-import csv, json, sys
-from collections import Counter
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["truth"] != "-"]
-a, b = [r["phase"] for r in rows], [r["truth"] for r in rows]
-pairs = lambda c: sum(v * (v - 1) // 2 for v in c.values())
-index, ra, rb, total = pairs(Counter(zip(a, b))), pairs(Counter(a)), pairs(Counter(b)), len(a) * (len(a) - 1) // 2
-expected = ra * rb / total
-want = 1.0 if (ra + rb) / 2 == expected else (index - expected) / ((ra + rb) / 2 - expected)
-got = json.load(open(sys.argv[2]))["summary"]["adjusted_rand_index"]
-print("phases %s: %d intervals, labels as the classifier gives them again; adjusted Rand index %.3f against the "
-      "schedule over %d labelled ones (recomputed %.3f)" % (sys.argv[3], sum(1 for _ in open(sys.argv[1])) - 1, got,
-                                                            len(a), want))
-sys.exit(0 if len(a) >= 20 and abs(got - want) < 1e-9 else 1)
-PY
+  local out got rows
+  out=$(python3 "$PMS_SOURCE_DIR/tests/lib/phase_ari.py" "$tmp/live.csv" "$tmp/live.json") || return 1
+  read -r got rows <<<"$out"
+  echo "phases $*: $(($(wc -l <"$tmp/live.csv") - 1)) intervals, labels as the classifier gives them again; adjusted" \
+    "Rand index $got against the schedule over $rows labelled ones (recomputed from the CSV)"
+  [ "$rows" -ge 20 ]
 }
 
 # Fine sampling (cpu-clock every 50 us, 4 ms intervals of 80 samples, about +40% of CPU

@@ -17,25 +17,8 @@ P=$PMUSCOPE
 W=("$PMS_WORKLOADS/phases" --threads 2 --sequence AD --ms 400 --repeat 2)
 
 # Each thread's index from the JSON, checked against the one recomputed from the CSV over
-# that thread's rows; prints "tid index" per thread.
-per_thread() {
-  python3 - "$1.csv" "$1.json" <<'PY'
-import csv, json, sys
-from collections import Counter
-def ari(a, b):
-    pairs = lambda c: sum(v * (v - 1) // 2 for v in c.values())
-    index, ra, rb, total = pairs(Counter(zip(a, b))), pairs(Counter(a)), pairs(Counter(b)), len(a) * (len(a) - 1) // 2
-    expected = ra * rb / total
-    return 1.0 if (ra + rb) / 2 == expected else (index - expected) / ((ra + rb) / 2 - expected)
-rows = list(csv.DictReader(open(sys.argv[1])))
-for t in json.load(open(sys.argv[2]))["threads"]:
-    mine = [r for r in rows if int(r["tid"]) == t["tid"] and r["truth"] != "-"]
-    want = ari([r["phase"] for r in mine], [r["truth"] for r in mine])
-    if abs(want - t["adjusted_rand_index"]) > 1e-9:
-        sys.exit("thread %d: adjusted Rand index %r in the JSON, %r recomputed" % (t["tid"], t["adjusted_rand_index"], want))
-    print(t["tid"], "%.3f" % want, len(mine))
-PY
-}
+# that thread's rows; prints "tid index labelled" per thread.
+per_thread() { python3 "$PMS_SOURCE_DIR/tests/lib/phase_ari.py" "$1.csv" "$1.json" --per-thread; }
 
 at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 

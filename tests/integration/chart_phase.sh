@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$PMS_SOURCE_DIR/tests/lib/browser.sh"
 
-perf record -q -e cpu-clock -c 100000 -o "$tmp/perf.data" -- "$PMS_WORKLOADS/phases" --units 250 >/dev/null 2>&1
+perf record -q -e cpu-clock -c 100000 -o "$tmp/perf.data" -- "$PMS_WORKLOADS/phases" >/dev/null 2>&1
 "$PMUSCOPE" phase -q --csv="$tmp/phase.csv" --json="$tmp/phase.json" --svg "$tmp/phase.svg" "$tmp/perf.data" >/dev/null
 n=$(($(wc -l < "$tmp/phase.csv") - 1))
 [ "$n" -ge 20 ] || fail "only $n intervals"

@@ -30,7 +30,7 @@ done
 $P phase --interval-event task-clock --threshold 35 --json -o "$tmp/given.json" "$tmp/p.data"
 [ "$(jq .settings.threshold_percent "$tmp/given.json")" = 35 ]
 $P phase --help >"$tmp/help"
-grep -q "80 at 5 (the default without" "$tmp/help"
+grep -q "80 below 8 (7 without a PMU)" "$tmp/help"
 
 # --min-confidence: the default and what confidence takes.
 grep -q "least confidence (0..1) to use a table entry (default 0.5); an" "$tmp/help"

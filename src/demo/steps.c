@@ -32,7 +32,7 @@ static const pms_demo_step steps[] = {
               "and perf script read; page-faults and context-switches are read at every sample. Without "
               "a hardware PMU, cpu-clock stands in for cycles (--fallback), and the record says so.",
      .args = {"record", "--fallback", "-F", "4000", "--read", "page-faults,context-switches", "-o",
-              "{dir}/phases.data", "--", "{w}/phases"},
+              "{dir}/phases.data", "--", "{w}/phases", "--units", "250"},
      .shown = {{PMS_DEMO_TEXT, "record.log", NULL, 0}},
      .summary = "record.log"},
     {.name = "report",
@@ -71,7 +71,8 @@ static const pms_demo_step steps[] = {
               "writes its true schedule (--trace) so the adjusted Rand index can score the phases. "
               "Its phases last 10 to 100 ms, so this run samples finely (cpu-clock every 50 us, "
               "intervals of 4 ms of task-clock); the defaults, a sample every 4 ms and intervals of "
-              "40 ms, keep the overhead below 1% and suit phases of a few hundred ms and more.",
+              "7 samples (28 ms), keep the overhead below 1% and suit phases of 100 ms and more, "
+              "as the workload's own defaults (200 ms of CPU each).",
      .args = {"phase", "-q", "-e", "cpu-clock", "-c", "50000", "--interval-event", "task-clock",
               "--interval-size", "4000000", "--threshold", "50", "--csv={dir}/phase.csv", "--svg", "{dir}/phase.svg", "--truth",
               "{dir}/phases.trace", "--", "{w}/phases", "--units", "500", "--trace", "{dir}/phases.trace"},

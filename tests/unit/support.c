@@ -23,8 +23,9 @@ const char *pms_test_write_temp(const char *suffix, const void *data, size_t len
 const char *pms_test_fixture(const char *name)
 {
     static char path[1024];
+    /* ctest sets PMS_FIXTURES; run by hand from any directory, the source tree's fixtures */
     const char *dir = getenv("PMS_FIXTURES");
-    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/fixtures", name);
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : PMS_TEST_FIXTURES_DIR, name);
     return path;
 }
 

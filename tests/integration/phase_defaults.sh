@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pmuscope phase at its defaults (no option but where outputs go) finds the phases of the
 # bundled phases workload at its defaults (ABBCBD twice, 200 ms of CPU each) and of a
-# workload of four 500 ms phases: adjusted Rand index at least 0.9 over all intervals the
-# schedule labels, each interval labelled by the phase most of its samples fell in (the
+# workload of four 500 ms phases: adjusted Rand index at least 0.9 (the median of three runs)
+# over all intervals the schedule labels, each interval labelled by the phase most of its samples fell in (the
 # schedule and the phases are in CPU time: this holds on a busy machine), the index
 # recomputed from the CSV. A run whose phases are shorter than an interval says so and what
 # to pass, and what it says to pass finds them.
@@ -24,20 +24,27 @@ run() { # pmuscope options, then -- and the workload's arguments
     -- "$W" "$@" --trace "$tmp/trace" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
 }
 
-# The workload's defaults.
-run --
-a=$(ari)
-n=$(jq .summary.intervals "$tmp/run.json")
-echo "phases at its defaults: $n intervals, adjusted Rand index $a (settings: $(jq -c '.settings |
-  {threshold_percent, transition_threshold, signature_size}' "$tmp/run.json"))"
-awk -v a="$a" 'BEGIN { exit !(a >= 0.9) }' || { echo "FAIL: adjusted Rand index $a below 0.9"; exit 1; }
-jq -e '.summary.note == null' "$tmp/run.json" >/dev/null || { echo "FAIL: a note where phases are long"; exit 1; }
+# The median index of three runs (the samples of a run, about 7 to an interval, make its index
+# vary by a few hundredths, more on a busy machine, where a late timer takes one sample for
+# several periods): at least 0.9.
+median3() { # WHAT, then the workload's arguments
+  local what=$1 all=() a
+  shift
+  for k in 1 2 3; do
+    run -- "$@"
+    a=$(ari)
+    all+=("$a")
+    echo "$what, run $k: $(jq .summary.intervals "$tmp/run.json") intervals, $(jq .summary.phases "$tmp/run.json") phases, adjusted Rand index $a"
+    jq -e '.summary.note == null' "$tmp/run.json" >/dev/null || { echo "FAIL: a note where phases are long"; exit 1; }
+  done
+  a=$(printf '%s\n' "${all[@]}" | sort -g | sed -n 2p)
+  awk -v a="$a" 'BEGIN { exit !(a >= 0.9) }' || { echo "FAIL: $what: median adjusted Rand index $a below 0.9"; exit 1; }
+}
 
-# Four 500 ms phases.
-run -- --sequence ABCD --ms 500 --repeat 1
-a=$(ari)
-echo "four 500 ms phases: $(jq .summary.intervals "$tmp/run.json") intervals, $(jq .summary.phases "$tmp/run.json") phases, adjusted Rand index $a"
-awk -v a="$a" 'BEGIN { exit !(a >= 0.9) }' || { echo "FAIL: adjusted Rand index $a below 0.9"; exit 1; }
+# The workload's defaults, then four 500 ms phases.
+median3 "phases at its defaults"
+echo "settings: $(jq -c '.settings | {threshold_percent, transition_threshold, signature_size}' "$tmp/run.json")"
+median3 "four 500 ms phases" --sequence ABCD --ms 500 --repeat 1
 
 # Phases of fixed work, most shorter than an interval (2 to 17 ms, C 84 ms: --units 250):
 # the summary says so, from the known schedule, and what to pass.

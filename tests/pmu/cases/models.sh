@@ -25,9 +25,9 @@ if [ "$guest" = 1 ]; then
     awk -F, 'NR > 1 && ($3 != $5 || $5 <= prev || $4 != 0 || $6 != 0) {
                  print "FAIL: " $0 " (cycles:u != instructions:u, not growing, or multiplexed)"; bad = 1 }
              NR > 1 { prev = $5 } END { exit bad }' out/runs.csv || exit 1
-    # The error % of the two held-out runs (columns 4 and 5 of the LP and MRA rows): none
-    # beyond rounding, and LP's model is instructions:u x 1.
-    awk '($1 == "LP" || $1 == "MRA") && NF == 5 { n++; for (i = 4; i <= 5; i++) if ($i > 1e-9 || $i < -1e-9) { print "FAIL: " $0; bad = 1 } }
+    # The errors of the LP and MRA rows (held-out, test and fit |err| %, then the error % of
+    # each test run: columns 3 to 7): none beyond rounding, and LP's model is instructions:u x 1.
+    awk '($1 == "LP" || $1 == "MRA") && NF == 7 { n++; for (i = 3; i <= 7; i++) if ($i > 1e-9 || $i < -1e-9) { print "FAIL: " $0; bad = 1 } }
          END { if (n != 2) { print "FAIL: no LP and MRA rows"; bad = 1 } exit bad }' out/estimate.txt || exit 1
     grep -Eq '^  instructions:u +1$' out/estimate.txt || fail "LP's coefficient of instructions:u is not 1"
     awk '/^intervals:/ && $2 < 20 { print "FAIL: " $0; bad = 1 }

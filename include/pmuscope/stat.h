@@ -19,7 +19,7 @@ typedef struct pms_stat_value {
     uint32_t type;                 /* perf_event_attr type and config: to find metrics */
     uint64_t config;
     double value;                  /* scaled value (mean over runs) in the unit */
-    double rel_stddev;             /* stddev of the mean over runs, % of the mean (perf's +- x%); NAN for one run */
+    double rel_stddev;             /* stddev of the mean over runs, % of the mean (perf's +- x%); 0 for a mean of 0, NAN for one run */
     uint64_t enabled, running;     /* ns, summed over threads */
     double uncertainty;            /* standard uncertainty of value from multiplexing, in the unit
                                       (pmuscope/multiplex.h): 0 when the event was never off the

@@ -44,7 +44,9 @@ int pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pm
         double sem;
         pms_stat_mean_sem(x, m, &out[i].value, &sem);
         out[i].uncertainty = m ? sqrt(u2) / (double)m : 0;
-        out[i].rel_stddev = m > 1 && out[i].value != 0 ? 100.0 * sem / fabs(out[i].value) : NAN;
+        /* perf's rel_stddev_stats: 0 where the mean is 0 (a CPU that never faulted prints 0.00%) */
+        if (m < 2) out[i].rel_stddev = NAN;
+        else out[i].rel_stddev = out[i].value != 0 ? 100.0 * sem / fabs(out[i].value) : 0.0;
     }
     free(x);
     return PMS_OK;

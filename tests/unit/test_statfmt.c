@@ -109,6 +109,12 @@ static void test_average_runs(void **state)
     assert_close(avg.rel_stddev, 100.0 * 2.0 / sqrt(3.0) / 12.0, 1e-9);
     assert_close(pms_stat_cv(runs, 3, 1, 0), 100.0 * 2.0 / 12.0, 1e-9);
     assert_true(isnan(pms_stat_cv(runs, 1, 1, 0)));
+    /* a mean of 0 (a CPU that never faulted in -a -A -r 2): perf's rel_stddev_stats prints 0.00%, not nothing */
+    pms_stat_value zero[2] = {value("page-faults", 0, 5, 5), value("page-faults", 0, 5, 5)};
+    assert_int_equal(pms_stat_average_runs(zero, 2, 1, &avg), PMS_OK);
+    assert_true(avg.rel_stddev == 0.0);
+    assert_int_equal(pms_stat_average_runs(zero, 1, 1, &avg), PMS_OK);
+    assert_true(isnan(avg.rel_stddev));
 }
 
 static void test_wide_and_runs_tables(void **state)

@@ -53,7 +53,7 @@ rec() { # name, record options..., --, workload...   (READ: the events read, def
   fi
 }
 rec sizes -- "$build/workloads/sizes" 8
-rec phases -- "$build/workloads/phases" --repeat 2
+rec phases -- "$build/workloads/phases" --units 250 --repeat 2
 rec sizes-randomized --randomize=mask:12 --seed 1 -- "$build/workloads/sizes" 8
 # a counter at a steady rate over x (task-clock's nanoseconds against cpu-clock's, as cycles
 # would be on a PMU) with randomised periods: the rate predictor of version 4's P chunks

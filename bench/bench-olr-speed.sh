@@ -19,5 +19,5 @@ record() { # name, workload...
   fi
 }
 record sizes "$build/workloads/sizes" 24
-record phases "$build/workloads/phases" --repeat 2
+record phases "$build/workloads/phases" --units 250 --repeat 2
 "$build/bench/bench_olr_speed" --generate 1000000 "${streams[@]}"

@@ -19,7 +19,7 @@ record() { # name, workload...
 }
 
 streams=()
-s=$(record phases "$build/workloads/phases" --repeat 2) && [ -n "$s" ] && streams+=("$s")
+s=$(record phases "$build/workloads/phases" --units 250 --repeat 2) && [ -n "$s" ] && streams+=("$s")
 s=$(record sizes "$build/workloads/sizes" 24) && [ -n "$s" ] && streams+=("$s")
 
 run_peer() { # tool args..., prints "bytes seconds"

@@ -5,7 +5,7 @@
 # time, and the workload's own CPU time (its task-clock, counted by perf stat around it),
 # where the sampling interrupts are paid; and pmuscope's own CPU time (the whole command's
 # task-clock less the workload's and perf stat's: startup, the reading thread, the report). At the
-# defaults (without a PMU: cpu-clock every 4 ms, intervals of 20 samples) and at the old
+# defaults (without a PMU: cpu-clock every 4 ms, intervals of 7 samples) and at the old
 # defaults (every 0.1 ms, 10 ms intervals); then the engine's own cost per interval
 # (bench_phase_cost). The thesis's goal: below 1%.
 # usage: bench-phase.sh [BUILD]   (env RUNS, default 7; WORKLOAD, default "--units 1000 --repeat 2")
@@ -53,6 +53,6 @@ measure() { # label, sample period in ns of cpu-clock, pmuscope options...
 }
 
 echo "phase monitoring overhead on phases ${wargs[*]}, median of $runs runs each (ratio: monitored / unmonitored)"
-measure "defaults without a PMU (cpu-clock every 4 ms, intervals of 10 samples = 40 ms of task-clock)" 4000000
-measure "old defaults (cpu-clock every 0.1 ms, 10 ms intervals)" 100000 -c 100000 -I 10000000
+measure "defaults without a PMU (cpu-clock every 4 ms, intervals of 7 samples = 28 ms of task-clock)" 4000000
+measure "old defaults (cpu-clock every 0.1 ms, 10 ms intervals)" 100000 -c 100000 --interval-size 10000000
 "$build/bench/bench_phase_cost"

@@ -4,6 +4,8 @@ find_package(Threads REQUIRED)
 
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
 pkg_check_modules(GSL REQUIRED IMPORTED_TARGET gsl)
+# Reading the region markers' JSON reports back (pmuscope stat --regions).
+pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 # OLS by LAPACK's QR (dgeqrf, declared by LAPACKE's lapack.h) from OpenBLAS's single-threaded
 # build, linked by its own folder so that the build's (and the install's) RUNPATH names it:
 # Debian's default libopenblas.so.0 is the pthread build, whose threads only slow a
@@ -59,3 +61,11 @@ find_program(PROTOC_C protoc-c REQUIRED)
 
 # JSON in: the runs that `pmuscope stat --json` wrote, read back by `pmuscope diff`.
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
+
+# libmicrohttpd: the HTTP server of `pmuscope stat --serve` (the CLI alone links it). The cross
+# build for the emulated guest goes without it: the guest serves nothing.
+if(CMAKE_CROSSCOMPILING)
+  pkg_check_modules(MHD IMPORTED_TARGET libmicrohttpd)
+else()
+  pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
+endif()

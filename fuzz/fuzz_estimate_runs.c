@@ -1,6 +1,6 @@
 /* libFuzzer target: runs tables from arbitrary table text (read as a runs table,
  * and summed as an interval table grouped by its first column), run lists, and
- * the three methods on whatever runs come out. */
+ * the methods (LP, MRA, MRACM, forward, NNLS, lasso) on whatever runs come out. */
 #include "pmuscope/error.h"
 #include "pmuscope/estimate.h"
 #include "pmuscope/table.h"
@@ -37,6 +37,16 @@ static void exercise(const pms_runs *r)
     if (pms_mra_fit_runs(r->cycles, ev, m, c, names, NULL, &mra) == PMS_OK) pms_mra_fit_free(&mra);
     pms_mracm_fit mracm;
     if (pms_mracm_fit_runs(r->cycles, ev, m, c, names, NULL, &mracm) == PMS_OK) pms_mracm_fit_free(&mracm);
+    pms_mra_options fo = {.select = PMS_MRA_FORWARD_AIC};
+    if (pms_mra_fit_runs(r->cycles, ev, m, c, names, &fo, &mra) == PMS_OK) pms_mra_fit_free(&mra);
+    pms_nnls_fit nn;
+    if (pms_nnls_fit_runs(r->cycles, ev, m, c, &nn) == PMS_OK) {
+        for (size_t i = 0; i < c; i++)
+            if (nn.model.coef[i] < 0) __builtin_trap(); /* non-negative */
+        pms_nnls_fit_free(&nn);
+    }
+    pms_lasso_fit la;
+    if (pms_lasso_fit_runs(r->cycles, ev, m, c, NULL, &la) == PMS_OK) pms_lasso_fit_free(&la);
     free(ev);
 }
 

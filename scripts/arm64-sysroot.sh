@@ -16,11 +16,11 @@ dir=$(mkdir -p "$1" && cd "$1" && pwd)
 # Headers and link-time libraries for the cross build.
 dev=(libc6-dev linux-libc-dev libcrypt-dev libpfm4-dev libdw-dev libelf-dev zlib1g-dev
      liblzma-dev libgsl-dev libglpk-dev libcmocka-dev liblapacke-dev libopenblas-serial-dev
-     libzstd-dev libprotobuf-c-dev libiberty-dev libjansson-dev)
+     libzstd-dev libprotobuf-c-dev libiberty-dev libjansson-dev libpapi-dev)
 # Their run-time libraries and those of their libraries.
 runtime=(libc6 libgcc-s1 libpfm4 libdw1 libelf1 zlib1g liblzma5 libbz2-1.0 libzstd1 libgsl27
          libgslcblas0 libglpk40 libamd2 libcolamd2 libsuitesparseconfig5 libgmp10 libltdl7
-         libcmocka0 libopenblas0-serial libgfortran5 libprotobuf-c1 libjansson4)
+         libcmocka0 libopenblas0-serial libgfortran5 libprotobuf-c1 libjansson4 libpapi7.0 libsde1)
 # The guest: kernel (CONFIG_ARM_PMU=y), a static busybox, and perf as the reference with the
 # libraries its NEEDED entries (and theirs) name; valgrind, whose callgrind gives hotspot's
 # exact per-instruction counts (only its core and callgrind go into the guest, see pmu-vm).

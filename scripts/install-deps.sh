@@ -6,7 +6,8 @@
 #                                     its docs/ page), valgrind for hotspot's exact counts
 #   scripts/install-deps.sh test      the build set and what only the tests and benchmarks use:
 #                                     the references (perf, R, glpsol, Go's pprof, Node.js),
-#                                     chromium, cmocka, clang for the fuzzers, and the emulated
+#                                     the Debian programs hotspot's tests sweep (gzip, xz,
+#                                     sqlite3), chromium, cmocka, clang for the fuzzers, and the emulated
 #                                     ARM machine (QEMU, the aarch64 cross compiler, dpkg's
 #                                     arm64 architecture for the guest's packages)
 # Idempotent: only missing packages are installed. apt-get as root, sudo otherwise; where it can
@@ -19,16 +20,18 @@ build_packages=(
   libpfm4-dev libdw-dev libelf-dev
   libgsl-dev libglpk-dev liblapacke-dev libopenblas-serial-dev
   libzstd-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev libjansson-dev
-  help2man lowdown valgrind
+  libmicrohttpd-dev help2man lowdown valgrind
 )
 test_packages=(
   clang libcmocka-dev
   linux-perf glpk-utils
-  r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest
-  zstd xz-utils golang-go nodejs
-  jq libxml2-utils python3
+  r-base-core r-cran-nnls r-cran-sandwich r-cran-lmtest r-cran-glmnet
+  zstd xz-utils gzip sqlite3 golang-go nodejs
+  jq libxml2-utils python3 curl python3-prometheus-client
+  prometheus prometheus-node-exporter
   chromium
   gcc-aarch64-linux-gnu qemu-system-arm cpio
+  libpapi-dev papi-tools
 )
 case $set_name in
   build) packages=("${build_packages[@]}") ;;

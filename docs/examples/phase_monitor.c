@@ -7,10 +7,12 @@
  *                                        calls pms_phase_monitor_poll() between its chunks
  *
  * It prints a line at every phase change (the on_change callback) and, at the end, how
- * many intervals each phase had (the on_interval callback). The phases of these examples
- * last tens of milliseconds, shorter than the monitor's default intervals (chosen for an
- * overhead below 1%), so this program samples cpu-clock every 50 us and ends an interval
- * every 4 ms of task-clock: software events, which work with or without a hardware PMU.
+ * many intervals each phase had (the on_interval callback). --self's loops take turns every
+ * few tens of milliseconds, shorter than the monitor's default intervals (7 samples of 4 ms,
+ * chosen for an overhead below 1%), so this program samples cpu-clock every 50 us and ends
+ * an interval every 4 ms of task-clock: software events, which work with or without a
+ * hardware PMU. (The bundled phases workload's phases last 200 ms by default, which the
+ * defaults find too.)
  *
  * Build against an installed pmuscope:
  *   cc -o phase_monitor phase_monitor.c $(pkg-config --cflags --libs pmuscope) */

@@ -68,6 +68,8 @@ uint64_t pms_callgrind_total(const pms_callgrind *cg);
 const char *pms_callgrind_command(const pms_callgrind *cg);
 /* Number of parts (dumps) read. */
 unsigned pms_callgrind_parts(const pms_callgrind *cg);
+/* The profiled process ("pid:" header), 0 if absent. */
+unsigned long pms_callgrind_pid(const pms_callgrind *cg);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -4,7 +4,8 @@
  * Each {..} group of the event list is opened as one perf group and read with
  * read_format GROUP|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID; values are summed over
  * the threads. When the kernel multiplexes the counters, the scaled value is
- * raw x enabled / running, as perf stat reports it. */
+ * raw x enabled / running, as perf stat reports it, with its standard uncertainty
+ * (pmuscope/multiplex.h); a count that multiplexing made impossible is flagged. */
 #ifndef PMUSCOPE_COUNTER_H
 #define PMUSCOPE_COUNTER_H
 #include "pmuscope/event.h"
@@ -24,7 +25,16 @@ typedef enum pms_count_state {
     PMS_COUNT_COUNTED,       /* ran for some time: value is meaningful */
     PMS_COUNT_NOT_COUNTED,   /* opened but never scheduled (running time 0): "<not counted>" */
     PMS_COUNT_NOT_SUPPORTED, /* could not be opened (only with PMS_COUNTER_SKIP_UNSUPPORTED) */
+    PMS_COUNT_IMPOSSIBLE,    /* a count no run can give (flaw says which): "<impossible>", no value */
 } pms_count_state;
+
+/* Why a count is PMS_COUNT_IMPOSSIBLE. */
+typedef enum pms_count_flaw {
+    PMS_FLAW_NONE,
+    PMS_FLAW_BACKWARDS,       /* the count or a time went backwards between two reads */
+    PMS_FLAW_RUNNING_EXCEEDS, /* running time above enabled time */
+    PMS_FLAW_ABOVE_MAXIMUM,   /* above the most the event can count in its enabled time */
+} pms_count_flaw;
 
 typedef struct pms_count {
     uint64_t raw;     /* counter value summed over threads */
@@ -32,14 +42,28 @@ typedef struct pms_count {
     uint64_t running; /* ns it was actually on a counter */
     double value;     /* scaled: raw x enabled / running */
     pms_count_state state;
+    pms_count_flaw flaw;  /* with PMS_COUNT_IMPOSSIBLE */
+    double dispersion;    /* sigma2 of the windows read so far (pmuscope/multiplex.h), used when */
+    uint64_t windows;     /* these are 2 or more (else, as in a zeroed count, the spread is unknown) */
+    double uncertainty;   /* standard uncertainty of value from multiplexing, in value's unit:
+                             0 when the event ran all its enabled time */
 } pms_count;
 
-/* "counted", "<not counted>", "<not supported>". */
+/* "counted", "<not counted>", "<not supported>", "<impossible>". */
 const char *pms_count_state_name(pms_count_state s);
-/* Scales raw by enabled/running and sets the state (not counted when running is 0). */
+/* What a flaw means: "the count went backwards between two reads", ... ("" for none). */
+const char *pms_count_flaw_text(pms_count_flaw f);
+/* Scales raw by enabled/running, sets the state (not counted when running is 0, impossible
+ * when running exceeds enabled) and the uncertainty from c->dispersion and c->windows. A count already
+ * flagged PMS_COUNT_IMPOSSIBLE stays so. */
 void pms_count_scale(pms_count *c);
-/* The counts of the interval between two cumulative reads, scaled. */
+/* The counts of the interval between two cumulative reads, scaled, with now's dispersion; one
+ * whose count or times went backwards is PMS_COUNT_IMPOSSIBLE (PMS_FLAW_BACKWARDS). */
 void pms_count_delta(const pms_count *now, const pms_count *before, size_t n, pms_count *out);
+/* Flags a scaled count of ev (one that multiplexing scaled) above the most ev can count in its
+ * enabled time (a clock: one ns per ns, with 1% for the clocks' own skew) as
+ * PMS_COUNT_IMPOSSIBLE. */
+void pms_count_check(pms_count *c, const pms_event *ev);
 
 typedef struct pms_counter pms_counter;
 
@@ -66,6 +90,16 @@ int pms_counter_attach(pms_counter *c, pid_t pid);
 /* Opens the events system-wide (every task) on the CPUs of list ("0-3,6"; NULL: every
  * online CPU), counting from now, as perf stat -a / -C. */
 int pms_counter_open_cpus(pms_counter *c, const char *list);
+/* System-wide in cgroups only (perf stat -G, --for-each-cgroup): every event is opened in each
+ * cgroup of the list, on every CPU that pms_counter_open_cpus then opens; the units are the
+ * (cgroup, CPU) pairs, cgroup by cgroup. A name is a path from the root of the cgroup hierarchy
+ * that perf events use (cgroup v2, or v1's perf_event controller), "/" the root, as perf
+ * names them. Call before pms_counter_open_cpus. */
+int pms_counter_set_cgroups(pms_counter *c, const char *const *cgroups, size_t n);
+/* The cgroups set (0 without), the name of cgroup g, and the cgroup of unit u (-1 without). */
+size_t pms_counter_cgroups(const pms_counter *c);
+const char *pms_counter_cgroup_name(const pms_counter *c, size_t g);
+int pms_counter_unit_cgroup(const pms_counter *c, size_t u);
 /* Reads the cumulative counts since opening into out[pms_counter_count(c)]. */
 int pms_counter_read(pms_counter *c, pms_count *out);
 /* The opened units (threads, or CPUs system-wide), the CPU of unit u (-1 per thread), and
@@ -85,6 +119,9 @@ typedef struct pms_measure_opts {
     void *ctx;
     volatile sig_atomic_t *stop;     /* set to a signal number by the caller's handler:
                                         forwarded to a launched command, ends an attach */
+    /* A launched command, held before its exec with the counters open: the caller may open
+     * more on it (a phase monitor with enable_on_exec); non-zero aborts the run. May be NULL. */
+    int (*on_spawn)(void *ctx, pid_t pid);
 } pms_measure_opts;
 
 typedef struct pms_measure_result {

@@ -32,6 +32,17 @@ typedef enum pms_cpistack_validation {
     PMS_CPISTACK_RUNS = 2,    /* the intervals of the first run (run_column) against every other run */
 } pms_cpistack_validation;
 
+/* What to do with intervals whose counts perf scaled from part of the time (multiplexing:
+ * a running_pct(EVENT) column below 100, see pmuscope/perfstat.h, for the cycles, the
+ * instructions or a regressor). */
+typedef enum pms_cpistack_multiplexed {
+    PMS_MUX_KEEP = 0,   /* fit them as they are, counted and marked in the report */
+    PMS_MUX_WEIGHT = 1, /* fit them with weight = their smallest running share (times the
+                           instructions with the weighted option) */
+    PMS_MUX_DROP = 2,   /* leave them out, counted */
+    PMS_MUX_REFUSE = 3, /* fail at the first, naming it */
+} pms_cpistack_multiplexed;
+
 typedef struct pms_cpistack_options {
     const char *cycles;        /* column name by hand, or NULL to recognise it */
     const char *instructions;  /* idem */
@@ -58,6 +69,7 @@ typedef struct pms_cpistack_options {
      * resampled in moving blocks of `block` intervals (0: pms_bootstrap_block_length,
      * n^(1/3); 1: single intervals) and refitted by the same method and weights */
     pms_bootstrap_options bootstrap;
+    pms_cpistack_multiplexed multiplexed;
 } pms_cpistack_options;
 
 typedef struct pms_cpistack {
@@ -94,10 +106,41 @@ typedef struct pms_cpistack {
     /* PMS_LM_RIDGE: the penalty on the standardised regressors chosen by GCV, the
      * effective degrees of freedom and the GCV score (pms_ridge_fit); NaN otherwise */
     double ridge_lambda, ridge_df, ridge_gcv;
+    /* CPI = cycles / instructions of one run: in a table merged from runs measured apart
+     * (pms_table_col_source), the cycles column of the instructions' own run ("CPU_CYCLES@2"),
+     * never the cycles of one run over the instructions of another */
+    char *cycles_name, *instructions_name;
+    size_t cpi_source;       /* that run (0: a table of one run) */
+    char cpi_note[256];      /* set when columns named by hand come from two runs */
+    /* multiplexed intervals (options.multiplexed) */
+    size_t nmultiplexed;     /* used intervals with a count scaled from part of the time */
+    size_t nmux_dropped;     /* intervals left out for it (PMS_MUX_DROP) */
+    double min_running_pct;  /* the smallest running share among the used intervals (100: none multiplexed) */
+    bool mux_weighted;       /* the fit weighted them by their share (PMS_MUX_WEIGHT) */
+    double *running_pct;     /* nrows: each interval's smallest running share */
 } pms_cpistack;
 
 int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pms_cpistack **out);
 void pms_cpistack_free(pms_cpistack *s);
+
+/* The stack under four models on the same intervals and split (the other options as
+ * given), to show how much it moves with the model (security_sha's base CPI runs from 0.47
+ * to 0.88 across them with the same model CPI): OLS and NNLS on the events per instruction,
+ * OLS on the events per interval (the paper's), OLS on the events per instruction min-max
+ * normalised. A model that cannot be fitted is NULL with why. */
+enum { PMS_CPISTACK_MODELS = 4 };
+typedef struct pms_cpistack_comparison {
+    const char *names[PMS_CPISTACK_MODELS];  /* "OLS", "NNLS", "per interval", "normalised" */
+    pms_cpistack *stacks[PMS_CPISTACK_MODELS];
+    char why[PMS_CPISTACK_MODELS][256];
+} pms_cpistack_comparison;
+
+int pms_cpistack_compare(const pms_table *t, const pms_cpistack_options *opt, pms_cpistack_comparison *out);
+void pms_cpistack_comparison_free(pms_cpistack_comparison *c);
+/* The stacks side by side: base, each event, model CPI, true CPI, R^2 and test RMSE per model. */
+int pms_cpistack_write_comparison(const pms_cpistack_comparison *c, FILE *out);
+/* [{"model": ..., "fitted": ..., "base": ..., "components": {...}, "model_cpi": ..., "r_squared": ...}, ...] */
+void pms_cpistack_write_comparison_json(const pms_cpistack_comparison *c, struct pms_json *j);
 
 /* Reports (src/cpistack/cpistack_report.c). */
 /* The lm-style summary, test errors, correlation matrix with VIFs, and the stack. */

@@ -33,6 +33,15 @@ typedef struct pms_runs {
     double *events;  /* n_runs x n_counters, row-major */
     size_t *lines;   /* line of each run in its source file (1-based), for messages */
     char *source;    /* the file the runs came from */
+    /* rows (runs, or intervals summed into runs) left out because a count in them was
+     * missing, not a number or negative (pms_runs_input.drop_missing), in file order: the
+     * line of each and why ("column 'X': found 'abc'") */
+    size_t n_dropped;
+    size_t *dropped_lines;
+    char **dropped_why;
+    /* a runs table whose first column is a time or an interval number: maybe an interval
+     * table, whose rows pms_runs_sum_intervals would sum into runs (callers may say so) */
+    bool intervals_like;
 } pms_runs;
 
 void pms_runs_destroy(pms_runs *r);
@@ -42,10 +51,13 @@ struct pms_table; /* pmuscope/table.h */
 /* Reads a runs table (CSV or TSV with a header; see pms_table): the first column
  * is the run label, `cycles_col` (NULL: "cycles", then "CPU_CYCLES") the measured
  * cycles, every other numeric column a counter except `size` and the names in
- * `ignore` (NULL-terminated, may be NULL). A column whose values are not all
- * numbers is left out unless it is the cycles column (an error there).
- * Fails with the file and line of a missing or non-finite value, of zero or
- * negative cycles, and on a table with no runs or no counters. */
+ * `ignore` (NULL-terminated, may be NULL). A text column is left out; one whose
+ * cells are numbers but for some is a counter with bad cells. Fails with
+ * file:line:column at the first count that is missing, not a number or negative
+ * (pms_runs_load with drop_missing leaves such runs out instead), on zero cycles,
+ * on a table with no runs or no counters, and on the ARM cBench interval table
+ * (PMS_EFORMAT, naming the option that reads it: sum_intervals); a first column
+ * that is a time or an interval number sets intervals_like. */
 int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out);
 /* The same from a table already read or built (lines as the table gives them). */
 int pms_runs_from_table(const struct pms_table *t, const char *cycles_col, const char *const *ignore, pms_runs **out);
@@ -89,6 +101,9 @@ typedef struct pms_runs_input {
     const char *const *group_by; /* PMS_RUNS_INTERVALS: the run columns (NULL: the ARM cBench TSV) */
     const char *const *ignore;   /* columns that are not counters (tables) */
     const char *cycles_col;      /* NULL: the usual names (cycles, CPU_CYCLES, ...) */
+    /* leave out the rows (runs of a table, intervals of an interval table) with a count that is
+     * missing, not a number or negative, listing them (pms_runs.dropped_*), instead of failing */
+    bool drop_missing;
 } pms_runs_input;
 
 /* Reads the runs of `in` into *out. Fails (PMS_EINVAL) on a missing path, on more than
@@ -130,9 +145,13 @@ double pms_estimate_error_pct(double estimate, double measured);
 /* ---- LP --------------------------------------------------------------------- */
 
 /* minimise sum_j eps_j  s.t.  eps_j = c_j - (x_I + sum_i x_i E_ij) >= 0,
- * x_I >= 0, x_i >= 0 (Hattori's paper, B.1), solved with GLPK's simplex. */
+ * x_I >= 0, x_i >= 0 (Hattori's paper, B.1), solved with GLPK's simplex, over the
+ * counters that vary over the runs (the constant ones are named in dropped). */
 typedef struct pms_lp_fit {
     pms_cycle_model model; /* counters with x_i > 0 are "used" */
+    size_t *dropped;       /* counters constant over the runs, left out of the LP (a constant
+                              counter only adds a second intercept) */
+    size_t n_dropped;
     double objective;      /* sum of eps_j */
     size_t n_runs;
     double *eps;           /* n_runs residuals c_j - c^_j, all >= 0 */
@@ -143,7 +162,7 @@ typedef struct pms_lp_fit {
 int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t n, pms_lp_fit *out);
 void pms_lp_fit_free(pms_lp_fit *f);
 
-/* Writes the same model in CPLEX LP format (what glpsol --lp reads). Columns are
+/* Writes the same model (constant counters left out) in CPLEX LP format (what glpsol --lp reads). Columns are
  * named x_I, x_<counter> (characters other than letters, digits and '_' become
  * '_'; x<i> when names collide) and eps_<j> (j = 1..m); rows run_<j>. The model goes
  * into out (flushed); PMS_EIO when a write to out failed. */
@@ -158,6 +177,13 @@ typedef enum pms_mra_select {
                            value while it is above alpha */
     PMS_MRA_STEP_AIC = 2, /* backward elimination by AIC as R's step(): drop the
                              counter whose removal lowers n log(RSS/n) + 2k most */
+    PMS_MRA_FORWARD_AIC = 3, /* forward selection by AIC as R's step(lm(cycles ~ 1),
+                                scope = ~ every counter, direction = "forward"): from the
+                                intercept alone, add the counter that lowers the AIC most
+                                while one does (first in counter order on a tie); a counter
+                                aliased with those in the model cannot enter (R drops additions
+                                with 0 degrees of freedom); a fit that interpolates the runs
+                                has AIC -Inf and ends the selection */
 } pms_mra_select;
 
 typedef struct pms_mra_options {
@@ -165,18 +191,33 @@ typedef struct pms_mra_options {
     double alpha; /* for PMS_MRA_STEP_P; 0 means 0.05 */
 } pms_mra_options;
 
+/* Why R's lm gives a counter NA (it is aliased, in R's pivoting order: each counter
+ * against the intercept and the counters before it that were kept). */
+typedef enum pms_alias_reason {
+    PMS_ALIAS_CONSTANT = 0,    /* constant over the runs: collinear with the intercept */
+    PMS_ALIAS_COMBINATION = 1, /* a linear combination of the kept counters before it */
+    PMS_ALIAS_NO_RUNS_LEFT = 2, /* the runs are used up: m runs fit at most m - 1 counters
+                                   beside the intercept, and those before it took them */
+} pms_alias_reason;
+
 /* OLS (stats module, as R's lm) of cycles on the counters. Counters that are
- * constant or exact linear combinations of others over the runs (R would print
- * NA for them) are left out and listed in dropped; the stepwise options then
- * remove more, listed in removal order after them. Fails when there are fewer
- * than n + 2 runs for n counters (no residual degrees of freedom), or when no
- * counter varies. */
+ * constant or linear combinations of earlier ones over the runs, and those past
+ * the rank the runs allow (R prints NA for all of them), are left out and listed in
+ * dropped with their reason; with as many coefficients as runs the fit interpolates
+ * them (R's lm with 0 residual degrees of freedom: coefficients, no standard errors).
+ * The backward options then remove more, listed in removal order after them; forward
+ * selection lists in added the counters in the order they entered, and in dropped
+ * (n_aliased 0) those that never did. Fails with fewer than 2 runs or when no counter
+ * varies. */
 typedef struct pms_mra_fit {
     pms_cycle_model model;
     struct pms_lm *lm;     /* summary of the final fit; its columns are the used counters */
     size_t *dropped;       /* counter indices left out */
     size_t n_aliased;      /* the first n_aliased of dropped were aliased (collinear) */
+    pms_alias_reason *alias_reason; /* n_aliased: why each was */
     size_t n_dropped;
+    size_t *added;         /* PMS_MRA_FORWARD_AIC: the counters in the order they entered */
+    size_t n_added;
     double aic;            /* n log(RSS/n) + 2 (k + 1) of the final fit, as R's extractAIC */
 } pms_mra_fit;
 
@@ -247,7 +288,11 @@ typedef struct pms_mracm_pair {
 
 typedef struct pms_mracm_fit {
     bool applicable;
-    char reason[256];      /* why not, as "NA" in the paper's TABLE X */
+    char reason[480];      /* why not, as "NA" in the paper's TABLE X: the |r| seen, and what would pass */
+    /* set when the chosen pair's fit does not support it: a counter of the pair whose
+     * coefficient is not significant (p > alpha), e.g. a noise counter paired with
+     * instructions */
+    char warning[256];
     pms_mracm_procedure procedure;
     pms_mracm_criterion criterion;
     size_t n_held_out;     /* runs the pairs were judged on with a validation split (0: none) */
@@ -325,6 +370,47 @@ typedef struct pms_pcr_fit {
 int pms_pcr_fit_runs(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
                      double share, pms_pcr_fit *out);
 void pms_pcr_fit_free(pms_pcr_fit *f);
+
+/* ---- NNLS ------------------------------------------------------------------- */
+
+/* Least squares with every coefficient >= 0, the intercept too, as R's
+ * nnls(cbind(1, E), c) (Lawson and Hanson, the stats module's pms_nnls). Works with
+ * fewer runs than counters. Counters at 0 are not "used". */
+typedef struct pms_nnls_fit {
+    pms_cycle_model model;
+    double rss;            /* residual sum of squares over the runs */
+} pms_nnls_fit;
+
+int pms_nnls_fit_runs(const double *cycles, const double *events, size_t m, size_t n, pms_nnls_fit *out);
+void pms_nnls_fit_free(pms_nnls_fit *f);
+
+/* ---- Lasso ------------------------------------------------------------------ */
+
+/* The lasso as R's glmnet (pms_lasso_cv, pmuscope/stats.h: counters standardised with
+ * divisor m, lambda in cycles, the intercept not penalised) with lambda chosen by
+ * cross-validation over the runs as cv.glmnet: lambda.min (the default) or lambda.1se,
+ * or a lambda given. Works with fewer runs than counters; needs 3 runs (3 folds). */
+typedef enum pms_lasso_choice {
+    PMS_LASSO_MIN = 0, /* cv.glmnet's lambda.min: the smallest cross-validated error */
+    PMS_LASSO_1SE = 1, /* lambda.1se: the largest lambda within one standard error of it */
+} pms_lasso_choice;
+
+typedef struct pms_lasso_fit_options {
+    pms_lasso_choice choice;
+    double lambda;  /* > 0: this lambda (on the default path's scale), no cross-validation */
+    size_t nfolds;  /* 0: min(10, runs) */
+    unsigned long long seed; /* of the folds */
+} pms_lasso_fit_options;
+
+typedef struct pms_lasso_fit {
+    pms_cycle_model model;
+    double lambda;         /* the lambda of the model */
+    struct pms_lasso *path; /* the path and its cross-validation (NULL with a lambda given) */
+} pms_lasso_fit;
+
+int pms_lasso_fit_runs(const double *cycles, const double *events, size_t m, size_t n,
+                       const pms_lasso_fit_options *opt, pms_lasso_fit *out);
+void pms_lasso_fit_free(pms_lasso_fit *f);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -15,8 +15,16 @@ extern "C" {
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
 /* LP, MRA and MRACM are the paper's methods (the default); ridge and principal-
- * component regression are remedies for multicollinearity fitted on request. */
-enum { PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_RIDGE, PMS_EST_PCR, PMS_EST_METHODS };
+ * component regression are remedies for multicollinearity fitted on request; forward
+ * (MRA with forward selection by AIC, as R's step()), NNLS and the lasso are for fewer
+ * runs than counters, the paper's own setting (10 runs). */
+enum {
+    PMS_EST_LP, PMS_EST_MRA, PMS_EST_MRACM, PMS_EST_RIDGE, PMS_EST_PCR, PMS_EST_FORWARD, PMS_EST_NNLS, PMS_EST_LASSO,
+    PMS_EST_METHODS
+};
+/* The method's name as --method takes it ("lp", "mra", ...) and as reports label it ("LP", "MRA", ...). */
+const char *pms_estimate_method_key(size_t method);
+const char *pms_estimate_method_label(size_t method);
 
 /* Which runs and counters to use. */
 typedef struct pms_estimate_spec {
@@ -60,7 +68,32 @@ typedef struct pms_estimate_options {
      * (pms_estimate_bootstraps), resampling the fitting runs (block 0 or 1: case
      * resampling, the runs being independent) */
     pms_bootstrap_options bootstrap;
+    pms_lasso_fit_options lasso;
+    /* The held-out error of every method: each fitting run estimated by the method refitted
+     * (selection and all) without it. folds 0: leave-one-out up to 100 fitting runs, 10
+     * folds above; K: K folds (pms_folds with seed; K = the fitting runs is leave-one-out). */
+    size_t folds;
+    unsigned long long seed;
+    double level;                 /* of the prediction intervals; 0 means 0.9 */
 } pms_estimate_options;
+
+/* How a test run's prediction interval was made. */
+typedef enum pms_estimate_interval {
+    PMS_INTERVAL_NONE = 0,
+    /* as R's predict.lm(interval = "prediction"): the t interval of the final least-squares
+     * fit (MRA, forward, MRACM), given its residual degrees of freedom; conditional on the
+     * counters chosen */
+    PMS_INTERVAL_T = 1,
+    /* jackknife+ (Barber, Candes, Ramdas and Tibshirani, "Predictive inference with the
+     * jackknife+", 2021; CV+ with folds) on the error % of the held-out estimates: with
+     * r_i = |error %_i| / 100 of fitting run i and e_i(x) the estimate of the model fitted
+     * without i's fold, run x's cycles c are inside fold i's interval when |e_i(x) - c| <=
+     * r_i c, i.e. e_i(x) / (1 + r_i) <= c <= e_i(x) / (1 - r_i); the bounds are the
+     * floor(a (m + 1))-th smallest lower and the ceil((1 - a)(m + 1))-th smallest upper
+     * end over the m fitting runs, a = 1 - level (unbounded where that rank is outside
+     * 1..m: too few fitting runs for the level). Coverage >= 1 - 2a whatever the method. */
+    PMS_INTERVAL_JACKKNIFE = 2,
+} pms_estimate_interval;
 
 typedef struct pms_estimate_result {
     bool wanted;
@@ -72,7 +105,21 @@ typedef struct pms_estimate_result {
     pms_mracm_fit mracm;
     pms_ridge_fit ridge;
     pms_pcr_fit pcr;
+    pms_mra_fit forward;
+    pms_nnls_fit nnls;
+    pms_lasso_fit lasso;
     const char *select;   /* MRA counter selection, as given */
+    /* the held-out error (options.folds): heldout[a] estimates fitting run d->train[a] by the
+     * method refitted without its fold (NaN where that refit failed: heldout_reason says why) */
+    size_t folds;              /* folds used (= n_train: leave-one-out) */
+    double *heldout;           /* n_train */
+    size_t heldout_failed;     /* fitting runs without a held-out estimate */
+    double heldout_error_pct;  /* mean |error %| of the held-out estimates (NaN: none) */
+    char heldout_reason[512];
+    /* the prediction interval of each test run's cycles (NaN where none could be made) */
+    pms_estimate_interval interval;
+    double level;
+    double *lower, *upper;     /* n_test */
     /* with bootstrap replicates: intervals of the intercept, then of every counter
      * (zero-filled when the bootstrap could not run: boot_reason says why) */
     pms_bootstrap boot;
@@ -88,8 +135,9 @@ bool pms_estimate_bootstraps(size_t method);
 
 void pms_estimate_write_text(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
 void pms_estimate_write_json(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
-/* TABLE X as CSV: method,counters,fit_abs_error_pct,<error % of each test run>,note
- * (empty numbers and the reason in note for a method that could not fit). */
+/* TABLE X as CSV: method,counters,heldout_abs_error_pct,test_abs_error_pct,fit_abs_error_pct,
+ * <error % of each test run>,<run>_lower,<run>_upper (each test run's prediction interval in
+ * cycles),interval,note (empty numbers and the reason in note for a method that could not fit). */
 int pms_estimate_write_csv(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);
 /* An SVG chart of the error % of every run by each method (as the paper's Figs. 1-2 per TEST). */
 int pms_estimate_write_svg(FILE *out, const pms_estimate_data *d, const pms_estimate_result *res);

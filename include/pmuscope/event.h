@@ -8,7 +8,8 @@
  *   sysfs PMU          pmu/event=0x3c,umask=0x1/ using /sys/bus/event_source/devices/PMU/format
  *   libpfm4            INST_RETIRED:ANY_P, skl::L1D:REPLACEMENT, ...
  *   tool               duration_time, user_time, system_time (perf's; measured, not opened)
- * each optionally followed by modifiers :u :k :h :p :pp :ppp (combinations such as :uk, :upp).
+ * each optionally followed by modifiers :u :k :h :p :pp :ppp (combinations such as :uk, :upp) and
+ * :D (pinned: on a counter all the time it is enabled, never multiplexed, as perf's D).
  * Lists are comma-separated; {a,b,c} makes a group led by its first member.
  * The sysfs tree is read under $PMS_SYSFS_ROOT (default /sys), so tests can use a fake one. */
 #ifndef PMUSCOPE_EVENT_H

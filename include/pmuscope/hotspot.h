@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmuscope/target.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -71,23 +73,38 @@ int pms_hotspot_top_n(const uint64_t *sampled, const uint64_t *executed, size_t 
 /* ---- ground truth: exact counts from valgrind ----
  *
  * A truth directory holds what one valgrind run of one command wrote:
- *   callgrind.out, callgrind.log   callgrind --dump-instr=yes --collect-jumps=yes --skip-plt=no
- *                                  (per-instruction counts and the branches taken)
+ *   callgrind.out, callgrind.log   callgrind --dump-instr=yes --skip-plt=no (per-instruction
+ *                                  counts; --collect-jumps=yes for the branches taken) of
+ *                                  the command's own process
+ *   callgrind.out.PID[.N], callgrind.log.PID
+ *                                  the same of each process it started (valgrind follows
+ *                                  fork and exec: --trace-children=yes); a process dumps
+ *                                  its counts (part N) just before it forks, so that a
+ *                                  child starts from zero instead of its parent's counts
  *   objects                        "BUILD-ID PATH" of every object that ran, taken when
  *                                  valgrind ran, to refuse a rebuilt or different binary
  *   run                            the command: its binary's build-id and path, its
- *                                  arguments and its instruction count
+ *                                  arguments and its instruction count (all processes)
  * Every address is mapped to (object, file offset), the space that perf's MMAP records
- * also lead to, so PIE/ASLR and shared libraries line up. Basic blocks start at every
- * branch target, after every branch or call, and (for branches never taken) wherever
- * the exact count changes between executed instructions; a block's execution count is
- * the exact count of its instructions. A command of any length gets its whole truth. */
+ * also lead to, so PIE/ASLR and shared libraries line up. A truth object is a file as one
+ * process image ran it: the processes of one program (by the name the kernel gives a
+ * process: its file name, at most 15 bytes) are one image, another program another, so
+ * that libc's instructions run by gzip and by xz under one shell are told apart, as the
+ * samples of each process are. Basic blocks start at every branch target, after every
+ * branch or call, and (for branches never taken) wherever the exact count changes between
+ * executed instructions; a block's execution count is the exact count of its
+ * instructions. A command of any length gets its whole truth. What valgrind cannot see:
+ * the counts of a process image before it execs another program (valgrind starts the new
+ * program afresh), and children made other than by fork, vfork or posix_spawn (a raw
+ * clone) start with their parent's counts. */
 
 typedef struct pms_hotspot_truth pms_hotspot_truth;
 
 /* Runs argv once under callgrind, writing into dir (created if needed). Fails with
  * PMS_ECHILD if the command cannot run or exits non-zero. */
 int pms_hotspot_truth_record(const char *dir, char *const argv[]);
+/* The same, the command set up as setup says (its standard input, say; NULL: inherited). */
+int pms_hotspot_truth_record_with(const char *dir, char *const argv[], const pms_child_setup *setup);
 /* Removes the files of a truth directory and the directory (if then empty). */
 void pms_hotspot_truth_remove(const char *dir);
 /* Loads a truth directory; refuses it (PMS_EINVAL) if a recorded object has since
@@ -111,8 +128,15 @@ int pms_hotspot_truth_check_command(const pms_hotspot_truth *t, char *const cmdl
 size_t pms_hotspot_truth_nobjects(const pms_hotspot_truth *t);
 const char *pms_hotspot_truth_object_path(const pms_hotspot_truth *t, size_t i);
 const char *pms_hotspot_truth_object_build_id(const pms_hotspot_truth *t, size_t i);
-/* The object with this build-id (or, if build_id is NULL or "", this path); -1 if none. */
+/* The process name of object i's image ("gzip"). */
+const char *pms_hotspot_truth_object_process(const pms_hotspot_truth *t, size_t i);
+/* The first object with this build-id (or, if build_id is NULL or "", this path); -1 if none. */
 long pms_hotspot_truth_find_object(const pms_hotspot_truth *t, const char *path, const char *build_id);
+/* The same in the image of process name `process` (NULL: any image). */
+long pms_hotspot_truth_find_process_object(const pms_hotspot_truth *t, const char *process, const char *path,
+                                           const char *build_id);
+/* Processes (distinct process ids among the profiles) that valgrind followed. */
+size_t pms_hotspot_truth_nprocesses(const pms_hotspot_truth *t);
 /* The execution counts of all basic blocks (the list B). */
 const uint64_t *pms_hotspot_truth_block_counts(const pms_hotspot_truth *t, size_t *n);
 
@@ -135,6 +159,36 @@ void pms_hotspot_truth_unmapped(const pms_hotspot_truth *t, uint64_t *instructio
 /* Basic blocks placed in object i. */
 size_t pms_hotspot_truth_object_blocks(const pms_hotspot_truth *t, size_t object);
 
+/* ---- native runs that execute the code valgrind executes ----
+ *
+ * glibc picks its string and memory routines (IFUNC variants) and its copy strategies by
+ * the CPU it sees; valgrind's virtual CPU lacks features (AVX-512) and may name another
+ * vendor, so natively a program runs code that valgrind never ran. The probe asks glibc's
+ * loader (ld.so --list-diagnostics, glibc 2.33 and later) natively and under valgrind
+ * (--tool=none) what it chose, and gives the GLIBC_TUNABLES value (glibc.cpu.hwcaps and the
+ * x86 copy thresholds) that makes the native choices valgrind's; the loader run again with
+ * it says what still differs. */
+typedef enum pms_hotspot_cpu_mask_state {
+    PMS_CPU_MASK_OFF = 0,     /* not probed (turned off by the caller) */
+    PMS_CPU_MASK_SAME,        /* glibc chooses the same natively and under valgrind */
+    PMS_CPU_MASK_APPLIED,     /* tunables (if any) make the choices valgrind's but for `remaining` */
+    PMS_CPU_MASK_UNAVAILABLE, /* cannot tell or cannot mask here: `why` says */
+} pms_hotspot_cpu_mask_state;
+
+typedef struct pms_hotspot_cpu_mask {
+    pms_hotspot_cpu_mask_state state;
+    char tunables[1024]; /* the GLIBC_TUNABLES value for the native runs, "" if none */
+    char remaining[512]; /* what still differs with it (from the loader), "" if nothing */
+    char why[256];       /* UNAVAILABLE: the reason */
+} pms_hotspot_cpu_mask;
+
+/* Probes, writing scratch files into dir (removed). Fails only on a lack of memory; a
+ * machine where it cannot tell gives PMS_CPU_MASK_UNAVAILABLE. */
+int pms_hotspot_cpu_mask_probe(pms_hotspot_cpu_mask *out, const char *dir);
+/* "GLIBC_TUNABLES=..." for a native run (the caller's own GLIBC_TUNABLES first) into out;
+ * 0 (and out untouched) when there is nothing to set. */
+int pms_hotspot_cpu_mask_env(const pms_hotspot_cpu_mask *m, char *out, size_t size);
+
 /* ---- sampled hotspots against the truth ---- */
 
 /* Samples at one location of a file: the object as the recording mapped it (path,
@@ -145,6 +199,7 @@ typedef struct pms_hotspot_sample {
     const char *build_id;
     uint64_t offset;
     uint64_t count;
+    const char *process; /* the sampled thread's command name (perf's comm), NULL if unknown */
 } pms_hotspot_sample;
 
 /* One sampled IP with what the truth says about it. */
@@ -155,6 +210,13 @@ typedef struct pms_hotspot_row {
     pms_hotspot_fact fact; /* r_i, bc, function */
 } pms_hotspot_row;
 
+/* A file that valgrind never ran, and the samples in it. */
+typedef struct pms_hotspot_outside_file {
+    char path[256];
+    char process[16];  /* the process name of its first samples ("" if unknown) */
+    uint64_t samples;
+} pms_hotspot_outside_file;
+
 typedef struct pms_hotspot_result {
     pms_hotspot_measures measures;
     size_t top_n;
@@ -162,18 +224,64 @@ typedef struct pms_hotspot_result {
     pms_hotspot_row *rows;    /* sorted by sampled count, decreasing */
     size_t nrows;
     uint64_t outside_samples; /* samples in files the truth does not know (left out of S) */
+    pms_hotspot_outside_file outside_files[4]; /* the files that hold most of them */
+    size_t noutside_files;
     uint64_t unexecuted_samples; /* samples at instructions valgrind never ran (r_i = 0): code
                                     chosen for the CPU at run time, such as glibc's IFUNC
                                     variants, differs under valgrind's virtual CPU */
+    uint64_t other_process_samples; /* placed in a file by path alone: their process name is
+                                       none of the truth's (a thread that renamed itself) */
 } pms_hotspot_result;
 
-/* Builds S and R from the samples and computes the measures and top-N. Samples in a
- * file the truth does not describe are left out and counted; if they are more than 1%
- * of all samples, or a build-id differs, the truth belongs to another binary and the
- * call fails (PMS_EINVAL) naming the object. */
+/* Largest share of the samples in files (NS + outside) that may lie in files the truth
+ * does not know before pms_hotspot_evaluate takes the truth for another command's. */
+#define PMS_HOTSPOT_OUTSIDE_LIMIT 0.01
+
+/* Builds S and R from the samples and computes the measures and top-N. Each sample is
+ * placed in its process's image of its file (by process name; by path alone when no image
+ * has its name), samples in a file the truth does not describe are left out and counted.
+ * Fails (PMS_EINVAL) if a build-id differs, or when no sample falls in a file the truth
+ * knows. */
+int pms_hotspot_measure_samples(const pms_hotspot_truth *t, const pms_hotspot_sample *samples, size_t n,
+                                size_t top_n, pms_hotspot_result *out);
+/* PMS_EINVAL naming the worst file when more than PMS_HOTSPOT_OUTSIDE_LIMIT of a result's
+ * samples are in files the truth does not know: the truth belongs to another binary. */
+int pms_hotspot_check_outside(const pms_hotspot_truth *t, const pms_hotspot_result *r);
+/* pms_hotspot_measure_samples, then pms_hotspot_check_outside (the result freed if it
+ * fails). */
 int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *samples, size_t n, size_t top_n,
                          pms_hotspot_result *out);
 void pms_hotspot_result_free(pms_hotspot_result *r);
+
+/* ---- what an ideal random sampler gives ----
+ *
+ * NS samples, each at an executed instruction drawn with probability r_i / (sum of r):
+ * what a period in instructions does on average, with no skid and no bias. Its measures
+ * over seeded draws are the noise that a recording's measures are read against: an
+ * NRMSE_SR of 0.6 where an ideal sampler with as many samples gives 0.03 is bias, an OD
+ * that rises with the period as the ideal one does is the samples thinning out. */
+typedef struct pms_hotspot_spread {
+    double mean;      /* over the draws (NaN if no draw defines the measure) */
+    double low, high; /* the central 95% of the draws: their 2.5% and 97.5% quantiles (R's type 7) */
+} pms_hotspot_spread;
+
+typedef struct pms_hotspot_ideal {
+    uint64_t ns;
+    size_t draws;
+    pms_hotspot_spread nrmse_sr, sc, od; /* OD over all sampled IPs (all have a truth here) */
+    pms_hotspot_spread kendall_tau;      /* over the draws where tau-b is defined */
+} pms_hotspot_ideal;
+
+typedef struct pms_hotspot_ideal_config {
+    size_t draws;       /* 0: 200 */
+    uint64_t seed;      /* the same seed, the same draws */
+    int at_block_start; /* a sample lands on the first instruction of the block it drew */
+} pms_hotspot_ideal_config;
+
+/* The ideal sampler's measures with ns samples (1 to UINT_MAX) against truth t; cfg NULL:
+ * 200 draws, seed 0, samples at instructions. */
+int pms_hotspot_ideal_sampler(pms_hotspot_ideal *out, const pms_hotspot_truth *t, uint64_t ns,
+                              const pms_hotspot_ideal_config *cfg);
 
 /* ---- the sampled side: a perf.data recording ---- */
 

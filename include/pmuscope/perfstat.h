@@ -4,7 +4,7 @@
  *
  * Accepted input (detected per file):
  *  - CSV from `perf stat -I MS -x SEP`: time,count,unit,event,run-time,pct,...
- *    (`<not counted>` and `<not supported>` counts become NaN);
+ *    (`<not counted>`, `<not supported>` and pmuscope's `<impossible>` counts become NaN);
  *  - the plain `perf stat -I MS` form: "<time> <count> [unit] <event> [# ...]",
  *    counts with or without thousands separators, with perf's "#  time  counts
  *    unit events" header lines, and the header of the ARM cBench files
@@ -13,7 +13,10 @@
  * The table has the columns "interval" (1, 2, ...), "time" (seconds, as perf
  * printed it) and then one numeric column per event in order of first
  * appearance; when the file gives a start time, a column "timestamp_ns" (start +
- * time) follows "time". An event missing from an interval is NaN there. */
+ * time) follows "time". An event missing from an interval is NaN there. An event
+ * that was multiplexed (perf's running share below 100%: the CSV's pct field, the
+ * plain form's "(NN.NN%)") has a column "running_pct(EVENT)" after the events, its
+ * share in each interval (100 where perf printed none). */
 #ifndef PMUSCOPE_PERFSTAT_H
 #define PMUSCOPE_PERFSTAT_H
 #include <stddef.h>
@@ -43,7 +46,8 @@ typedef enum pms_merge_key {
  * the event columns of later tables are appended. An
  * event present in several tables (the anchor, e.g. cycles) is kept from the
  * first and its copies are appended as "NAME@2", "NAME@3", ... so that the
- * variation between runs can be checked. BY_INTERVAL keeps min(rows) rows;
+ * variation between runs can be checked. Every column keeps the run it came from
+ * (pms_table_col_source: 1, 2, ...), the columns of one run side by side. BY_INTERVAL keeps min(rows) rows;
  * BY_TIME keeps the rows of the first table that have a partner in every other
  * table within tol seconds. */
 int pms_table_merge_runs(const pms_table *const *tables, size_t ntables, pms_merge_key key, double tol,

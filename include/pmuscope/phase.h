@@ -7,7 +7,9 @@
  * grow while a phase is stable. The engine ties these together over a stream of
  * intervals and is deterministic: the same intervals and settings give the same
  * ids, predictions and sizes. The monitor feeds the engine live from a ring buffer;
- * the replay functions feed it from perf.data, exp-bbv and SimPoint files.
+ * the replay functions feed it from perf.data, exp-bbv and SimPoint files. A program's
+ * threads each have an engine of their own (pms_phase_threads): a thread's intervals are
+ * cut from its own samples, and every event carries its thread id.
  *
  * Phase ids: PMS_PHASE_TRANSITION (0) for intervals not (yet) given a phase of
  * their own, then 1, 2, ... in order of discovery. */
@@ -18,6 +20,7 @@
 #include "pmuscope/perfdata.h"
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -60,13 +63,14 @@ typedef enum pms_classifier_kind {
 
 typedef struct pms_classifier_config {
     pms_classifier_kind kind;
-    size_t signature_size;          /* entries per signature (default 32) */
+    size_t signature_size;          /* entries per signature (default 32; 0: by the samples per
+                                       interval, see pms_classifier_config_for_samples) */
     double threshold;               /* similarity threshold in % of the maximum distance 2 (default 35;
                                        PMS_PHASE_THRESHOLD_AUTO: by the samples per interval) */
     size_t cache_size;              /* LRU cache entries (default 32) */
     unsigned transition_threshold;  /* times a signature must be seen before it gets its own
                                        id; until then it is the transition phase (default 2;
-                                       1: no transition phase) */
+                                       1: no transition phase; 0: by the samples per interval) */
     size_t k;                       /* k-means: number of phases (default 4) */
     double learning_rate;           /* k-means: mean += rate * (p - mean); 0 (default): 1/weight,
                                        the running mean of equation 3.4 */
@@ -74,14 +78,24 @@ typedef struct pms_classifier_config {
 
 void pms_classifier_config_default(pms_classifier_config *c);
 
-/* The similarity threshold chosen by the number of samples an interval holds: the thesis's
- * 35% from 100 samples on (its defaults give about 1000), 50% below, where a signature of
- * few samples is noisy (20 timer samples an interval without a PMU: two intervals of one
- * loop lie 0.4 to 1.4 apart). On the phases workload without a PMU, adjusted Rand index
- * against the schedule, median of 6 recordings: 0.83 at 35%, 0.91 at 45%, 0.97 at 50%,
- * 0.94 at 55% (README, "Choosing the threshold"). The live monitor and the perf.data
- * replay resolve PMS_PHASE_THRESHOLD_AUTO with it; an engine created with it uses 35%. */
+/* The settings chosen by the number of samples an interval holds, for the ones left to
+ * it (threshold PMS_PHASE_THRESHOLD_AUTO, transition threshold 0, signature size 0). From
+ * 100 samples on, the thesis's: 35%, 2 sightings, 32 entries (its defaults give about 1000
+ * samples). Fewer samples make noisier signatures: two intervals of one loop differ by the
+ * sampling alone, by about 1/sqrt(samples), while two different loops lie 2 apart
+ * (disjoint code). So the threshold widens as samples get fewer (80% below 8 samples, 65%
+ * below 16, 50% below 40, 40% below 100); a new phase gets its id at its first sighting
+ * below 16 samples (a signature far from every known phase at such a threshold is a new
+ * phase, not noise, and waiting one interval misses a fifth of a 100 ms phase at 5 samples
+ * of 4 ms); and signatures have 256 entries below 100 samples, where a few addresses make
+ * each signature and a collision of two phases' addresses in 32 entries could merge them.
+ * Measured on the bundled phases workload without a PMU (12 recordings, 4 ms samples,
+ * 100 to 200 ms phases): 5 samples an interval, adjusted Rand index median 0.95, lowest
+ * 0.91 (with 2 sightings: 0.92 and 0.83; with 32 entries: 0.93 and 0.88); see
+ * docs/phase.md. The live monitor and the perf.data replays resolve them by their samples
+ * per interval; an engine created with them takes the thesis's. */
 #define PMS_PHASE_THRESHOLD_AUTO (-1.0)
+void pms_classifier_config_for_samples(pms_classifier_config *c, uint64_t samples_per_interval);
 double pms_phase_default_threshold(uint64_t samples_per_interval);
 
 typedef struct pms_classifier pms_classifier;
@@ -90,6 +104,10 @@ void pms_classifier_destroy(pms_classifier *c);
 /* Classifies one normalised signature of cfg->signature_size entries; returns its phase
  * id (>= 0) and the distance to the closest cache entry or mean (2 when the cache was empty). */
 int pms_classifier_classify(pms_classifier *c, const double *sig, double *distance);
+/* The phase whose centroid (or k-means mean) is nearest to sig, however far, and the
+ * distance; the transition phase (distance 2) when there is none. The classifier learns
+ * nothing (a run's last, partial interval is classified so). */
+int pms_classifier_nearest(const pms_classifier *c, const double *sig, double *distance);
 /* Number of phase ids handed out so far (ids 1..n). */
 int pms_classifier_nphases(const pms_classifier *c);
 
@@ -108,7 +126,10 @@ typedef struct pms_predictor_config {
     unsigned history;           /* Markov/PPM: N (default 2; PPM: the longest history, default 3) */
     size_t cache_size;          /* entries of the history table, LRU (default 256) */
     double confidence_threshold;/* a table entry is used only when its confidence is at least
-                                   this (0..1; default 0.3); otherwise last value */
+                                   this (0..1; default 0.5: an entry seen once, whose
+                                   confidence is 1/3, is not used until it came true again);
+                                   otherwise last value. A table entry's confidence is 1/3,
+                                   2/3 or 1 (its 2-bit counter) */
 } pms_predictor_config;
 
 void pms_predictor_config_default(pms_predictor_config *c, pms_predictor_kind kind);
@@ -130,7 +151,8 @@ void pms_predictor_update(pms_predictor *p, int phase, pms_prediction *next);
 /* ---- dynamic intervals ---- */
 
 typedef struct pms_dynamic_config {
-    double multiplier;   /* growth factor while a phase is stable (default 2; 1: fixed intervals) */
+    double multiplier;   /* growth factor while a phase is stable (default 1: fixed intervals;
+                            the thesis's 2 grows a stable phase's interval to the maximum) */
     unsigned maximum;    /* largest interval in base intervals (default 16) */
 } pms_dynamic_config;
 
@@ -148,6 +170,23 @@ double pms_intra_phase_cov(const int *labels, const double *values, size_t n);
 /* The CoV of all values as one phase. */
 double pms_whole_cov(const double *values, size_t n);
 
+/* ---- phase tables that outlive a run ---- */
+
+/* The phases a run found: each one's id, weight (the intervals it holds) and centroid
+ * signature, with the signature size and projection seed they were made with. Written by
+ * pms_phase_threads_write_table(); a run configured with one (pms_phase_config.table)
+ * starts its classifiers with these phases, so that a phase keeps its id from run to run.
+ * The text format: a line "pmuscope-phase-table 1", "signature-size N", "seed N", then
+ * "phase ID WEIGHT" and N signature entries per phase; '#' lines are comments. */
+typedef struct pms_phase_table pms_phase_table;
+int pms_phase_table_load(pms_phase_table **out, const char *path);
+void pms_phase_table_free(pms_phase_table *t);
+size_t pms_phase_table_count(const pms_phase_table *t);
+size_t pms_phase_table_signature_size(const pms_phase_table *t);
+uint64_t pms_phase_table_seed(const pms_phase_table *t);
+/* Phase i (0 <= i < count): its id, weight and centroid (signature-size entries). */
+void pms_phase_table_get(const pms_phase_table *t, size_t i, int *id, uint64_t *weight, const double **centroid);
+
 /* ---- the engine ---- */
 
 typedef struct pms_phase_config {
@@ -156,6 +195,10 @@ typedef struct pms_phase_config {
     pms_predictor_config predictors[PMS_PREDICT_COUNT]; /* all run side by side */
     pms_predictor_kind predictor;       /* the one reported in events (default last value) */
     pms_dynamic_config dynamic;
+    const pms_phase_table *table;       /* phases known from an earlier run (NULL: none); kept
+                                           by the caller while engines use it */
+    int shared_table;                   /* several threads (pms_phase_threads): one phase table
+                                           for all, as ScarPhase offers (default 0: one each) */
 } pms_phase_config;
 
 void pms_phase_config_default(pms_phase_config *c);
@@ -163,8 +206,14 @@ void pms_phase_config_default(pms_phase_config *c);
 /* One interval to classify: sampled addresses (each of weight 1, or weights[i]), or
  * anything else that projects into a signature. */
 typedef struct pms_phase_interval {
+    pid_t tid;                  /* the thread it ran on (0: not known, or several) */
     const uint64_t *addresses;
     const double *weights;      /* NULL: 1 each */
+    const uint64_t *times;      /* when each address was sampled (NULL: not known) */
+    int partial;                /* a run's last interval, cut short with fewer samples than
+                                   half an interval: it takes the nearest known phase (too
+                                   few samples to found one) and the classifier learns
+                                   nothing from it */
     size_t n;
     uint64_t size;              /* the interval event's count (instructions, or ns of task-clock) */
     uint64_t start_time, end_time; /* ns, 0 if unknown */
@@ -174,10 +223,11 @@ typedef struct pms_phase_interval {
 
 /* What the callbacks and the engine report for every interval. */
 typedef struct pms_phase_event {
-    uint64_t index;             /* interval number from 0 */
+    uint64_t index;             /* interval number from 0, of its thread */
+    pid_t tid;                  /* the thread (0: not known, or several) */
     int phase;
     int previous_phase;         /* -1 for the first interval */
-    int changed;                /* phase != previous_phase */
+    int changed;                /* phase != previous_phase, from the second interval on */
     double distance;            /* to the matched cache entry or mean */
     pms_prediction prediction;  /* of the configured predictor, for the next interval */
     double intervals_to_change; /* expected intervals until the phase changes (from the
@@ -187,6 +237,7 @@ typedef struct pms_phase_event {
     uint64_t next_size;         /* the size the engine wants for the next interval */
     unsigned next_multiple;     /* next_size in base intervals (dynamic intervals) */
     size_t samples;             /* addresses in the interval */
+    const uint64_t *sample_times; /* when each was sampled (NULL: not known); valid during the call */
     uint64_t start_time, end_time;
     double metric;
     int metric_is_cpi;
@@ -203,6 +254,8 @@ typedef struct pms_phase_summary {
     double false_change_rate[PMS_PREDICT_COUNT]; /* predicted a change that did not happen / predictions */
     double metric_error[PMS_PREDICT_COUNT]; /* mean |mean metric so far of the predicted phase - the
                                                interval's metric| (thesis fig. 4.11); NaN without one */
+    double metric_error_baseline; /* the same with the program's mean metric so far as the guess:
+                                     what a phase's prediction must beat; NaN without one */
     double intra_phase_cov;     /* of the interval metric; NaN without one */
     double whole_cov;
 } pms_phase_summary;
@@ -237,14 +290,57 @@ typedef struct pms_phase_source {
      * its samples' periods give the interval size and, with PERF_SAMPLE_READ of cycles and
      * instructions, the interval's CPI. NULL: every samples_per_interval samples end one. */
     const char *interval_event;
-    uint64_t samples_per_interval; /* default 100 */
+    uint64_t samples_per_interval; /* 0: as many as make PMS_PHASE_SAMPLES_PER_INTERVAL
+                                      software sample periods (28 ms) where the samples' event
+                                      counts CPU time at a fixed period (cpu-clock, task-clock),
+                                      as live; else 100 */
 } pms_phase_source;
 
 /* Replays a perf.data file (perf's or pmuscope's) through the engine: every sample of
- * another event than the interval event adds its IP. With dynamic intervals, as many
- * recorded intervals are merged as the engine asks for. */
+ * another event than the interval event adds its IP (as a run-independent address, its
+ * offset in the file mapped there). With dynamic intervals, as many recorded intervals are
+ * merged as the engine asks for. All threads' samples go to the one engine, in time order:
+ * pms_phase_replay_perfdata_threads() gives each thread its own. Where the interval
+ * event's counts are not one thread's own (perf record counts per CPU, and inherited
+ * copies in one buffer), every interval-period/sample-period samples make an interval. */
 int pms_phase_replay_perfdata(pms_phase_engine *e, const char *path, const pms_phase_source *src,
                               pms_phase_event_fn fn, void *ctx);
+
+/* ---- a program's threads ---- */
+
+/* One engine per thread, created as each thread's first sample comes; with
+ * cfg->shared_table they share one classifier (phase ids mean the same in every thread),
+ * else each has its own. A threshold of PMS_PHASE_THRESHOLD_AUTO is resolved by the
+ * samples per interval of the replay or monitor that feeds it. per_thread 0: every
+ * thread's samples go to one engine (thread id 0). */
+typedef struct pms_phase_threads pms_phase_threads;
+int pms_phase_threads_create(pms_phase_threads **out, const pms_phase_config *cfg, uint64_t base_size,
+                             int per_thread);
+void pms_phase_threads_destroy(pms_phase_threads *t);
+/* The engine of thread tid (0 with per_thread 0), created if it has none yet. */
+int pms_phase_threads_get(pms_phase_threads *t, pid_t tid, pms_phase_engine **out);
+size_t pms_phase_threads_count(const pms_phase_threads *t);
+/* Thread i (0 <= i < count, in order of their first sample): its engine and id. */
+const pms_phase_engine *pms_phase_threads_engine(const pms_phase_threads *t, size_t i, pid_t *tid);
+/* The engine of thread tid, or NULL. */
+const pms_phase_engine *pms_phase_threads_find(const pms_phase_threads *t, pid_t tid);
+/* The configuration in use (the threshold resolved once samples came). */
+const pms_phase_config *pms_phase_threads_config(const pms_phase_threads *t);
+/* The samples an interval holds, as the replay or monitor that fed t cut them (0 when
+ * none did). */
+uint64_t pms_phase_threads_samples_per_interval(const pms_phase_threads *t);
+/* Every thread's intervals together: counts and rates added up over the threads; with
+ * tables of their own, a phase is a thread's phase (thread 1's phase 1 and thread 2's
+ * phase 1 count as two). */
+void pms_phase_threads_summary(const pms_phase_threads *t, pms_phase_summary *out);
+/* Writes the phase table (see pms_phase_table): the shared table, or the one thread's;
+ * PMS_EINVAL when several threads have tables of their own (pms_phase_config.shared_table
+ * makes one) or none has a phase. */
+int pms_phase_threads_write_table(const pms_phase_threads *t, FILE *out);
+/* pms_phase_replay_perfdata() with each thread's samples cut into intervals of its own
+ * and classified by its own engine. */
+int pms_phase_replay_perfdata_threads(pms_phase_threads *t, const char *path, const pms_phase_source *src,
+                                      pms_phase_event_fn fn, void *ctx);
 /* Replays basic block vectors (exp-bbv or SimPoint): each vector is one base interval;
  * blocks project by their address when the PC file gave one, else by their number;
  * weights are the instruction counts. */
@@ -252,32 +348,56 @@ int pms_phase_replay_bbv(pms_phase_engine *e, const pms_bbv *b, pms_phase_event_
 
 /* ---- a known schedule to compare with ---- */
 
-/* A true schedule, "start_ns end_ns label" per line (as `phases --trace` writes it,
- * CLOCK_MONOTONIC); labels are words (A, B, ...) or numbers. '#' lines are comments. */
+/* A true schedule, "start_ns end_ns label [tid]" per line (as `phases --trace` writes it,
+ * CLOCK_MONOTONIC); labels are words (A, B, ...) or numbers; the thread id, where given,
+ * says which thread ran the span. '#' lines are comments. */
 typedef struct pms_phase_truth pms_phase_truth;
 int pms_phase_truth_load(pms_phase_truth **out, const char *path);
 void pms_phase_truth_free(pms_phase_truth *t);
 /* The label (index into the distinct labels, from 0) covering most of [start, end), or
  * -1 when the interval lies outside the schedule. */
 int pms_phase_truth_label(const pms_phase_truth *t, uint64_t start, uint64_t end);
+/* The same for thread tid's interval: spans of other threads are left out (spans without a
+ * thread id count for every thread; tid 0: every span counts). */
+int pms_phase_truth_thread_label(const pms_phase_truth *t, pid_t tid, uint64_t start, uint64_t end);
+/* The label of thread tid's span that holds the instant `time`, or -1; *span (if not NULL)
+ * gets the span's number (its line among the schedule's spans, from 0). */
+int pms_phase_truth_label_at(const pms_phase_truth *t, pid_t tid, uint64_t time, size_t *span);
+/* The number of spans (phase instances) of the schedule. */
+size_t pms_phase_truth_nspans(const pms_phase_truth *t);
 const char *pms_phase_truth_name(const pms_phase_truth *t, int label);
 int pms_phase_truth_nlabels(const pms_phase_truth *t);
 
 /* ---- the live monitor ---- */
 
-/* Samples a thread or process and classifies its intervals as they end. The IP samples
- * and the interval event's overflow records share one ring buffer, which the monitor
- * reads on its own thread or inside pms_phase_monitor_poll(); no signal handler is
- * needed. Dynamic intervals change the interval event's period, and the sample period
- * by the same factor, so that an interval keeps about the same number of samples. */
-/* Defaults: with a PMU the thesis's 100K branches per sample and 100M-instruction
+/* Samples a thread, a process or a launched command and classifies each thread's
+ * intervals as they end; no signal handler is needed. Every thread has its own intervals,
+ * its own engine (pms_phase_monitor_threads) and its id in every event.
+ *
+ * Where each thread has its own buffer (an attached process, one thread, the caller's own
+ * process, a command followed without its children), a thread's interval ends when its own
+ * interval count (task-clock: its CPU time; instructions with a PMU) overflows, and the
+ * reader wakes at that record. Where the command's children are followed (inherit), the
+ * kernel keeps one buffer per CPU and counts per CPU: a thread's interval is then a fixed
+ * number of its own samples (interval size / sample period), and the reader wakes when a
+ * buffer holds that many, or when the thread nearest the end of its interval should have
+ * them. Either way each drain is handled at once (no waiting for other CPUs' buffers): the
+ * decision on an interval comes within about one sample period of the thread's CPU time
+ * after it ends (tests/unit/test_phase_latency.c, bench/bench-phase-latency.sh).
+ *
+ * Dynamic intervals merge as many base intervals as the engine asks for (the periods stay
+ * as set). The reader thread exists before the events are opened: it is never sampled.
+ *
+ * Defaults: with a PMU the thesis's 100K branches per sample and 100M-instruction
  * intervals (about 1000 samples per interval, 1.2% overhead in the thesis). Without one,
  * cpu-clock every 4 ms (each sample is a timer interrupt, about 25 us on a VM: 0.6%) and
- * intervals of 10 samples' worth of task-clock. Dynamic intervals are off by default. */
+ * intervals of 5 samples' worth of task-clock (20 ms): short enough for phases of 100 ms
+ * (the bundled phases workload's), with the similarity threshold chosen for 5 samples
+ * (pms_phase_default_threshold). */
 #define PMS_PHASE_PMU_PERIOD 100000ull
 #define PMS_PHASE_PMU_INTERVAL 100000000ull
 #define PMS_PHASE_SOFTWARE_PERIOD 4000000ull
-#define PMS_PHASE_SAMPLES_PER_INTERVAL 10u
+#define PMS_PHASE_SAMPLES_PER_INTERVAL 7u
 
 typedef struct pms_phase_monitor_config {
     pms_phase_config phase;
@@ -290,13 +410,17 @@ typedef struct pms_phase_monitor_config {
     const char *interval_event;  /* NULL: "instructions" with a PMU, "task-clock" without */
     uint64_t interval_size;      /* 0: PMS_PHASE_PMU_INTERVAL instructions, or for a software
                                     interval event PMS_PHASE_SAMPLES_PER_INTERVAL sample
-                                    periods (40 ms of task-clock at the default period) */
+                                    periods (20 ms of task-clock at the default period) */
     int use_clockid, clockid;    /* timestamps from this clock (e.g. CLOCK_MONOTONIC) */
-    int inherit;                 /* follow threads created later */
+    int inherit;                 /* follow threads and processes created later */
+    int thread_only;             /* pid is a thread id: that thread alone (perf's -t), not its
+                                    process's other threads; not with inherit */
     int enable_on_exec;          /* pid is a child held before exec (pms_child_spawn) */
-    int own_thread;              /* 1: read on a thread of the monitor; 0: in pms_phase_monitor_poll */
+    int own_thread;              /* 1: read on a thread of the monitor; 0: in pms_phase_monitor_poll
+                                    (the caller's thread, which is sampled when it is the target's) */
     pms_phase_event_fn on_interval; /* every interval (may be NULL) */
-    pms_phase_event_fn on_change;   /* intervals whose phase differs from the previous (may be NULL) */
+    pms_phase_event_fn on_change;   /* intervals whose phase differs from the thread's previous
+                                       one, from the second on (may be NULL) */
     void *user;                     /* passed to both callbacks */
 } pms_phase_monitor_config;
 
@@ -310,10 +434,10 @@ int pms_phase_monitor_start(pms_phase_monitor *m);
 /* Without own_thread: waits up to timeout_ms for records and handles them (callbacks run
  * here). Returns the number of records, or a negative status / a callback's value. */
 int pms_phase_monitor_poll(pms_phase_monitor *m, int timeout_ms);
-/* Stops sampling, handles what is left in the buffer (a last partial interval included,
- * whose CPI, where intervals have one and the events follow one thread, not inherited,
- * comes from the counters read at the stop) and joins the thread. Returns the first
- * failure of the reading thread, if any. */
+/* Stops sampling, handles what is left in the buffers (each thread's last partial interval
+ * included, whose CPI, where intervals have one and the events follow one thread, not
+ * inherited, comes from the counters read at the stop) and joins the thread. Returns the
+ * first failure of the reading thread, if any. */
 int pms_phase_monitor_stop(pms_phase_monitor *m);
 void pms_phase_monitor_close(pms_phase_monitor *m);
 /* The events actually used, e.g. "cpu-clock" and "task-clock" on a machine without PMU. */
@@ -322,12 +446,16 @@ const char *pms_phase_monitor_interval_event(const pms_phase_monitor *m);
 /* Non-zero when perf_event_paranoid let the monitor count user space only: its events then
  * carry perf's ":u" ("cpu-clock:u"), as perf names them at Debian's default level 2. */
 int pms_phase_monitor_user_only(const pms_phase_monitor *m);
+/* The samples an interval holds (interval size / sample period). */
+uint64_t pms_phase_monitor_samples_per_interval(const pms_phase_monitor *m);
 /* True once every monitored thread has exited. */
 int pms_phase_monitor_target_gone(const pms_phase_monitor *m);
-/* Valid until close; read it after stop. */
+/* Every thread's engine; valid until close, read it after stop. */
+const pms_phase_threads *pms_phase_monitor_threads(const pms_phase_monitor *m);
+/* The engine of the target's own thread (pid's), valid until close. */
 const pms_phase_engine *pms_phase_monitor_engine(const pms_phase_monitor *m);
 /* Where each interval's metric comes from, in words: the CPI from cycles and instructions
- * read at every interval's end, or, when they are not read (no hardware PMU; or Linux before
+ * read in the interval, or, when they are not read (no hardware PMU; or Linux before
  * 6.12, which refuses counter reads in samples of inherited events), wall-clock ns per
  * sample, and why. */
 const char *pms_phase_monitor_metric_about(const pms_phase_monitor *m);

@@ -28,7 +28,8 @@ typedef struct pms_phase_input {
     pms_phase_source source;        /* perf.data */
     pms_phase_format format;
     const char *path, *pc_path;     /* a file to replay (and its exp-bbv PC file) */
-    pid_t pid;                      /* live: a process to attach to ... */
+    pid_t pid;                      /* live: a process to attach to (a thread that does not
+                                       lead its process: that thread alone) ... */
     char **argv;                    /* ... or a command to launch */
     /* Launched: follow the command's own process only, not the children it starts (perf's
      * --no-inherit). Linux before 6.12 reads cycles and instructions in samples of
@@ -43,7 +44,7 @@ typedef struct pms_phase_input {
     int user_only;                  /* live: the events count user space only (perf_event_paranoid) */
     char user_only_events[272];     /* and their names, "cpu-clock:u, task-clock:u" */
     int exit_status;                /* a launched command's wait status */
-    pms_phase_engine *engine;       /* replay: owned here */
+    pms_phase_threads *threads;     /* replay: owned here */
     pms_phase_monitor *monitor;     /* live: owned here */
     pms_bbv *bbv;
 } pms_phase_input;

@@ -26,6 +26,7 @@
 #define PMUSCOPE_RECORD_H
 #include "pmuscope/perfdata.h"
 #include "pmuscope/sampler.h"
+#include "pmuscope/target.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -75,6 +76,8 @@ typedef struct pms_record_config {
     uint32_t dwarf_stack_size;         /* non-zero: --call-graph dwarf,SIZE instead (see
                                         * pms_sampler_config.dwarf_stack_size) */
     int compression_level;             /* perf record -z: 0 none, 1-22 zstd (pms_perfdata_writer_compress) */
+    const pms_child_setup *child;      /* the launched command's standard input and output and
+                                        * environment (pmuscope/target.h); NULL: inherited */
 } pms_record_config;
 
 typedef struct pms_record_result {

@@ -76,6 +76,10 @@ typedef struct pms_sampler_config {
     int enable_on_exec;        /* start counting when the launched child execs */
     int time_order;            /* non-zero: records reach the callback in time order across the
                                   buffers (see pms_sampler_poll); pms_sampler_flush() at the end */
+    int thread_only;           /* pid is a thread id: that thread alone, not its process's other
+                                  threads (perf record -t); without inherit */
+    pid_t exclude_tid;         /* a thread of pid's process left out (the caller's own reader
+                                  thread, when it samples its own process); 0: none */
     int system_wide;           /* every task on the CPUs (perf record -a): pid is ignored, inherit
                                   and enable_on_exec too (enable with pms_sampler_enable); samples
                                   carry PERF_SAMPLE_CPU */

@@ -19,16 +19,23 @@ typedef struct pms_stat_value {
     uint32_t type;                 /* perf_event_attr type and config: to find metrics */
     uint64_t config;
     double value;                  /* scaled value (mean over runs) in the unit */
-    double rel_stddev;             /* stddev of the mean over runs, % of the mean (perf's +- x%); NAN for one run */
+    double rel_stddev;             /* stddev of the mean over runs, % of the mean (perf's +- x%); 0 for a mean of 0, NAN for one run */
     uint64_t enabled, running;     /* ns, summed over threads */
+    double uncertainty;            /* standard uncertainty of value from multiplexing, in the unit
+                                      (pmuscope/multiplex.h): 0 when the event was never off the
+                                      counters; over runs, that of the mean */
     pms_count_state state;
+    pms_count_flaw flaw;           /* with PMS_COUNT_IMPOSSIBLE: why */
     bool per_cpu;                  /* the value of one CPU (perf stat -A), printed with "CPU<cpu>" */
     int cpu;
+    char cgroup[256];              /* the value of one cgroup (perf stat -G), "" otherwise */
 } pms_stat_value;
 
 /* Averages nruns repetitions of the same n values (runs[r * n + i]) into out[i]: the
  * mean of the scaled values and of the times, and the standard deviation of the mean
- * as a % of the mean (what perf stat -r prints as "+- x%"). The state is counted if any run counted.
+ * as a % of the mean (what perf stat -r prints as "+- x%"); the multiplexing uncertainty of
+ * the mean is sqrt(sum of the runs' squared uncertainties) / runs (the runs are independent).
+ * The state is counted if any run counted.
  * Returns PMS_OK, or PMS_ENOMEM (out is then not filled). */
 int pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pms_stat_value *out);
 /* Mean of x[n] and the standard deviation of that mean (sample sd / sqrt(n); 0 for n < 2). */
@@ -47,6 +54,9 @@ void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count 
 const char *pms_stat_unit(const pms_stat_value *v);
 /* The share of time the event was on a counter, in % (100 when it never ran, as perf). */
 double pms_stat_running_pct(const pms_stat_value *v);
+/* Whether v is a count scaled for multiplexing (counted, and off the counters some of the time):
+ * every output prints its uncertainty beside it. */
+bool pms_stat_multiplexed(const pms_stat_value *v);
 /* perf's derived metric for value i ("CPUs utilized", "K/sec", "insn per cycle", "GHz",
  * "of all branches", "of all cache refs") from the other values; false if none. */
 bool pms_stat_metric(const pms_stat_value *v, size_t n, size_t i, double elapsed_s, double *metric,

@@ -25,12 +25,17 @@ typedef struct pms_stat_config {
     bool system_wide;          /* every task of the CPUs (perf stat -a) */
     const char *cpus;          /* system-wide: "0-3,6"; NULL: every online CPU */
     bool per_cpu;              /* system-wide: each CPU's values, not their sum (perf stat -A) */
+    const char *const *cgroups; /* system-wide in these cgroups (perf stat -G): each event's value
+                                   per cgroup, cgroup by cgroup (pms_counter_set_cgroups) */
+    size_t ncgroups;
     unsigned repeat;           /* launches of the command (perf stat -r); 0 counts as 1 */
     unsigned interval_ms;      /* 0: totals only */
     volatile sig_atomic_t *stop; /* set by the caller's signal handler: ends the run, and no other starts */
     /* Every interval_ms: the interval's values (each CPU's with per_cpu, event by event); a
      * non-zero return stops. May be NULL. */
     int (*on_interval)(void *ctx, double t, const pms_stat_value *v, size_t n);
+    /* A launched command held before its exec (pms_measure_opts.on_spawn). May be NULL. */
+    int (*on_spawn)(void *ctx, pid_t pid);
     /* After each run (run counts from 0), with its wall time and wait status. May be NULL. */
     void (*on_run)(void *ctx, unsigned run, const pms_measure_result *res);
     void *ctx;
@@ -39,7 +44,8 @@ typedef struct pms_stat_config {
 typedef struct pms_stat_result {
     unsigned runs;             /* the runs measured: fewer than repeat when stopped or failed */
     pms_stat_value *values;    /* the mean over the runs of each event (with per_cpu: of each
-                                * event and CPU, event by event, as perf stat -A prints them) */
+                                * event and CPU, event by event, as perf stat -A prints them;
+                                * with cgroups: of each cgroup and event, cgroup by cgroup) */
     size_t n;
     double elapsed_s, elapsed_sem_s; /* the runs' mean wall time and the standard deviation of that mean */
     double user_s, sys_s;      /* the launched command's mean CPU time */

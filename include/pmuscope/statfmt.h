@@ -42,26 +42,34 @@ void pms_stat_print_plain_interval(FILE *out, double t, double interval_s, const
                                    bool header);
 /* perf stat -x SEP lines: [time,][CPU<n>,]value,unit,event,[variance,]run time,running %,metric value,
  * metric unit (CPU<n> for a per-CPU value, as perf stat -A; the plain table prints it first too).
- * t < 0 leaves out the time column; the variance column appears when runs > 1. */
+ * t < 0 leaves out the time column; the variance column appears when runs > 1. A multiplexed
+ * count (pms_stat_multiplexed) has one more field, its uncertainty in the value's unit; an
+ * impossible one reads <impossible> in place of the value. The plain forms print a multiplexed
+ * count's uncertainty as "( +- x% multiplexing )" and name an impossible count's flaw under
+ * the table. */
 void pms_stat_print_csv(FILE *out, const char *sep, double t, double elapsed_s, unsigned runs,
                         const pms_stat_value *v, size_t n);
 
 /* perf stat -j lines: one JSON object per event, with perf 6.1's keys in its order:
  * ["interval",] "counter-value" (a string: "%f" or "<not counted>"), "unit", "event",
- * ["variance" (runs > 1),] "event-runtime", "pcnt-running", "metric-value", "metric-unit";
+ * ["variance" (runs > 1),] "event-runtime", "pcnt-running", ["uncertainty" (pmuscope's, of a
+ * multiplexed count),] "metric-value", "metric-unit";
  * "cpu" (a string) after the interval for a per-CPU value. t < 0 leaves out the interval. */
 void pms_stat_print_json_lines(FILE *out, double t, double elapsed_s, unsigned runs, const pms_stat_value *v,
                                size_t n);
 
-/* The values as a JSON array of {"event", ["cpu",] "value", "unit", "state", "run_time_ns", "running_pct",
+/* The values as a JSON array of {"event", ["cpu",] "value", "unit", ["uncertainty", "multiplexed"
+ * (counted values),] "state", ["flaw" (impossible ones),] "run_time_ns", "running_pct",
  * "stddev_pct", "metric", "metric_unit"} objects. */
 void pms_stat_json_values(pms_json *j, const pms_stat_value *v, size_t n, double elapsed_s);
 
 /* The --wide table: header "time,<event1>,<event2>,..." then one row per interval
- * (value in perf's unit; empty when not counted or not supported). */
+ * (value in perf's unit; empty when not counted or not supported); an event that can be
+ * multiplexed (all but software and tool events) has an "uncertainty(<event>)" column after it. */
 void pms_stat_wide_header(FILE *out, const pms_stat_value *v, size_t n);
 void pms_stat_wide_row(FILE *out, double t, const pms_stat_value *v, size_t n);
-/* The runs table: header "run,size,<columns...>", rows "TEST<size>,<size>,<values...>". */
+/* The runs table: header "run,size,<columns...>", rows "TEST<size>,<size>,<values...>" (with the
+ * wide table's uncertainty columns). */
 void pms_stat_runs_header(FILE *out, const pms_stat_value *v, size_t n);
 void pms_stat_runs_row(FILE *out, long size, const pms_stat_value *v, size_t n);
 

@@ -41,6 +41,10 @@ typedef struct pms_lm_options {
      * summarised as R's summary.lm of lm(weights = w) (rss, sigma, R^2 and the
      * residual quantiles from the weighted residuals sqrt(w_i) r_i). */
     const double *weights;
+    /* Accept n == ncoef (OLS only): the fit interpolates the rows, as R's lm does with no
+     * residual degrees of freedom: residuals exactly 0, rss 0, and sigma, the standard
+     * errors, t and p values, adjusted R^2 and F NaN. */
+    bool allow_saturated;
 } pms_lm_options;
 
 /* A fitted model. Read-only; made by pms_lm_fit, freed by pms_lm_free.
@@ -83,7 +87,8 @@ double pms_t_p_value(double t, double df);
 double pms_f_p_value(double f, double d1, double d2);
 
 /* Fits y ~ x over n rows and p columns. names (may be NULL) name the p columns.
- * Fails with PMS_EINVAL when n <= ncoef (no residual degrees of freedom), with
+ * Fails with PMS_EINVAL when n <= ncoef (no residual degrees of freedom; n == ncoef
+ * is accepted with allow_saturated), with
  * PMS_ENUMERIC when a value is not finite (naming row and column) or when the
  * design is rank deficient: the message names every column that is constant
  * (collinear with the intercept) or a linear combination of earlier columns,
@@ -126,6 +131,12 @@ size_t pms_newey_west_lag(size_t n);
 
 /* Predicts n rows of x (p = ncoef minus the intercept columns) into yhat. */
 int pms_lm_predict(const pms_lm *m, const double *x, size_t n, double *yhat);
+/* Prediction intervals of an OLS fit for n new rows of x, as R's predict.lm(interval =
+ * "prediction", level): yhat -/+ qt((1 + level) / 2, df_residual) sqrt(sigma^2 + se_fit^2),
+ * se_fit^2 = sigma^2 x0' (X'X)^-1 x0 (x0 with the intercept's 1); lower and upper NaN when
+ * df_residual is 0 (R's NaN). yhat, lower, upper (n each; lower and upper may be NULL). */
+int pms_lm_predict_interval(const pms_lm *m, const double *x, size_t n, double level, double *yhat, double *lower,
+                            double *upper);
 
 /* Writes the model as R's print(summary(lm(...))) does: call, residual
  * quantiles, coefficient table with significance stars, residual standard
@@ -142,6 +153,64 @@ int pms_lm_write_summary(const pms_lm *m, const char *response, FILE *out);
  * PMS_ENUMERIC when the iteration limit is reached or a value is not finite. */
 int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_iter, double *x,
              double *rnorm);
+
+/* ---- Lasso ------------------------------------------------------------ */
+
+/* The lasso as R's glmnet fits it with family "gaussian", alpha = 1 and its defaults
+ * standardize = TRUE, intercept = TRUE and unit weights: at each lambda,
+ *     minimise (1 / 2n) sum_i (y_i - b0 - sum_j x_ij b_j)^2 + lambda sum_j s_j |b_j|,
+ * s_j the standard deviation of column j with divisor n (glmnet's, not R's sd()); that
+ * is, with z_j = (x_j - mean(x_j)) / s_j, the coefficients g of
+ *     (1 / 2n) ||y - mean(y) - Z g||^2 + lambda ||g||_1
+ * carried back to x's units (b_j = g_j / s_j, b0 = mean(y) - sum_j b_j mean(x_j)):
+ * lambda is in y's units, and the intercept is not penalised. Columns constant over
+ * the rows get 0. Solved by cyclic coordinate descent (Friedman, Hastie and Tibshirani
+ * 2010, as glmnet) with warm starts down the path, each solution then made exact by
+ * solving its active set's equations Z_A'Z_A g_A = Z_A'y - n lambda sign(g_A) (kept
+ * when the signs and the inactive columns' conditions |z_j'r| / n <= lambda hold), so
+ * that it equals glmnet's at a tight threshold rather than at glmnet's default 1e-7.
+ * The default path is glmnet's: nlambda values from lambda_max = max_j |z_j'(y -
+ * mean(y))| / n (the smallest lambda with every coefficient 0) down to min_ratio x
+ * lambda_max, evenly spaced on the log scale. */
+typedef struct pms_lasso_options {
+    size_t nlambda;        /* 0 means 100 */
+    double min_ratio;      /* 0 means glmnet's: 0.01 when n < p, else 1e-4 */
+    const double *lambda;  /* NULL, or nlambda decreasing values used instead of the path */
+    /* cross-validation (pms_lasso_cv) as cv.glmnet with type.measure "mse": nfolds 0
+     * means min(10, n), at least 3; the rows go to folds as cv.glmnet's
+     * sample(rep(1:nfolds, length = n)) sends them, a shuffle drawn here with GSL's
+     * MT19937 from seed (R's own draw cannot be repeated: give cv.glmnet these folds
+     * as foldid to compare), unless foldid (n values in 1..nfolds) gives them */
+    size_t nfolds;
+    uint64_t seed;
+    const size_t *foldid;
+} pms_lasso_options;
+
+typedef struct pms_lasso {
+    size_t n, p, nlambda;
+    double *lambda;        /* nlambda, decreasing */
+    double *coef;          /* nlambda x (p + 1), row-major: the intercept, then x's p coefficients */
+    size_t *nonzero;       /* nlambda: coefficients other than the intercept that are not 0 */
+    /* pms_lasso_cv: cv.glmnet's cvm and cvsd (per-fold mean squared errors weighted by
+     * fold size, or per row when fewer than 3 rows per fold: cv.glmnet's grouped =
+     * FALSE), lambda.min (the largest lambda of the smallest cvm) and lambda.1se (the
+     * largest lambda whose cvm is within one cvsd of it) as indices into lambda */
+    size_t nfolds;
+    size_t *foldid;        /* n, 1-based (NULL without cross-validation) */
+    bool grouped;
+    double *cvm, *cvsd;    /* nlambda */
+    size_t index_min, index_1se;
+} pms_lasso;
+
+/* The path of the n x p rows x against y. Fails (PMS_EINVAL) with fewer than 2 rows, on
+ * a lambda list that is not decreasing and positive, and (PMS_ENUMERIC) on a value that
+ * is not finite or when every column is constant. */
+int pms_lasso_path(const double *x, size_t n, size_t p, const double *y, const pms_lasso_options *opt,
+                  pms_lasso **out);
+/* The path and its cross-validation (fails with fewer than 3 rows: cv.glmnet's 3 folds). */
+int pms_lasso_cv(const double *x, size_t n, size_t p, const double *y, const pms_lasso_options *opt,
+                 pms_lasso **out);
+void pms_lasso_free(pms_lasso *l);
 
 /* ---- Bootstrap -------------------------------------------------------- */
 
@@ -286,6 +355,11 @@ void pms_normalize_apply(double *x, size_t n, size_t p, const double *offset, co
  * (GSL's MT19937). train and test must hold n entries each. */
 int pms_split(size_t n, double train_fraction, uint64_t seed, size_t *train, size_t *ntrain,
               size_t *test, size_t *ntest);
+
+/* Cross-validation folds of rows 0..n-1: foldid[i] in 1..nfolds, as cv.glmnet's
+ * sample(rep(1:nfolds, length = n)): every fold the same size within one, the rows
+ * shuffled with GSL's MT19937 from seed (the same on every machine). */
+int pms_folds(size_t n, size_t nfolds, uint64_t seed, size_t *foldid);
 
 /* Copies the chosen rows of a row-major n x p array into dst (count x p). */
 void pms_rows_gather(const double *src, size_t p, const size_t *rows, size_t count, double *dst);

@@ -50,6 +50,9 @@ size_t pms_table_cols(const pms_table *t);
 const char *pms_table_name(const pms_table *t);
 const char *pms_table_col_name(const pms_table *t, size_t col);
 pms_column_type pms_table_col_type(const pms_table *t, size_t col);
+/* The run a column came from in a table merged from separate runs (pms_table_merge_runs:
+ * 1 for the first table's columns, 2 for the second's, ...), 0 in a table of one run. */
+size_t pms_table_col_source(const pms_table *t, size_t col);
 /* Source line (1-based) of a row, or 0 for a table built in memory. */
 size_t pms_table_row_line(const pms_table *t, size_t row);
 

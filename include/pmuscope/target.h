@@ -19,11 +19,22 @@ typedef struct pms_child {
     int error_fd;   /* read end of the close-on-exec pipe that carries an exec errno */
 } pms_child;
 
+/* What a launched command gets instead of what it would inherit; any member may be NULL. */
+typedef struct pms_child_setup {
+    const char *stdin_path;  /* opened for reading as its standard input, for this child alone */
+    const char *stdout_path; /* created (truncated) as its standard output */
+    char *const *env;        /* "NAME=value" strings, NULL-terminated: set in its environment
+                                (replacing a variable of that name) */
+} pms_child_setup;
+
 /* Forks a child that will exec argv[0] (searched in PATH) once released. The child gets
  * SIGKILL when the calling thread ends (PR_SET_PDEATHSIG, set before exec and checked
  * against its parent having died first): a process killed leaves no command running on.
  * Call it from a thread that outlives the child (the main thread). */
 int pms_child_spawn(pms_child *c, char *const argv[]);
+/* The same, the child set up as `setup` says (NULL: as pms_child_spawn). The files are
+ * opened here, before the fork: a file that cannot be opened fails the call (naming it). */
+int pms_child_spawn_with(pms_child *c, char *const argv[], const pms_child_setup *setup);
 /* Lets the child exec; fails (PMS_ECHILD, with the reason) if the exec failed. */
 int pms_child_release(pms_child *c, const char *name);
 /* Kills and reaps a child that was never released (on a setup failure). */

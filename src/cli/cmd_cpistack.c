@@ -18,7 +18,9 @@ static void usage(FILE *out)
           "component = coefficient x mean event value over the training intervals.\n\n"
           "FILE is `perf stat -I` output (CSV from -x or the plain form), `pmuscope stat --wide`\n"
           "output, or any CSV/TSV table with a header. Several FILEs are event groups measured in\n"
-          "separate runs and are merged interval by interval.\n\n"
+          "separate runs and are merged interval by interval; CPI divides the cycles and the\n"
+          "instructions of one run (the instructions' own, e.g. CPU_CYCLES@2 / INST_RETIRED).\n"
+          "With --group-by, a group that cannot be fitted is listed with why, the others fitted.\n\n"
           "Options:\n"
           "  --cycles NAME          cycles column (default: found by name: cycles, CPU_CYCLES, ...)\n"
           "  --instructions NAME    instructions column (instructions, INST_RETIRED, ...)\n"
@@ -30,6 +32,14 @@ static void usage(FILE *out)
           "                         the true CPI (total cycles / total instructions)\n"
           "  --drop-missing         drop intervals with a missing count (<not counted>, empty\n"
           "                         or NaN cells) instead of stopping at the first\n"
+          "  --multiplexed keep|weight|drop|refuse\n"
+          "                         intervals whose counts perf scaled from part of the time\n"
+          "                         (its running share below 100%: the pct field of -x output,\n"
+          "                         \"(NN.NN%)\" in the plain form): fitted and counted (keep, the\n"
+          "                         default), weighted by that share, left out, or refused\n"
+          "  --compare-models       also the stack under four models side by side (OLS and NNLS\n"
+          "                         per instruction, OLS per interval, OLS min-max normalised):\n"
+          "                         how much the stack moves with the model\n"
           "  --skip N               drop the first N intervals (cold start)\n"
           "  --range A:B            keep intervals A to B (1-based; 'A:' to the end)\n"
           "  --split F              fraction of intervals for training (default 0.8; 1 = no test)\n"
@@ -79,7 +89,7 @@ enum { HELP_SHOWN = -1 }; /* parse_options: --help was printed, exit 0 */
 struct opts {
     pms_cpistack_options c;
     const char *by, *svg, *csv, *json, *output, *boot_file; /* csv, json: see cli_format_target */
-    bool brief;
+    bool brief, compare;
     pms_merge_key merge;
     double merge_tol;
     char **events; /* -e, from cli_split_list */
@@ -105,7 +115,8 @@ static int parse_range(const char *s, struct opts *o)
 static int parse_options(int argc, char **argv, struct opts *o)
 {
     enum { O_CYCLES = 256, O_INSTR, O_PER_INTERVAL, O_NORMALIZE, O_WEIGHTED, O_VALIDATE, O_RUNCOL, O_HAC, O_SKIP, O_RANGE, O_SPLIT, O_SEED, O_METHOD, O_BY,
-           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV, O_BOOT, O_BOOT_BLOCK, O_BOOT_FILE };
+           O_WHERE, O_MERGE, O_MERGE_TOL, O_SVG, O_JSON, O_BRIEF, O_PROGRAMS, O_DROP_MISSING, O_CSV, O_BOOT, O_BOOT_BLOCK, O_BOOT_FILE, O_MUX,
+           O_COMPARE };
     static const struct option longopts[] = {
         {"cycles", required_argument, 0, O_CYCLES}, {"instructions", required_argument, 0, O_INSTR},
         {"event", required_argument, 0, 'e'},      {"per-interval", no_argument, 0, O_PER_INTERVAL},
@@ -121,6 +132,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         {"drop-missing", no_argument, 0, O_DROP_MISSING}, {"csv", optional_argument, 0, O_CSV},
         {"bootstrap", required_argument, 0, O_BOOT}, {"bootstrap-block", required_argument, 0, O_BOOT_BLOCK},
         {"bootstrap-replicates", required_argument, 0, O_BOOT_FILE},
+        {"multiplexed", required_argument, 0, O_MUX}, {"compare-models", no_argument, 0, O_COMPARE},
         {"output", required_argument, 0, 'o'},      CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     int c;
     uint64_t v;
@@ -204,6 +216,14 @@ static int parse_options(int argc, char **argv, struct opts *o)
         case O_BRIEF: o->brief = true; break;
         case O_CSV: o->csv = cli_format_target(optarg); break;
         case O_DROP_MISSING: o->c.drop_missing = true; break;
+        case O_MUX:
+            if (strcmp(optarg, "keep") == 0) o->c.multiplexed = PMS_MUX_KEEP;
+            else if (strcmp(optarg, "weight") == 0) o->c.multiplexed = PMS_MUX_WEIGHT;
+            else if (strcmp(optarg, "drop") == 0) o->c.multiplexed = PMS_MUX_DROP;
+            else if (strcmp(optarg, "refuse") == 0) o->c.multiplexed = PMS_MUX_REFUSE;
+            else return cli_usage_error("cpistack", "--multiplexed '%s': expected keep, weight, drop or refuse", optarg);
+            break;
+        case O_COMPARE: o->compare = true; break;
         case O_PROGRAMS:
             if (o->nprograms == sizeof o->programs / sizeof o->programs[0])
                 return cli_usage_error("cpistack", "--windows: at most 16 files");
@@ -274,8 +294,11 @@ int cmd_cpistack(int argc, char **argv)
     pms_cpistack_groups g = {0};
     if (pms_cpistack_load(&t, argv + optind, (size_t)(argc - optind), o.nprograms ? o.programs : NULL, o.merge,
                           o.merge_tol) ||
-        pms_cpistack_groups_compute(&g, t, o.by, &o.c))
+        pms_cpistack_groups_compute(&g, t, o.by, &o.c) || (o.compare && pms_cpistack_groups_compare(&g, t, &o.c)))
         rc = cli_lib_error();
+    if (rc == CLI_OK && g.nfailed) cli_warn("%zu of %zu groups could not be fitted (listed in the report)", g.nfailed, g.n);
+    for (size_t k = 0; rc == CLI_OK && k < g.n; k++)
+        if (g.stacks[k] && g.stacks[k]->cpi_note[0]) cli_warn("%s: CPI divides counts of two runs", g.stacks[k]->cpi_note);
     if (rc == CLI_OK) rc = write_report(&o, &g);
     if (rc == CLI_OK && o.svg) rc = write_svg(&o, &g);
     pms_cpistack_groups_free(&g);

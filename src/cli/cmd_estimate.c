@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[PMS_EST_METHODS] = {"lp", "mra", "mracm", "ridge", "pcr"};
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -38,14 +36,24 @@ static void usage(FILE *out)
             "  --counters COLS     use only these counters (default: every counter column)\n"
             "  --ignore COLS       columns that are not counters\n"
             "Methods:\n"
-            "  --method LIST       lp, mra, mracm, ridge, pcr (default: lp,mra,mracm, the paper's);\n"
-            "                      ridge: ridge regression on the standardised counters, lambda\n"
-            "                      chosen by generalised cross-validation; pcr: regression on\n"
-            "                      the leading principal components of the standardised counters\n"
+            "  --method LIST       lp, mra, mracm, ridge, pcr, forward, nnls, lasso (default:\n"
+            "                      lp,mra,mracm, the paper's); ridge: ridge regression on the\n"
+            "                      standardised counters, lambda chosen by generalised\n"
+            "                      cross-validation; pcr: regression on the leading principal\n"
+            "                      components of the standardised counters; forward: MRA with\n"
+            "                      forward selection by AIC (R's step(direction = \"forward\"));\n"
+            "                      nnls: least squares with every coefficient >= 0 (R's nnls);\n"
+            "                      lasso: glmnet's lasso, lambda by cross-validation (cv.glmnet);\n"
+            "                      MRA, forward, NNLS and the lasso fit fewer runs than counters\n"
+            "                      (MRA leaves the aliased counters out, as R's lm gives them NA)\n"
+            "  --lasso-lambda min|1se|L\n"
+            "                      cv.glmnet's lambda.min (default) or lambda.1se, or lambda L\n"
             "  --pcr-share F       pcr keeps the fewest components explaining a share F of the\n"
             "                      variance, F in (0, 1] (default 0.99)\n"
-            "  --select all|p|aic  MRA counters: all (default), backward elimination by p value\n"
-            "                      (--p-value, default 0.05) or by AIC as R's step()\n"
+            "  --select all|p|aic|forward\n"
+            "                      MRA counters: all (default), backward elimination by p value\n"
+            "                      (--p-value, default 0.05) or by AIC as R's step(), or forward\n"
+            "                      selection by AIC (as --method forward)\n"
             "  --p-value P         p value threshold for --select p and MRACM's selection\n"
             "  --mracm paper|thresholds\n"
             "                      paper (default): pair the counter least correlated with\n"
@@ -65,8 +73,18 @@ static void usage(FILE *out)
             "  --max-vif V         MRACM rejects pairs with VIF >= V (default 10)\n"
             "  --holdout F         MRACM chooses the pair on a held-out fraction F of the\n"
             "                      fitting runs (default: on the fitting runs themselves)\n"
-            "  --seed N            seed of the --holdout split and of the bootstrap (default 1)\n"
-            "  --bootstrap N       percentile intervals (95%%) of the LP, ridge and PCR coefficients\n"
+            "  --seed N            seed of the --holdout split, the folds and the bootstrap (default 1)\n"
+            "Honest error:\n"
+            "  --folds K           the held-out error of every method (shown first): each fitting\n"
+            "                      run estimated by the method refitted without it, selection and\n"
+            "                      tuning redone (default: leave-one-out up to 100 fitting runs,\n"
+            "                      10 folds above); K: K folds\n"
+            "  --level L           prediction intervals of the test runs' cycles (default 0.9): R's\n"
+            "                      predict.lm t interval for MRA, forward and MRACM fits with\n"
+            "                      residual degrees of freedom, otherwise jackknife+ from the\n"
+            "                      held-out error %%\n"
+            "  --bootstrap N       percentile intervals (95%%) of the LP, ridge, PCR, NNLS and lasso\n"
+            "                      coefficients\n"
             "                      from N resamples of the fitting runs, each method refitted on each\n"
             "  --bootstrap-block L resample blocks of L consecutive runs (moving-block bootstrap,\n"
             "                      for runs that are intervals in time order; default 1: single runs)\n"
@@ -77,12 +95,17 @@ static void usage(FILE *out)
             "                      --group-by it must be the ARM cBench merged TSV (grouped by\n"
             "                      Benchmark, frequency and Run(#))\n"
             "  --group-by COLS     the columns that identify a run (implies --sum-intervals)\n"
+            "  --drop-missing      leave out the runs (with --sum-intervals: the intervals) with a\n"
+            "                      count that is missing, not a number or negative, naming them,\n"
+            "                      instead of stopping at the first with its file:line:column\n"
             "  --windows FILES     program windows (#Name Start(ns) End(ns)), one per RUNS file\n"
             "  --write-runs FILE   write the runs table used (CSV) to FILE\n"
             "  --write-lp FILE     write the LP model (CPLEX LP format, for glpsol --lp)\n"
             "  --svg FILE          chart of the error %% of every run by each method\n"
-            "  --csv[=FILE]        the TABLE X summary as CSV (method,counters,fit_abs_error_pct,\n"
-            "                      the error %% of each test run, note), to FILE or instead of the text\n"
+            "  --csv[=FILE]        the TABLE X summary as CSV (method,counters,heldout_abs_error_pct,\n"
+            "                      test_abs_error_pct,fit_abs_error_pct, the error %% of each test\n"
+            "                      run, each test run's interval RUN_lower,RUN_upper in cycles,\n"
+            "                      interval,note), to FILE or instead of the text\n"
             "  --json[=FILE]       JSON, to FILE or instead of the text\n"
             "  -o, --output FILE   the text (or what --json/--csv put in its place) to FILE\n"
             CLI_INPUT_LIMIT_HELP
@@ -93,7 +116,7 @@ static void usage(FILE *out)
 typedef struct est_options {
     const char *train, *test, *cycles, *write_runs, *write_lp, *svg, *csv, *json, *output, *boot_file;
     char **counters, **ignore, **group_by, **windows;
-    bool by_index, sum_intervals;
+    bool by_index, sum_intervals, drop_missing;
     pms_estimate_options fit; /* methods and their options */
 } est_options;
 
@@ -104,7 +127,7 @@ static bool parse_methods(const char *s, bool *method)
     bool ok = list && list[0];
     for (size_t k = 0; ok && list[k]; k++) {
         size_t m = 0;
-        while (m < PMS_EST_METHODS && strcmp(list[k], method_names[m]) != 0) m++;
+        while (m < PMS_EST_METHODS && strcmp(list[k], pms_estimate_method_key(m)) != 0) m++;
         ok = m < PMS_EST_METHODS;
         if (ok) method[m] = true;
     }
@@ -116,7 +139,8 @@ static int parse_options(int argc, char **argv, est_options *o)
 {
     enum { O_TRAIN = 256, O_TEST, O_BY_INDEX, O_CYCLES, O_COUNTERS, O_IGNORE, O_METHOD, O_SELECT, O_ALPHA, O_HIGH,
            O_LOW, O_MAXVIF, O_VALIDATE, O_SEED, O_SUM, O_GROUP, O_WINDOWS, O_WRUNS, O_WLP, O_SVG, O_JSON, O_CSV,
-           O_MRACM, O_CRITERION, O_INSTRUCTIONS, O_PCR_SHARE, O_BOOT, O_BOOT_BLOCK, O_BOOT_FILE };
+           O_MRACM, O_CRITERION, O_INSTRUCTIONS, O_PCR_SHARE, O_BOOT, O_BOOT_BLOCK, O_BOOT_FILE, O_FOLDS, O_LEVEL,
+           O_LASSO_LAMBDA, O_DROP_MISSING };
     static const struct option opts[] = {
         {"train", required_argument, 0, O_TRAIN},       {"test", required_argument, 0, O_TEST},
         {"by-index", no_argument, 0, O_BY_INDEX},       {"cycles", required_argument, 0, O_CYCLES},
@@ -134,11 +158,13 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"instructions", required_argument, 0, O_INSTRUCTIONS}, {"pcr-share", required_argument, 0, O_PCR_SHARE},
         {"bootstrap", required_argument, 0, O_BOOT},    {"bootstrap-block", required_argument, 0, O_BOOT_BLOCK},
         {"bootstrap-replicates", required_argument, 0, O_BOOT_FILE},
+        {"folds", required_argument, 0, O_FOLDS},       {"level", required_argument, 0, O_LEVEL},
+        {"lasso-lambda", required_argument, 0, O_LASSO_LAMBDA}, {"drop-missing", no_argument, 0, O_DROP_MISSING},
         CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
     for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = m <= PMS_EST_MRACM; /* the paper's three */
     o->fit.select_name = "all";
-    o->fit.mracm.seed = o->fit.bootstrap.seed = CLI_DEFAULT_SEED;
+    o->fit.mracm.seed = o->fit.bootstrap.seed = o->fit.seed = o->fit.lasso.seed = CLI_DEFAULT_SEED;
     int c;
     double v;
     uint64_t u;
@@ -160,6 +186,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_GROUP: free(o->group_by), o->group_by = cli_split_list(optarg, NULL), o->sum_intervals = true; break;
         case O_WINDOWS: free(o->windows), o->windows = cli_split_list(optarg, NULL); break;
         case O_SUM: o->sum_intervals = true; break;
+        case O_DROP_MISSING: o->drop_missing = true; break;
         case O_WRUNS: o->write_runs = optarg; break;
         case O_WLP: o->write_lp = optarg; break;
         case O_SVG: o->svg = optarg; break;
@@ -167,14 +194,16 @@ static int parse_options(int argc, char **argv, est_options *o)
         case O_JSON: o->json = cli_format_target(optarg); break;
         case O_METHOD:
             if (!parse_methods(optarg, o->fit.method))
-                return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm, ridge, pcr", optarg);
+                return cli_usage_error("estimate", "--method '%s': expected a list of lp, mra, mracm, ridge, pcr, forward, nnls, lasso",
+                                       optarg);
             break;
         case O_SELECT:
             o->fit.select_name = optarg;
             if (strcmp(optarg, "all") == 0) o->fit.mra.select = PMS_MRA_ALL;
             else if (strcmp(optarg, "p") == 0) o->fit.mra.select = PMS_MRA_STEP_P;
             else if (strcmp(optarg, "aic") == 0) o->fit.mra.select = PMS_MRA_STEP_AIC;
-            else return cli_usage_error("estimate", "--select '%s': expected all, p or aic", optarg);
+            else if (strcmp(optarg, "forward") == 0) o->fit.mra.select = PMS_MRA_FORWARD_AIC;
+            else return cli_usage_error("estimate", "--select '%s': expected all, p, aic or forward", optarg);
             break;
         case O_MRACM:
             if (strcmp(optarg, "paper") == 0) o->fit.mracm.procedure = PMS_MRACM_PAPER;
@@ -211,7 +240,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         }
         case O_SEED:
             if (cli_parse_seed("estimate", optarg, &u)) return CLI_USAGE;
-            o->fit.mracm.seed = o->fit.bootstrap.seed = u;
+            o->fit.mracm.seed = o->fit.bootstrap.seed = o->fit.seed = o->fit.lasso.seed = u;
             break;
         case O_BOOT:
             if (cli_parse_bootstrap("estimate", false, optarg, &o->fit.bootstrap.replicates)) return CLI_USAGE;
@@ -220,6 +249,23 @@ static int parse_options(int argc, char **argv, est_options *o)
             if (cli_parse_bootstrap("estimate", true, optarg, &o->fit.bootstrap.block)) return CLI_USAGE;
             break;
         case O_BOOT_FILE: o->boot_file = optarg, o->fit.bootstrap.keep = true; break;
+        case O_FOLDS:
+            if (!cli_parse_count(optarg, &u) || u < 2)
+                return cli_usage_error("estimate", "--folds '%s': expected a number of folds, 2 or more", optarg);
+            o->fit.folds = (size_t)u;
+            break;
+        case O_LEVEL:
+            if (!cli_parse_double(optarg, &v) || !(v > 0 && v < 1))
+                return cli_usage_error("estimate", "--level '%s': expected a number in (0, 1)", optarg);
+            o->fit.level = v;
+            break;
+        case O_LASSO_LAMBDA:
+            if (strcmp(optarg, "min") == 0) o->fit.lasso.choice = PMS_LASSO_MIN;
+            else if (strcmp(optarg, "1se") == 0) o->fit.lasso.choice = PMS_LASSO_1SE;
+            else if (!cli_parse_double(optarg, &v) || !(v > 0) || !isfinite(v))
+                return cli_usage_error("estimate", "--lasso-lambda '%s': expected min, 1se or a lambda > 0", optarg);
+            else o->fit.lasso.lambda = v;
+            break;
         default: return cli_usage_error("estimate", "%s", cli_bad_option());
         }
     }
@@ -237,15 +283,26 @@ static int load_runs(const est_options *o, const char *arg, pms_runs **runs)
 {
     const char *one[] = {arg, NULL};
     char **files = o->windows ? cli_split_list(arg, NULL) : NULL;
-    pms_runs_input in = {o->windows ? PMS_RUNS_WINDOWS : o->sum_intervals ? PMS_RUNS_INTERVALS : PMS_RUNS_TABLE,
-                         files ? (const char *const *)files : one, (const char *const *)o->windows,
-                         (const char *const *)o->group_by, (const char *const *)o->ignore, o->cycles};
+    pms_runs_input in = {.format = o->windows ? PMS_RUNS_WINDOWS : o->sum_intervals ? PMS_RUNS_INTERVALS : PMS_RUNS_TABLE,
+                         .drop_missing = o->drop_missing,
+                         .paths = files ? (const char *const *)files : one,
+                         .windows = (const char *const *)o->windows,
+                         .group_by = (const char *const *)o->group_by,
+                         .ignore = (const char *const *)o->ignore,
+                         .cycles_col = o->cycles};
     size_t nf = 0, nw = 0;
     while (files && files[nf]) nf++;
     while (o->windows && o->windows[nw]) nw++;
     int rc = nf == nw ? pms_runs_load(runs, &in) < 0 ? cli_lib_error() : 0
                       : cli_usage_error("estimate", "%zu interval files but %zu --windows files", nf, nw);
     free(files);
+    if (rc == 0 && (*runs)->intervals_like)
+        cli_warn("%s: the run labels (the first column: '%s', ...) are times or interval numbers: each row is a run here; "
+                 "--sum-intervals --group-by COLS sums an interval table's rows into runs", arg, (*runs)->labels[0]);
+    if (rc == 0 && (*runs)->n_dropped) /* the report names them all; a warning says how many */
+        cli_warn("--drop-missing left out %zu %s with a missing or bad count, the first at line %zu (%s)",
+                 (*runs)->n_dropped, o->sum_intervals ? "intervals" : "runs", (*runs)->dropped_lines[0],
+                 (*runs)->dropped_why[0]);
     return rc;
 }
 

@@ -3,6 +3,7 @@
  *   pmuscope hotspot --sweep 64K,...,16M -- CMD     valgrind once, then samples at every period */
 #include "cli/cli.h"
 #include "cli/methods.h"
+#include "cli/stat_cli.h"
 #include "pmuscope/hotspot_report.h"
 #include "pmuscope/error.h"
 #include "pmuscope/event.h"
@@ -22,9 +23,10 @@
 
 typedef struct options {
     const char *truth, *save_truth, *sweep, *event, *svg, *csv, *output, *json; /* csv, json: cli_format_target */
-    size_t top, rows;
+    const char *stdin_path; /* --stdin FILE */
+    size_t top, rows, ideal_draws;
     uint64_t seed; /* the recording at period P uses seed + P */
-    int randomize, fallback, allow_other_run, od_covered;
+    int randomize, fallback, allow_other_run, od_covered, no_cpu_mask, quiet;
 } options;
 
 static void usage(FILE *out)
@@ -43,8 +45,23 @@ static void usage(FILE *out)
             "                     --truth is given) with the command recorded beside\n"
             "                     it: one run for all periods of cpu-clock (randomised\n"
             "                     or not), one run per period of a hardware event;\n"
-            "                     the command's standard output is discarded\n"
-            "  --save-truth DIR   keep the valgrind output of a sweep in DIR\n"
+            "                     every run reads --stdin FILE (or /dev/null), its\n"
+            "                     standard output is compared with the other runs' and\n"
+            "                     discarded; valgrind follows children (fork, exec)\n"
+            "  --stdin FILE       what the command reads as its standard input, opened\n"
+            "                     for each run (with --sweep and --record-truth)\n"
+            "  --no-cpu-mask      run natively as is: by default the native runs get\n"
+            "                     GLIBC_TUNABLES masking the CPU features that valgrind's\n"
+            "                     virtual CPU lacks (worked out from ld.so\n"
+            "                     --list-diagnostics natively and under valgrind), so that\n"
+            "                     glibc runs the routines valgrind counted\n"
+            "  --ideal-draws N    beside each measure, what an ideal random sampler with the\n"
+            "                     same samples gives: mean and 95%% range over N seeded\n"
+            "                     draws from the exact counts (default 200; 0: none)\n"
+            "  -q, --quiet        no progress lines on stderr\n"
+            "  --save-truth DIR   keep the valgrind output of a sweep in DIR, and its\n"
+            "                     recordings (DIR/sweep.data: one run for every period of\n"
+            "                     a software event, else DIR/sweep.data.PERIOD)\n"
             "  --od WHICH         the sweep table's and SVG's OD: paper (default: over all\n"
             "                     sampled instructions) or covered (over those valgrind ran);\n"
             "                     the CSV and JSON give both\n"
@@ -62,7 +79,8 @@ static void usage(FILE *out)
             "  --rows N           sampled IPs listed (default 15; 0: all, as report's --limit 0)\n"
             "  --svg FILE         sweep: NRMSE_SR, SC and OD against the period (a binary axis for\n"
             "                     periods in powers of 2, log where they or OD span a decade)\n"
-            "  --csv[=FILE]       sweep: one row per period (period,samples,m,NRMSE_SR,SC,OD,\n"
+            "  --csv[=FILE]       sweep: one row per period (period,samples,m,outside_share,\n"
+            "                     each measure with its _ideal,_ideal_low,_ideal_high,\n"
             "                     tau_b,top_precision,top_recall)\n"
             "  --json[=FILE]      JSON, to FILE or instead of the text\n"
             "  -o, --output FILE  write the output to FILE\n"
@@ -97,24 +115,11 @@ static int choose_event(const options *o, pms_hotspot_sweep *sw)
     return refused ? cli_error("%s (add --fallback to sample cpu-clock instead)", pms_strerror()) : cli_lib_error();
 }
 
-static void progress(const char *what, size_t done, size_t total)
+/* A progress line on stderr: what the sweep is doing. */
+static void sweep_note(void *ctx, const char *text)
 {
-    if (cli_show_progress())
-        cli_progress(what, done, total);
-}
-
-static void sweep_progress(void *ctx, size_t done, size_t total)
-{
-    progress(ctx, done, total);
-}
-
-static void restore_stdout(int saved)
-{
-    if (saved < 0)
-        return;
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
+    if (!*(const int *)ctx)
+        fprintf(stderr, "pmuscope hotspot: %s\n", text);
 }
 
 /* --svg FILE, --csv FILE: one of the sweep's files. */
@@ -141,77 +146,129 @@ static int check_truth_command(const options *o, const pms_hotspot_truth *truth,
     return CLI_OK;
 }
 
+/* The periods with no measures, and those with many samples outside the truth: why. */
+static void sweep_warnings(const pms_hotspot_sweep *sw)
+{
+    char why[1536], name[32];
+    for (size_t i = 0; i < sw->nperiods; i++) {
+        const pms_hotspot_sweep_point *p = &sw->points[i];
+        pms_hotspot_period_name(p->period, name, sizeof name);
+        if (!p->valid)
+            cli_warn("period %s: %llu samples, none in a file: the period is longer than the command's run (no "
+                     "measures in its row)", name, (unsigned long long)p->samples);
+        else if (pms_hotspot_outside_share(&p->result) > PMS_HOTSPOT_OUTSIDE_WARN &&
+                 pms_hotspot_sweep_explain(sw, i, why, sizeof why))
+            cli_warn("period %s: %s", name, why);
+    }
+    if (sw->runs_differ[0])
+        cli_warn("the runs did not all do the same: %s", sw->runs_differ);
+}
+
+/* valgrind's log of the command's own process, on stderr: the temporary directory that
+ * holds it goes. */
+static void show_valgrind_log(const char *dir)
+{
+    char path[PATH_MAX + 32], line[512];
+    snprintf(path, sizeof path, "%s/callgrind.log", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    fprintf(stderr, "pmuscope hotspot: valgrind's log (%s, removed with its temporary directory):\n", path);
+    while (fgets(line, sizeof line, f))
+        if (!strstr(line, "Copyright") && !strstr(line, "Command:") && !strstr(line, "Using Valgrind"))
+            fprintf(stderr, "valgrind: %s", line);
+    fclose(f);
+}
+
+/* Runs the sweep into sw (valgrind beside it unless --truth). */
+static int sweep_run(const options *o, pms_hotspot_sweep *sw, char **cmd, int ncmd, const char *dir,
+                     pms_hotspot_truth **truth, int *keep_log)
+{
+    char data[PATH_MAX + 16];
+    snprintf(data, sizeof data, "%s/sweep.data", dir);
+    static int quiet;
+    quiet = o->quiet;
+    pms_hotspot_sweep_config cfg = {.argv = cmd, .scratch = data, .top = o->top, .stop = &stat_stop,
+                                    .note = sweep_note, .ctx = &quiet, .keep_recordings = o->save_truth != NULL};
+    stat_install_signals();
+    if (!o->truth) { /* one valgrind pass, the recordings beside it */
+        if (pms_hotspot_sweep_run(sw, dir, truth, &cfg) == PMS_OK)
+            return CLI_OK;
+        *keep_log = strstr(pms_strerror(), dir) != NULL;
+        return cli_lib_error();
+    }
+    if (pms_hotspot_truth_load(truth, dir) < 0)
+        return cli_lib_error();
+    char **line = calloc((size_t)ncmd + 2, sizeof *line); /* the command as a truth's command line shows it */
+    if (!line)
+        return cli_error("out of memory");
+    line[0] = "--";
+    memcpy(line + 1, cmd, (size_t)ncmd * sizeof *line);
+    int rc = check_truth_command(o, *truth, line, (size_t)ncmd + 1);
+    free(line);
+    if (rc == CLI_OK && pms_hotspot_sweep_record(sw, *truth, &cfg))
+        rc = cli_lib_error();
+    return rc;
+}
+
+static int sweep_outputs(const options *o, const pms_hotspot_sweep *sw, const pms_hotspot_truth *truth, FILE *out)
+{
+    int rc = CLI_OK;
+    if (cli_is_main(o->csv) ? pms_hotspot_write_sweep_csv(out, sw)
+                            : pms_hotspot_write_sweep(out, sw, truth, cli_is_main(o->json)))
+        rc = cli_output_error(out);
+    if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
+        FILE *f = cli_open_output(o->json);
+        rc = f ? cli_finish_output(f, pms_hotspot_write_sweep(f, sw, truth, 1)) : CLI_FAIL;
+    }
+    if (rc == CLI_OK && o->svg)
+        rc = write_file(o->svg, pms_hotspot_write_sweep_svg, sw);
+    if (rc == CLI_OK && o->csv && !cli_is_main(o->csv))
+        rc = write_file(o->csv, pms_hotspot_write_sweep_csv, sw);
+    return rc;
+}
+
 static int sweep(const options *o, char **cmd, int ncmd, FILE *out)
 {
     uint64_t periods[MAX_PERIODS];
     size_t np;
     if (parse_periods(o->sweep, periods, &np) < 0)
         return cli_usage_error("hotspot", "--sweep: expected periods such as 64K,1M,16M (at most %d)", MAX_PERIODS);
-    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize, .seed = o->seed, .od_covered = o->od_covered};
+    pms_hotspot_sweep sw = {.nperiods = np, .randomized = o->randomize, .seed = o->seed, .od_covered = o->od_covered,
+                            .stdin_path = o->stdin_path, .no_cpu_mask = o->no_cpu_mask,
+                            .ideal_draws = o->ideal_draws};
     int rc = choose_event(o, &sw);
     if (rc != CLI_OK)
         return rc;
+    if (o->stdin_path && access(o->stdin_path, R_OK) < 0)
+        return cli_error("--stdin %s: %s", o->stdin_path, strerror(errno));
+    int temporary = !o->truth && !o->save_truth;
+    const char *tmp = getenv("TMPDIR");
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", o->truth ? o->truth : o->save_truth ? o->save_truth : "/tmp/pmuscope-truth-XXXXXX");
-    if (!o->truth && !o->save_truth && !mkdtemp(dir))
-        return cli_error("cannot create a temporary directory for valgrind's output");
-    /* the command runs up to 2 + np times: keep its output out of ours */
-    fflush(stdout);
-    int saved_stdout = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved_stdout >= 0 && null >= 0)
-        dup2(null, STDOUT_FILENO);
-    if (null >= 0)
-        close(null);
-    char data[PATH_MAX + 16];
-    snprintf(data, sizeof data, "%s/sweep.data", dir);
+    if (temporary)
+        snprintf(dir, sizeof dir, "%s/pmuscope-truth-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    else
+        snprintf(dir, sizeof dir, "%s", o->truth ? o->truth : o->save_truth);
+    if (temporary && !mkdtemp(dir))
+        return cli_error("cannot create a temporary directory for valgrind's output in %s: %s",
+                         tmp && tmp[0] ? tmp : "/tmp", strerror(errno));
     for (size_t i = 0; i < np; i++)
         sw.points[i].period = periods[i];
-    pms_hotspot_sweep_config cfg = {.argv = cmd, .scratch = data, .top = o->top, .progress = sweep_progress,
-                                    .ctx = (void *)(o->truth ? "sampling" : "sampling beside valgrind")};
     pms_hotspot_truth *truth = NULL;
-    int keep_dir = 0;
-    if (!o->truth) {
-        /* one valgrind pass, the recordings beside it; valgrind's log stays when the message names it */
-        if (pms_hotspot_sweep_run(&sw, dir, &truth, &cfg)) {
-            keep_dir = strstr(pms_strerror(), dir) != NULL;
-            rc = cli_lib_error();
-        }
-    } else if (pms_hotspot_truth_load(&truth, dir) < 0) {
-        rc = cli_lib_error();
-    } else { /* the command as the truth's command line would show it */
-        char **line = calloc((size_t)ncmd + 2, sizeof *line);
-        if (!line)
-            rc = cli_error("out of memory");
-        else {
-            line[0] = "--";
-            memcpy(line + 1, cmd, (size_t)ncmd * sizeof *line);
-            rc = check_truth_command(o, truth, line, (size_t)ncmd + 1);
-            free(line);
-        }
-        if (rc == CLI_OK && pms_hotspot_sweep_record(&sw, truth, &cfg))
-            rc = cli_lib_error();
-    }
-    restore_stdout(saved_stdout);
-    if (cli_show_progress())
-        cli_progress_end();
+    int keep_log = 0;
+    rc = sweep_run(o, &sw, cmd, ncmd, dir, &truth, &keep_log);
     if (rc == CLI_OK) {
-        if (cli_is_main(o->csv) ? pms_hotspot_write_sweep_csv(out, &sw)
-                                : pms_hotspot_write_sweep(out, &sw, truth, cli_is_main(o->json)))
-            rc = cli_output_error(out);
-        if (rc == CLI_OK && o->json && !cli_is_main(o->json)) {
-            FILE *f = cli_open_output(o->json);
-            rc = f ? cli_finish_output(f, pms_hotspot_write_sweep(f, &sw, truth, 1)) : CLI_FAIL;
-        }
-        if (rc == CLI_OK && o->svg)
-            rc = write_file(o->svg, pms_hotspot_write_sweep_svg, &sw);
-        if (rc == CLI_OK && o->csv && !cli_is_main(o->csv))
-            rc = write_file(o->csv, pms_hotspot_write_sweep_csv, &sw);
+        sweep_warnings(&sw);
+        rc = sweep_outputs(o, &sw, truth, out);
     }
     for (size_t i = 0; i < np; i++)
         pms_hotspot_result_free(&sw.points[i].result);
     pms_hotspot_truth_free(truth);
-    if (!o->truth && !o->save_truth && !keep_dir)
+    if (temporary) { /* on every path; what valgrind said goes to stderr first */
+        if (keep_log)
+            show_valgrind_log(dir);
         pms_hotspot_truth_remove(dir);
+    }
     return rc;
 }
 
@@ -246,7 +303,7 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
-           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED, OPT_ALLOW, OPT_OD };
+           OPT_JSON, OPT_FALLBACK, OPT_CSV, OPT_SEED, OPT_ALLOW, OPT_OD, OPT_STDIN, OPT_NOMASK, OPT_IDEAL };
     static const struct option longopts[] = {
         {"truth", required_argument, NULL, OPT_TRUTH},         {"sweep", required_argument, NULL, OPT_SWEEP},
         {"save-truth", required_argument, NULL, OPT_SAVE},     {"record-truth", required_argument, NULL, OPT_RECORD},
@@ -257,13 +314,15 @@ int cmd_hotspot(int argc, char **argv)
         {"csv", optional_argument, NULL, OPT_CSV},             {"seed", required_argument, NULL, OPT_SEED},
         {"output", required_argument, NULL, 'o'},              CLI_INPUT_LIMIT_OPTION, {"help", no_argument, NULL, 'h'},
         {"allow-other-run", no_argument, NULL, OPT_ALLOW},     {"od", required_argument, NULL, OPT_OD},
+        {"stdin", required_argument, NULL, OPT_STDIN},         {"no-cpu-mask", no_argument, NULL, OPT_NOMASK},
+        {"ideal-draws", required_argument, NULL, OPT_IDEAL},   {"quiet", no_argument, NULL, 'q'},
         {NULL, 0, NULL, 0}};
-    options o = {.top = 10, .rows = 15, .randomize = 1, .seed = CLI_DEFAULT_SEED};
+    options o = {.top = 10, .rows = 15, .randomize = 1, .seed = CLI_DEFAULT_SEED, .ideal_draws = 200};
     const char *record_dir = NULL;
     uint64_t v;
     int c;
     optind = 1;
-    while ((c = cli_getopt(argc, argv, "e:o:h", longopts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "e:o:qh", longopts)) != -1) {
         switch (c) {
         case OPT_TRUTH: o.truth = optarg; break;
         case OPT_SWEEP: o.sweep = optarg; break;
@@ -275,6 +334,14 @@ int cmd_hotspot(int argc, char **argv)
             if (cli_parse_seed("hotspot", optarg, &o.seed)) return CLI_USAGE;
             break;
         case OPT_FALLBACK: o.fallback = 1; break;
+        case OPT_STDIN: o.stdin_path = optarg; break;
+        case OPT_NOMASK: o.no_cpu_mask = 1; break;
+        case 'q': o.quiet = 1; break;
+        case OPT_IDEAL:
+            if (!cli_parse_count(optarg, &v) || v > 100000)
+                return cli_usage_error("hotspot", "--ideal-draws: expected a count up to 100000, got '%s'", optarg);
+            o.ideal_draws = (size_t)v;
+            break;
         case OPT_ALLOW: o.allow_other_run = 1; break;
         case OPT_OD:
             if (strcmp(optarg, "paper") && strcmp(optarg, "covered"))
@@ -304,7 +371,8 @@ int cmd_hotspot(int argc, char **argv)
     if (record_dir) {
         if (rest < 1)
             return cli_usage_error("hotspot", "--record-truth: give the command after --");
-        if (pms_hotspot_truth_record(record_dir, argv + optind) < 0)
+        pms_child_setup setup = {.stdin_path = o.stdin_path};
+        if (pms_hotspot_truth_record_with(record_dir, argv + optind, o.stdin_path ? &setup : NULL) < 0)
             return cli_lib_error();
         return CLI_OK;
     }

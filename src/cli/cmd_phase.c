@@ -5,6 +5,7 @@
 #include "cli/methods.h"
 #include "pmuscope/phase_input.h"
 #include "pmuscope/phase_report.h"
+#include "pmuscope/event.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -17,16 +18,20 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: pmuscope phase [options] -- CMD [ARGS]   classify a command's phases live\n"
             "       pmuscope phase [options] -p PID          ... of a running process\n"
+            "       pmuscope phase [options] --tid TID       ... of one thread of it\n"
             "       pmuscope phase [options] FILE            replay perf.data, exp-bbv or SimPoint .bb\n"
             "\n"
             "Signatures and classification:\n"
-            "      --signature-size N   entries per signature, a power of two (default 32)\n"
+            "      --signature-size N   entries per signature, a power of two (default: 256 below\n"
+            "                           100 samples an interval, the thesis's 32 from 100 on)\n"
             "      --seed N             seed of the random projection and of --randomize=exp\n"
             "                           (default 1, as in every command)\n"
             "      --classifier NAME    distance (default) or kmeans\n"
-            "      --threshold PCT      similarity threshold in %% of the maximum distance 2 (default 35,\n"
-            "                           or 50 with fewer than 100 samples an interval)\n"
-            "      --transition N       sightings before a new phase gets its own id (default 2)\n"
+            "      --threshold PCT      similarity threshold in %% of the maximum distance 2 (default: by\n"
+            "                           the samples an interval holds, 80 below 8 (7 without a PMU)\n"
+            "                           down to the thesis's 35 from 100 on)\n"
+            "      --transition N       sightings before a new phase gets its own id (default: 1\n"
+            "                           below 16 samples an interval, the thesis's 2 from 16 on)\n"
             "      --cache N            classifier cache entries (default 32)\n"
             "      --k N                k-means: number of phases (default 4)\n"
             "      --learning-rate R    k-means: step towards each signature (default 1/weight)\n"
@@ -36,20 +41,29 @@ static void usage(FILE *out)
             "      --history N          Markov history length (default 2)\n"
             "      --ppm-history N      longest PPM history (default 3)\n"
             "      --predictor-cache N  predictor table entries (default 256)\n"
-            "      --min-confidence X   least confidence (0..1) to use a table entry (default 0.3)\n"
+            "      --min-confidence X   least confidence (0..1) to use a table entry (default 0.5); an\n"
+            "                           entry's confidence is 1/3 (seen once), 2/3 or 1\n"
             "Dynamic intervals:\n"
             "      --grow MULT          grow a stable phase's interval by MULT (default 1: fixed)\n"
             "      --max-interval N     largest interval in base intervals (default 16)\n"
-            "Live (-- CMD or -p PID):\n"
+            "Threads (each has its own intervals and phases; the tid column says whose):\n"
+            "      --shared-phases      one phase table for all threads (phase ids shared)\n"
+            "      --save-phases FILE   write the phase table (ids and centroid signatures) to FILE\n"
+            "      --load-phases FILE   start from the phase table in FILE: its phases keep their ids\n"
+            "Live (-- CMD, -p PID or --tid TID; a thread id given to -p is that thread alone):\n"
             "  -e, --event EVENT        sampling event (default branches, or cycles on a PMU without\n"
             "                           branches; cpu-clock without a PMU)\n"
             "  -c, --count N            sample period (default 100000 branches; 4000000 ns of\n"
             "                           cpu-clock without a PMU, below 1%% overhead)\n"
+            "      --fallback           let cpu-clock and task-clock stand in for events this\n"
+            "                           machine cannot count\n"
             "      --randomize=exp      exponentially distributed sample periods\n"
             "      --interval-event EV  event ending intervals (default instructions; task-clock\n"
             "                           without a PMU); for perf.data, the recorded event that does\n"
             "      --interval-size N    interval size in the interval event's unit (default 100M\n"
-            "                           instructions; task-clock: 10 sample periods, 40 ms)\n"
+            "                           instructions; task-clock: 5 sample periods, 20 ms); a\n"
+            "                           command's children followed, an interval is size / -c of\n"
+            "                           each thread's own samples\n"
             "      --no-inherit         follow the command's own process only: the processes it\n"
             "                           starts are not sampled (a shell script's commands, make's\n"
             "                           compilers: their samples are left out); Linux before 6.12\n"
@@ -70,6 +84,10 @@ static void usage(FILE *out)
             "      --trace FILE         the timeline as Chrome trace event JSON (Perfetto, chrome://tracing):\n"
             "                           a slice per run of one phase, a counter track of the metric\n"
             "      --write-bb FILE      the signatures as SimPoint .bb vectors\n"
+            "      --simpoints FILE     SimPoint's simulation points: per phase, the interval closest\n"
+            "                           to its centroid (\"INTERVAL PHASE\" lines)\n"
+            "      --weights FILE       SimPoint's weights: per phase, its share of the run\n"
+            "                           (\"WEIGHT PHASE\" lines)\n"
             "  -o, --output FILE        the text (or what --json/--csv put in its place) to FILE\n"
             CLI_INPUT_LIMIT_HELP
             "  -h, --help\n");
@@ -80,6 +98,7 @@ enum {
     OPT_SIGSIZE = 256, OPT_SEED, OPT_CLASSIFIER, OPT_TRANSITION, OPT_CACHE, OPT_RATE, OPT_PREDICTOR, OPT_HISTORY,
     OPT_PPM, OPT_PCACHE, OPT_CONF, OPT_GROW, OPT_MAXIV, OPT_RANDOM, OPT_IVEVENT, OPT_SPI, OPT_PC, OPT_FORMAT,
     OPT_TRUTH, OPT_CSV, OPT_JSON, OPT_SVG, OPT_TRACE, OPT_WRITEBB, OPT_THRESHOLD, OPT_K, OPT_INTERVAL, OPT_NO_INHERIT,
+    OPT_SHARED, OPT_SAVE, OPT_LOAD, OPT_SIMPOINTS, OPT_WEIGHTS, OPT_FALLBACK, OPT_TID,
 };
 
 static int parse_predictor(const char *s, pms_predictor_kind *out)
@@ -141,6 +160,42 @@ static int run_analysis(pms_phase_input *in, pms_phase_run *run)
     return CLI_OK;
 }
 
+/* --fallback: cpu-clock samples and task-clock intervals where the events asked for cannot
+ * be counted here, each said on stderr (a period given for the missing event is dropped: it
+ * counted something else). */
+static void apply_fallback(pms_phase_input *in)
+{
+    struct {
+        const char **name;
+        const char *substitute;
+        uint64_t *size;
+    } roles[] = {{&in->live.sample_event, "cpu-clock", &in->live.sample_period},
+                 {&in->live.interval_event, "task-clock", &in->live.interval_size}};
+    for (size_t i = 0; i < 2; i++) {
+        pms_event e;
+        if (!*roles[i].name || pms_event_parse(*roles[i].name, &e) || pms_event_probe(&e) == PMS_OK) continue;
+        cli_warn("%s stands in for %s (--fallback): %s%s", roles[i].substitute, *roles[i].name, pms_strerror(),
+                 *roles[i].size ? "; its period is the default one" : "");
+        *roles[i].name = roles[i].substitute;
+        *roles[i].size = 0;
+    }
+}
+
+/* --load-phases: the table, whose signature size and seed the run takes unless they were
+ * given (then they must agree: the library says so). */
+static int load_table(const char *path, pms_phase_config *cfg, int size_given, int seed_given, pms_phase_table **out)
+{
+    if (pms_phase_table_load(out, path)) return cli_lib_error();
+    if (!size_given) cfg->classifier.signature_size = pms_phase_table_signature_size(*out);
+    if (!seed_given) cfg->seed = pms_phase_table_seed(*out);
+    cfg->table = *out;
+    return CLI_OK;
+}
+
+static int write_table(const pms_phase_run *run, FILE *out) { return pms_phase_threads_write_table(run->threads, out); }
+static int write_simpoints(const pms_phase_run *run, FILE *out) { return pms_phase_write_simpoints(run, out, NULL); }
+static int write_weights(const pms_phase_run *run, FILE *out) { return pms_phase_write_simpoints(run, NULL, out); }
+
 /* Nothing to analyse is a failure, not a report of nan: say what was missing. */
 static int require_intervals(const pms_phase_input *in, const pms_phase_run *run)
 {
@@ -177,16 +232,21 @@ int cmd_phase(int argc, char **argv)
         {"json", optional_argument, 0, OPT_JSON},                    {"svg", required_argument, 0, OPT_SVG},
         {"trace", required_argument, 0, OPT_TRACE},
         {"write-bb", required_argument, 0, OPT_WRITEBB},       {"output", required_argument, 0, 'o'},
-        {"pid", required_argument, 0, 'p'},                    CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},
+        {"pid", required_argument, 0, 'p'},                    {"tid", required_argument, 0, OPT_TID},
+        {"shared-phases", no_argument, 0, OPT_SHARED},         {"save-phases", required_argument, 0, OPT_SAVE},
+        {"load-phases", required_argument, 0, OPT_LOAD},       {"simpoints", required_argument, 0, OPT_SIMPOINTS},
+        {"weights", required_argument, 0, OPT_WEIGHTS},        {"fallback", no_argument, 0, OPT_FALLBACK},
+        CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     pms_phase_input in;
     pms_phase_input_defaults(&in);
     pms_phase_config *cfg = &in.cfg;
     cfg->seed = in.live.random_seed = CLI_DEFAULT_SEED; /* --randomize=exp's periods too */
     const char *truth_path = NULL, *csv_path = NULL, *svg_path = NULL, *bb_path = NULL, *out_path = NULL;
-    const char *trace_path = NULL;
+    const char *trace_path = NULL, *save_path = NULL, *load_path = NULL, *simpoints_path = NULL;
+    const char *weights_path = NULL;
     const char *json = NULL;
-    int quiet = 0, c;
+    int quiet = 0, c, fallback = 0, size_given = 0, seed_given = 0;
     uint64_t u;
     double d;
     optind = 1;
@@ -195,10 +255,12 @@ int cmd_phase(int argc, char **argv)
         case OPT_SIGSIZE:
             if (count_opt("signature-size", optarg, 2, PMS_PHASE_MAX_SIGNATURE, &u)) return CLI_USAGE;
             cfg->classifier.signature_size = u;
+            size_given = 1;
             break;
         case OPT_SEED:
             if (cli_parse_seed("phase", optarg, &cfg->seed)) return CLI_USAGE;
             in.live.random_seed = cfg->seed;
+            seed_given = 1;
             break;
         case OPT_CLASSIFIER:
             if (!strcmp(optarg, "distance")) cfg->classifier.kind = PMS_CLASSIFIER_DISTANCE;
@@ -284,16 +346,27 @@ int cmd_phase(int argc, char **argv)
         case OPT_WRITEBB: bb_path = optarg; break;
         case OPT_TRACE: trace_path = optarg; break;
         case 'o': out_path = optarg; break;
-        case 'p': {
+        case 'p':
+        case OPT_TID: {
             char *end;
             long pid = strtol(optarg, &end, 10);
-            if (*end || pid <= 0) return cli_usage_error("phase", "-p: '%s' is not a process id", optarg);
+            if (*end || pid <= 0 || pid > INT32_MAX)
+                return cli_usage_error("phase", "%s: '%s' is not a %s id", c == 'p' ? "-p" : "--tid", optarg,
+                                       c == 'p' ? "process" : "thread");
+            if (in.pid) return cli_usage_error("phase", "-p and --tid: one target");
             in.pid = (pid_t)pid;
+            in.live.thread_only = c == OPT_TID;
             break;
         }
         case CLI_OPT_INPUT_LIMIT:
             if (cli_set_input_limit("phase", optarg)) return CLI_USAGE;
             break;
+        case OPT_SHARED: cfg->shared_table = 1; break;
+        case OPT_SAVE: save_path = optarg; break;
+        case OPT_LOAD: load_path = optarg; break;
+        case OPT_SIMPOINTS: simpoints_path = optarg; break;
+        case OPT_WEIGHTS: weights_path = optarg; break;
+        case OPT_FALLBACK: fallback = 1; break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;
         default: return cli_usage_error("phase", "%s", cli_bad_option());
@@ -302,8 +375,8 @@ int cmd_phase(int argc, char **argv)
     if (cli_is_main(json) && cli_is_main(csv_path))
         return cli_usage_error("phase", "--json and --csv both want the main output: give one a FILE");
     int nargs = argc - optind;
-    if (in.pid && nargs) return cli_usage_error("phase", "-p and a FILE or command cannot be combined");
-    if (!in.pid && nargs == 0) return cli_usage_error("phase", "expected -- CMD, -p PID or a FILE");
+    if (in.pid && nargs) return cli_usage_error("phase", "-p or --tid and a FILE or command cannot be combined");
+    if (!in.pid && nargs == 0) return cli_usage_error("phase", "expected -- CMD, -p PID, --tid TID or a FILE");
     if (!in.pid) {
         /* "--" before the command means live; a single argument without it is a file. */
         if (!strcmp(argv[optind - 1], "--")) in.argv = argv + optind;
@@ -317,6 +390,11 @@ int cmd_phase(int argc, char **argv)
     if (cfg->classifier.kind == PMS_CLASSIFIER_KMEANS && cfg->classifier.k > cfg->classifier.cache_size)
         return cli_usage_error("phase", "--k %zu is larger than the cache (%zu)", cfg->classifier.k,
                                cfg->classifier.cache_size);
+
+    if (fallback && in.path) return cli_usage_error("phase", "--fallback applies to a live program, not to a file");
+    if (fallback) apply_fallback(&in);
+    pms_phase_table *table = NULL;
+    if (load_path && load_table(load_path, cfg, size_given, seed_given, &table)) return CLI_FAIL;
 
     pms_phase_run run = {0};
     run.cfg = cfg;
@@ -349,7 +427,8 @@ int cmd_phase(int argc, char **argv)
             const char *path;
             int (*write)(const pms_phase_run *, FILE *);
         } files[] = {{csv_path, pms_phase_write_csv}, {json, write_json}, {svg_path, pms_phase_write_svg},
-                     {bb_path, pms_phase_write_bb}, {trace_path, pms_phase_write_trace}};
+                     {bb_path, pms_phase_write_bb}, {trace_path, pms_phase_write_trace},
+                     {save_path, write_table}, {simpoints_path, write_simpoints}, {weights_path, write_weights}};
         for (size_t i = 0; rc == CLI_OK && i < sizeof files / sizeof files[0]; i++) {
             if (!files[i].path || cli_is_main(files[i].path)) continue;
             FILE *f = cli_open_output(files[i].path);
@@ -359,5 +438,6 @@ int cmd_phase(int argc, char **argv)
     pms_phase_input_close(&in);
     pms_phase_run_free(&run);
     pms_phase_truth_free(truth);
+    pms_phase_table_free(table);
     return rc;
 }

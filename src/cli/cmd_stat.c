@@ -17,7 +17,10 @@ static void usage(FILE *out)
 {
     fputs("usage: pmuscope stat [options] -- COMMAND [ARGS...]\n"
           "       pmuscope stat [options] -p PID\n"
-          "       pmuscope stat -a [-C CPUS] [-A] [options] [-- COMMAND [ARGS...]]\n\n"
+          "       pmuscope stat -a [-C CPUS] [-A] [options] [-- COMMAND [ARGS...]]\n"
+          "       pmuscope stat -G CGROUPS [options] [-- COMMAND [ARGS...]]\n"
+          "       pmuscope stat --serve [ADDR:]PORT [-e EVENTS] [-a | -p PID | -G CGROUPS] [-- COMMAND...]\n"
+          "       pmuscope stat --regions [-e EVENTS] [-x SEP | --json] [-o FILE] -- COMMAND [ARGS...]\n\n"
           "Count events of a command (from its exec) or of every thread of a running process\n"
           "(until it ends or Ctrl-C), and print them as perf stat does (on stderr unless -o).\n\n"
           "  -e, --event EVENTS     events, comma-separated, {a,b} for groups (perf's names, rNNNN,\n"
@@ -28,6 +31,9 @@ static void usage(FILE *out)
           "  -a, --all-cpus         system-wide: every task of every CPU, while COMMAND runs (if\n"
           "                         given) or until Ctrl-C; needs perf_event_paranoid <= 0 or root\n"
           "  -C, --cpu CPUS         system-wide on these CPUs only (0-3,6), as perf stat -C\n"
+          "  -G, --cgroup CGROUPS   system-wide, in these cgroups only (comma-separated, named from the\n"
+          "                         root of the cgroup hierarchy, / for the root): every event is\n"
+          "                         counted in each, as perf stat --for-each-cgroup (a cgroup column)\n"
           "  -A, --no-aggr          with -a or -C: each CPU's counts (CPU<n> column), not their sum\n"
           "                         (with -I per interval, with -r each CPU's mean over the runs)\n"
           "  -I, --interval-print MS  print the counts of every MS milliseconds\n"
@@ -49,7 +55,20 @@ static void usage(FILE *out)
           "      --sizes LIST       with --schedule=runs: run COMMAND once per size (1-10,50), the size\n"
           "                         appended as its last argument; writes the runs table\n"
           "                         run,size,<anchors>,<events> (CSV, stdout unless -o)\n"
+          "      --serve [ADDR:]PORT  serve the counts to Prometheus at http://ADDR:PORT/metrics (ADDR\n"
+          "                         127.0.0.1 unless given; PORT 0: any free port, printed), refreshed\n"
+          "                         every -I MS (default 1000); with a command, its final counts stay\n"
+          "                         served after it ends, until Ctrl-C (docs/stat.md: the families)\n"
+          "      --phases           with --serve and a command or -p: the current phase and its metric\n"
+          "                         (pmuscope phase's monitor at its defaults) as gauges\n"
+          "      --regions          run COMMAND, a program with pmuscope's region markers\n"
+          "                         (pmuscope/region.h), and print its report: per region a table\n"
+          "                         of each thread's calls, time and events (-e: the events, else\n"
+          "                         the markers' default); -x SEP for CSV, --json for the report\n"
           "  -h, --help             this help\n\n"
+          "A multiplexed count (more events than counters) carries its uncertainty, one\n"
+          "standard deviation: \"( +- x% multiplexing )\" in the table, one more CSV field,\n"
+          "\"uncertainty\" in JSON; a count multiplexing made impossible reads <impossible>.\n\n"
           "An event this machine cannot count is shown as <not supported> (a note says why),\n"
           "as perf stat shows it; with --schedule=runs it is an error.\n\n"
           "Exit status: the command's (128+N if killed by signal N); 1 if pmuscope cannot\n"
@@ -103,13 +122,19 @@ static void print_totals(const struct printer *p, const pms_stat_summary *s, con
     }
 }
 
+/* -e's events, with --fallback's substitutes or <not supported> rows (and their notes). */
+static int prepare_events(const stat_opts *o, pms_event **events, size_t *n, stat_notes *notes)
+{
+    return cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING,
+                              o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_KEEP, events, n, notes);
+}
+
 static int run_stat(const stat_opts *o)
 {
     stat_notes notes = {0};
     pms_event *events = NULL;
     size_t n = 0;
-    int rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING,
-                                o->fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_KEEP, &events, &n, &notes);
+    int rc = prepare_events(o, &events, &n, &notes);
     FILE *out = rc ? NULL : stat_open_output(o, o->json || o->wide);
     FILE *jf = !out ? NULL : o->json ? out : o->json_path ? cli_open_output(o->json_path) : NULL;
     if (!rc && (!out || (o->json_path && !jf))) rc = CLI_FAIL;
@@ -125,6 +150,7 @@ static int run_stat(const stat_opts *o)
     struct printer p = {.o = o, .out = out, .json = jf ? &json : NULL, .style = stat_style(o)};
     pms_stat_config cfg = {.events = events, .nevents = n, .argv = o->argv, .pid = o->pid,
                            .system_wide = o->system_wide, .cpus = o->cpus, .per_cpu = o->no_aggr,
+                           .cgroups = (const char *const *)o->cgroups, .ncgroups = o->ncgroups,
                            .repeat = o->repeat, .interval_ms = o->interval_ms, .stop = &stat_stop,
                            .on_interval = on_interval, .on_run = on_run, .ctx = &p};
     pms_stat_result r = {0};
@@ -156,6 +182,35 @@ static int run_stat(const stat_opts *o)
     return rc;
 }
 
+static int run_serve(const stat_opts *o)
+{
+    stat_notes notes = {0};
+    pms_event *events = NULL;
+    size_t n = 0;
+    int rc = prepare_events(o, &events, &n, &notes);
+    if (rc == CLI_OK) rc = stat_serve(o, events, n, &notes);
+    free(events);
+    stat_notes_free(&notes);
+    return rc;
+}
+
+/* -G A,B (several -G add up). */
+static bool add_cgroups(stat_opts *o, const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0) return false;
+        char **more = realloc(o->cgroups, (o->ncgroups + 1) * sizeof *more);
+        if (!more) return false;
+        o->cgroups = more;
+        if (!(o->cgroups[o->ncgroups] = strndup(p, len))) return false;
+        o->ncgroups++;
+        p += len;
+        if (*p == ',') p++;
+    }
+    return o->ncgroups > 0;
+}
+
 static bool append_events(char **spec, const char *more)
 {
     size_t old = *spec ? strlen(*spec) : 0;
@@ -170,7 +225,7 @@ static bool append_events(char **spec, const char *more)
 
 int cmd_stat(int argc, char **argv)
 {
-    enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES };
+    enum { OPT_WIDE = 256, OPT_FALLBACK, OPT_JSON, OPT_SCHEDULE, OPT_MAX, OPT_ANCHOR, OPT_SIZES, OPT_SERVE, OPT_PHASES, OPT_REGIONS };
     static const struct option longopts[] = {
         {"event", required_argument, NULL, 'e'},        {"pid", required_argument, NULL, 'p'},
         {"json-output", no_argument, NULL, 'j'},        {"all-cpus", no_argument, NULL, 'a'},
@@ -181,13 +236,16 @@ int cmd_stat(int argc, char **argv)
         {"json", optional_argument, NULL, OPT_JSON},          {"schedule", required_argument, NULL, OPT_SCHEDULE},
         {"max-counters", required_argument, NULL, OPT_MAX}, {"anchor", required_argument, NULL, OPT_ANCHOR},
         {"sizes", required_argument, NULL, OPT_SIZES},  {"help", no_argument, NULL, 'h'},
+        {"cgroup", required_argument, NULL, 'G'},
+        {"serve", required_argument, NULL, OPT_SERVE},  {"phases", no_argument, NULL, OPT_PHASES},
+        {"regions", no_argument, NULL, OPT_REGIONS},
         {NULL, 0, NULL, 0},
     };
     stat_opts o = {.repeat = 1};
     int opt, rc = CLI_OK;
     uint64_t v;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:jaC:Ah", longopts)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "+e:p:I:x:o:r:jaC:AG:h", longopts)) != -1) {
         switch (opt) {
         case 'e':
             if (!append_events(&o.events_spec, optarg)) rc = cli_error("out of memory");
@@ -245,6 +303,17 @@ int cmd_stat(int argc, char **argv)
             break;
         case OPT_ANCHOR: o.anchor_spec = optarg; break;
         case OPT_SIZES: o.sizes_spec = optarg; break;
+        case 'G':
+            if (!add_cgroups(&o, optarg)) rc = cli_usage_error("stat", "-G: expected cgroup names, found '%s'", optarg);
+            break;
+        case OPT_SERVE:
+            if (!stat_serve_address_valid(optarg))
+                rc = cli_usage_error("stat", "--serve: expected [ADDR:]PORT (127.0.0.1:9100, [::1]:9100, 0 for any "
+                                             "free port), found '%s'", optarg);
+            o.serve = optarg;
+            break;
+        case OPT_PHASES: o.phases = true; break;
+        case OPT_REGIONS: o.regions = true; break;
         case 'h':
             usage(stdout);
             free(o.events_spec);
@@ -262,7 +331,7 @@ int cmd_stat(int argc, char **argv)
             rc = cli_usage_error("stat", "-A shows each CPU of -a or -C: give one of them");
         else if (o.system_wide && o.schedule_runs)
             rc = cli_usage_error("stat", "--schedule=runs runs a command: it does not go with -a or -C");
-        else if (!has_cmd && !o.pid && !o.system_wide)
+        else if (!has_cmd && !o.pid && !o.system_wide && !o.ncgroups)
             rc = cli_usage_error("stat", "expected a command to run (after --) or -p PID");
         else if (has_cmd && o.pid)
             rc = cli_usage_error("stat", "give either a command or -p PID, not both");
@@ -274,10 +343,31 @@ int cmd_stat(int argc, char **argv)
             rc = cli_usage_error("stat", "--sizes, --max-counters and --anchor need --schedule=runs");
         else if (o.pid && o.repeat > 1)
             rc = cli_usage_error("stat", "-r repeats a command: it does not go with -p");
+        else if (o.ncgroups && (o.pid || o.no_aggr || o.schedule_runs))
+            rc = cli_usage_error("stat", "-G counts cgroups on every CPU: it does not go with -p, -A or --schedule");
+        else if (o.serve && (o.repeat > 1 || o.schedule_runs || o.sep || o.json_lines || o.json || o.json_path ||
+                             o.wide || o.output))
+            rc = cli_usage_error("stat", "--serve serves one measurement over HTTP: it does not go with -r, "
+                                         "--schedule, -x, -j, --json, --wide or -o");
+        else if (o.phases && !o.serve)
+            rc = cli_usage_error("stat", "--phases goes with --serve");
+        else if (o.regions && (!has_cmd || o.pid || o.system_wide || o.interval_ms || o.repeat > 1 || o.wide ||
+                               o.json_lines || o.json_path || o.schedule_runs || o.fallback || o.ncgroups || o.serve))
+            rc = cli_usage_error("stat", "--regions runs a command and prints its region report: it goes with -e, "
+                                         "-x, --json and -o only");
     }
+    if (rc == CLI_OK && o.regions) {
+        rc = stat_regions(&o);
+        free(o.events_spec);
+        return rc;
+    }
+    if (rc == CLI_OK && o.ncgroups) o.system_wide = true;
+    if (rc == CLI_OK && o.serve && !o.interval_ms) o.interval_ms = 1000;
     if (rc == CLI_OK && !o.events_spec && !append_events(&o.events_spec, pms_stat_default_events()))
         rc = cli_error("out of memory");
-    if (rc == CLI_OK) rc = o.schedule_runs ? stat_schedule(&o) : run_stat(&o);
+    if (rc == CLI_OK) rc = o.schedule_runs ? stat_schedule(&o) : o.serve ? run_serve(&o) : run_stat(&o);
     free(o.events_spec);
+    for (size_t g = 0; g < o.ncgroups; g++) free(o.cgroups[g]);
+    free(o.cgroups);
     return rc;
 }

@@ -17,6 +17,7 @@ typedef struct stat_opts {
     const char *output;   /* -o */
     bool wide, json, fallback, schedule_runs; /* json: JSON in place of the text */
     bool json_lines;                          /* -j: perf's JSON lines */
+    bool regions;                             /* --regions: the command's region report */
     bool system_wide, no_aggr;                /* -a (or -C), -A */
     const char *cpus;                         /* -C */
     const char *json_path;                    /* --json=FILE: JSON to FILE beside the text */
@@ -24,6 +25,10 @@ typedef struct stat_opts {
     unsigned max_counters; /* --max-counters, 0: probe */
     const char *anchor_spec;
     const char *sizes_spec;
+    char **cgroups;        /* -G: system-wide in these cgroups */
+    size_t ncgroups;
+    const char *serve;     /* --serve [ADDR:]PORT */
+    bool phases;           /* --phases: a phase monitor beside the counts (--serve) */
     char **argv; /* the command, NULL-terminated */
 } stat_opts;
 
@@ -59,5 +64,11 @@ void stat_close_output(FILE *f);
 
 /* --schedule=runs */
 int stat_schedule(const stat_opts *o);
+/* --serve: the events (prepared, with their notes) as a Prometheus scrape target. */
+int stat_serve(const stat_opts *o, const pms_event *events, size_t n, stat_notes *notes);
+/* Whether --serve's argument is [ADDR:]PORT, [ADDR6]:PORT or PORT with PORT 0 to 65535. */
+bool stat_serve_address_valid(const char *spec);
+/* --regions */
+int stat_regions(const stat_opts *o);
 
 #endif

@@ -1,7 +1,9 @@
 /* Counter sets: perf groups opened per thread, read with PERF_FORMAT_GROUP and summed. */
 #include "pmuscope/counter.h"
+#include "pmuscope/multiplex.h"
 #include "pmuscope/target.h"
 
+#include "collect/cgroup.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -20,10 +22,17 @@ struct pms_counter {
     char **unsupported; /* per event: the reason it could not be opened, or NULL */
     size_t nthreads;    /* units: threads, or CPUs system-wide */
     int *cpus;          /* system-wide: the CPU of each unit; NULL per thread */
+    char **cgroups;     /* system-wide in cgroups (perf stat -G): their names; units are
+                           cgroup-major, ncgroups x the CPUs */
+    size_t ncgroups;
     int *fds;           /* nthreads x n; -1 where not open */
     uint64_t *ids;      /* nthreads x n: PERF_FORMAT_ID of each fd */
     bool *leader;       /* nthreads x n: fd leads its group (the one to read) */
     uint64_t *buf;      /* one group read */
+    /* The windows between reads that give each count's dispersion (pmuscope/multiplex.h):
+     * of the sums (n) and of every unit's counts (nthreads x n), with the last read of each. */
+    pms_mux_windows *win, *unit_win;
+    pms_count *last, *unit_last;
 };
 
 int pms_counter_create(const pms_event *events, size_t n, unsigned flags, pms_counter **out)
@@ -54,6 +63,9 @@ static void close_all(pms_counter *c)
     free(c->ids);
     free(c->leader);
     free(c->cpus);
+    free(c->win), free(c->unit_win), free(c->last), free(c->unit_last);
+    c->win = c->unit_win = NULL;
+    c->last = c->unit_last = NULL;
     c->cpus = NULL;
     c->fds = NULL;
     c->ids = NULL;
@@ -68,6 +80,8 @@ void pms_counter_destroy(pms_counter *c)
     if (c->unsupported)
         for (size_t i = 0; i < c->n; i++) free(c->unsupported[i]);
     free(c->unsupported);
+    for (size_t g = 0; g < c->ncgroups; g++) free(c->cgroups[g]);
+    free(c->cgroups);
     free(c->events);
     free(c->buf);
     free(c);
@@ -92,9 +106,10 @@ static int alloc_threads(pms_counter *c, size_t nthreads)
     return PMS_OK;
 }
 
-/* Opens every group on one thread (or, with tid -1, on one CPU). A group is a run of
- * events with the same group number; its first event that opens leads it. */
-static int open_thread(pms_counter *c, size_t t, pid_t tid, int cpu, bool on_exec)
+/* Opens every group on one thread (or, with tid -1, on one CPU; with cgroup_fd >= 0, on one
+ * CPU for the tasks of that cgroup). A group is a run of events with the same group number;
+ * its first event that opens leads it. */
+static int open_unit(pms_counter *c, size_t t, pid_t tid, int cpu, bool on_exec, int cgroup_fd)
 {
     int leader_fd = -1;
     for (size_t i = 0; i < c->n; i++) {
@@ -108,7 +123,9 @@ static int open_thread(pms_counter *c, size_t t, pid_t tid, int cpu, bool on_exe
         bool leads = leader_fd < 0;
         attr.disabled = leads;
         attr.enable_on_exec = leads && on_exec;
-        int fd = pms_event_open(c->events[i].name, &attr, tid, cpu, leader_fd, PERF_FLAG_FD_CLOEXEC);
+        int fd = cgroup_fd >= 0 ? pms_event_open(c->events[i].name, &attr, cgroup_fd, cpu, leader_fd,
+                                                 PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP)
+                                : pms_event_open(c->events[i].name, &attr, tid, cpu, leader_fd, PERF_FLAG_FD_CLOEXEC);
         if (fd < 0) {
             if ((c->flags & PMS_COUNTER_SKIP_UNSUPPORTED) && (fd == PMS_ENOTSUP || fd == PMS_EINVAL)) {
                 c->unsupported[i] = strdup(pms_strerror());
@@ -141,7 +158,7 @@ int pms_counter_open_child(pms_counter *c, pid_t pid)
 {
     int r = alloc_threads(c, 1);
     if (r) return r;
-    r = open_thread(c, 0, pid, -1, true);
+    r = open_unit(c, 0, pid, -1, true, -1);
     if (r) close_all(c);
     return r;
 }
@@ -163,7 +180,7 @@ int pms_counter_attach(pms_counter *c, pid_t pid)
     r = alloc_threads(c, nt);
     size_t opened = 0;
     for (size_t t = 0; r == PMS_OK && t < nt; t++) {
-        r = open_thread(c, t, tids[t], -1, false);
+        r = open_unit(c, t, tids[t], -1, false, -1);
         if (r == PMS_ENOENT) { /* the thread ended since it was listed */
             close_thread(c, t);
             r = PMS_OK;
@@ -178,18 +195,43 @@ int pms_counter_attach(pms_counter *c, pid_t pid)
     return r;
 }
 
+int pms_counter_set_cgroups(pms_counter *c, const char *const *cgroups, size_t n)
+{
+    if (c->fds) return pms__fail(PMS_EINVAL, "the counters are open already: set the cgroups first");
+    char **names = calloc(n ? n : 1, sizeof *names);
+    if (!names) return pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t g = 0; g < n; g++)
+        if (!(names[g] = strdup(cgroups[g]))) {
+            while (g--) free(names[g]);
+            free(names);
+            return pms__fail(PMS_ENOMEM, "out of memory");
+        }
+    for (size_t g = 0; g < c->ncgroups; g++) free(c->cgroups[g]);
+    free(c->cgroups);
+    c->cgroups = names;
+    c->ncgroups = n;
+    return PMS_OK;
+}
+
+/* Every CPU of list, once per cgroup where there are cgroups. */
 int pms_counter_open_cpus(pms_counter *c, const char *cpus)
 {
     int *list;
     size_t n;
     int r = pms_cpu_list(&list, &n, cpus);
     if (r) return r;
-    r = alloc_threads(c, n);
-    if (r == PMS_OK) {
-        c->cpus = list;
-        list = NULL;
+    size_t ng = c->ncgroups ? c->ncgroups : 1;
+    r = alloc_threads(c, ng * n);
+    if (r == PMS_OK && !(c->cpus = malloc(ng * n * sizeof *c->cpus))) r = pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t g = 0; r == PMS_OK && g < ng; g++) {
+        int cgroup_fd = -1;
+        if (c->ncgroups && (r = pms__cgroup_open(c->cgroups[g], &cgroup_fd)) != PMS_OK) break;
+        for (size_t k = 0; r == PMS_OK && k < n; k++) {
+            c->cpus[g * n + k] = list[k];
+            r = open_unit(c, g * n + k, -1, list[k], false, cgroup_fd);
+        }
+        if (cgroup_fd >= 0) close(cgroup_fd);
     }
-    for (size_t u = 0; r == PMS_OK && u < n; u++) r = open_thread(c, u, -1, c->cpus[u], false);
     if (r == PMS_OK) r = enable_all(c);
     free(list);
     if (r) close_all(c);
@@ -198,6 +240,12 @@ int pms_counter_open_cpus(pms_counter *c, const char *cpus)
 
 size_t pms_counter_units(const pms_counter *c) { return c->nthreads; }
 int pms_counter_unit_cpu(const pms_counter *c, size_t u) { return c->cpus && u < c->nthreads ? c->cpus[u] : -1; }
+size_t pms_counter_cgroups(const pms_counter *c) { return c->ncgroups; }
+const char *pms_counter_cgroup_name(const pms_counter *c, size_t g) { return g < c->ncgroups ? c->cgroups[g] : NULL; }
+int pms_counter_unit_cgroup(const pms_counter *c, size_t u)
+{
+    return c->ncgroups && u < c->nthreads ? (int)(u / (c->nthreads / c->ncgroups)) : -1;
+}
 
 /* Adds one group read of thread t to out: nr, enabled, running, then {value, id} pairs. */
 static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
@@ -222,13 +270,38 @@ static int add_group(pms_counter *c, size_t t, size_t lead, pms_count *out)
     return PMS_OK;
 }
 
-/* The states and scaled values of one read. */
-static void finish_counts(const pms_counter *c, pms_count *out)
+/* Adds the window since the last read of these n counts to win, and gives each count the
+ * dispersion of its windows so far. */
+static void add_windows(size_t n, pms_count *out, pms_count *last, pms_mux_windows *win)
 {
-    for (size_t i = 0; i < c->n; i++) {
-        out[i].state = c->unsupported[i] ? PMS_COUNT_NOT_SUPPORTED : PMS_COUNT_COUNTED;
-        pms_count_scale(&out[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (out[i].raw >= last[i].raw && out[i].running >= last[i].running)
+            pms_mux_windows_add(&win[i], out[i].raw - last[i].raw, out[i].running - last[i].running);
+        last[i] = out[i];
+        out[i].dispersion = pms_mux_dispersion(&win[i]);
+        out[i].windows = win[i].n;
     }
+}
+
+/* The states, dispersions and scaled values of one read of n counts (a unit's or the sums),
+ * with the windows kept in *win and *last (allocated at the first read). */
+static int finish_counts(const pms_counter *c, pms_count *out, size_t units, pms_mux_windows **win,
+                         pms_count **last)
+{
+    size_t m = units * c->n;
+    if (!*win) {
+        *win = calloc(m ? m : 1, sizeof **win);
+        *last = calloc(m ? m : 1, sizeof **last);
+        if (!*win || !*last) return pms__fail(PMS_ENOMEM, "out of memory");
+    }
+    add_windows(m, out, *last, *win);
+    for (size_t k = 0; k < m; k++) {
+        size_t i = k % c->n;
+        out[k].state = c->unsupported[i] ? PMS_COUNT_NOT_SUPPORTED : PMS_COUNT_COUNTED;
+        pms_count_scale(&out[k]);
+        pms_count_check(&out[k], &c->events[i]);
+    }
+    return PMS_OK;
 }
 
 int pms_counter_read(pms_counter *c, pms_count *out)
@@ -241,8 +314,7 @@ int pms_counter_read(pms_counter *c, pms_count *out)
                 int r = add_group(c, t, i, out);
                 if (r) return r;
             }
-    finish_counts(c, out);
-    return PMS_OK;
+    return finish_counts(c, out, 1, &c->win, &c->last);
 }
 
 int pms_counter_read_units(pms_counter *c, pms_count *out)
@@ -255,7 +327,6 @@ int pms_counter_read_units(pms_counter *c, pms_count *out)
             int r = c->leader[t * c->n + i] ? add_group(c, t, i, unit) : PMS_OK;
             if (r) return r;
         }
-        finish_counts(c, unit);
     }
-    return PMS_OK;
+    return finish_counts(c, out, c->nthreads, &c->unit_win, &c->unit_last);
 }

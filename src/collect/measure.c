@@ -26,6 +26,9 @@
 
 /* Without a pidfd (kernels before 5.3) the end is checked at this period. */
 #define POLL_FALLBACK_MS 20
+/* Without -I the counters are still read at this period: each read closes a window from which
+ * a multiplexed count's uncertainty is estimated (pmuscope/multiplex.h). */
+#define WINDOW_MS 100
 
 struct target {
     pid_t pid;   /* 0: none (system-wide until stopped) */
@@ -84,6 +87,19 @@ static bool counts_moved(pms_counter *c, const pms_count *prev, pms_count *now)
     return false;
 }
 
+/* A read that only closes a window (of the sums and of each unit), between intervals. */
+static int read_window(pms_counter *c, pms_count *now)
+{
+    size_t units = pms_counter_units(c), n = pms_counter_count(c);
+    int r = pms_counter_read(c, now);
+    if (r || units < 2) return r;
+    pms_count *all = malloc(units * n * sizeof *all);
+    if (!all) return pms__fail(PMS_ENOMEM, "out of memory");
+    r = pms_counter_read_units(c, all);
+    free(all);
+    return r;
+}
+
 static int measure_loop(pms_counter *c, struct target *tg, double start, const pms_measure_opts *o,
                         pms_count *totals, pms_measure_result *res)
 {
@@ -93,16 +109,13 @@ static int measure_loop(pms_counter *c, struct target *tg, double start, const p
         free(prev), free(now), free(delta);
         return pms__fail(PMS_ENOMEM, "out of memory");
     }
-    double step = o->interval_ms / 1000.0, next = start + step, last_tick = start;
+    double step = (o->interval_ms ? o->interval_ms : WINDOW_MS) / 1000.0, next = start + step, last_tick = start;
     bool forwarded = false, stopped_by_callback = false;
     int r = PMS_OK;
     for (;;) {
         if (target_ended(tg)) break;
-        int timeout = -1;
-        if (o->interval_ms) {
-            double left = next - now_s();
-            timeout = left > 0 ? (int)(left * 1000.0 + 0.999) : 0;
-        }
+        double left = next - now_s();
+        int timeout = left > 0 ? (int)(left * 1000.0 + 0.999) : 0;
         if (tg->pidfd < 0 && (timeout < 0 || timeout > POLL_FALLBACK_MS)) timeout = POLL_FALLBACK_MS;
         struct pollfd pfd = {.fd = tg->pidfd, .events = POLLIN};
         int ready = poll(&pfd, tg->pidfd >= 0 ? 1 : 0, timeout);
@@ -117,7 +130,10 @@ static int measure_loop(pms_counter *c, struct target *tg, double start, const p
             kill(tg->pid, res->stop_signal); /* the command decides how to end; we keep counting */
         }
         if (ready > 0) continue; /* the pidfd says the target ended: checked at the top */
-        if (o->interval_ms && now_s() >= next) {
+        if (now_s() >= next && !o->interval_ms) {
+            if ((r = read_window(c, now)) != 0) break;
+            next += step;
+        } else if (now_s() >= next) {
             double t = now_s();
             if ((r = report_interval(c, o, t - start, prev, now, delta)) != 0) {
                 stopped_by_callback = r > 0;
@@ -163,7 +179,8 @@ int pms_measure_command(pms_counter *c, char *const argv[], const pms_measure_op
     pms_child child;
     int r = pms_child_spawn(&child, argv);
     if (r) return r;
-    if ((r = pms_counter_open_child(c, child.pid)) != PMS_OK) {
+    if ((r = pms_counter_open_child(c, child.pid)) != PMS_OK ||
+        (o->on_spawn && (r = o->on_spawn(o->ctx, child.pid)) != PMS_OK)) {
         pms_child_abort(&child);
         return r;
     }
@@ -199,7 +216,8 @@ int pms_measure_cpus(pms_counter *c, const char *cpus, char *const argv[], const
     pms_child child;
     int r = launch ? pms_child_spawn(&child, argv) : PMS_OK;
     if (r) return r;
-    if ((r = pms_counter_open_cpus(c, cpus)) != PMS_OK) { /* enabled: counting from here */
+    if ((r = pms_counter_open_cpus(c, cpus)) != PMS_OK || /* enabled: counting from here */
+        (launch && o->on_spawn && (r = o->on_spawn(o->ctx, child.pid)) != PMS_OK)) {
         if (launch) pms_child_abort(&child);
         return r;
     }

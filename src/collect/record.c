@@ -181,7 +181,7 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
                                      "or system-wide no pid");
     pms_child child = {.pid = -1, .release_fd = -1, .error_fd = -1};
     if (launched) {
-        int rc = pms_child_spawn(&child, cfg->argv);
+        int rc = pms_child_spawn_with(&child, cfg->argv, cfg->child);
         if (rc) return rc;
     }
     pms_child *c = launched ? &child : NULL;

@@ -457,6 +457,9 @@ static int check_config(const pms_sampler_config *cfg)
                 "period");
         if (e->nread && !e->read) return pms__fail(PMS_EINVAL, "%s: read counters missing", e->event.name);
     }
+    if (cfg->thread_only && (cfg->inherit || cfg->system_wide))
+        return pms__fail(PMS_EINVAL, "one thread alone cannot be followed into the threads it starts (inherit) "
+                                     "or system-wide");
     if (cfg->dwarf_stack_size && (cfg->dwarf_stack_size % 8 || cfg->dwarf_stack_size > PMS_DWARF_STACK_MAX))
         return pms__fail(PMS_EINVAL, "dwarf stack size %u: expected a multiple of 8 up to %u bytes",
                         cfg->dwarf_stack_size, PMS_DWARF_STACK_MAX);
@@ -510,6 +513,18 @@ static int setup_events(pms_sampler *s, const pms_sampler_config *cfg)
     return PMS_OK;
 }
 
+/* The thread tid alone, if it exists. */
+static int one_thread(pid_t tid, pid_t **tids, size_t *n)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d", (int)tid, (int)tid);
+    if (access(path, F_OK)) return pms__fail(PMS_ENOENT, "no thread with id %d", (int)tid);
+    if (!(*tids = malloc(sizeof **tids))) return pms__fail(PMS_ENOMEM, "out of memory");
+    **tids = tid;
+    *n = 1;
+    return PMS_OK;
+}
+
 /* The monitored units: the threads of pid, or with inherit every CPU (the kernel
  * cannot map an inherited per-thread event, so perf record does the same), or
  * system-wide the CPUs asked for (all online ones by default) with every task (-1). */
@@ -517,8 +532,12 @@ static int list_units(const pms_sampler_config *cfg, pid_t pid, pid_t **tids, in
 {
     if (cfg->system_wide) pid = -1;
     if (!cfg->inherit && !cfg->system_wide) {
-        int rc = pms_process_threads(pid, tids, n);
+        int rc = cfg->thread_only ? one_thread(pid, tids, n) : pms_process_threads(pid, tids, n);
         if (rc) return rc;
+        size_t kept = 0;
+        for (size_t i = 0; i < *n; i++)
+            if (!cfg->exclude_tid || (*tids)[i] != cfg->exclude_tid) (*tids)[kept++] = (*tids)[i];
+        *n = kept;
         *cpus = calloc(*n ? *n : 1, sizeof **cpus);
         if (!*cpus) return pms__fail(PMS_ENOMEM, "out of memory");
         for (size_t i = 0; i < *n; i++) (*cpus)[i] = -1;

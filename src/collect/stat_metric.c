@@ -3,19 +3,24 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void pms_stat_value_set(pms_stat_value *v, const pms_event *ev, const pms_count *c)
 {
     snprintf(v->name, sizeof v->name, "%s", ev->name);
     v->type = ev->attr.type;
     v->config = ev->attr.config;
-    v->value = pms_event_counts_time(v->type, v->config) ? c->value / 1e6 : c->value; /* ns to msec */
+    double unit = pms_event_counts_time(v->type, v->config) ? 1e6 : 1; /* ns to msec */
+    v->value = c->value / unit;
+    v->uncertainty = c->uncertainty / unit;
     v->rel_stddev = NAN;
     v->enabled = c->enabled;
     v->running = c->running;
     v->state = c->state;
+    v->flaw = c->flaw;
     v->per_cpu = false;
     v->cpu = 0;
+    v->cgroup[0] = '\0';
 }
 
 const char *pms_stat_unit(const pms_stat_value *v)
@@ -30,13 +35,19 @@ double pms_stat_running_pct(const pms_stat_value *v)
     return 100.0 * (double)v->running / (double)v->enabled;
 }
 
+bool pms_stat_multiplexed(const pms_stat_value *v)
+{
+    return v->state == PMS_COUNT_COUNTED && v->running < v->enabled;
+}
+
 /* The first counted value of the given type/config (of the same CPU as like with -A), or NULL. */
 static const pms_stat_value *find(const pms_stat_value *v, size_t n, const pms_stat_value *like, uint32_t type,
                                   uint64_t config)
 {
     for (size_t i = 0; i < n; i++)
         if (v[i].type == type && v[i].config == config && v[i].state == PMS_COUNT_COUNTED &&
-            v[i].per_cpu == like->per_cpu && (!like->per_cpu || v[i].cpu == like->cpu))
+            v[i].per_cpu == like->per_cpu && (!like->per_cpu || v[i].cpu == like->cpu) &&
+            strcmp(v[i].cgroup, like->cgroup) == 0)
             return &v[i];
     return NULL;
 }

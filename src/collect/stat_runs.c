@@ -27,18 +27,26 @@ int pms_stat_average_runs(const pms_stat_value *runs, size_t nruns, size_t n, pm
     if (!x) return pms__fail(PMS_ENOMEM, "out of memory averaging %zu runs", nruns);
     for (size_t i = 0; i < n; i++) {
         out[i] = runs[i];
-        double enabled = 0, running = 0;
+        double enabled = 0, running = 0, u2 = 0;
         for (size_t r = 0; r < nruns; r++) {
-            enabled += (double)runs[r * n + i].enabled;
-            running += (double)runs[r * n + i].running;
-            if (runs[r * n + i].state == PMS_COUNT_COUNTED) out[i].state = PMS_COUNT_COUNTED;
+            const pms_stat_value *v = &runs[r * n + i];
+            enabled += (double)v->enabled;
+            running += (double)v->running;
+            if (v->state == PMS_COUNT_COUNTED) {
+                out[i].state = PMS_COUNT_COUNTED;
+                out[i].flaw = PMS_FLAW_NONE;
+                u2 += v->uncertainty * v->uncertainty;
+            }
         }
         out[i].enabled = (uint64_t)(enabled / (double)nruns);
         out[i].running = (uint64_t)(running / (double)nruns);
         size_t m = counted(runs, nruns, n, i, x);
         double sem;
         pms_stat_mean_sem(x, m, &out[i].value, &sem);
-        out[i].rel_stddev = m > 1 && out[i].value != 0 ? 100.0 * sem / fabs(out[i].value) : NAN;
+        out[i].uncertainty = m ? sqrt(u2) / (double)m : 0;
+        /* perf's rel_stddev_stats: 0 where the mean is 0 (a CPU that never faulted prints 0.00%) */
+        if (m < 2) out[i].rel_stddev = NAN;
+        else out[i].rel_stddev = out[i].value != 0 ? 100.0 * sem / fabs(out[i].value) : 0.0;
     }
     free(x);
     return PMS_OK;

@@ -1,17 +1,20 @@
 /* A whole stat measurement (pmuscope/stat_session.h): the runs, each CPU's values of
- * perf stat -A (whole runs and intervals), and the mean over the runs. */
+ * perf stat -A or each cgroup's of perf stat -G (whole runs and intervals), and the mean over
+ * the runs. */
 #include "pmuscope/stat_session.h"
 
 #include "util/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct session {
     const pms_stat_config *cfg;
     pms_stat_value *values;  /* nevents: the interval's or the run's values */
-    pms_stat_value *per_cpu; /* per_cpu: units x nevents values, each event's CPUs together */
+    pms_stat_value *per_cpu; /* per_cpu: units x nevents values, each event's CPUs together;
+                                cgroups: ncgroups x nevents values, cgroup by cgroup */
     size_t nper_cpu;
     pms_counter *counter;    /* the run's */
     pms_count *unit_prev, *unit_now; /* -A -I: every unit's counts at the last interval */
@@ -22,16 +25,23 @@ static void to_values(session *s, pms_stat_value *out, const pms_count *counts)
     for (size_t i = 0; i < s->cfg->nevents; i++) pms_stat_value_set(&out[i], &s->cfg->events[i], &counts[i]);
 }
 
-/* One value per event and unit from units' counts (units[u * n + i]), event by event. */
-static int set_per_cpu(session *s, const pms_count *units)
+static int size_split(session *s, size_t m)
 {
-    size_t nu = pms_counter_units(s->counter), n = s->cfg->nevents, m = nu * n;
     if (s->nper_cpu != m) {
         free(s->per_cpu);
         s->nper_cpu = 0;
         if (!(s->per_cpu = calloc(m ? m : 1, sizeof *s->per_cpu))) return pms__fail(PMS_ENOMEM, "out of memory");
         s->nper_cpu = m;
     }
+    return PMS_OK;
+}
+
+/* One value per event and unit from units' counts (units[u * n + i]), event by event. */
+static int set_per_cpu(session *s, const pms_count *units)
+{
+    size_t nu = pms_counter_units(s->counter), n = s->cfg->nevents;
+    int rc = size_split(s, nu * n);
+    if (rc) return rc;
     for (size_t i = 0; i < n; i++)
         for (size_t u = 0; u < nu; u++) {
             pms_stat_value *v = &s->per_cpu[i * nu + u];
@@ -42,8 +52,36 @@ static int set_per_cpu(session *s, const pms_count *units)
     return PMS_OK;
 }
 
-/* Each CPU's values: with since_last, of the counts since the last interval (the run's
- * first: since the units opened), else of the counts since the units opened. */
+/* One value per cgroup and event, cgroup by cgroup as perf stat -G prints them: the sums of
+ * the cgroup's CPUs (units[u * n + i]), scaled as one count. */
+static int set_per_cgroup(session *s, const pms_count *units)
+{
+    size_t nu = pms_counter_units(s->counter), n = s->cfg->nevents, ng = pms_counter_cgroups(s->counter);
+    int rc = size_split(s, ng * n);
+    if (rc) return rc;
+    for (size_t g = 0; g < ng; g++)
+        for (size_t i = 0; i < n; i++) {
+            pms_count sum = {0};
+            bool supported = false;
+            for (size_t u = 0; u < nu; u++) {
+                if (pms_counter_unit_cgroup(s->counter, u) != (int)g) continue;
+                const pms_count *c = &units[u * n + i];
+                sum.raw += c->raw, sum.enabled += c->enabled, sum.running += c->running;
+                supported = supported || c->state != PMS_COUNT_NOT_SUPPORTED;
+            }
+            sum.state = supported ? PMS_COUNT_COUNTED : PMS_COUNT_NOT_SUPPORTED;
+            pms_count_scale(&sum);
+            pms_stat_value *v = &s->per_cpu[g * n + i];
+            pms_stat_value_set(v, &s->cfg->events[i], &sum);
+            snprintf(v->cgroup, sizeof v->cgroup, "%s", pms_counter_cgroup_name(s->counter, g));
+        }
+    return PMS_OK;
+}
+
+static bool split(const pms_stat_config *cfg) { return cfg->per_cpu || cfg->ncgroups; }
+
+/* Each CPU's (or cgroup's) values: with since_last, of the counts since the last interval (the
+ * run's first: since the units opened), else of the counts since the units opened. */
 static int read_per_cpu(session *s, bool since_last)
 {
     size_t m = pms_counter_units(s->counter) * s->cfg->nevents;
@@ -58,7 +96,7 @@ static int read_per_cpu(session *s, bool since_last)
         pms_count_delta(s->unit_now, s->unit_prev, m, units);
         memcpy(s->unit_prev, s->unit_now, m * sizeof *units);
     }
-    if (rc == PMS_OK) rc = set_per_cpu(s, units);
+    if (rc == PMS_OK) rc = s->cfg->ncgroups ? set_per_cgroup(s, units) : set_per_cpu(s, units);
     free(units);
     return rc;
 }
@@ -68,7 +106,7 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
     session *s = ctx;
     to_values(s, s->values, delta);
     const pms_stat_value *v = s->values;
-    if (s->cfg->per_cpu) {
+    if (split(s->cfg)) {
         int rc = read_per_cpu(s, true);
         if (rc) return rc;
         v = s->per_cpu;
@@ -77,19 +115,31 @@ static int on_interval(double t, const pms_count *delta, size_t n, void *ctx)
     return s->cfg->on_interval ? s->cfg->on_interval(s->cfg->ctx, t, v, n) : 0;
 }
 
+static int on_spawn(void *ctx, pid_t pid)
+{
+    session *s = ctx;
+    return s->cfg->on_spawn(s->cfg->ctx, pid);
+}
+
 static int measure_once(session *s, pms_count *totals, pms_measure_result *res)
 {
     const pms_stat_config *cfg = s->cfg;
     int rc = pms_counter_create(cfg->events, cfg->nevents, PMS_COUNTER_SKIP_UNSUPPORTED, &s->counter);
     if (rc) return rc;
-    pms_measure_opts mo = {.interval_ms = cfg->interval_ms, .on_interval = on_interval, .ctx = s, .stop = cfg->stop};
+    if (cfg->ncgroups && (rc = pms_counter_set_cgroups(s->counter, cfg->cgroups, cfg->ncgroups)) != PMS_OK) {
+        pms_counter_destroy(s->counter);
+        s->counter = NULL;
+        return rc;
+    }
+    pms_measure_opts mo = {.interval_ms = cfg->interval_ms, .on_interval = on_interval, .ctx = s, .stop = cfg->stop,
+                           .on_spawn = cfg->on_spawn ? on_spawn : NULL};
     free(s->unit_prev), free(s->unit_now);
     s->unit_prev = s->unit_now = NULL; /* the units open as the run starts */
     char *const *argv = cfg->argv && cfg->argv[0] ? cfg->argv : NULL;
-    rc = cfg->system_wide ? pms_measure_cpus(s->counter, cfg->cpus, argv, &mo, totals, res)
+    rc = cfg->system_wide || cfg->ncgroups ? pms_measure_cpus(s->counter, cfg->cpus, argv, &mo, totals, res)
          : cfg->pid       ? pms_measure_pid(s->counter, cfg->pid, &mo, totals, res)
                           : pms_measure_command(s->counter, cfg->argv, &mo, totals, res);
-    if (rc == PMS_OK && cfg->per_cpu) rc = read_per_cpu(s, false);
+    if (rc == PMS_OK && split(cfg)) rc = read_per_cpu(s, false);
     pms_counter_destroy(s->counter);
     s->counter = NULL;
     return rc;
@@ -135,21 +185,21 @@ int pms_stat_measure(pms_stat_result *out, const pms_stat_config *cfg)
     while (rc == PMS_OK && done < repeat && !(cfg->stop && *cfg->stop)) {
         pms_measure_result res = {0};
         if ((rc = measure_once(&s, totals, &res)) != PMS_OK) break;
-        if (cfg->per_cpu && (rc = keep_per_cpu_run(&cpu_runs, &per_run, done, &s)) != PMS_OK) break;
+        if (split(cfg) && (rc = keep_per_cpu_run(&cpu_runs, &per_run, done, &s)) != PMS_OK) break;
         to_values(&s, runs + (size_t)done * n, totals);
         elapsed[done++] = res.elapsed_s;
         user += res.user_s;
         sys += res.sys_s;
         if (cfg->on_run) cfg->on_run(cfg->ctx, done - 1, &res);
     }
-    size_t nout = cfg->per_cpu ? per_run : n;
+    size_t nout = split(cfg) ? per_run : n;
     if (done > 0 && (out->values = calloc(nout ? nout : 1, sizeof *out->values)) == NULL) {
         rc = pms__fail(PMS_ENOMEM, "out of memory");
     } else if (done > 0) {
-        int avg = cfg->per_cpu ? pms_stat_average_runs(cpu_runs, done, per_run, out->values)
+        int avg = split(cfg) ? pms_stat_average_runs(cpu_runs, done, per_run, out->values)
                                : pms_stat_average_runs(runs, done, n, out->values);
         if (avg) rc = avg;
-        else if ((rc = keep_runs(out, cfg->per_cpu ? cpu_runs : runs, done, nout, elapsed)) == PMS_OK) {
+        else if ((rc = keep_runs(out, split(cfg) ? cpu_runs : runs, done, nout, elapsed)) == PMS_OK) {
             out->runs = done;
             out->n = nout;
             pms_stat_mean_sem(elapsed, done, &out->elapsed_s, &out->elapsed_sem_s);

@@ -14,21 +14,91 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int pms_child_spawn(pms_child *c, char *const argv[])
+extern char **environ;
+
+/* environ with env's variables set: its strings but those env names, then env's. */
+static char **child_environment(char *const *env)
+{
+    size_t n = 0, k = 0;
+    while (environ[n]) n++;
+    while (env[k]) k++;
+    char **out = malloc((n + k + 1) * sizeof *out);
+    if (!out) return NULL;
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        int replaced = 0;
+        for (size_t j = 0; j < k && !replaced; j++) {
+            size_t len = strcspn(env[j], "=");
+            replaced = !strncmp(environ[i], env[j], len) && environ[i][len] == '=';
+        }
+        if (!replaced) out[w++] = environ[i];
+    }
+    for (size_t j = 0; j < k; j++) out[w++] = env[j];
+    out[w] = NULL;
+    return out;
+}
+
+/* The setup's files and environment, made before the fork (a child only calls dup2 and exec). */
+typedef struct child_io {
+    int in, out;
+    char **envp;
+} child_io;
+
+static void child_io_close(child_io *io)
+{
+    if (io->in >= 0) close(io->in);
+    if (io->out >= 0) close(io->out);
+    free(io->envp);
+    *io = (child_io){-1, -1, NULL};
+}
+
+static int child_io_open(child_io *io, const pms_child_setup *setup)
+{
+    *io = (child_io){-1, -1, NULL};
+    if (!setup) return PMS_OK;
+    if (setup->stdin_path && (io->in = open(setup->stdin_path, O_RDONLY | O_CLOEXEC)) < 0)
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s for the command's standard input",
+                               setup->stdin_path);
+    if (setup->stdout_path &&
+        (io->out = open(setup->stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+        int e = errno;
+        child_io_close(io);
+        return pms__fail_errno(pms__status_from_errno(e), e, "cannot create %s for the command's standard output",
+                               setup->stdout_path);
+    }
+    if (setup->env && !(io->envp = child_environment(setup->env))) {
+        child_io_close(io);
+        return pms__fail(PMS_ENOMEM, "out of memory for the command's environment");
+    }
+    return PMS_OK;
+}
+
+int pms_child_spawn(pms_child *c, char *const argv[]) { return pms_child_spawn_with(c, argv, NULL); }
+
+int pms_child_spawn_with(pms_child *c, char *const argv[], const pms_child_setup *setup)
 {
     int release[2], error[2];
     if (!argv || !argv[0]) return pms__fail(PMS_EINVAL, "no command given to run");
-    if (pipe2(release, O_CLOEXEC) < 0) return pms__fail_errno(PMS_EIO, errno, "pipe");
+    child_io io;
+    int rc = child_io_open(&io, setup);
+    if (rc) return rc;
+    if (pipe2(release, O_CLOEXEC) < 0) {
+        child_io_close(&io);
+        return pms__fail_errno(PMS_EIO, errno, "pipe");
+    }
     if (pipe2(error, O_CLOEXEC) < 0) {
+        int e = errno;
         close(release[0]);
         close(release[1]);
-        return pms__fail_errno(PMS_EIO, errno, "pipe");
+        child_io_close(&io);
+        return pms__fail_errno(PMS_EIO, e, "pipe");
     }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
         close(release[0]); close(release[1]); close(error[0]); close(error[1]);
+        child_io_close(&io);
         return pms__fail_errno(PMS_EIO, e, "fork");
     }
     if (pid == 0) {
@@ -44,13 +114,20 @@ int pms_child_spawn(pms_child *c, char *const argv[])
         ssize_t n;
         do n = read(release[0], &go, 1); while (n < 0 && errno == EINTR);
         if (n != 1) _exit(127);
-        execvp(argv[0], argv);
-        int e = errno;
+        int e = 0; /* dup2 clears close-on-exec on 0 and 1 */
+        if ((io.in >= 0 && dup2(io.in, STDIN_FILENO) < 0) || (io.out >= 0 && dup2(io.out, STDOUT_FILENO) < 0))
+            e = errno;
+        if (!e) {
+            if (io.envp) execvpe(argv[0], argv, io.envp);
+            else execvp(argv[0], argv);
+            e = errno;
+        }
         if (write(error[1], &e, sizeof e) < 0) { /* nothing more can be done */ }
         _exit(127);
     }
     close(release[0]);
     close(error[1]);
+    child_io_close(&io);
     c->pid = pid;
     c->release_fd = release[1];
     c->error_fd = error[0];

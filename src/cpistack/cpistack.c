@@ -27,6 +27,9 @@ void pms_cpistack_free(pms_cpistack *s)
     free(s->vif);
     free(s->component);
     free(s->stack);
+    free(s->cycles_name);
+    free(s->instructions_name);
+    free(s->running_pct);
     free(s);
 }
 
@@ -106,15 +109,84 @@ static int select_rows(const pms_table *t, const pms_cpistack_options *o, size_t
     return PMS_OK;
 }
 
+/* A column's name without the "@N" a merge gives the copy of an event from run N. */
+static void base_name(const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s", name);
+    char *at = strrchr(out, '@');
+    if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1)) *at = '\0';
+}
+
+/* The cycles column of the instructions' own run in a merged table: dividing one run's
+ * cycles by another's instructions gives a CPI of neither (R^2 0.98 became 0.15 on the ARM
+ * event lists). In a table of one run, the one cycles column. */
+static int find_cycles(const pms_table *t, size_t ins, size_t *cyc)
+{
+    size_t src = pms_table_col_source(t, ins), found = 0;
+    if (src == 0) return pms_table_find_event(t, PMS_EVENT_CYCLES, NULL, cyc);
+    char name[300];
+    for (size_t j = 0; j < pms_table_cols(t); j++) {
+        base_name(pms_table_col_name(t, j), name, sizeof name);
+        if (pms_table_col_source(t, j) != src || pms_table_col_type(t, j) != PMS_COLUMN_NUMERIC ||
+            pms_event_role_of(name) != PMS_EVENT_CYCLES)
+            continue;
+        if (found++) return pms__fail(PMS_EINVAL, "%s: run %zu has two cycles columns, '%s' and '%s': name the one",
+                                      pms_table_name(t), src, pms_table_col_name(t, *cyc), pms_table_col_name(t, j));
+        *cyc = j;
+    }
+    if (!found)
+        return pms__with_option(pms__fail(PMS_ENOENT, "%s: no cycles column in run %zu, the run of the instructions ('%s'): "
+                                                     "CPI must divide the cycles and instructions of one run",
+                                          pms_table_name(t), src, pms_table_col_name(t, ins)),
+                                "cycles");
+    return PMS_OK;
+}
+
+/* The running share perf printed for column col (running_pct(NAME) of the same run), or NULL. */
+static const double *running_of(const pms_table *t, size_t col)
+{
+    char want[320], name[300], base[300];
+    base_name(pms_table_col_name(t, col), base, sizeof base);
+    snprintf(want, sizeof want, "running_pct(%s)", base);
+    for (size_t j = 0; j < pms_table_cols(t); j++) {
+        base_name(pms_table_col_name(t, j), name, sizeof name);
+        const double *v;
+        if (strcmp(name, want) == 0 && pms_table_col_source(t, j) == pms_table_col_source(t, col) &&
+            pms_table_numeric(t, j, true, &v) == PMS_OK)
+            return v;
+    }
+    return NULL;
+}
+
+/* The smallest running share of row r over the used columns (100 when none was multiplexed). */
+static double row_running(const double *const *run, size_t ncols, size_t r, size_t *which)
+{
+    double least = 100;
+    for (size_t k = 0; k < ncols; k++)
+        if (run[k] && run[k][r] < least) least = run[k][r], *which = k;
+    return least;
+}
+
 static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpistack *s, const size_t *ev)
 {
-    size_t cyc, ins;
-    int rc = pms_table_find_event(t, PMS_EVENT_CYCLES, o->cycles, &cyc);
-    if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_INSTRUCTIONS, o->instructions, &ins);
+    size_t cyc = 0, ins = 0;
+    int rc = pms_table_find_event(t, PMS_EVENT_INSTRUCTIONS, o->instructions, &ins);
+    if (rc == PMS_OK) rc = o->cycles ? pms_table_find_event(t, PMS_EVENT_CYCLES, o->cycles, &cyc) : find_cycles(t, ins, &cyc);
     if (rc < 0) return rc;
+    s->cpi_source = pms_table_col_source(t, ins);
+    if (pms_table_col_source(t, cyc) != s->cpi_source)
+        snprintf(s->cpi_note, sizeof s->cpi_note, "cycles '%s' (run %zu) and instructions '%s' (run %zu) come from two runs",
+                 pms_table_col_name(t, cyc), pms_table_col_source(t, cyc), pms_table_col_name(t, ins), s->cpi_source);
+    s->cycles_name = strdup(pms_table_col_name(t, cyc));
+    s->instructions_name = strdup(pms_table_col_name(t, ins));
     size_t p = s->nevents;
-    const double *c, *in, **col = malloc((p ? p : 1) * sizeof *col);
-    if (!col) return pms__fail(PMS_ENOMEM, "out of memory");
+    const double *c, *in, **col = malloc((p ? p : 1) * sizeof *col), **run = calloc(p + 2, sizeof *run);
+    if (!col || !run || !s->cycles_name || !s->instructions_name) {
+        free(col), free(run);
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    }
+    run[0] = running_of(t, cyc), run[1] = running_of(t, ins);
+    for (size_t j = 0; j < p; j++) run[2 + j] = running_of(t, ev[j]);
     /* pms_table_find_event has checked that these columns are numeric; the fit is in double
      * precision: a count of 2^53 or more would be rounded, so it is refused, naming the cell */
     rc = pms_table_exact_numeric(t, cyc, true, &c);
@@ -122,15 +194,17 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     for (size_t j = 0; rc == PMS_OK && j < p; j++) rc = pms_table_exact_numeric(t, ev[j], true, &col[j]);
     size_t *sel, nsel;
     if (rc < 0 || (rc = select_rows(t, o, &sel, &nsel)) < 0) {
-        free(col);
+        free(col), free(run);
         return rc;
     }
     s->rows = malloc(nsel * sizeof *s->rows);
     s->cpi = malloc(nsel * sizeof *s->cpi);
     s->instructions = malloc(nsel * sizeof *s->instructions);
     s->x = malloc(nsel * (p ? p : 1) * sizeof *s->x);
-    if (!s->rows || !s->cpi || !s->instructions || !s->x) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    s->running_pct = malloc(nsel * sizeof *s->running_pct);
+    if (!s->rows || !s->cpi || !s->instructions || !s->x || !s->running_pct) rc = pms__fail(PMS_ENOMEM, "out of memory");
     size_t n = 0;
+    s->min_running_pct = 100;
     for (size_t k = 0; k < nsel && rc == PMS_OK; k++) {
         size_t r = sel[k];
         bool missing = !isfinite(c[r]) || !isfinite(in[r]);
@@ -138,6 +212,25 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
         if (missing && o->drop_missing) {
             s->nmissing++;
             continue;
+        }
+        size_t which = 0;
+        double share = row_running(run, p + 2, r, &which);
+        if (share < 100 && o->multiplexed == PMS_MUX_DROP) {
+            s->nmux_dropped++;
+            continue;
+        }
+        if (share < 100 && o->multiplexed == PMS_MUX_REFUSE) {
+            size_t line = pms_table_row_line(t, r);
+            const char *name = pms_table_col_name(t, which == 0 ? cyc : which == 1 ? ins : ev[which - 2]);
+            char place[300];
+            if (line) snprintf(place, sizeof place, "%s:%zu", pms_table_name(t), line);
+            else snprintf(place, sizeof place, "%s: interval %zu", pms_table_name(t), r + 1);
+            rc = pms__with_option(pms__fail(PMS_EFORMAT, "%s: '%s' was counted %.2f%% of the time (multiplexed: perf "
+                                                        "scaled the count); such intervals can be kept, weighted by "
+                                                        "that share or left out",
+                                            place, name, share),
+                                  "multiplexed");
+            break;
         }
         if ((rc = check_cell(t, r, cyc, c[r])) < 0 || (rc = check_cell(t, r, ins, in[r])) < 0) break;
         if (in[r] <= 0) {
@@ -147,6 +240,8 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
         s->rows[n] = r;
         s->cpi[n] = c[r] / in[r];
         s->instructions[n] = in[r];
+        s->running_pct[n] = share;
+        if (share < 100) s->nmultiplexed++, s->min_running_pct = fmin(s->min_running_pct, share);
         for (size_t j = 0; j < p && rc == PMS_OK; j++) {
             rc = check_cell(t, r, ev[j], col[j][r]);
             s->x[n * p + j] = o->per_interval ? col[j][r] : col[j][r] / in[r];
@@ -155,8 +250,14 @@ static int build_data(const pms_table *t, const pms_cpistack_options *o, pms_cpi
     }
     free(sel);
     free(col);
+    free(run);
     s->nrows = n;
-    if (rc == PMS_OK && n == 0)
+    if (rc == PMS_OK && n == 0 && s->nmux_dropped)
+        rc = pms__fail(PMS_EINVAL,
+                      "%s: no intervals left to fit: of %zu selected, %zu have no instructions, %zu a missing count and "
+                      "%zu multiplexed counts (left out)",
+                      pms_table_name(t), nsel, s->ndropped, s->nmissing, s->nmux_dropped);
+    else if (rc == PMS_OK && n == 0)
         rc = pms__fail(PMS_EINVAL,
                       "%s: no intervals left to fit: of %zu selected, %zu have no instructions and %zu a missing count",
                       pms_table_name(t), nsel, s->ndropped, s->nmissing);
@@ -268,14 +369,20 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
     double *xtr = malloc(s->ntrain * (p ? p : 1) * sizeof *xtr), *ytr = malloc(s->ntrain * sizeof *ytr);
     double *xte = malloc((s->ntest ? s->ntest : 1) * (p ? p : 1) * sizeof *xte);
     double *yte = malloc((s->ntest ? s->ntest : 1) * sizeof *yte), *pred = malloc((s->ntest ? s->ntest : 1) * sizeof *pred);
-    double *wtr = malloc(s->ntrain * sizeof *wtr);
-    int rc = xtr && ytr && xte && yte && pred && wtr ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    double *wtr = malloc(s->ntrain * sizeof *wtr), *fitw = malloc(s->ntrain * sizeof *fitw);
+    int rc = xtr && ytr && xte && yte && pred && wtr && fitw ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    /* the fit's weights: instructions with the weighted option, times the running share of a
+     * multiplexed interval when asked; none otherwise */
+    bool by_share = o->multiplexed == PMS_MUX_WEIGHT && s->nmultiplexed > 0, weighted = o->weighted || by_share;
+    s->mux_weighted = by_share;
     if (rc == PMS_OK) {
         pms_rows_gather(s->x, p, s->train, s->ntrain, xtr);
         pms_rows_gather(s->cpi, 1, s->train, s->ntrain, ytr);
         pms_rows_gather(s->x, p, s->test, s->ntest, xte);
         pms_rows_gather(s->cpi, 1, s->test, s->ntest, yte);
         pms_rows_gather(s->instructions, 1, s->train, s->ntrain, wtr);
+        for (size_t i = 0; i < s->ntrain; i++)
+            fitw[i] = (o->weighted ? wtr[i] : 1.0) * (by_share ? s->running_pct[s->train[i]] / 100 : 1.0);
         size_t nonzero = 0;
         for (size_t i = 0; i < s->ntrain; i++) nonzero += ytr[i] != 0;
         if (!nonzero)
@@ -284,7 +391,8 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
     }
     if (rc == PMS_OK) {
         pms__cpistack_ridge ridge = {NAN, NAN, NAN};
-        rc = pms__cpistack_fit(xtr, s->ntrain, p, ytr, wtr, (const char *const *)s->events, o, &s->model, &ridge);
+        rc = pms__cpistack_fit(xtr, s->ntrain, p, ytr, weighted ? fitw : NULL, (const char *const *)s->events, o,
+                               &s->model, &ridge);
         s->ridge_lambda = ridge.lambda, s->ridge_df = ridge.df, s->ridge_gcv = ridge.gcv;
         if (rc < 0) rc = pms__fail_context(rc, "fitting CPI on %zu training intervals", s->ntrain);
     }
@@ -292,14 +400,14 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
         /* the training rows are in time order (every split keeps it): residuals as a series */
         s->durbin_watson = pms_durbin_watson(s->model->residuals, s->ntrain);
         if (o->newey_west) {
-            if (o->weighted || o->method != PMS_LM_OLS)
+            if (weighted || o->method != PMS_LM_OLS)
                 rc = pms__fail(PMS_EINVAL, "Newey-West standard errors are for an unweighted least-squares fit");
             s->hac_lag = pms_newey_west_lag(s->ntrain);
             s->hac_se = rc == PMS_OK ? malloc(s->model->ncoef * sizeof *s->hac_se) : NULL;
             if (rc == PMS_OK && !s->hac_se) rc = pms__fail(PMS_ENOMEM, "out of memory");
             if (rc == PMS_OK) rc = pms_lm_newey_west(s->model, xtr, s->hac_lag, s->hac_se);
         }
-        if (rc == PMS_OK && o->bootstrap.replicates && (rc = pms__cpistack_bootstrap(s, o, xtr, ytr, wtr)) < 0)
+        if (rc == PMS_OK && o->bootstrap.replicates && (rc = pms__cpistack_bootstrap(s, o, xtr, ytr, weighted ? fitw : NULL)) < 0)
             rc = pms__fail_context(rc, "bootstrap over the %zu training intervals", s->ntrain);
     }
     if (rc == PMS_OK) {
@@ -339,6 +447,7 @@ static int fit_and_stack(pms_cpistack *s, const pms_cpistack_options *o)
     free(yte);
     free(pred);
     free(wtr);
+    free(fitw);
     return rc;
 }
 
@@ -346,6 +455,7 @@ int pms_cpistack_compute(const pms_table *t, const pms_cpistack_options *opt, pm
 {
     pms_cpistack_options o = *opt;
     if (o.train_fraction == 0) o.train_fraction = 0.8;
+    if ((unsigned)o.multiplexed > PMS_MUX_REFUSE) return pms__fail(PMS_EINVAL, "unknown multiplexed choice %d", (int)o.multiplexed);
     pms_cpistack *s = calloc(1, sizeof *s);
     size_t *ev = malloc((pms_table_cols(t) + o.nevents + 1) * sizeof *ev);
     int rc = s && ev ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");

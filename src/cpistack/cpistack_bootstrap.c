@@ -21,9 +21,9 @@ static int refit(const size_t *rows, size_t n, void *ctx, double *coef)
     size_t p = c->s->nevents;
     pms_rows_gather(c->xtr, p, rows, n, c->x);
     pms_rows_gather(c->ytr, 1, rows, n, c->y);
-    pms_rows_gather(c->wtr, 1, rows, n, c->w);
+    if (c->wtr) pms_rows_gather(c->wtr, 1, rows, n, c->w);
     pms_lm *m;
-    int rc = pms__cpistack_fit(c->x, n, p, c->y, c->w, NULL, c->o, &m, NULL);
+    int rc = pms__cpistack_fit(c->x, n, p, c->y, c->wtr ? c->w : NULL, NULL, c->o, &m, NULL);
     if (rc != PMS_OK) return rc;
     memcpy(coef, m->coef, m->ncoef * sizeof *coef);
     pms_lm_free(m);

@@ -31,11 +31,11 @@ int pms__cpistack_fit(const double *x, size_t n, size_t p, const double *y, cons
                       const pms_cpistack_options *o, pms_lm **out, pms__cpistack_ridge *ridge)
 {
     if (o->method != PMS_LM_RIDGE) {
-        pms_lm_options lo = {.method = o->method, .weights = o->weighted ? w : NULL};
+        pms_lm_options lo = {.method = o->method, .weights = w};
         return pms_lm_fit(x, n, p, y, names, &lo, out);
     }
-    if (o->weighted)
+    if (w)
         return pms__with_option(pms__fail(PMS_EINVAL, "ridge regression is not weighted: leave out the weights"),
-                                "weighted");
+                                o->weighted ? "weighted" : "multiplexed");
     return fit_ridge(x, n, p, y, names, out, ridge);
 }

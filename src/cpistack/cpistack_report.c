@@ -43,8 +43,18 @@ int pms_cpistack_write_text(const pms_cpistack *s, FILE *out)
     fprintf(out, "intervals: %zu used, %zu for training, %zu for testing", s->nrows, s->ntrain, s->ntest);
     if (s->ndropped) fprintf(out, " (%zu dropped: no instructions)", s->ndropped);
     if (s->nmissing) fprintf(out, " (%zu dropped: missing counts)", s->nmissing);
+    if (s->nmux_dropped) fprintf(out, " (%zu dropped: multiplexed counts)", s->nmux_dropped);
     if (s->seeded) fprintf(out, "; random split, seed %llu", (unsigned long long)s->seed);
-    fputs("\n\n", out);
+    fputc('\n', out);
+    if (s->cpi_source)
+        fprintf(out, "CPI = %s / %s, both counted in run %zu of the merged files\n", s->cycles_name, s->instructions_name,
+                s->cpi_source);
+    if (s->cpi_note[0]) fprintf(out, "warning: %s: CPI divides counts of two runs\n", s->cpi_note);
+    if (s->nmultiplexed)
+        fprintf(out, "multiplexed: %zu of the intervals used have counts perf scaled from part of the time (as little "
+                     "as %.2f%%)%s\n", s->nmultiplexed, s->min_running_pct,
+                s->mux_weighted ? ", weighted by that share" : ", fitted as they are");
+    fputc('\n', out);
     int rc = pms_lm_write_summary(s->model, "CPI", out);
     if (rc < 0) return rc;
     if (s->model->method == PMS_LM_RIDGE)
@@ -169,6 +179,18 @@ void pms_cpistack_write_json(const pms_cpistack *s, pms_json *j)
     if (s->seeded) pms_json_kv_uint(j, "seed", s->seed);
     pms_json_kv_uint(j, "dropped", s->ndropped);
     pms_json_kv_uint(j, "missing", s->nmissing);
+    pms_json_kv_string(j, "cycles", s->cycles_name);
+    pms_json_kv_string(j, "instructions", s->instructions_name);
+    pms_json_kv_uint(j, "cpi_run", s->cpi_source);
+    if (s->cpi_note[0]) pms_json_kv_string(j, "cpi_warning", s->cpi_note);
+    pms_json_kv_uint(j, "multiplexed", s->nmultiplexed);
+    pms_json_kv_uint(j, "multiplexed_dropped", s->nmux_dropped);
+    pms_json_kv_double(j, "min_running_pct", s->min_running_pct);
+    pms_json_key(j, "multiplexed_intervals"); /* 1-based rows of the table */
+    pms_json_array_begin(j);
+    for (size_t i = 0; i < s->nrows; i++)
+        if (s->running_pct[i] < 100) pms_json_uint(j, s->rows[i] + 1);
+    pms_json_array_end(j);
     pms_json_key(j, "model");
     pms_json_object_begin(j);
     json_model(s->model, j);

@@ -24,7 +24,7 @@ static const pms_demo_step steps[] = {
                {PMS_DEMO_TABLE, "hotspot.csv", NULL, 0},
                {PMS_DEMO_SVG, "hotspot.svg", "The measures against the sampling period, on a binary axis with a tick at each period.", 0}},
      .summary = "hotspot.csv",
-     .summary_cols = "period_ns,period_events,samples,no_truth_share,NRMSE_SR,SC,OD,tau_b"},
+     .summary_cols = "period_ns,period_events,samples,outside_share,NRMSE_SR,NRMSE_SR_ideal,SC,SC_ideal,OD,OD_ideal,tau_b"},
     {.name = "record",
      .title = "record: sampling the phases workload",
      .about = "The phases workload (kernels A hash, B stream, C pointer chase, D float, in the order "
@@ -32,7 +32,7 @@ static const pms_demo_step steps[] = {
               "and perf script read; page-faults and context-switches are read at every sample. Without "
               "a hardware PMU, cpu-clock stands in for cycles (--fallback), and the record says so.",
      .args = {"record", "--fallback", "-F", "4000", "--read", "page-faults,context-switches", "-o",
-              "{dir}/phases.data", "--", "{w}/phases"},
+              "{dir}/phases.data", "--", "{w}/phases", "--units", "250"},
      .shown = {{PMS_DEMO_TEXT, "record.log", NULL, 0}},
      .summary = "record.log"},
     {.name = "report",
@@ -71,7 +71,8 @@ static const pms_demo_step steps[] = {
               "writes its true schedule (--trace) so the adjusted Rand index can score the phases. "
               "Its phases last 10 to 100 ms, so this run samples finely (cpu-clock every 50 us, "
               "intervals of 4 ms of task-clock); the defaults, a sample every 4 ms and intervals of "
-              "40 ms, keep the overhead below 1% and suit phases of a few hundred ms and more.",
+              "7 samples (28 ms), keep the overhead below 1% and suit phases of 100 ms and more, "
+              "as the workload's own defaults (200 ms of CPU each).",
      .args = {"phase", "-q", "-e", "cpu-clock", "-c", "50000", "--interval-event", "task-clock",
               "--interval-size", "4000000", "--threshold", "50", "--csv={dir}/phase.csv", "--svg", "{dir}/phase.svg", "--truth",
               "{dir}/phases.trace", "--", "{w}/phases", "--units", "500", "--trace", "{dir}/phases.trace"},
@@ -103,7 +104,9 @@ static const pms_demo_step steps[] = {
      .title = "estimate: cycles from event counts, LP, MRA and MRACM",
      .about = "The three models fitted on the totals of 25 cBench programs at 2 GHz and used to estimate the "
               "cycles of the other 5; the table is the paper's TABLE X: error % = (estimate - measured) "
-              "/ measured x 100 per test run.",
+              "/ measured x 100 per test run, after the held-out error (each fitting run estimated by the "
+              "method refitted without it) and the mean test error, before the fit error, which flatters "
+              "every method; each test run's 90% prediction interval is in the last columns.",
      .args = {"estimate", "{fx}/estimate/armpm_runs_2000mhz_run1.csv", "--train", "1-25", "--test", "26-30",
               "--csv={dir}/estimate.csv", "--svg", "{dir}/estimate.svg"},
      .out = "estimate.txt",
@@ -111,7 +114,7 @@ static const pms_demo_step steps[] = {
                {PMS_DEMO_SVG, "estimate.svg", "Error % of every run by each method: fitting runs as a line with rings, test runs as dots.", 0},
                {PMS_DEMO_TEXT, "estimate.txt", NULL, 0}},
      .summary = "estimate.csv",
-     .summary_cols = "method,counters,fit_abs_error_pct,note"},
+     .summary_cols = "method,counters,heldout_abs_error_pct,test_abs_error_pct,fit_abs_error_pct,note"},
 };
 
 _Static_assert(sizeof steps / sizeof steps[0] <= PMS_DEMO_MAX_STEPS, "raise PMS_DEMO_MAX_STEPS");

@@ -27,25 +27,17 @@ static int refit(const size_t *rows, size_t m, void *ctx, double *coef)
     size_t n = x->d->n_counters;
     pms_rows_gather(x->d->cycles, 1, rows, m, x->cycles);
     pms_rows_gather(x->d->events, n, rows, m, x->events);
-    int rc;
-    if (x->method == PMS_EST_LP) {
-        pms_lp_fit f;
-        if ((rc = pms_lp_fit_runs(x->cycles, x->events, m, n, &f)) == PMS_OK) model_coef(&f.model, coef), pms_lp_fit_free(&f);
-    } else if (x->method == PMS_EST_RIDGE) {
-        pms_ridge_fit f;
-        if ((rc = pms_ridge_fit_runs(x->cycles, x->events, m, n, x->d->names, &f)) == PMS_OK)
-            model_coef(&f.model, coef), pms_ridge_fit_free(&f);
-    } else {
-        pms_pcr_fit f;
-        if ((rc = pms_pcr_fit_runs(x->cycles, x->events, m, n, x->d->names, x->o->pcr_share, &f)) == PMS_OK)
-            model_coef(&f.model, coef), pms_pcr_fit_free(&f);
-    }
-    return rc;
+    pms_estimate_result one = {0};
+    pms__estimate_fit(x->method, x->cycles, x->events, m, n, x->d->names, x->o, &one);
+    if (one.ok) model_coef(one.model, coef);
+    pms__estimate_result_clear(&one);
+    return one.ok ? PMS_OK : PMS_ENUMERIC;
 }
 
 bool pms_estimate_bootstraps(size_t method)
 {
-    return method == PMS_EST_LP || method == PMS_EST_RIDGE || method == PMS_EST_PCR;
+    return method == PMS_EST_LP || method == PMS_EST_RIDGE || method == PMS_EST_PCR || method == PMS_EST_NNLS ||
+           method == PMS_EST_LASSO;
 }
 
 int pms__estimate_bootstrap(const pms_estimate_data *d, const pms_estimate_options *o, size_t method,

@@ -82,57 +82,18 @@ void pms_estimate_data_free(pms_estimate_data *d)
     memset(d, 0, sizeof *d);
 }
 
-static void fail_reason(pms_estimate_result *res)
-{
-    res->ok = false;
-    snprintf(res->reason, sizeof res->reason, "%s", pms_strerror());
-}
-
 size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *o, pms_estimate_result *res)
 {
-    const double *c = d->cycles, *e = d->events;
-    size_t m = d->n_train, n = d->n_counters;
-    for (size_t k = 0; k < PMS_EST_METHODS; k++) res[k].wanted = o->method[k];
-    if (res[PMS_EST_LP].wanted) {
-        res[PMS_EST_LP].ok = pms_lp_fit_runs(c, e, m, n, &res[PMS_EST_LP].lp) == PMS_OK;
-        if (res[PMS_EST_LP].ok) res[PMS_EST_LP].model = &res[PMS_EST_LP].lp.model;
-        else fail_reason(&res[PMS_EST_LP]);
-    }
-    if (res[PMS_EST_MRA].wanted) {
-        res[PMS_EST_MRA].select = o->select_name ? o->select_name : "all";
-        res[PMS_EST_MRA].ok = pms_mra_fit_runs(c, e, m, n, d->names, &o->mra, &res[PMS_EST_MRA].mra) == PMS_OK;
-        if (res[PMS_EST_MRA].ok) res[PMS_EST_MRA].model = &res[PMS_EST_MRA].mra.model;
-        else fail_reason(&res[PMS_EST_MRA]);
-    }
-    if (res[PMS_EST_MRACM].wanted) {
-        pms_estimate_result *r = &res[PMS_EST_MRACM];
-        if (pms_mracm_fit_runs(c, e, m, n, d->names, &o->mracm, &r->mracm) != PMS_OK) {
-            fail_reason(r);
-        } else if (!r->mracm.applicable) {
-            r->ok = false;
-            snprintf(r->reason, sizeof r->reason, "not applicable: %s", r->mracm.reason);
-        } else {
-            r->ok = true;
-            r->model = &r->mracm.model;
-        }
-    }
-    if (res[PMS_EST_RIDGE].wanted) {
-        pms_estimate_result *r = &res[PMS_EST_RIDGE];
-        r->ok = pms_ridge_fit_runs(c, e, m, n, d->names, &r->ridge) == PMS_OK;
-        if (r->ok) r->model = &r->ridge.model;
-        else fail_reason(r);
-    }
-    if (res[PMS_EST_PCR].wanted) {
-        pms_estimate_result *r = &res[PMS_EST_PCR];
-        r->ok = pms_pcr_fit_runs(c, e, m, n, d->names, o->pcr_share, &r->pcr) == PMS_OK;
-        if (r->ok) r->model = &r->pcr.model;
-        else fail_reason(r);
-    }
     size_t fitted = 0;
     for (size_t k = 0; k < PMS_EST_METHODS; k++) {
-        fitted += res[k].ok;
-        if (res[k].ok && o->bootstrap.replicates && pms_estimate_bootstraps(k) &&
-            pms__estimate_bootstrap(d, o, k, &res[k].boot) != PMS_OK)
+        res[k].wanted = o->method[k];
+        if (!res[k].wanted) continue;
+        pms__estimate_fit(k, d->cycles, d->events, d->n_train, d->n_counters, d->names, o, &res[k]);
+        if (!res[k].ok) continue;
+        fitted++;
+        if (pms__estimate_heldout(d, o, k, &res[k]) != PMS_OK)
+            snprintf(res[k].heldout_reason, sizeof res[k].heldout_reason, "%s", pms_strerror());
+        if (o->bootstrap.replicates && pms_estimate_bootstraps(k) && pms__estimate_bootstrap(d, o, k, &res[k].boot) != PMS_OK)
             snprintf(res[k].boot_reason, sizeof res[k].boot_reason, "%s", pms_strerror());
     }
     return fitted;
@@ -140,10 +101,5 @@ size_t pms_estimate_run(const pms_estimate_data *d, const pms_estimate_options *
 
 void pms_estimate_result_free(pms_estimate_result *res)
 {
-    pms_lp_fit_free(&res[PMS_EST_LP].lp);
-    pms_mra_fit_free(&res[PMS_EST_MRA].mra);
-    pms_mracm_fit_free(&res[PMS_EST_MRACM].mracm);
-    pms_ridge_fit_free(&res[PMS_EST_RIDGE].ridge);
-    pms_pcr_fit_free(&res[PMS_EST_PCR].pcr);
-    for (size_t k = 0; k < PMS_EST_METHODS; k++) pms_bootstrap_free(&res[k].boot);
+    for (size_t k = 0; k < PMS_EST_METHODS; k++) pms__estimate_result_clear(&res[k]);
 }

@@ -80,13 +80,54 @@ static glp_prob *lp_build(const double *cycles, const double *events, size_t m, 
     return P;
 }
 
+/* The counters that vary over the runs: a constant counter is a second intercept (with
+ * x_I it makes the optimum's split between them arbitrary), so the LP leaves it out. */
+typedef struct varying {
+    size_t k, *cols;      /* the varying counters */
+    size_t *dropped, n_dropped;
+    double *events;       /* m x k */
+    const char **names;   /* k (NULL entries without names) */
+} varying;
+
+static void varying_free(varying *v)
+{
+    free(v->cols), free(v->dropped), free(v->events), free(v->names);
+    memset(v, 0, sizeof *v);
+}
+
+static int varying_make(const double *events, size_t m, size_t n, const char *const *names, varying *v)
+{
+    memset(v, 0, sizeof *v);
+    v->cols = malloc((n ? n : 1) * sizeof *v->cols), v->dropped = malloc((n ? n : 1) * sizeof *v->dropped);
+    if (!v->cols || !v->dropped) {
+        varying_free(v);
+        return pms__fail(PMS_ENOMEM, "LP: out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool constant = true;
+        for (size_t j = 1; j < m && constant; j++) constant = events[j * n + i] == events[i];
+        if (constant && m > 1) v->dropped[v->n_dropped++] = i;
+        else v->cols[v->k++] = i;
+    }
+    v->events = pms__estimate_columns(events, m, n, v->cols, v->k);
+    v->names = pms__estimate_names(names, v->cols, v->k);
+    if (!v->events || !v->names) {
+        varying_free(v);
+        return pms__fail(PMS_ENOMEM, "LP: out of memory");
+    }
+    return PMS_OK;
+}
+
 int pms_lp_write(const double *cycles, const double *events, size_t m, size_t n,
                  const char *const *names, FILE *out)
 {
     int rc = pms__estimate_check(cycles, events, m, n, names, 1);
     if (rc < 0) return rc;
+    varying v;
+    if ((rc = varying_make(events, m, n, names, &v)) < 0) return rc;
     int term = glp_term_out(GLP_OFF); /* GLPK prints progress unless told not to */
-    glp_prob *P = lp_build(cycles, events, m, n, names);
+    glp_prob *P = lp_build(cycles, v.events, m, v.k, names ? v.names : NULL);
+    varying_free(&v);
     if (!P) {
         glp_term_out(term);
         return pms__fail(PMS_ENOMEM, "LP: out of memory building the model");
@@ -127,6 +168,7 @@ void pms_lp_fit_free(pms_lp_fit *f)
 {
     if (!f) return;
     pms_cycle_model_free(&f->model);
+    free(f->dropped);
     free(f->eps);
     free(f->tight);
     memset(f, 0, sizeof *f);
@@ -179,15 +221,19 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
     memset(out, 0, sizeof *out);
     int rc = pms__estimate_check(cycles, events, m, n, NULL, 1);
     if (rc < 0) return rc;
+    varying v;
+    if ((rc = varying_make(events, m, n, NULL, &v)) < 0) return rc;
     int term = glp_term_out(GLP_OFF);
-    glp_prob *P = lp_build(cycles, events, m, n, NULL);
+    glp_prob *P = lp_build(cycles, v.events, m, v.k, NULL);
     if (!P) {
         glp_term_out(term);
+        varying_free(&v);
         return pms__fail(PMS_ENOMEM, "LP: out of memory building the model");
     }
-    if ((rc = lp_solve(P, m, n)) != PMS_OK) {
+    if ((rc = lp_solve(P, m, v.k)) != PMS_OK) {
         glp_delete_prob(P);
         glp_term_out(term);
+        varying_free(&v);
         return rc;
     }
     rc = pms__cycle_model_alloc(&out->model, n);
@@ -196,9 +242,11 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
     if (rc < 0 || !out->eps || !out->tight) {
         glp_delete_prob(P);
         glp_term_out(term);
+        varying_free(&v);
         pms_lp_fit_free(out);
         return pms__fail(PMS_ENOMEM, "LP: out of memory");
     }
+    out->dropped = v.dropped, out->n_dropped = v.n_dropped, v.dropped = NULL;
     out->n_runs = m;
     /* the simplex answers within its feasibility tolerance (1e-7, relative after
      * scaling): a coefficient whose largest contribution is below that share of
@@ -210,8 +258,9 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
     double tol = 1e-7 * cmax;
     out->model.intercept = glp_get_col_prim(P, 1);
     if (out->model.intercept <= tol) out->model.intercept = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double x = glp_get_col_prim(P, (int)i + 2), emax = 0;
+    for (size_t a = 0; a < v.k; a++) {
+        size_t i = v.cols[a];
+        double x = glp_get_col_prim(P, (int)a + 2), emax = 0;
         for (size_t j = 0; j < m; j++) emax = fmax(emax, fabs(events[j * n + i]));
         if (x * emax <= tol) x = 0.0;
         out->model.coef[i] = x > 0 ? x : 0.0;
@@ -220,7 +269,7 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
     }
     out->objective = 0;
     for (size_t j = 0; j < m; j++) {
-        int col = (int)(n + j) + 2;
+        int col = (int)(v.k + j) + 2;
         double e = cycles[j] - pms_cycle_model_predict(&out->model, events + j * n);
         out->eps[j] = e > 0 ? e : 0.0;
         out->objective += out->eps[j];
@@ -229,5 +278,6 @@ int pms_lp_fit_runs(const double *cycles, const double *events, size_t m, size_t
     }
     glp_delete_prob(P);
     glp_term_out(term);
+    varying_free(&v);
     return PMS_OK;
 }

@@ -27,9 +27,25 @@ int pms__cycle_model_from_lm(pms_cycle_model *model, size_t n, const struct pms_
 #define PMS__LP_ITERATION_LIMIT 100000
 void pms__lp_set_iteration_limit(int limit);
 
-/* The bootstrap of one method (pms_estimate_bootstraps) on the fitting runs of d. */
 struct pms_estimate_data;
 struct pms_estimate_options;
+struct pms_estimate_result;
+
+/* The chosen counters of run `run` (a row of d's runs table) into out[d->n_counters]. */
+void pms__estimate_counters_of(const struct pms_estimate_data *d, size_t run, double *out);
+
+/* Fits method k (PMS_EST_*) as o asks on the m runs (cycles c, events e of n counters)
+ * into r: its fit, model, ok and reason. */
+void pms__estimate_fit(size_t k, const double *c, const double *e, size_t m, size_t n, const char *const *names,
+                       const struct pms_estimate_options *o, struct pms_estimate_result *r);
+/* Frees the fits and the held-out results of one result (zeroed ones too). */
+void pms__estimate_result_clear(struct pms_estimate_result *r);
+/* The held-out estimates of method k's fit r on the fitting runs of d (o->folds), its
+ * held-out error and the prediction intervals of the test runs. */
+int pms__estimate_heldout(const struct pms_estimate_data *d, const struct pms_estimate_options *o, size_t k,
+                          struct pms_estimate_result *r);
+
+/* The bootstrap of one method (pms_estimate_bootstraps) on the fitting runs of d. */
 int pms__estimate_bootstrap(const struct pms_estimate_data *d, const struct pms_estimate_options *o, size_t method,
                             pms_bootstrap *out);
 

@@ -1,5 +1,6 @@
 /* MRA cycle model (Hattori's paper, B.2): ordinary least squares through the stats
- * module, on every counter or after backward elimination by p value or AIC. */
+ * module, as R's lm on every counter (aliased ones left out), after backward
+ * elimination by p value or AIC, or by forward selection by AIC as R's step(). */
 #include "estimate/model.h"
 #include "util/error.h"
 
@@ -13,23 +14,28 @@ void pms_mra_fit_free(pms_mra_fit *f)
     pms_cycle_model_free(&f->model);
     pms_lm_free(f->lm);
     free(f->dropped);
+    free(f->alias_reason);
+    free(f->added);
     memset(f, 0, sizeof *f);
 }
 
-/* Fits cycles on the k counters in cols. */
+/* Fits cycles on the k counters in cols (k may be 0: the intercept alone); as many
+ * coefficients as runs interpolate them, as R's lm does. */
 static int fit_columns(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
                        const size_t *cols, size_t k, pms_lm **lm)
 {
     double *x = pms__estimate_columns(events, m, n, cols, k);
     const char **nm = pms__estimate_names(names, cols, k);
-    int rc = (x && nm) ? pms_lm_fit(x, m, k, cycles, names ? nm : NULL, NULL, lm)
+    pms_lm_options lo = {.allow_saturated = true};
+    int rc = (x && nm) ? pms_lm_fit(x, m, k, cycles, names ? nm : NULL, &lo, lm)
                        : pms__fail(PMS_ENOMEM, "MRA: out of memory");
     free(x);
     free(nm);
     return rc;
 }
 
-/* R's extractAIC for lm: n log(RSS / n) + 2 edf, edf = coefficients with the intercept. */
+/* R's extractAIC for lm: n log(RSS / n) + 2 edf, edf = coefficients with the intercept;
+ * -Inf for a fit that interpolates the runs (RSS exactly 0, as R's). */
 static double lm_aic(const pms_lm *lm)
 {
     return (double)lm->n * log(lm->rss / (double)lm->n) + 2.0 * (double)lm->ncoef;
@@ -43,7 +49,8 @@ static void drop_column(size_t *cols, size_t *k, size_t at, pms_mra_fit *out)
     (*k)--;
 }
 
-/* One backward step by p value: the counter with the largest p above alpha, or -1. */
+/* One backward step by p value: the counter with the largest p above alpha, or -1
+ * (none: also when the fit has no residual degrees of freedom, its p values NaN). */
 static long step_p(const pms_lm *lm, double alpha)
 {
     long worst = -1;
@@ -80,44 +87,117 @@ static int step_aic(const double *cycles, const double *events, size_t m, size_t
     return PMS_OK;
 }
 
+/* Whether counter c is aliased with the intercept and the k counters in cols (R's add1
+ * gives such an addition 0 degrees of freedom, and step() never makes it). */
+static int aliased_after(const double *events, size_t m, size_t n, const size_t *cols, size_t k, size_t c,
+                         bool *aliased)
+{
+    *aliased = false;
+    size_t *with = malloc((k + 1) * sizeof *with), *al = malloc((k + 1) * sizeof *al), nal = 0;
+    double *x = NULL;
+    if (with) {
+        memcpy(with, cols, k * sizeof *cols);
+        with[k] = c;
+        x = pms__estimate_columns(events, m, n, with, k + 1);
+    }
+    int rc = x && al ? pms_lm_aliased(x, m, k + 1, true, 0, al, &nal) : pms__fail(PMS_ENOMEM, "MRA: out of memory");
+    for (size_t a = 0; rc == PMS_OK && a < nal; a++) *aliased |= al[a] == k;
+    free(with);
+    free(al);
+    free(x);
+    return rc;
+}
+
+/* Forward selection by AIC as R's step(direction = "forward") over every counter:
+ * cols (k of them) grows from the intercept alone, in the order the counters enter. */
+static int forward_aic(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
+                       size_t *cols, size_t *k, pms_mra_fit *out)
+{
+    bool *in = calloc(n, sizeof *in);
+    pms_lm *lm = NULL;
+    int rc = in ? fit_columns(cycles, events, m, n, names, cols, 0, &lm) : pms__fail(PMS_ENOMEM, "MRA: out of memory");
+    double aic_now = rc == PMS_OK ? lm_aic(lm) : NAN;
+    pms_lm_free(lm);
+    *k = 0;
+    while (rc == PMS_OK) {
+        size_t best = n;
+        double best_aic = aic_now; /* a candidate must beat the model as it is (R's "<none>" row comes first) */
+        for (size_t c = 0; rc == PMS_OK && c < n; c++) {
+            bool aliased = true;
+            if (in[c] || (rc = aliased_after(events, m, n, cols, *k, c, &aliased)) < 0 || aliased) continue;
+            cols[*k] = c;
+            if ((rc = fit_columns(cycles, events, m, n, names, cols, *k + 1, &lm)) < 0) break;
+            double aic = lm_aic(lm);
+            pms_lm_free(lm);
+            if (aic < best_aic) best_aic = aic, best = c;
+        }
+        if (rc < 0 || best == n) break;
+        cols[(*k)++] = best;
+        in[best] = true;
+        out->added[out->n_added++] = best;
+        aic_now = best_aic;
+    }
+    for (size_t c = 0; rc == PMS_OK && c < n; c++)
+        if (!in[c]) out->dropped[out->n_dropped++] = c;
+    free(in);
+    return rc;
+}
+
+/* The counters R's lm would alias, with why, into out->dropped; the others into cols. */
+static int leave_out_aliased(const double *events, size_t m, size_t n, size_t *cols, size_t *k, pms_mra_fit *out)
+{
+    size_t *aliased = malloc(n * sizeof *aliased), na = 0;
+    int rc = aliased ? pms_lm_aliased(events, m, n, true, 0, aliased, &na) : pms__fail(PMS_ENOMEM, "MRA: out of memory");
+    *k = 0;
+    for (size_t i = 0, a = 0; rc == PMS_OK && i < n; i++) {
+        if (a < na && aliased[a] == i) {
+            bool constant = true;
+            for (size_t j = 1; j < m; j++) constant &= events[j * n + i] == events[i];
+            /* R's pivoting: once the kept counters and the intercept number the runs, every later one is aliased */
+            out->alias_reason[out->n_dropped] = constant ? PMS_ALIAS_CONSTANT
+                                              : *k + 1 >= m ? PMS_ALIAS_NO_RUNS_LEFT : PMS_ALIAS_COMBINATION;
+            out->dropped[out->n_dropped++] = i;
+            a++;
+        } else {
+            cols[(*k)++] = i;
+        }
+    }
+    out->n_aliased = out->n_dropped;
+    free(aliased);
+    return rc;
+}
+
 int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
                      const pms_mra_options *opt, pms_mra_fit *out)
 {
     memset(out, 0, sizeof *out);
-    int rc = pms__estimate_check(cycles, events, m, n, names, 1);
-    if (rc < 0) return rc;
-    if (m < n + 2)
-        return pms__fail(PMS_EINVAL,
-                        "MRA: %zu runs for %zu counters: least squares with an intercept needs at least %zu runs "
-                        "(counters + 2); choose fewer counters or use LP",
-                        m, n, n + 2);
+    int rc = pms__estimate_check(cycles, events, m, n, names, 2);
+    if (rc < 0) return pms__fail_context(rc, "MRA: a slope and an intercept need 2 runs or more");
     pms_mra_select select = opt ? opt->select : PMS_MRA_ALL;
     double alpha = opt && opt->alpha > 0 ? opt->alpha : 0.05;
+    if ((unsigned)select > PMS_MRA_FORWARD_AIC) return pms__fail(PMS_EINVAL, "MRA: unknown selection %d", (int)select);
 
-    size_t *cols = malloc(n * sizeof *cols), *aliased = malloc(n * sizeof *aliased);
+    size_t *cols = malloc(n * sizeof *cols), k = 0;
     out->dropped = malloc(n * sizeof *out->dropped);
-    if (!cols || !aliased || !out->dropped) {
+    out->alias_reason = malloc(n * sizeof *out->alias_reason);
+    out->added = malloc(n * sizeof *out->added);
+    if (!cols || !out->dropped || !out->alias_reason || !out->added) {
         rc = pms__fail(PMS_ENOMEM, "MRA: out of memory");
         goto done;
     }
-    size_t na = 0, k = 0;
-    rc = pms_lm_aliased(events, m, n, true, 0, aliased, &na);
+    rc = select == PMS_MRA_FORWARD_AIC ? forward_aic(cycles, events, m, n, names, cols, &k, out)
+                                       : leave_out_aliased(events, m, n, cols, &k, out);
     if (rc < 0) goto done;
-    for (size_t i = 0; i < n; i++) {
-        bool is_aliased = false;
-        for (size_t a = 0; a < na; a++) is_aliased |= aliased[a] == i;
-        if (is_aliased)
-            out->dropped[out->n_dropped++] = i;
-        else
-            cols[k++] = i;
-    }
-    out->n_aliased = out->n_dropped;
     if (k == 0) {
-        rc = pms__fail(PMS_ENUMERIC, "MRA: every counter is constant over the %zu runs: nothing to regress cycles on", m);
+        rc = select == PMS_MRA_FORWARD_AIC
+                 ? pms__fail(PMS_ENUMERIC, "MRA: forward selection adds no counter: none lowers the AIC of the "
+                                           "intercept alone over the %zu runs", m)
+                 : pms__fail(PMS_ENUMERIC, "MRA: every counter is constant over the %zu runs: nothing to regress "
+                                           "cycles on", m);
         goto done;
     }
     rc = fit_columns(cycles, events, m, n, names, cols, k, &out->lm);
-    while (rc == PMS_OK && select != PMS_MRA_ALL && k > 1 && out->lm->rss > 0) {
+    while (rc == PMS_OK && (select == PMS_MRA_STEP_P || select == PMS_MRA_STEP_AIC) && k > 1 && out->lm->rss > 0) {
         long worst = -1;
         if (select == PMS_MRA_STEP_P)
             worst = step_p(out->lm, alpha);
@@ -135,7 +215,6 @@ int pms_mra_fit_runs(const double *cycles, const double *events, size_t m, size_
     }
 done:
     free(cols);
-    free(aliased);
     if (rc < 0) pms_mra_fit_free(out);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include "util/error.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,16 +150,57 @@ static size_t extreme_counter(const pms_mracm_fit *f, size_t n, bool want_low)
     return best;
 }
 
-/* Not applicable: no counter of the class missing; names the one nearest to it. */
+/* Appends to the reason at *used (bounded by its size). */
+static void reason_add(pms_mracm_fit *out, size_t *used, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void reason_add(pms_mracm_fit *out, size_t *used, const char *fmt, ...)
+{
+    if (*used >= sizeof out->reason) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(out->reason + *used, sizeof out->reason - *used, fmt, ap);
+    va_end(ap);
+    if (w > 0) *used += (size_t)w;
+}
+
+/* Not applicable: no counter of the class missing. Says which |r| were seen (the
+ * counters drawn from, most correlated first) and what threshold would pass. */
 static void explain_no_pairs(pms_mracm_fit *out, size_t n, const char *const *names, bool no_low, double bound)
 {
-    size_t near = extreme_counter(out, n, no_low);
+    size_t near = extreme_counter(out, n, no_low), used = 0;
     char buf[32];
     const char *among = out->procedure == PMS_MRACM_PAPER ? " among the counters MRA selects" : "";
     out->applicable = false;
-    snprintf(out->reason, sizeof out->reason, "no %s-correlation counter%s (|r| %s %.2g): the %s is %s, r = %.3f",
-             no_low ? "low" : "high", among, no_low ? "<" : ">=", bound, no_low ? "lowest" : "highest",
-             counter_name(names, near, buf, sizeof buf), near == PMS_MRACM_NONE ? NAN : out->correlation[near]);
+    reason_add(out, &used, "no %s-correlation counter%s (|r| %s %.2g): |r| seen:", no_low ? "low" : "high", among,
+               no_low ? "<" : ">=", bound);
+    bool shown[n];
+    memset(shown, 0, sizeof shown);
+    size_t listed = 0, left = 0;
+    for (size_t i = 0; i < n; i++) left += out->selected[i] && !isnan(out->correlation[i]);
+    for (size_t k = 0; k < n && listed < 5; k++, listed++) { /* by |r|, highest first, the first five */
+        size_t best = n;
+        for (size_t i = 0; i < n; i++)
+            if (out->selected[i] && !shown[i] && !isnan(out->correlation[i]) &&
+                (best == n || fabs(out->correlation[i]) > fabs(out->correlation[best])))
+                best = i;
+        if (best == n) break;
+        shown[best] = true;
+        reason_add(out, &used, "%s %s %.4f", k ? "," : "", counter_name(names, best, buf, sizeof buf),
+                   fabs(out->correlation[best]));
+    }
+    if (left > listed) reason_add(out, &used, " and %zu more", left - listed);
+    if (near == PMS_MRACM_NONE) return;
+    double r = fabs(out->correlation[near]);
+    if (!no_low) /* the highest would pass a cut just below it */
+        reason_add(out, &used, "; --high %.3g would make %s a high one", floor(r * 1000) / 1000,
+                   counter_name(names, near, buf, sizeof buf));
+    else if (out->procedure == PMS_MRACM_THRESHOLDS)
+        reason_add(out, &used, "; --low %.3g would make %s a low one", ceil(r * 1000 + 1e-9) / 1000,
+                   counter_name(names, near, buf, sizeof buf));
+    else /* the paper pairs the least correlated selected counter: it must fall below --high */
+        reason_add(out, &used, "; the least correlated, %s (%.4f), is itself a high one: %s",
+                   counter_name(names, near, buf, sizeof buf), r,
+                   r > 0.999 ? "every one follows cycles (as in runs that sum one program's intervals): no pair "
+                               "exists" : "a --high above it would make it a low one");
 }
 
 /* The counters the procedure pairs: is_high[i] and is_low[i]. Returns false (with
@@ -273,7 +315,7 @@ static int partial_pick(const double *cycles, const double *events, size_t m, si
 
 /* Refits the chosen pair on all fitting runs: the model and its summary. */
 static int fit_chosen(const double *cycles, const double *events, size_t m, size_t n, const char *const *names,
-                      pms_mracm_fit *out)
+                      double alpha, pms_mracm_fit *out)
 {
     size_t cols[2] = {out->pairs[out->best].high, out->pairs[out->best].low};
     double *x = pms__estimate_columns(events, m, n, cols, 2);
@@ -283,6 +325,15 @@ static int fit_chosen(const double *cycles, const double *events, size_t m, size
     free(x);
     free(nm);
     if (rc == PMS_OK) rc = pms__cycle_model_from_lm(&out->model, n, out->lm, cols, 2);
+    for (size_t c = 0; rc == PMS_OK && c < 2 && !out->warning[0]; c++) {
+        char buf[32];
+        double p = out->lm->p_value[c + 1];
+        if (p > alpha)
+            snprintf(out->warning, sizeof out->warning,
+                     "the pair's %s counter %s is not significant in its fit (p = %.2g > %g): the pair may be one "
+                     "counter and noise",
+                     c ? "second" : "first", counter_name(names, cols[c], buf, sizeof buf), p, alpha);
+    }
     return rc;
 }
 
@@ -362,7 +413,7 @@ int pms_mracm_fit_runs(const double *cycles, const double *events, size_t m, siz
     }
     out->applicable = true;
     out->reason[0] = '\0';
-    rc = fit_chosen(cycles, events, m, n, names, out);
+    rc = fit_chosen(cycles, events, m, n, names, alpha, out);
 done:
     free(fit);
     free(eval);

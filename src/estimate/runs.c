@@ -24,6 +24,9 @@ void pms_runs_destroy(pms_runs *r)
     free(r->events);
     free(r->lines);
     free(r->source);
+    for (size_t i = 0; i < r->n_dropped && r->dropped_why; i++) free(r->dropped_why[i]);
+    free(r->dropped_lines);
+    free(r->dropped_why);
     free(r);
 }
 
@@ -51,22 +54,6 @@ bool pms__runs_name_in(const char *name, const char *const *list)
     for (size_t k = 0; list && list[k]; k++)
         if (strcmp(name, list[k]) == 0) return true;
     return false;
-}
-
-/* A string column that holds numbers in some cells is a numeric column with a
- * bad cell ("<not counted>"): pms_table_numeric names the cell. */
-static int reject_mixed_column(const pms_table *t, size_t col)
-{
-    for (size_t row = 0; row < pms_table_rows(t); row++) {
-        const char *s = pms_table_string(t, row, col);
-        double v;
-        bool missing;
-        if (s && pms__parse_cell_number(s, strlen(s), &v, &missing) && !missing) {
-            const double *values;
-            return pms_table_numeric(t, col, false, &values);
-        }
-    }
-    return PMS_OK;
 }
 
 struct labelled_row {
@@ -115,7 +102,7 @@ int pms__runs_finish(const pms_runs *r)
 }
 
 int pms__runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_col, const size_t *cols, size_t k,
-                          pms_runs **out)
+                          bool drop, pms_runs **out)
 {
     *out = NULL;
     size_t rows = pms_table_rows(t);
@@ -123,29 +110,47 @@ int pms__runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_c
     if (k == 0)
         return pms__fail(PMS_EFORMAT, "%s: no counter columns besides %s", pms_table_name(t),
                         pms_table_col_name(t, cycles_col));
-    pms_runs *r = pms__runs_alloc(rows, k, pms_table_name(t));
-    if (!r) return pms__fail(PMS_ENOMEM, "%s: out of memory for %zu runs", pms_table_name(t), rows);
-    const double *v;
-    /* the models compute in double precision: counts of 2^53 or more are refused, not rounded */
-    int rc = pms_table_exact_numeric(t, cycles_col, false, &v);
-    r->cycles_name = strdup(pms_table_col_name(t, cycles_col));
-    for (size_t j = 0; rc == PMS_OK && j < rows; j++) r->cycles[j] = v[j];
-    for (size_t i = 0; rc == PMS_OK && i < k; i++) {
-        rc = pms_table_exact_numeric(t, cols[i], false, &v);
-        r->counters[i] = strdup(pms_table_col_name(t, cols[i]));
-        for (size_t j = 0; rc == PMS_OK && j < rows; j++) r->events[j * k + i] = v[j];
+    /* the cycles, then the counters: each cell a count below 2^53 (the models compute in double precision) */
+    size_t *all = malloc((k + 1) * sizeof *all), nrun = 0;
+    double **v = calloc(k + 1, sizeof *v);
+    bool *bad = calloc(rows, sizeof *bad);
+    pms__runs_drops drops = {0};
+    int rc = all && v && bad ? PMS_OK : pms__fail(PMS_ENOMEM, "%s: out of memory for %zu runs", pms_table_name(t), rows);
+    for (size_t i = 0; rc == PMS_OK && i <= k; i++)
+        if (!(v[i] = malloc(rows * sizeof *v[i]))) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    if (rc == PMS_OK) {
+        all[0] = cycles_col;
+        memcpy(all + 1, cols, k * sizeof *cols);
+        rc = pms__runs_counts(t, all, k + 1, drop, v, bad, &drops);
     }
-    for (size_t j = 0; rc == PMS_OK && j < rows; j++) {
-        const char *label = pms_table_string(t, j, label_col); /* any length */
+    for (size_t row = 0; rc == PMS_OK && row < rows; row++) nrun += !bad[row];
+    if (rc == PMS_OK && nrun == 0)
+        rc = pms__fail(PMS_EFORMAT, "%s: every one of the %zu runs has a missing or bad count", pms_table_name(t), rows);
+    pms_runs *r = rc == PMS_OK ? pms__runs_alloc(nrun, k, pms_table_name(t)) : NULL;
+    if (rc == PMS_OK && !r) rc = pms__fail(PMS_ENOMEM, "%s: out of memory for %zu runs", pms_table_name(t), rows);
+    if (rc == PMS_OK) {
+        r->cycles_name = strdup(pms_table_col_name(t, cycles_col));
+        for (size_t i = 0; i < k; i++) r->counters[i] = strdup(pms_table_col_name(t, cols[i]));
+    }
+    for (size_t row = 0, j = 0; rc == PMS_OK && row < rows; row++) {
+        if (bad[row]) continue;
+        const char *label = pms_table_string(t, row, label_col); /* any length */
         char num[64];
         if (!label) { /* a numeric label column: its text is short */
-            pms_table_cell_text(t, j, label_col, num, sizeof num);
+            pms_table_cell_text(t, row, label_col, num, sizeof num);
             label = num;
         }
         r->labels[j] = strdup(label);
-        r->lines[j] = pms_table_row_line(t, j);
+        r->lines[j] = pms_table_row_line(t, row);
+        r->cycles[j] = v[0][row];
+        for (size_t i = 0; i < k; i++) r->events[j * k + i] = v[1 + i][row];
+        j++;
     }
     if (rc == PMS_OK) rc = pms__runs_finish(r);
+    if (rc == PMS_OK) pms__runs_take_drops(r, &drops);
+    pms__runs_drops_free(&drops);
+    for (size_t i = 0; v && i <= k; i++) free(v[i]);
+    free(v), free(all), free(bad);
     if (rc < 0) {
         pms_runs_destroy(r);
         return rc;
@@ -154,7 +159,27 @@ int pms__runs_from_columns(const pms_table *t, size_t label_col, size_t cycles_c
     return PMS_OK;
 }
 
-int pms_runs_from_table(const pms_table *t, const char *cycles_col, const char *const *ignore, pms_runs **out)
+/* An interval table handed over as a runs table. The ARM cBench layout (programs in a
+ * Benchmark column, repetitions in Run(#)) is refused, naming the option that sums its
+ * intervals into runs: each interval would be a "run" labelled by its timestamp. A first
+ * column that is a time or an interval number is only noted (intervals_like): one run per
+ * interval is a table some want. */
+static int refuse_intervals(const pms_table *t, bool *intervals_like)
+{
+    static const char *const time_like[] = {"interval", "time", "timestamp", "timestamp_ns", "time_ns", "Timestamp",
+                                            "Timestamp(ns)", NULL};
+    const char *first = pms_table_col_name(t, 0);
+    *intervals_like = pms__runs_name_in(first, time_like);
+    if (pms_table_find(t, "Benchmark") < 0 || pms_table_find(t, "Run(#)") < 0) return PMS_OK;
+    return pms__with_option(
+        pms__fail(PMS_EFORMAT, "%s: an interval table (the ARM cBench layout: first column '%s', %zu rows), not one "
+                              "row per run: sum its intervals into runs (by Benchmark, frequency and Run(#))",
+                 pms_table_name(t), first, pms_table_rows(t)),
+        "sum_intervals");
+}
+
+static int runs_from_table(const pms_table *t, const char *cycles_col, const char *const *ignore, bool drop,
+                           pms_runs **out)
 {
     *out = NULL;
     const char *path = pms_table_name(t);
@@ -162,29 +187,42 @@ int pms_runs_from_table(const pms_table *t, const char *cycles_col, const char *
     if (ncol < 3)
         return pms__fail(PMS_EFORMAT, "%s: expected a run label, a cycles column and counter columns, found %zu column%s",
                         path, ncol, ncol == 1 ? "" : "s");
+    bool intervals_like = false;
+    int rc = refuse_intervals(t, &intervals_like);
+    if (rc < 0) return rc;
     size_t *cols = malloc(ncol * sizeof *cols);
-    int rc = cols ? pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc) : pms__fail(PMS_ENOMEM, "out of memory");
+    rc = cols ? pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc) : pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t c = 1; rc == PMS_OK && c < ncol; c++) {
         const char *name = pms_table_col_name(t, c);
         if (c == cyc || strcmp(name, "size") == 0 || pms__runs_name_in(name, ignore)) continue;
-        if (pms_table_col_type(t, c) == PMS_COLUMN_STRING)
-            rc = reject_mixed_column(t, c);
-        else if (pms_event_role_of(name) != PMS_EVENT_NOT_EVENT)
-            cols[k++] = c;
+        /* a text column is not a counter, unless its cells are numbers but for some (bad cells) */
+        bool counts = pms_table_col_type(t, c) == PMS_COLUMN_NUMERIC || pms__runs_mixed_column(t, c);
+        if (counts && pms_event_role_of(name) != PMS_EVENT_NOT_EVENT) cols[k++] = c;
     }
-    if (rc == PMS_OK) rc = pms__runs_from_columns(t, 0, cyc, cols, k, out);
+    if (rc == PMS_OK) rc = pms__runs_from_columns(t, 0, cyc, cols, k, drop, out);
+    if (rc == PMS_OK) (*out)->intervals_like = intervals_like;
     free(cols);
+    return rc;
+}
+
+int pms_runs_from_table(const pms_table *t, const char *cycles_col, const char *const *ignore, pms_runs **out)
+{
+    return runs_from_table(t, cycles_col, ignore, false, out);
+}
+
+int pms__runs_read(const char *path, const char *cycles_col, const char *const *ignore, bool drop, pms_runs **out)
+{
+    *out = NULL;
+    pms_table *t = NULL;
+    int rc = pms_table_read(path, NULL, &t);
+    if (rc == PMS_OK) rc = runs_from_table(t, cycles_col, ignore, drop, out);
+    pms_table_free(t);
     return rc;
 }
 
 int pms_runs_read(const char *path, const char *cycles_col, const char *const *ignore, pms_runs **out)
 {
-    *out = NULL;
-    pms_table *t = NULL;
-    int rc = pms_table_read(path, NULL, &t);
-    if (rc == PMS_OK) rc = pms_runs_from_table(t, cycles_col, ignore, out);
-    pms_table_free(t);
-    return rc;
+    return pms__runs_read(path, cycles_col, ignore, false, out);
 }
 
 /* "TEST12" -> 12; false when the label does not end in digits. */

@@ -61,16 +61,23 @@ static char *row_label(const pms_table *t, size_t row, const size_t *group, size
 /* Sums the rows into one run per distinct label; cycles_at is the position of
  * the cycles column within cols. */
 static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const size_t *cols, size_t k, size_t cycles_at,
-                    pms_runs **out)
+                    bool drop, pms_runs **out)
 {
     size_t rows = pms_table_rows(t);
     if (rows == 0) return pms__fail(PMS_EFORMAT, "%s: no intervals: the table has a header and no rows", pms_table_name(t));
-    const double **val = calloc(k, sizeof *val);
+    double **val = calloc(k, sizeof *val);
     size_t *run_of = malloc(rows * sizeof *run_of), nruns = 0;
     char **labels = calloc(rows, sizeof *labels);
-    int rc = (val && run_of && labels) ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
-    for (size_t i = 0; rc == PMS_OK && i < k; i++) rc = pms_table_exact_numeric(t, cols[i], false, &val[i]);
+    bool *bad = calloc(rows, sizeof *bad);
+    pms__runs_drops drops = {0};
+    int rc = (val && run_of && labels && bad) ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == PMS_OK && i < k; i++)
+        if (!(val[i] = malloc(rows * sizeof *val[i]))) rc = pms__fail(PMS_ENOMEM, "out of memory");
+    /* every summed cell a count: an interval with one that is not fails, or is left out with drop */
+    if (rc == PMS_OK) rc = pms__runs_counts(t, cols, k, drop, val, bad, &drops);
     for (size_t row = 0; rc == PMS_OK && row < rows; row++) {
+        run_of[row] = SIZE_MAX;
+        if (bad[row]) continue;
         char *label = row_label(t, row, group, ng);
         if (!label) {
             rc = pms__fail(PMS_ENOMEM, "out of memory");
@@ -82,10 +89,13 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
         else free(label);
         run_of[row] = j;
     }
+    if (rc == PMS_OK && nruns == 0)
+        rc = pms__fail(PMS_EFORMAT, "%s: every one of the %zu intervals has a missing or bad count", pms_table_name(t), rows);
     pms_runs *r = rc == PMS_OK ? pms__runs_alloc(nruns, k - 1, pms_table_name(t)) : NULL;
     if (rc == PMS_OK && !r) rc = pms__fail(PMS_ENOMEM, "out of memory");
     for (size_t row = rows; rc == PMS_OK && row-- > 0;) {
         size_t j = run_of[row];
+        if (j == SIZE_MAX) continue; /* dropped */
         r->lines[j] = pms_table_row_line(t, row); /* ends as the run's first line */
         r->cycles[j] += val[cycles_at][row];
         for (size_t i = 0, o = 0; i < k; i++)
@@ -109,10 +119,14 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
     }
     for (size_t j = 0; rc == PMS_OK && j < nruns; j++) r->labels[j] = labels[j], labels[j] = NULL;
     if (rc == PMS_OK) rc = pms__runs_finish(r);
+    if (rc == PMS_OK) pms__runs_take_drops(r, &drops);
+    pms__runs_drops_free(&drops);
     for (size_t j = 0; labels && j < nruns; j++) free(labels[j]);
+    for (size_t i = 0; val && i < k; i++) free(val[i]);
     free(labels);
     free(run_of);
     free(val);
+    free(bad);
     if (rc < 0) {
         pms_runs_destroy(r);
         return rc;
@@ -121,8 +135,8 @@ static int sum_rows(const pms_table *t, const size_t *group, size_t ng, const si
     return PMS_OK;
 }
 
-int pms_runs_sum_table(const pms_table *t, const char *const *group_names, const char *const *ignore,
-                       const char *cycles_col, pms_runs **out)
+static int sum_table(const pms_table *t, const char *const *group_names, const char *const *ignore,
+                     const char *cycles_col, bool drop, pms_runs **out)
 {
     *out = NULL;
     size_t ncol = pms_table_cols(t), ng = 0, k = 0, cyc = 0, cycles_at = SIZE_MAX;
@@ -134,7 +148,9 @@ int pms_runs_sum_table(const pms_table *t, const char *const *group_names, const
     if (rc == PMS_OK) rc = pms_table_find_event(t, PMS_EVENT_CYCLES, cycles_col, &cyc);
     for (size_t c = 0; rc == PMS_OK && c < ncol; c++) {
         const char *name = pms_table_col_name(t, c);
-        bool summed = c == cyc || (pms_table_col_type(t, c) == PMS_COLUMN_NUMERIC && !is_group(c, group, ng) &&
+        /* a text column whose cells are numbers but for some is a counter with bad cells */
+        bool counts = pms_table_col_type(t, c) == PMS_COLUMN_NUMERIC || pms__runs_mixed_column(t, c);
+        bool summed = c == cyc || (counts && !is_group(c, group, ng) &&
                                    !pms__runs_name_in(name, ignore) && pms_event_role_of(name) != PMS_EVENT_NOT_EVENT &&
                                    !(armpm && (strchr(name, '(') || strcmp(name, "Timestamp") == 0)));
         if (c == cyc) cycles_at = k;
@@ -142,19 +158,31 @@ int pms_runs_sum_table(const pms_table *t, const char *const *group_names, const
     }
     if (rc == PMS_OK && k < 2)
         rc = pms__fail(PMS_EFORMAT, "%s: no counter columns to sum besides the cycles", pms_table_name(t));
-    if (rc == PMS_OK) rc = sum_rows(t, group, ng, cols, k, cycles_at, out);
+    if (rc == PMS_OK) rc = sum_rows(t, group, ng, cols, k, cycles_at, drop, out);
     free(group);
     free(cols);
+    return rc;
+}
+
+int pms_runs_sum_table(const pms_table *t, const char *const *group_names, const char *const *ignore,
+                       const char *cycles_col, pms_runs **out)
+{
+    return sum_table(t, group_names, ignore, cycles_col, false, out);
+}
+
+int pms__runs_sum_intervals(const char *path, const char *const *group_names, const char *const *ignore,
+                            const char *cycles_col, bool drop, pms_runs **out)
+{
+    *out = NULL;
+    pms_table *t = NULL;
+    int rc = pms_interval_table_read(path, &t);
+    if (rc == PMS_OK) rc = sum_table(t, group_names, ignore, cycles_col, drop, out);
+    pms_table_free(t);
     return rc;
 }
 
 int pms_runs_sum_intervals(const char *path, const char *const *group_names, const char *const *ignore,
                            const char *cycles_col, pms_runs **out)
 {
-    *out = NULL;
-    pms_table *t = NULL;
-    int rc = pms_interval_table_read(path, &t);
-    if (rc == PMS_OK) rc = pms_runs_sum_table(t, group_names, ignore, cycles_col, out);
-    pms_table_free(t);
-    return rc;
+    return pms__runs_sum_intervals(path, group_names, ignore, cycles_col, false, out);
 }

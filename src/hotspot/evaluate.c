@@ -1,12 +1,9 @@
 /* Sampled hotspots against the truth: S, R and B for the measures of Wu & Mencer. */
 #include "pmuscope/hotspot.h"
 #include "util/error.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Largest share of samples allowed in files the truth does not know (kernel and
- * vdso samples never get here: they have no file). */
-#define OUTSIDE_LIMIT 0.01
 
 static int cmp_location(const void *a, const void *b)
 {
@@ -24,29 +21,49 @@ static int cmp_sampled_desc(const void *a, const void *b)
     return cmp_location(a, b);
 }
 
-/* Samples per file the truth does not know, to name the worst one. */
-typedef struct outside {
-    const char *path;
-    uint64_t count;
-} outside;
-
-static void count_outside(outside *v, size_t *n, size_t cap, const char *path, uint64_t count)
+/* Samples per file the truth does not know, the most first (r->outside_files). */
+static void count_outside(pms_hotspot_result *r, const pms_hotspot_sample *s)
 {
-    path = path ? path : "?";
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp(v[i].path, path) == 0) {
-            v[i].count += count;
-            return;
-        }
-    if (*n < cap)
-        v[(*n)++] = (outside){path, count};
+    const char *path = s->path ? s->path : "?", *process = s->process ? s->process : "";
+    size_t cap = sizeof r->outside_files / sizeof *r->outside_files, i = 0;
+    while (i < r->noutside_files && strcmp(r->outside_files[i].path, path))
+        i++;
+    if (i == r->noutside_files) {
+        if (i == cap && r->outside_files[cap - 1].samples >= s->count)
+            return; /* not among the largest */
+        i = i == cap ? cap - 1 : r->noutside_files++;
+        r->outside_files[i] = (pms_hotspot_outside_file){.samples = 0};
+        snprintf(r->outside_files[i].path, sizeof r->outside_files[i].path, "%s", path);
+        snprintf(r->outside_files[i].process, sizeof r->outside_files[i].process, "%s", process);
+    }
+    r->outside_files[i].samples += s->count;
+    for (; i > 0 && r->outside_files[i].samples > r->outside_files[i - 1].samples; i--) {
+        pms_hotspot_outside_file tmp = r->outside_files[i];
+        r->outside_files[i] = r->outside_files[i - 1];
+        r->outside_files[i - 1] = tmp;
+    }
 }
 
-/* Places the samples in truth objects; fails on a foreign or rebuilt binary. */
+/* The truth object of a sample: of its own process's image, else (a process name the
+ * truth does not have: a thread that renamed itself) the first image that ran the file. */
+static long find_object(const pms_hotspot_truth *t, const pms_hotspot_sample *s, pms_hotspot_result *r)
+{
+    long o = pms_hotspot_truth_find_process_object(t, s->process, s->path, NULL);
+    if (o < 0 && s->build_id)
+        o = pms_hotspot_truth_find_process_object(t, s->process, NULL, s->build_id);
+    if (o >= 0 || !s->process)
+        return o;
+    o = pms_hotspot_truth_find_process_object(t, NULL, s->path, NULL);
+    if (o < 0 && s->build_id)
+        o = pms_hotspot_truth_find_process_object(t, NULL, NULL, s->build_id);
+    if (o >= 0)
+        r->other_process_samples += s->count;
+    return o;
+}
+
+/* Places the samples in truth objects; fails on a rebuilt binary. */
 static int place_samples(const pms_hotspot_truth *t, const pms_hotspot_sample *s, size_t n, pms_hotspot_result *r)
 {
-    outside unknown[64];
-    size_t nunknown = 0;
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
         total += s[i].count;
@@ -56,29 +73,29 @@ static int place_samples(const pms_hotspot_truth *t, const pms_hotspot_sample *s
             return pms__fail(PMS_EINVAL, "the recording sampled %s with build-id %s, but the truth was recorded on "
                             "build-id %s: a truth from a different binary", s[i].path, s[i].build_id,
                             pms_hotspot_truth_object_build_id(t, (size_t)o));
-        if (o < 0 && s[i].build_id)
-            o = pms_hotspot_truth_find_object(t, NULL, s[i].build_id);
-        if (o < 0) {
+        if ((o = find_object(t, &s[i], r)) < 0) {
             r->outside_samples += s[i].count;
-            count_outside(unknown, &nunknown, sizeof unknown / sizeof unknown[0], s[i].path, s[i].count);
+            count_outside(r, &s[i]);
             continue;
         }
         r->rows[r->nrows++] = (pms_hotspot_row){(size_t)o, s[i].offset, s[i].count, {0, 0, 0, ""}};
     }
     if (total == 0)
         return pms__fail(PMS_EINVAL, "no sample to compare with the truth");
-    if ((double)r->outside_samples > OUTSIDE_LIMIT * (double)total) {
-        size_t worst = 0;
-        for (size_t i = 1; i < nunknown; i++)
-            if (unknown[i].count > unknown[worst].count)
-                worst = i;
-        return pms__fail(PMS_EINVAL, "%llu of %llu samples fall in files that valgrind never ran (%llu in %s): "
-                        "the truth (of \"%s\") is from a different binary or command",
-                        (unsigned long long)r->outside_samples, (unsigned long long)total,
-                        (unsigned long long)(nunknown ? unknown[worst].count : 0),
-                        nunknown ? unknown[worst].path : "?", pms_hotspot_truth_command(t));
-    }
     return PMS_OK;
+}
+
+int pms_hotspot_check_outside(const pms_hotspot_truth *t, const pms_hotspot_result *r)
+{
+    uint64_t total = r->outside_samples + r->measures.ns;
+    if ((double)r->outside_samples <= PMS_HOTSPOT_OUTSIDE_LIMIT * (double)total)
+        return PMS_OK;
+    const pms_hotspot_outside_file *worst = r->noutside_files ? &r->outside_files[0] : NULL;
+    return pms__fail(PMS_EINVAL, "%llu of %llu samples fall in files that valgrind never ran (%llu in %s): "
+                    "the truth (of \"%s\") is from a different binary or command",
+                    (unsigned long long)r->outside_samples, (unsigned long long)total,
+                    (unsigned long long)(worst ? worst->samples : 0), worst ? worst->path : "?",
+                    pms_hotspot_truth_command(t));
 }
 
 static void merge_rows(pms_hotspot_result *r)
@@ -149,6 +166,15 @@ static int measure(const pms_hotspot_truth *t, pms_hotspot_result *r)
 int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *samples, size_t n, size_t top,
                          pms_hotspot_result *out)
 {
+    int rc = pms_hotspot_measure_samples(t, samples, n, top, out);
+    if (rc == PMS_OK && (rc = pms_hotspot_check_outside(t, out)) < 0)
+        pms_hotspot_result_free(out);
+    return rc;
+}
+
+int pms_hotspot_measure_samples(const pms_hotspot_truth *t, const pms_hotspot_sample *samples, size_t n, size_t top,
+                                pms_hotspot_result *out)
+{
     memset(out, 0, sizeof *out);
     out->top_n = top;
     out->rows = malloc((n ? n : 1) * sizeof *out->rows);
@@ -156,7 +182,10 @@ int pms_hotspot_evaluate(const pms_hotspot_truth *t, const pms_hotspot_sample *s
         return pms__fail(PMS_ENOMEM, "out of memory for %zu samples", n);
     int rc = place_samples(t, samples, n, out);
     if (rc == PMS_OK && out->nrows == 0)
-        rc = pms__fail(PMS_EINVAL, "no sample falls in a file that valgrind ran");
+        rc = pms__fail(PMS_EINVAL, "none of the %llu samples falls in a file that valgrind ran (%llu in %s): the truth "
+                       "(of \"%s\") is from a different binary or command", (unsigned long long)out->outside_samples,
+                       (unsigned long long)out->outside_files[0].samples, out->outside_files[0].path,
+                       pms_hotspot_truth_command(t));
     if (rc == PMS_OK) {
         merge_rows(out);
         for (size_t i = 0; i < out->nrows; i++) {

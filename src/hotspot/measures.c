@@ -33,11 +33,11 @@ static double nrmse_sr(const pms_hotspot_ip *ips, size_t m, uint64_t ns, uint64_
 }
 
 /* OD over the IPs that count (all, or those with r_i > 0): their share of the samples
- * weighs each, and SOLevels are ranks among them. */
-static int order_deviation(const pms_hotspot_ip *ips, size_t all, int covered_only, const uint64_t *block_counts,
-                           size_t nblocks, double *od)
+ * weighs each, and SOLevels are ranks among them; ROLevels are ranks in ro. */
+static int order_deviation(const pms_hotspot_ip *ips, size_t all, int covered_only, const pms_level_table *ro,
+                           double *od)
 {
-    uint64_t *sampled = malloc(all * sizeof *sampled), ns = 0;
+    uint64_t *sampled = malloc((all ? all : 1) * sizeof *sampled), ns = 0;
     if (!sampled)
         return pms__fail(PMS_ENOMEM, "order deviation: out of memory for %zu IPs", all);
     size_t m = 0;
@@ -51,41 +51,32 @@ static int order_deviation(const pms_hotspot_ip *ips, size_t all, int covered_on
         free(sampled);
         return PMS_OK;
     }
-    pms_level_table so, ro;
+    pms_level_table so;
     int rc = pms__level_table_build(&so, sampled, m);
     free(sampled);
     if (rc < 0)
         return rc;
-    rc = pms__level_table_build(&ro, block_counts, nblocks);
-    if (rc < 0) {
-        pms__level_table_free(&so);
-        return rc;
-    }
     double sum = 0;
     for (size_t i = 0; i < all && rc == PMS_OK; i++) {
         if (covered_only && !ips[i].executed)
             continue;
-        size_t rl = pms__level_of(&ro, ips[i].block_count);
+        size_t rl = pms__level_of(ro, ips[i].block_count);
         if (rl == 0) {
             rc = pms__fail(PMS_EINVAL, "order deviation: IP %zu lies in a block with count %llu, which is not among "
-                          "the %zu basic block counts", i, (unsigned long long)ips[i].block_count, nblocks);
+                          "the basic block counts", i, (unsigned long long)ips[i].block_count);
             break;
         }
         double d = (double)pms__level_of(&so, ips[i].sampled) - (double)rl;
         sum += (double)ips[i].sampled / (double)ns * d * d;
     }
     pms__level_table_free(&so);
-    pms__level_table_free(&ro);
     *od = sqrt(sum) / (double)m;
     return rc;
 }
 
-int pms_hotspot_measure(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const uint64_t *block_counts,
-                        size_t nblocks, pms_hotspot_measures *out)
+int pms__hotspot_measure_levels(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const pms_level_table *ro,
+                                pms_hotspot_measures *out)
 {
-    int rc = check_input(ips, m, ni, nblocks);
-    if (rc < 0)
-        return rc;
     uint64_t ns = 0, covered = 0;
     for (size_t i = 0; i < m; i++) {
         ns += ips[i].sampled;
@@ -96,9 +87,9 @@ int pms_hotspot_measure(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const 
     out->ni = ni;
     out->nrmse_sr = nrmse_sr(ips, m, ns, ni);
     out->sc = (double)covered / (double)ni;
-    rc = order_deviation(ips, m, 0, block_counts, nblocks, &out->od);
+    int rc = order_deviation(ips, m, 0, ro, &out->od);
     if (rc == PMS_OK)
-        rc = order_deviation(ips, m, 1, block_counts, nblocks, &out->od_covered);
+        rc = order_deviation(ips, m, 1, ro, &out->od_covered);
     if (rc < 0)
         return rc;
     out->m_covered = 0;
@@ -117,4 +108,18 @@ int pms_hotspot_measure(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const 
     out->kendall_tau = pms_kendall_tau_b(c, c + m, m);
     free(c);
     return PMS_OK;
+}
+
+int pms_hotspot_measure(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const uint64_t *block_counts,
+                        size_t nblocks, pms_hotspot_measures *out)
+{
+    int rc = check_input(ips, m, ni, nblocks);
+    if (rc < 0)
+        return rc;
+    pms_level_table ro;
+    if ((rc = pms__level_table_build(&ro, block_counts, nblocks)) < 0)
+        return rc;
+    rc = pms__hotspot_measure_levels(ips, m, ni, &ro, out);
+    pms__level_table_free(&ro);
+    return rc;
 }

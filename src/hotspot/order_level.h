@@ -13,4 +13,9 @@ int pms__level_table_build(pms_level_table *t, const uint64_t *counts, size_t n)
 size_t pms__level_of(const pms_level_table *t, uint64_t count);
 void pms__level_table_free(pms_level_table *t);
 
+/* pms_hotspot_measure with the ROLevels' table built once (ro: the distinct counts of
+ * every basic block): the input is not checked again. */
+int pms__hotspot_measure_levels(const pms_hotspot_ip *ips, size_t m, uint64_t ni, const pms_level_table *ro,
+                                pms_hotspot_measures *out);
+
 #endif

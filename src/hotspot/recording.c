@@ -17,7 +17,8 @@
 #include <string.h>
 
 /* Copies the rows that lie in a file into out->samples (c_i counts samples, as the
- * paper does, not their periods); the rest is unplaced. */
+ * paper does, not their periods), each with its thread's command name (the process that
+ * ran it: a truth keeps the processes of a command apart); the rest is unplaced. */
 static int take_rows(pms_hotspot_recording *out, const pms_profile_row *rows, size_t n)
 {
     out->samples = calloc(n ? n : 1, sizeof *out->samples);
@@ -28,10 +29,12 @@ static int take_rows(pms_hotspot_recording *out, const pms_profile_row *rows, si
             out->unplaced += rows[i].samples;
             continue;
         }
-        char *path = strdup(rows[i].binary);
-        if (!path)
+        char *path = strdup(rows[i].binary), *process = rows[i].comm ? strdup(rows[i].comm) : NULL;
+        if (!path || (rows[i].comm && !process)) {
+            free(path);
             return pms__fail(PMS_ENOMEM, "out of memory");
-        out->samples[out->n++] = (pms_hotspot_sample){path, NULL, rows[i].file_offset, rows[i].samples};
+        }
+        out->samples[out->n++] = (pms_hotspot_sample){path, NULL, rows[i].file_offset, rows[i].samples, process};
     }
     return PMS_OK;
 }
@@ -138,7 +141,8 @@ static int read_events(pms_hotspot_recording *out, size_t n, pms_perfdata_reader
     for (size_t i = 0; i < n && rc == PMS_OK; i++) {
         pms_profile_row *rows = NULL;
         size_t nrows = 0;
-        if ((rc = pms_profile_table(prof, i, PMS_PROFILE_BY_IP, 0.95, &rows, &nrows)) == PMS_OK) {
+        if ((rc = pms_profile_table(prof, i, PMS_PROFILE_BY_IP | PMS_PROFILE_WITH_COMM, 0.95, &rows, &nrows)) ==
+            PMS_OK) {
             out[i].total = pms_profile_samples(prof, i);
             rc = take_rows(&out[i], rows, nrows);
         }
@@ -181,8 +185,10 @@ int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
 
 void pms_hotspot_recording_free(pms_hotspot_recording *r)
 {
-    for (size_t i = 0; i < r->n; i++)
+    for (size_t i = 0; i < r->n; i++) {
         free((char *)r->samples[i].path);
+        free((char *)r->samples[i].process);
+    }
     free(r->samples);
     r->samples = NULL;
     r->n = 0;

@@ -7,5 +7,8 @@
 #include "pmuscope/hotspot.h"
 
 int pms__truth_has_branches(const pms_hotspot_truth *t);
+/* The executed instruction (an index as pms_hotspot_truth_instruction's) where the block of
+ * instruction i starts. */
+size_t pms__truth_block_start(const pms_hotspot_truth *t, size_t i);
 
 #endif

@@ -32,6 +32,7 @@ struct pms_callgrind {
     name_table objects, functions;
     uint64_t total;
     char *command;
+    unsigned long pid; /* "pid:" header, 0 if absent */
     unsigned parts;
     size_t jumps; /* jump= and jcnd= lines */
 };
@@ -331,6 +332,14 @@ static int header_line(parser *p, const char *key, size_t klen, const char *v)
         memset(p->last, 0, sizeof p->last);
         return PMS_OK;
     }
+    if (KEY("pid")) {
+        char *end;
+        unsigned long pid = strtoul(v, &end, 10);
+        if (end == v || (*end && *end != ' ' && *end != '\t'))
+            return bad(p, "expected a process id after \"pid:\"", NULL);
+        p->cg->pid = pid;
+        return PMS_OK;
+    }
     if (KEY("cmd")) {
         free(p->cg->command);
         p->cg->command = strdup(v);
@@ -346,7 +355,7 @@ static int header_line(parser *p, const char *key, size_t klen, const char *v)
         *sum += t;
         return rc;
     }
-    return PMS_OK; /* version, creator, pid, thread, desc, event, ...: not needed */
+    return PMS_OK; /* version, creator, thread, desc, event, ...: not needed */
 #undef KEY
 }
 
@@ -565,5 +574,6 @@ const char *pms_callgrind_function(const pms_callgrind *cg, size_t i)
 uint64_t pms_callgrind_total(const pms_callgrind *cg) { return cg->total; }
 const char *pms_callgrind_command(const pms_callgrind *cg) { return cg->command ? cg->command : ""; }
 unsigned pms_callgrind_parts(const pms_callgrind *cg) { return cg->parts; }
+unsigned long pms_callgrind_pid(const pms_callgrind *cg) { return cg->pid; }
 
 size_t pms_callgrind_njumps(const pms_callgrind *cg) { return cg->jumps; }

@@ -1,5 +1,6 @@
 /* Merging interval tables of event groups measured in separate runs. */
 #include "pmuscope/perfstat.h"
+#include "io/table_internal.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -57,6 +58,7 @@ static int append_columns(pms_table *out, const pms_table *t, size_t run, const 
             if (run > 0 || pms_table_find(out, name) >= 0) continue; /* a grouped merge's group column is in */
             for (size_t i = 0; i < nrows; i++) s[i] = pms_table_string(t, rows[i], j);
             rc = pms_table_add_string(out, name, s, nrows);
+            if (rc == PMS_OK) pms__table_set_col_source(out, pms_table_cols(out) - 1, run + 1);
             continue;
         }
         const double *col;
@@ -68,6 +70,8 @@ static int append_columns(pms_table *out, const pms_table *t, size_t run, const 
         else
             snprintf(label, sizeof label, "%s", name);
         rc = pms_table_add_numeric(out, label, v, nrows);
+        /* each column remembers its run: CPI must divide the cycles and instructions of one */
+        if (rc == PMS_OK) pms__table_set_col_source(out, pms_table_cols(out) - 1, run + 1);
     }
     free(v);
     free(s);

@@ -23,6 +23,7 @@ struct pivot {
     size_t nev, ev_cap, nint, cap;
     char (*ev)[MAX_NAME];
     double **val;      /* val[event][interval] */
+    double **pct;      /* pct[event][interval]: perf's running share, NaN where it printed none */
     double *time;
     bool per_cpu;
     struct rename *ren;
@@ -33,8 +34,9 @@ struct pivot {
 
 static void pivot_free(struct pivot *p)
 {
-    for (size_t e = 0; e < p->nev; e++) free(p->val[e]);
+    for (size_t e = 0; e < p->nev; e++) free(p->val[e]), free(p->pct[e]);
     free(p->val);
+    free(p->pct);
     free(p->ev);
     free(p->time);
     free(p->ren);
@@ -51,6 +53,10 @@ static int grow_intervals(struct pivot *p)
         if (!v) return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
         for (size_t i = p->cap; i < cap; i++) v[i] = NAN;
         p->val[e] = v;
+        double *q = realloc(p->pct[e], cap * sizeof *q);
+        if (!q) return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
+        for (size_t i = p->cap; i < cap; i++) q[i] = NAN;
+        p->pct[e] = q;
     }
     p->cap = cap;
     return PMS_OK;
@@ -70,16 +76,21 @@ static int event_index(struct pivot *p, const char *ev, size_t len, size_t line,
             return PMS_OK;
         }
     if (p->nev == MAX_EVENTS) return pms__fail(PMS_EFORMAT, "%s:%zu: more than %d events", p->name, line, MAX_EVENTS);
-    size_t ev_cap = p->ev_cap, val_cap = p->ev_cap; /* ev and val grow together */
+    size_t ev_cap = p->ev_cap, val_cap = p->ev_cap, pct_cap = p->ev_cap; /* ev, val and pct grow together */
     if (pms__grow(&p->ev, &ev_cap, p->nev + 1, sizeof *p->ev) ||
-        pms__grow(&p->val, &val_cap, p->nev + 1, sizeof *p->val))
+        pms__grow(&p->val, &val_cap, p->nev + 1, sizeof *p->val) ||
+        pms__grow(&p->pct, &pct_cap, p->nev + 1, sizeof *p->pct))
         return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
     p->ev_cap = ev_cap;
-    double *v = malloc((p->cap ? p->cap : 1) * sizeof *v);
-    if (!v) return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
-    for (size_t i = 0; i < p->cap; i++) v[i] = NAN;
+    double *v = malloc((p->cap ? p->cap : 1) * sizeof *v), *q = malloc((p->cap ? p->cap : 1) * sizeof *q);
+    if (!v || !q) {
+        free(v), free(q);
+        return pms__fail(PMS_ENOMEM, "%s: out of memory", p->name);
+    }
+    for (size_t i = 0; i < p->cap; i++) v[i] = q[i] = NAN;
     snprintf(p->ev[p->nev], MAX_NAME, "%s", name);
     p->val[p->nev] = v;
+    p->pct[p->nev] = q;
     *out = p->nev++;
     return PMS_OK;
 }
@@ -148,7 +159,9 @@ static int add_count(struct pivot *p, const struct perfstat_line *pl, size_t lin
     }
     size_t e = 0;
     if ((rc = event_index(p, pl->event, pl->event_len, line, &e)) < 0) return rc;
-    double *cell = &p->val[e][p->nint - 1];
+    double *cell = &p->val[e][p->nint - 1], *pct = &p->pct[e][p->nint - 1];
+    /* the smallest share over the CPUs of a per-CPU line set */
+    if (!isnan(pl->running_pct) && !(pl->running_pct >= *pct)) *pct = pl->running_pct;
     if (pl->per_cpu) {
         p->per_cpu = true;
         if (!isnan(pl->count)) *cell = isnan(*cell) ? pl->count : *cell + pl->count; /* sum over CPUs */
@@ -179,6 +192,19 @@ static int pivot_to_table(struct pivot *p, pms_table **out)
     for (size_t e = 0; rc == PMS_OK && e < p->nev; e++) {
         rc = pms__table_adopt_numeric(t, p->ev[e], p->val[e], p->nint);
         p->val[e] = NULL;
+    }
+    /* the running share of each multiplexed event (below 100% in some interval) */
+    for (size_t e = 0; rc == PMS_OK && e < p->nev; e++) {
+        bool multiplexed = false;
+        for (size_t i = 0; i < p->nint; i++) {
+            if (isnan(p->pct[e][i])) p->pct[e][i] = 100.0;
+            multiplexed |= p->pct[e][i] < 100.0;
+        }
+        if (!multiplexed) continue;
+        char name[MAX_NAME + 16];
+        snprintf(name, sizeof name, "running_pct(%s)", p->ev[e]);
+        rc = pms__table_adopt_numeric(t, name, p->pct[e], p->nint);
+        p->pct[e] = NULL;
     }
     if (rc < 0) {
         pms_table_free(t);

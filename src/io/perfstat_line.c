@@ -36,7 +36,8 @@ static bool is_cpu_tag(struct span s)
 
 static bool is_not_counted(struct span s)
 {
-    return span_is(s, "<not counted>") || span_is(s, "<not supported>");
+    /* <impossible>: pmuscope's flag for a count that multiplexing made impossible */
+    return span_is(s, "<not counted>") || span_is(s, "<not supported>") || span_is(s, "<impossible>");
 }
 
 /* An event name: not empty, not a number, no blanks. */
@@ -51,9 +52,9 @@ static bool valid_event(struct span s)
 
 bool pms__perfstat_parse_csv(const char *s, size_t len, char sep, struct perfstat_line *out)
 {
-    struct span f[6];
+    struct span f[8];
     size_t nf = 0, start = 0;
-    for (size_t i = 0; i <= len && nf < 6; i++)
+    for (size_t i = 0; i <= len && nf < 8; i++)
         if (i == len || s[i] == sep) {
             f[nf++] = trim(s + start, i - start);
             start = i + 1;
@@ -73,6 +74,10 @@ bool pms__perfstat_parse_csv(const char *s, size_t len, char sep, struct perfsta
     if (!valid_event(ev)) return false;
     out->event = ev.p;
     out->event_len = ev.len;
+    /* time,count,unit,event,run-time,pct: the share perf's scaled count rests on */
+    out->running_pct = NAN;
+    double pct;
+    if (nf > c + 4 && span_number(f[c + 4], &pct) && pct >= 0 && pct <= 100) out->running_pct = pct;
     return true;
 }
 
@@ -90,10 +95,23 @@ static bool plain_count(struct span s, double *v)
     return span_number((struct span){buf, n}, v);
 }
 
+/* perf's "(NN.NN%)" at the end of a multiplexed line, or NaN. */
+static double plain_running_pct(const char *s, size_t len)
+{
+    struct span t = trim(s, len);
+    if (t.len < 4 || t.p[t.len - 1] != ')' || t.p[t.len - 2] != '%') return NAN;
+    size_t open = t.len - 2;
+    while (open > 0 && t.p[open - 1] != '(') open--;
+    double v;
+    if (open == 0 || !span_number((struct span){t.p + open, t.len - 2 - open}, &v) || v < 0 || v > 100) return NAN;
+    return v;
+}
+
 bool pms__perfstat_parse_plain(const char *s, size_t len, struct perfstat_line *out)
 {
     struct span tok[8];
     size_t nt = 0, i = 0;
+    out->running_pct = plain_running_pct(s, len);
     while (i < len && nt < 8) {
         while (i < len && isspace((unsigned char)s[i])) i++;
         if (i >= len || s[i] == '#' || s[i] == '(') break;
@@ -108,6 +126,9 @@ bool pms__perfstat_parse_plain(const char *s, size_t len, struct perfstat_line *
     if (c + 1 < nt && (span_is(tok[c], "<not") && (span_is(tok[c + 1], "counted>") || span_is(tok[c + 1], "supported>")))) {
         out->count = NAN;
         c += 2;
+    } else if (c < nt && span_is(tok[c], "<impossible>")) {
+        out->count = NAN;
+        c += 1;
     } else if (c < nt && plain_count(tok[c], &out->count)) {
         c += 1;
     } else {

@@ -8,6 +8,7 @@ struct perfstat_line {
     double time;       /* seconds since the start */
     double count;      /* NaN for <not counted> / <not supported> */
     bool per_cpu;      /* the line carried a CPUn column (perf stat -A) */
+    double running_pct; /* perf's share of the enabled time the event counted (multiplexing), NaN when not printed */
     const char *event; /* points into the line; event_len characters */
     size_t event_len;
 };

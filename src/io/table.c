@@ -18,6 +18,7 @@ struct column {
     uint64_t *cnt;           /* numeric column read from text: its cells as exact counts */
     size_t cnt_bad_line, cnt_bad_field; /* else the first cell that is not a count */
     pms_count_result cnt_bad;
+    size_t source;           /* the run it came from in a merged table (1, 2, ...), 0 otherwise */
 };
 
 struct pms_table {
@@ -68,6 +69,11 @@ size_t pms_table_cols(const pms_table *t) { return t->ncols; }
 const char *pms_table_name(const pms_table *t) { return t->name; }
 const char *pms_table_col_name(const pms_table *t, size_t col) { return col < t->ncols ? t->cols[col].name : NULL; }
 pms_column_type pms_table_col_type(const pms_table *t, size_t col) { return t->cols[col].type; }
+size_t pms_table_col_source(const pms_table *t, size_t col) { return col < t->ncols ? t->cols[col].source : 0; }
+void pms__table_set_col_source(pms_table *t, size_t col, size_t source)
+{
+    if (col < t->ncols) t->cols[col].source = source;
+}
 size_t pms_table_row_line(const pms_table *t, size_t row) { return t->lines && row < t->nrows ? t->lines[row] : 0; }
 
 long pms_table_find(const pms_table *t, const char *name)
@@ -97,8 +103,7 @@ int pms_table_require(const pms_table *t, const char *name, size_t *col)
     return pms__fail(PMS_ENOENT, "%s: no column named '%s' (columns: %s)", t->name, name, list);
 }
 
-/* "file:line:field" for a row of a table read from a file, "table: row N" otherwise. */
-static void cell_place(const pms_table *t, size_t row, size_t col, char *buf, size_t size)
+void pms__table_cell_place(const pms_table *t, size_t row, size_t col, char *buf, size_t size)
 {
     if (t->lines)
         snprintf(buf, size, "%s:%zu:%zu", t->name, t->lines[row], col + 1);
@@ -123,7 +128,7 @@ int pms_table_numeric(const pms_table *t, size_t col, bool allow_nan, const doub
     if (!allow_nan)
         for (size_t i = 0; i < t->nrows; i++)
             if (!isfinite(c->num[i])) {
-                cell_place(t, i, col, place, sizeof place);
+                pms__table_cell_place(t, i, col, place, sizeof place);
                 return pms__fail(PMS_EFORMAT, "%s: column '%s': expected a number, found %s", place, c->name,
                                 isnan(c->num[i]) ? "an empty or NaN cell" : c->num[i] > 0 ? "inf" : "-inf");
             }
@@ -226,7 +231,7 @@ int pms_table_exact_numeric(const pms_table *t, size_t col, bool allow_nan, cons
     for (size_t i = 0; rc == PMS_OK && i < t->nrows; i++)
         if (isfinite(c->num[i]) && fabs(c->num[i]) >= PMS_TABLE_EXACT_LIMIT) { /* inf: refused by its reader */
             char place[512], cell[32];
-            cell_place(t, i, col, place, sizeof place);
+            pms__table_cell_place(t, i, col, place, sizeof place);
             if (c->cnt) snprintf(cell, sizeof cell, "%llu", (unsigned long long)c->cnt[i]); /* as written */
             else snprintf(cell, sizeof cell, "%.17g", c->num[i]);
             rc = pms__fail(PMS_EFORMAT, "%s: column '%s': %s is 2^53 or more: this method computes in double "
@@ -311,6 +316,7 @@ int pms_table_select_rows(const pms_table *t, const size_t *rows, size_t count, 
          * line is among the selected rows, and gives the generic message otherwise */
         s->cols[j].bad_line = c->bad_line;
         s->cols[j].bad_field = c->bad_field;
+        s->cols[j].source = c->source;
     }
     s->nrows = count;
     s->names_unique = false;
@@ -398,6 +404,8 @@ void pms_table_cell_text(const pms_table *t, size_t row, size_t col, char *buf, 
         snprintf(buf, size, "%s", c->str[row]);
     else if (isnan(c->num[row]))
         snprintf(buf, size, "%s", "");
+    else if (c->cnt) /* counts as written: a ns timestamp has 19 digits, more than %.15g keeps */
+        snprintf(buf, size, "%llu", (unsigned long long)c->cnt[row]);
     else
         snprintf(buf, size, "%.15g", c->num[row]);
 }

@@ -24,6 +24,12 @@ void pms__table_note_non_numeric(pms_table *t, size_t col, size_t line, size_t f
 void pms__table_adopt_counts(pms_table *t, size_t col, uint64_t *counts, size_t bad_line, size_t bad_field,
                             pms_count_result bad);
 
+/* Records the run a column came from in a merged table (pms_table_col_source). */
+void pms__table_set_col_source(pms_table *t, size_t col, size_t source);
+
+/* "file:line:field" of a cell of a table read from a file, "table: row N" otherwise. */
+void pms__table_cell_place(const pms_table *t, size_t row, size_t col, char *buf, size_t size);
+
 /* Parses a whole cell as a number: optional blanks, a strtod number, optional
  * blanks. Empty cells, "NA" and "nan" give NaN with *missing set. Returns false
  * when the text is not a number. */

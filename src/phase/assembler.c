@@ -34,56 +34,54 @@ const pms_perfdata_attr *pms__assembler_find_event(const pms_perfdata_attr *attr
     return NULL;
 }
 
-void pms__assembler_set_interval_event(pms_assembler *a, const pms_perfdata_attr *interval, uint64_t sample_period)
+void pms__assembler_set_interval_event(pms_assembler *a, const pms_perfdata_attr *interval, uint64_t sample_period,
+                                       int per_thread_counts)
 {
     a->interval = interval;
     uint64_t size = interval->attr.freq ? 0 : interval->attr.sample_period;
-    if (interval->nids > 1 && sample_period && size) {
+    if (!per_thread_counts && sample_period && size) {
         a->cut_by_samples = 1;
         a->samples_per_interval = size / sample_period ? size / sample_period : 1;
     }
 }
 
-static const pms_perfdata_attr *attr_of_id(const pms_assembler *a, uint64_t id)
+/* Adds to the interval's cycles and instructions what a PERF_SAMPLE_READ group says ran
+ * since the same counters were read last. */
+static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
 {
-    return pms_attr_by_id(a->attrs, a->nattrs, id);
-}
-
-/* Cumulative cycles and instructions from a PERF_SAMPLE_READ group, if both are there. */
-static int read_counts(const pms_assembler *a, const pms_read_value *values, size_t n, uint64_t *cycles,
-                       uint64_t *instructions)
-{
-    uint64_t c = 0, ins = 0;
-    int found = 0;
     for (size_t i = 0; i < n; i++) {
-        const pms_perfdata_attr *at = attr_of_id(a, values[i].id);
-        if (!at || at->attr.type != PERF_TYPE_HARDWARE) continue;
-        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) c = values[i].value, found |= 1;
-        if (at->attr.config == PERF_COUNT_HW_INSTRUCTIONS) ins = values[i].value, found |= 2;
+        const pms_perfdata_attr *at = pms_attr_by_id(a->attrs, a->nattrs, values[i].id);
+        if (!at || at->attr.type != PERF_TYPE_HARDWARE ||
+            (at->attr.config != PERF_COUNT_HW_CPU_CYCLES && at->attr.config != PERF_COUNT_HW_INSTRUCTIONS))
+            continue;
+        size_t k = 0;
+        while (k < a->nseen && a->seen[k].id != values[i].id) k++;
+        if (k == a->nseen) {
+            if (k == sizeof a->seen / sizeof a->seen[0]) continue; /* more CPUs than room: not counted */
+            a->seen[a->nseen++] = (pms_counter_seen){values[i].id, 0};
+        }
+        uint64_t delta = values[i].value >= a->seen[k].value ? values[i].value - a->seen[k].value : 0;
+        a->seen[k].value = values[i].value;
+        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) a->cycles += delta;
+        else a->instructions += delta;
+        a->have_counts = 1;
     }
-    if (found != 3) return 0;
-    *cycles = c;
-    *instructions = ins;
-    return 1;
 }
 
-static int end_interval(pms_assembler *a, const pms_sample *mark)
+static int end_interval(pms_assembler *a, const pms_sample *mark, int partial)
 {
     uint64_t end = mark ? mark->time : a->last_time;
     double metric = NAN;
     if (a->have_counts) {
-        /* The counts run from the start: the interval's share is the difference. */
-        if (a->seen_instructions > a->instructions && a->seen_cycles >= a->cycles)
-            metric = (double)(a->seen_cycles - a->cycles) / (double)(a->seen_instructions - a->instructions);
-        a->cycles = a->seen_cycles;
-        a->instructions = a->seen_instructions;
+        if (a->instructions) metric = (double)a->cycles / (double)a->instructions;
     } else if (a->n && end > a->start_time) {
         metric = (double)(end - a->start_time) / (double)a->n; /* ns per sample */
     }
     int rc = PMS_OK;
     if (a->n) {
-        pms_phase_interval iv = {.addresses = a->ips, .n = a->n, .size = a->size, .start_time = a->start_time,
-                                 .end_time = end, .metric = metric, .metric_is_cpi = a->have_counts};
+        pms_phase_interval iv = {.addresses = a->ips, .times = a->times, .n = a->n, .size = a->size, .start_time = a->start_time,
+                                 .end_time = end, .metric = metric, .metric_is_cpi = a->have_counts,
+                                 .tid = a->tid, .partial = partial};
         pms_phase_event ev;
         rc = pms_phase_engine_push(a->engine, &iv, &ev);
         if (!rc && a->fn) rc = a->fn(&ev, a->ctx);
@@ -93,6 +91,7 @@ static int end_interval(pms_assembler *a, const pms_sample *mark)
     a->n = 0;
     a->marks = 0;
     a->size = 0;
+    a->cycles = a->instructions = 0;
     a->start_time = end;
     return rc;
 }
@@ -107,47 +106,47 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
 {
     if (!a->n && !a->marks && !a->start_time) a->start_time = s->time;
     a->last_time = s->time;
-    if (s->nvalues && read_counts(a, s->values, s->nvalues, &a->seen_cycles, &a->seen_instructions))
-        a->have_counts = 1;
+    if (s->nvalues) add_counts(a, s->values, s->nvalues);
     unsigned want = pms_phase_engine_next_multiple(a->engine);
     if (a->interval && s->attr == a->interval) {
         if (a->cut_by_samples) return PMS_OK;
         a->size += period_of(s);
-        if (++a->marks >= (a->one_mark_per_interval ? 1 : want)) return end_interval(a, s);
-        return PMS_OK;
+        return ++a->marks >= want ? end_interval(a, s, 0) : PMS_OK;
     }
-    if (pms__grow(&a->ips, &a->cap, a->n + 1, sizeof *a->ips))
+    if (pms__grow(&a->ips, &a->cap, a->n + 1, sizeof *a->ips) ||
+        pms__grow(&a->times, &a->times_cap, a->n + 1, sizeof *a->times))
         return pms__fail(PMS_ENOMEM, "out of memory for the interval's samples");
-    a->ips[a->n++] = s->ip;
+    a->times[a->n] = s->time;
+    a->ips[a->n++] = a->maps ? pms__maps_relocate(a->maps, s->pid, s->ip) : s->ip;
     if (a->cut_by_samples) {
         a->size += period_of(s);
-        /* Live, the sample period follows the dynamic size; a recording's does not. */
-        uint64_t n = a->samples_per_interval * (a->one_mark_per_interval ? 1 : want);
-        return a->n >= n ? end_interval(a, s) : PMS_OK;
+        return a->n >= a->samples_per_interval * want ? end_interval(a, s, 0) : PMS_OK;
     }
     if (!a->interval && a->n >= a->samples_per_interval * want) {
         a->size = a->n;
-        return end_interval(a, s);
+        return end_interval(a, s, 0);
     }
     return PMS_OK;
 }
 
 void pms__assembler_final_counts(pms_assembler *a, const pms_read_value *values, size_t n)
 {
-    uint64_t c, ins;
-    /* only where samples read them too: the counts of every interval are then differences
-     * of the same counters */
-    if (a->have_counts && read_counts(a, values, n, &c, &ins) && c >= a->seen_cycles && ins >= a->seen_instructions) {
-        a->seen_cycles = c;
-        a->seen_instructions = ins;
-    }
+    if (a->have_counts) add_counts(a, values, n); /* only where samples read them too */
 }
 
 int pms__assembler_finish(pms_assembler *a)
 {
     if (!a->n) return PMS_OK;
     if (!a->interval && !a->cut_by_samples) a->size = a->n;
-    return end_interval(a, NULL);
+    /* fewer samples than half an interval (where an interval's samples are known: cut by
+     * them, not by marks) */
+    int partial = (a->cut_by_samples || !a->interval) &&
+                  a->n * 2 < a->samples_per_interval * pms_phase_engine_next_multiple(a->engine);
+    return end_interval(a, NULL, partial);
 }
 
-void pms__assembler_free(pms_assembler *a) { free(a->ips); }
+void pms__assembler_free(pms_assembler *a)
+{
+    free(a->ips);
+    free(a->times);
+}

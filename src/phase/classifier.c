@@ -10,11 +10,13 @@
  * Sequential k-means: the distance classifier runs until K phases have ids in the
  * cache; those entries become the K means, and from then on every signature joins the
  * nearest mean, which moves towards it (equation 3.4). */
+#include "phase/engine_internal.h"
 #include "pmuscope/phase.h"
 #include "util/error.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 typedef struct cache_entry {
@@ -53,7 +55,16 @@ void pms_classifier_config_default(pms_classifier_config *c)
 
 double pms_phase_default_threshold(uint64_t samples_per_interval)
 {
-    return samples_per_interval >= 100 ? 35.0 : 50.0;
+    uint64_t n = samples_per_interval;
+    return n >= 100 ? 35.0 : n >= 40 ? 40.0 : n >= 16 ? 50.0 : n >= 8 ? 65.0 : 80.0;
+}
+
+void pms_classifier_config_for_samples(pms_classifier_config *c, uint64_t samples_per_interval)
+{
+    uint64_t n = samples_per_interval;
+    if (c->threshold == PMS_PHASE_THRESHOLD_AUTO) c->threshold = pms_phase_default_threshold(n);
+    if (c->transition_threshold == 0) c->transition_threshold = n >= 16 ? 2 : 1;
+    if (c->signature_size == 0) c->signature_size = n >= 100 ? 32 : 256;
 }
 
 int pms_classifier_create(pms_classifier **out, const pms_classifier_config *cfg)
@@ -182,10 +193,83 @@ static int classify_distance(pms_classifier *c, const double *sig, double *dista
     return victim->id;
 }
 
+int pms_classifier_nearest(const pms_classifier *c, const double *sig, double *distance)
+{
+    size_t n = c->cfg.signature_size;
+    double bestd = INFINITY;
+    int id = PMS_PHASE_TRANSITION;
+    if (c->means_ready) {
+        for (size_t k = 0; k < c->cfg.k; k++) {
+            double d = pms_signature_distance(c->means + k * n, sig, n);
+            if (d < bestd) bestd = d, id = c->mean_ids[k];
+        }
+    } else {
+        for (size_t i = 0; i < c->cfg.cache_size; i++) {
+            if (!c->cache[i].valid || c->cache[i].id == PMS_PHASE_TRANSITION) continue;
+            double d = pms_signature_distance(c->cache[i].sig, sig, n);
+            if (d < bestd) bestd = d, id = c->cache[i].id;
+        }
+    }
+    if (distance) *distance = id == PMS_PHASE_TRANSITION ? 2.0 : bestd;
+    return id;
+}
+
 int pms_classifier_classify(pms_classifier *c, const double *sig, double *distance)
 {
     if (c->means_ready) return classify_kmeans(c, sig, distance);
     int id = classify_distance(c, sig, distance);
     if (c->cfg.kind == PMS_CLASSIFIER_KMEANS && c->next_id >= (int)c->cfg.k) try_seed_means(c);
     return id;
+}
+
+int pms__classifier_load_table(pms_classifier *c, const pms_phase_table *t, uint64_t seed)
+{
+    size_t n = c->cfg.signature_size, count = pms_phase_table_count(t);
+    if (pms_phase_table_signature_size(t) != n || pms_phase_table_seed(t) != seed)
+        return pms__fail(PMS_EINVAL,
+                         "the phase table has signatures of %zu entries from projection seed %llu; this run makes "
+                         "%zu entries from seed %llu (pass --signature-size %zu --seed %llu)",
+                         pms_phase_table_signature_size(t), (unsigned long long)pms_phase_table_seed(t), n,
+                         (unsigned long long)seed, pms_phase_table_signature_size(t),
+                         (unsigned long long)pms_phase_table_seed(t));
+    if (count > c->cfg.cache_size)
+        return pms__fail(PMS_EINVAL, "the phase table has %zu phases, more than the classifier's cache of %zu", count,
+                         c->cfg.cache_size);
+    for (size_t i = 0; i < count; i++) {
+        int id;
+        uint64_t weight;
+        const double *centroid;
+        pms_phase_table_get(t, i, &id, &weight, &centroid);
+        cache_entry *e = &c->cache[i];
+        memcpy(e->sig, centroid, n * sizeof *e->sig);
+        e->id = id;
+        e->weight = weight > UINT_MAX ? UINT_MAX : (unsigned)weight;
+        e->count = e->weight > c->cfg.transition_threshold ? e->weight : c->cfg.transition_threshold;
+        e->used = ++c->clock;
+        e->valid = 1;
+        if (id > c->next_id) c->next_id = id;
+    }
+    if (c->cfg.kind == PMS_CLASSIFIER_KMEANS && c->next_id >= (int)c->cfg.k) try_seed_means(c);
+    return PMS_OK;
+}
+
+int pms__classifier_each_phase(const pms_classifier *c, pms_phase_entry_fn fn, void *ctx)
+{
+    size_t n = c->cfg.signature_size;
+    for (int id = 1; id <= c->next_id; id++) {
+        if (c->means_ready) {
+            for (size_t k = 0; k < c->cfg.k; k++)
+                if (c->mean_ids[k] == id) {
+                    int rc = fn(id, (uint64_t)c->weights[k], c->means + k * n, n, ctx);
+                    if (rc) return rc;
+                }
+            continue;
+        }
+        for (size_t i = 0; i < c->cfg.cache_size; i++)
+            if (c->cache[i].valid && c->cache[i].id == id) {
+                int rc = fn(id, c->cache[i].weight, c->cache[i].sig, n, ctx);
+                if (rc) return rc;
+            }
+    }
+    return PMS_OK;
 }

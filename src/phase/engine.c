@@ -2,6 +2,7 @@
  * over a stream of intervals, with the bookkeeping for the summary metrics. Nothing
  * here depends on time or on where the intervals come from, so a replay of the same
  * intervals with the same settings gives the same result bit for bit. */
+#include "phase/engine_internal.h"
 #include "pmuscope/phase.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -15,11 +16,15 @@ struct pms_phase_engine {
     uint64_t base_size;
     pms_projection proj;
     pms_classifier *classifier;
+    int owns_classifier;        /* 0: a phase table shared with other engines */
     pms_predictor *predictors[PMS_PREDICT_COUNT];
     pms_prediction pending[PMS_PREDICT_COUNT]; /* predictions for the interval to come */
     uint64_t correct[PMS_PREDICT_COUNT], false_changes[PMS_PREDICT_COUNT];
     double metric_error[PMS_PREDICT_COUNT];
     uint64_t metric_errors[PMS_PREDICT_COUNT];
+    /* the baseline of the metric error: the program's mean metric so far as the guess */
+    double metric_total, baseline_error;
+    uint64_t metric_seen, baseline_errors;
     double *sig;
     /* history, one entry per interval */
     int *labels;
@@ -51,6 +56,12 @@ void pms_phase_config_default(pms_phase_config *c)
 
 int pms_phase_engine_create(pms_phase_engine **out, const pms_phase_config *cfg, uint64_t base_size)
 {
+    return pms__phase_engine_create_shared(out, cfg, base_size, NULL);
+}
+
+int pms__phase_engine_create_shared(pms_phase_engine **out, const pms_phase_config *cfg, uint64_t base_size,
+                                    pms_classifier *shared)
+{
     if (!(cfg->dynamic.multiplier >= 1 && cfg->dynamic.multiplier <= 1024))
         return pms__fail(PMS_EINVAL, "interval multiplier %g: expected 1 (fixed intervals) to 1024",
                         cfg->dynamic.multiplier);
@@ -61,18 +72,22 @@ int pms_phase_engine_create(pms_phase_engine **out, const pms_phase_config *cfg,
     pms_phase_engine *e = calloc(1, sizeof *e);
     if (!e) return pms__fail(PMS_ENOMEM, "out of memory for the phase engine");
     e->cfg = *cfg;
-    if (e->cfg.classifier.threshold == PMS_PHASE_THRESHOLD_AUTO) e->cfg.classifier.threshold = 35.0;
+    pms_classifier_config_for_samples(&e->cfg.classifier, 100); /* settings left open: the thesis's */
     e->base_size = base_size;
     e->multiple = 1;
-    int rc = pms_projection_init(&e->proj, cfg->classifier.signature_size, cfg->seed);
-    if (!rc) rc = pms_classifier_create(&e->classifier, &e->cfg.classifier);
+    int rc = pms_projection_init(&e->proj, e->cfg.classifier.signature_size, cfg->seed);
+    if (!rc && shared) e->classifier = shared;
+    else if (!rc && !(rc = pms_classifier_create(&e->classifier, &e->cfg.classifier))) {
+        e->owns_classifier = 1;
+        if (cfg->table) rc = pms__classifier_load_table(e->classifier, cfg->table, cfg->seed);
+    }
     for (int k = 0; !rc && k < PMS_PREDICT_COUNT; k++) {
         pms_predictor_config pc = cfg->predictors[k];
         pc.kind = (pms_predictor_kind)k;
         rc = pms_predictor_create(&e->predictors[k], &pc);
         e->pending[k].phase = -1;
     }
-    if (!rc && !(e->sig = calloc(cfg->classifier.signature_size, sizeof *e->sig)))
+    if (!rc && !(e->sig = calloc(e->cfg.classifier.signature_size, sizeof *e->sig)))
         rc = pms__fail(PMS_ENOMEM, "out of memory for the phase engine");
     if (rc) {
         pms_phase_engine_destroy(e);
@@ -85,7 +100,7 @@ int pms_phase_engine_create(pms_phase_engine **out, const pms_phase_config *cfg,
 void pms_phase_engine_destroy(pms_phase_engine *e)
 {
     if (!e) return;
-    pms_classifier_destroy(e->classifier);
+    if (e->owns_classifier) pms_classifier_destroy(e->classifier);
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
         pms_predictor_destroy(e->predictors[k]);
         free(e->predicted[k]);
@@ -158,7 +173,10 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
     size_t n = e->cfg.classifier.signature_size;
     pms_signature_normalize(sig, n);
     double distance;
-    int phase = pms_classifier_classify(e->classifier, sig, &distance);
+    /* a run's last, partial interval (too few samples to tell a phase of its own) takes the
+     * nearest known phase and teaches the classifier nothing */
+    int phase = iv && iv->partial ? pms_classifier_nearest(e->classifier, sig, &distance)
+                                  : pms_classifier_classify(e->classifier, sig, &distance);
     int rc = grow_history(e, phase);
     if (rc) return rc;
     int previous = e->n ? e->labels[e->n - 1] : -1;
@@ -176,6 +194,12 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
         }
     }
     if (!isnan(metric)) {
+        if (e->metric_seen) {
+            e->baseline_error += fabs(e->metric_total / (double)e->metric_seen - metric);
+            e->baseline_errors++;
+        }
+        e->metric_total += metric;
+        e->metric_seen++;
         e->metric_sum[phase] += metric;
         e->metric_count[phase]++;
     }
@@ -192,9 +216,10 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
 
     memset(ev, 0, sizeof *ev);
     ev->index = e->n - 1;
+    ev->tid = iv ? iv->tid : 0;
     ev->phase = phase;
     ev->previous_phase = previous;
-    ev->changed = phase != previous;
+    ev->changed = previous >= 0 && phase != previous; /* the first interval changes nothing */
     ev->distance = distance;
     ev->prediction = e->pending[e->cfg.predictor];
     ev->intervals_to_change = NAN;
@@ -204,6 +229,7 @@ int pms_phase_engine_push_signature(pms_phase_engine *e, double *sig, const pms_
     ev->next_multiple = next;
     ev->next_size = e->base_size * next;
     ev->samples = iv ? iv->n : 0;
+    ev->sample_times = iv ? iv->times : NULL;
     ev->start_time = iv ? iv->start_time : 0;
     ev->end_time = iv ? iv->end_time : 0;
     ev->metric = metric;
@@ -240,6 +266,7 @@ void pms_phase_engine_summary(const pms_phase_engine *e, pms_phase_summary *out)
         out->false_change_rate[k] = predictions ? (double)e->false_changes[k] / (double)predictions : NAN;
         out->metric_error[k] = e->metric_errors[k] ? e->metric_error[k] / (double)e->metric_errors[k] : NAN;
     }
+    out->metric_error_baseline = e->baseline_errors ? e->baseline_error / (double)e->baseline_errors : NAN;
     out->intra_phase_cov = pms_intra_phase_cov(e->labels, e->metrics, e->n);
     out->whole_cov = pms_whole_cov(e->metrics, e->n);
 }
@@ -255,3 +282,21 @@ const int *pms_phase_engine_predictions(const pms_phase_engine *e, pms_predictor
     *n = e->n;
     return (unsigned)k < PMS_PREDICT_COUNT ? e->predicted[k] : NULL;
 }
+
+void pms__phase_engine_tallies(const pms_phase_engine *e, pms_phase_tallies *out)
+{
+    memset(out, 0, sizeof *out);
+    out->intervals = e->n;
+    out->predictions = e->n > 1 ? e->n - 1 : 0;
+    for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
+        out->correct[k] = e->correct[k];
+        out->false_changes[k] = e->false_changes[k];
+        out->metric_error[k] = e->metric_error[k];
+        out->metric_errors[k] = e->metric_errors[k];
+    }
+    out->baseline_error = e->baseline_error;
+    out->baseline_errors = e->baseline_errors;
+}
+
+const pms_classifier *pms__phase_engine_classifier(const pms_phase_engine *e) { return e->classifier; }
+const double *pms__phase_engine_metrics(const pms_phase_engine *e) { return e->metrics; }

@@ -18,7 +18,9 @@ void pms_phase_input_defaults(pms_phase_input *in)
     memset(in, 0, sizeof *in);
     pms_phase_config_default(&in->cfg);
     pms_phase_monitor_config_default(&in->live);
-    in->cfg.classifier.threshold = PMS_PHASE_THRESHOLD_AUTO;
+    in->cfg.classifier.threshold = PMS_PHASE_THRESHOLD_AUTO; /* these by the samples per interval */
+    in->cfg.classifier.transition_threshold = 0;
+    in->cfg.classifier.signature_size = 0;
 }
 
 int pms_phase_input_parse_format(const char *s, pms_phase_format *out)
@@ -45,22 +47,24 @@ static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run
     pms_phase_format format = in->format == PMS_PHASE_FORMAT_AUTO ? detect(path) : in->format;
     int rc;
     if (format == PMS_PHASE_FORMAT_PERF) {
-        /* Samples per interval decide the default threshold; with an interval event, unknown. */
-        if (in->cfg.classifier.threshold == PMS_PHASE_THRESHOLD_AUTO && !in->source.interval_event)
-            in->cfg.classifier.threshold = pms_phase_default_threshold(
-                in->source.samples_per_interval ? in->source.samples_per_interval : 100);
-        if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, 0))) return rc;
-        run->engine = in->engine;
-        rc = pms_phase_replay_perfdata(in->engine, path, &in->source, pms_phase_run_collect, run);
+        /* each thread its own intervals; the threshold is resolved by the samples per
+         * interval once the file's events are known */
+        if ((rc = pms_phase_threads_create(&in->threads, &in->cfg, 0, 1))) return rc;
+        run->threads = in->threads;
+        rc = pms_phase_replay_perfdata_threads(in->threads, path, &in->source, pms_phase_run_collect, run);
         if (in->source.interval_event) {
             snprintf(run->source, sizeof run->source, "%s (perf.data, intervals of %s)", in->path,
                      in->source.interval_event);
             run->size_unit = "count";
         } else {
             snprintf(run->source, sizeof run->source, "%s (perf.data, %llu samples per interval)", in->path,
-                     (unsigned long long)(in->source.samples_per_interval ? in->source.samples_per_interval : 100));
+                     (unsigned long long)pms_phase_threads_samples_per_interval(in->threads));
             run->size_unit = "samples";
         }
+        if (in->source.interval_event && pms_phase_threads_samples_per_interval(in->threads) == 1)
+            run->note = "each interval holds one sample: the recording's sample and interval events have the same "
+                        "period (perf record's -c sets every event's period; give each its own, e.g. -e "
+                        "cpu-clock/period=4000000/ -e task-clock/period=28000000/)";
         run->metric_name = run->n && run->rows[0].ev.metric_is_cpi ? "CPI" : "ns/sample";
         run->metric_about = run->n && run->rows[0].ev.metric_is_cpi
                                 ? "cycles / instructions, read in the recording's samples at each interval's end"
@@ -76,9 +80,11 @@ static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run
     }
     if (rc) return rc;
     uint64_t base = pms_bbv_interval_size(in->bbv);
-    if ((rc = pms_phase_engine_create(&in->engine, &in->cfg, base))) return rc;
-    run->engine = in->engine;
-    if ((rc = pms_phase_replay_bbv(in->engine, in->bbv, pms_phase_run_collect, run))) return rc;
+    pms_phase_engine *engine;
+    if ((rc = pms_phase_threads_create(&in->threads, &in->cfg, base, 0))) return rc;
+    run->threads = in->threads;
+    if ((rc = pms_phase_threads_get(in->threads, 0, &engine))) return rc;
+    if ((rc = pms_phase_replay_bbv(engine, in->bbv, pms_phase_run_collect, run))) return rc;
     snprintf(run->source, sizeof run->source, "%s (%s, %zu vectors%s%s)", in->path,
              format == PMS_PHASE_FORMAT_SIMPOINT ? "SimPoint .bb" : "exp-bbv", pms_bbv_nintervals(in->bbv),
              in->pc_path ? ", blocks by address from " : "", in->pc_path ? in->pc_path : "");
@@ -114,15 +120,15 @@ int pms_phase_input_run(pms_phase_input *in, pms_phase_run *run)
 {
     in->live.phase = in->cfg;
     int rc = in->path ? replay(in, run) : pms__phase_live_run(in, run);
-    /* What the report shows: the threshold in use, PMS_PHASE_THRESHOLD_AUTO resolved. */
-    if (run->engine) in->cfg.classifier.threshold = pms_phase_engine_config(run->engine)->classifier.threshold;
+    /* What the report shows: the settings in use, those left to the samples per interval resolved. */
+    if (run->threads) in->cfg.classifier = pms_phase_threads_config(run->threads)->classifier;
     return rc;
 }
 
 void pms_phase_input_close(pms_phase_input *in)
 {
     pms_phase_monitor_close(in->monitor);
-    pms_phase_engine_destroy(in->engine);
+    pms_phase_threads_destroy(in->threads);
     pms_bbv_free(in->bbv);
 }
 
@@ -144,7 +150,7 @@ int pms_phase_write_bb(const pms_phase_run *r, FILE *out)
     pms_bbv *b;
     int rc = pms_bbv_create(&b);
     if (rc) return rc;
-    pms_bbv_entry *e = malloc((r->cfg->classifier.signature_size + 1) * sizeof *e);
+    pms_bbv_entry *e = malloc((r->n ? r->rows[0].ev.signature_size + 1 : 1) * sizeof *e);
     if (!e) rc = PMS_ENOMEM;
     for (size_t i = 0; !rc && i < r->n; i++) {
         size_t m = 0;

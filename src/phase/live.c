@@ -16,7 +16,7 @@ static void describe(pms_phase_input *in, pms_phase_run *run, const char *what)
     run->size_unit = time_based ? "ns" : "instructions";
     run->metric_name = run->n && run->rows[0].ev.metric_is_cpi ? "CPI" : "ns/sample";
     run->metric_about = pms_phase_monitor_metric_about(m);
-    run->engine = pms_phase_monitor_engine(m);
+    run->threads = pms_phase_monitor_threads(m);
     pms_phase_monitor_losses(m, &in->lost_samples, &in->empty_intervals);
     in->user_only = pms_phase_monitor_user_only(m);
     snprintf(in->user_only_events, sizeof in->user_only_events, "%s, %s", pms_phase_monitor_sample_event(m),
@@ -46,11 +46,26 @@ static int run_command(pms_phase_input *in, pms_phase_run *run)
     return rc;
 }
 
-/* An existing process: read inside poll calls on this thread until it exits or *stop is set. */
+/* Whether tid is a thread that does not lead its process (its Tgid is another id). */
+static int is_other_thread(pid_t tid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+    FILE *f = fopen(path, "r");
+    long tgid = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Tgid: %ld", &tgid) == 1) break;
+    if (f) fclose(f);
+    return tgid > 0 && tgid != (long)tid;
+}
+
+/* An existing process, or one thread of it: read inside poll calls on this thread until it
+ * exits or *stop is set. */
 static int run_attached(pms_phase_input *in, pms_phase_run *run)
 {
     in->live.own_thread = 0;
     in->live.inherit = 0;
+    if (is_other_thread(in->pid)) in->live.thread_only = 1; /* a thread id: that thread alone */
     in->live.on_interval = pms_phase_run_collect;
     in->live.user = run;
     int rc = pms_phase_monitor_open(&in->monitor, in->pid, &in->live);
@@ -59,7 +74,7 @@ static int run_attached(pms_phase_input *in, pms_phase_run *run)
         rc = pms_phase_monitor_poll(in->monitor, 100);
     int stop = pms_phase_monitor_stop(in->monitor);
     char what[64];
-    snprintf(what, sizeof what, "process %d", (int)in->pid);
+    snprintf(what, sizeof what, "%s %d", in->live.thread_only ? "thread" : "process", (int)in->pid);
     describe(in, run, what);
     return rc < 0 ? rc : stop;
 }

@@ -23,7 +23,7 @@ void pms_predictor_config_default(pms_predictor_config *c, pms_predictor_kind ki
     c->kind = kind;
     c->history = kind == PMS_PREDICT_PPM ? 3 : kind == PMS_PREDICT_MARKOV ? 2 : 1;
     c->cache_size = 256;
-    c->confidence_threshold = 0.3;
+    c->confidence_threshold = 0.5; /* confidences are 1/3, 2/3, 1: an entry is used once confirmed */
 }
 
 const char *pms_predictor_name(pms_predictor_kind kind)

@@ -1,5 +1,6 @@
 /* The intervals of a phase analysis and their outputs (table, summary, CSV, JSON, SVG). */
 #include "pmuscope/phase_report.h"
+#include "phase/report_internal.h"
 #include "pmuscope/chart.h"
 #include "pmuscope/json.h"
 
@@ -19,6 +20,15 @@ int pms_phase_run_add(pms_phase_run *r, const pms_phase_event *ev)
     if (!row->sig) return pms__fail(PMS_ENOMEM, "out of memory for the interval table");
     memcpy(row->sig, ev->signature, ev->signature_size * sizeof *row->sig);
     row->ev.signature = row->sig;
+    row->times = NULL;
+    if (ev->sample_times && ev->samples) {
+        if (!(row->times = malloc(ev->samples * sizeof *row->times))) {
+            free(row->sig);
+            return pms__fail(PMS_ENOMEM, "out of memory for the interval table");
+        }
+        memcpy(row->times, ev->sample_times, ev->samples * sizeof *row->times);
+    }
+    row->ev.sample_times = row->times;
     row->truth = -1;
     r->n++;
     return PMS_OK;
@@ -31,7 +41,10 @@ int pms_phase_run_collect(const pms_phase_event *ev, void *run)
 
 void pms_phase_run_free(pms_phase_run *r)
 {
-    for (size_t i = 0; i < r->n; i++) free(r->rows[i].sig);
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->rows[i].sig);
+        free(r->rows[i].times);
+    }
     free(r->rows);
     for (size_t i = 0; i < r->ntruth; i++) free(r->truth_names[i]);
     free(r->truth_names);
@@ -54,15 +67,62 @@ int pms_phase_run_set_truth(pms_phase_run *r, size_t i, const char *name)
     return PMS_OK;
 }
 
+/* The label most of the interval's samples fell in (ties: the later sample's); -1 when
+ * none fell in the schedule, -2 when out of memory. */
+static int majority_label(const pms_phase_truth *truth, const pms_phase_event *ev, size_t *span_samples)
+{
+    int nlabels = pms_phase_truth_nlabels(truth), best = -1;
+    size_t *count = calloc((size_t)nlabels + 1, sizeof *count);
+    if (!count) return -2;
+    for (size_t k = 0; k < ev->samples; k++) {
+        size_t span;
+        int label = pms_phase_truth_label_at(truth, ev->tid, ev->sample_times[k], &span);
+        if (label < 0) continue;
+        span_samples[span]++;
+        if (++count[label] >= (best >= 0 ? count[best] : 1)) best = label;
+    }
+    free(count);
+    return best;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median samples of the schedule's phase instances that got any. */
+static double median_samples(size_t *v, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i]) v[kept++] = v[i];
+    if (!kept) return 0;
+    qsort(v, kept, sizeof *v, cmp_size);
+    return kept % 2 ? (double)v[kept / 2] : ((double)v[kept / 2 - 1] + (double)v[kept / 2]) / 2;
+}
+
 int pms_phase_run_label(pms_phase_run *r, const pms_phase_truth *truth, const char *path)
 {
-    size_t labelled = 0;
+    size_t labelled = 0, *span_samples = calloc(pms_phase_truth_nspans(truth) + 1, sizeof *span_samples);
+    if (!span_samples) return pms__fail(PMS_ENOMEM, "out of memory for the known schedule's labels");
     for (size_t i = 0; i < r->n; i++) {
-        int label = pms_phase_truth_label(truth, r->rows[i].ev.start_time, r->rows[i].ev.end_time);
+        const pms_phase_event *ev = &r->rows[i].ev;
+        int label = ev->sample_times ? majority_label(truth, ev, span_samples)
+                                     : pms_phase_truth_thread_label(truth, ev->tid, ev->start_time, ev->end_time);
+        if (label == -2) {
+            free(span_samples);
+            return pms__fail(PMS_ENOMEM, "out of memory for the known schedule's labels");
+        }
         labelled += label >= 0;
         int rc = pms_phase_run_set_truth(r, i, label >= 0 ? pms_phase_truth_name(truth, label) : NULL);
-        if (rc) return rc;
+        if (rc) {
+            free(span_samples);
+            return rc;
+        }
     }
+    r->truth_span_samples = median_samples(span_samples, pms_phase_truth_nspans(truth));
+    free(span_samples);
     if (labelled || !r->n) return PMS_OK;
     if (!r->rows[r->n - 1].ev.end_time)
         return pms__fail(PMS_EINVAL, "%s: the intervals of %s carry no times to match the known schedule "
@@ -80,36 +140,12 @@ static const char *truth_name(const pms_phase_run *r, size_t i)
     return t >= 0 ? r->truth_names[t] : "-";
 }
 
-/* One character per phase id: 1-9, a-z, A-Z, '+' beyond; '.' for the transition phase. */
-static char phase_char(int id)
-{
-    static const char digits[] = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    if (id == PMS_PHASE_TRANSITION) return '.';
-    if (id < 0) return ' ';
-    return (size_t)id <= sizeof digits - 1 ? digits[id - 1] : '+';
-}
-
 static double elapsed_ms(const pms_phase_run *r, uint64_t t)
 {
     uint64_t t0 = r->n ? r->rows[0].ev.start_time : 0;
     return t && t >= t0 ? (double)(t - t0) / 1e6 : NAN;
 }
 
-static const int *predictions(const pms_phase_run *r, int k)
-{
-    size_t n;
-    return pms_phase_engine_predictions(r->engine, (pms_predictor_kind)k, &n);
-}
-
-/* A number, or "-" when it is unknown. */
-static void print_num(FILE *out, int width, const char *fmt, double v)
-{
-    if (!isfinite(v)) fprintf(out, " %*s", width, "-");
-    else {
-        fputc(' ', out);
-        fprintf(out, fmt, width, v);
-    }
-}
 
 void pms_phase_print_table(const pms_phase_run *r, FILE *out)
 {
@@ -117,142 +153,77 @@ void pms_phase_print_table(const pms_phase_run *r, FILE *out)
             r->samples_name ? r->samples_name : "samples", "phase",
             "dist", r->metric_name);
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) fprintf(out, " %10s", pms_predictor_name((pms_predictor_kind)k));
-    fprintf(out, " %5s%s\n", "next", r->has_truth ? "  truth" : "");
+    fprintf(out, " %5s %8s%s\n", "next", "tid", r->has_truth ? "  truth" : "");
     for (size_t i = 0; i < r->n; i++) {
         const pms_phase_event *ev = &r->rows[i].ev;
         fprintf(out, "%8llu", (unsigned long long)ev->index);
-        print_num(out, 10, "%*.2f", elapsed_ms(r, ev->start_time));
+        pms__phase_print_num(out, 10, "%*.2f", elapsed_ms(r, ev->start_time));
         fprintf(out, " %12llu %7zu %5d %6.3f", (unsigned long long)ev->size, ev->samples, ev->phase, ev->distance);
-        print_num(out, 10, "%*.4g", ev->metric);
+        pms__phase_print_num(out, 10, "%*.4g", ev->metric);
         for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
-            int p = predictions(r, k)[i];
+            int p = pms__phase_row_prediction(r, i, k);
             if (p < 0) fprintf(out, " %10s", "-");
             else fprintf(out, " %9d%c", p, p == ev->phase ? ' ' : '*');
         }
-        fprintf(out, " %4ux", ev->next_multiple);
+        fprintf(out, " %4ux %8d", ev->next_multiple, (int)ev->tid);
         if (r->has_truth) fprintf(out, "  %s", truth_name(r, i));
         fputc('\n', out);
     }
     fprintf(out, "(* marks a wrong prediction; next: the next interval in base intervals)\n\n");
 }
 
-/* The baseline a predictor must beat: "the next interval is in the same phase as this
- * one", scored on the known labels (intervals whose label and predecessor's are known). */
-static double truth_last_value_accuracy(const pms_phase_run *r)
-{
-    size_t right = 0, n = 0;
-    for (size_t i = 1; i < r->n; i++)
-        if (r->rows[i].truth >= 0 && r->rows[i - 1].truth >= 0) {
-            n++;
-            right += r->rows[i].truth == r->rows[i - 1].truth;
-        }
-    return n ? (double)right / (double)n : NAN;
-}
-
-static double truth_ari(const pms_phase_run *r, size_t *used)
-{
-    int *a = malloc((r->n ? r->n : 1) * sizeof *a), *b = malloc((r->n ? r->n : 1) * sizeof *b);
-    size_t m = 0;
-    for (size_t i = 0; a && b && i < r->n; i++)
-        if (r->rows[i].truth >= 0) {
-            a[m] = r->rows[i].ev.phase;
-            b[m++] = r->rows[i].truth;
-        }
-    double ari = a && b ? pms_adjusted_rand_index(a, b, m) : NAN;
-    free(a);
-    free(b);
-    *used = m;
-    return ari;
-}
-
-/* Why a summary number is unknown: the text prints "-" and this, the JSON null and this. */
-#define WHY_NO_PREDICTION "fewer than 2 intervals: nothing was predicted"
-#define WHY_NO_LABELS "fewer than 2 intervals carry a label of the known schedule"
-#define WHY_NO_PAIRS "no two consecutive intervals carry labels of the known schedule"
-#define WHY_NO_INTERVALS "no intervals"
-
-/* A percentage, or "-" and why in the width of the number (and why after the line). */
-static void print_percent(FILE *out, int width, double v)
-{
-    if (isfinite(v)) fprintf(out, "%*.1f%%", width, 100 * v);
-    else fprintf(out, "%*s ", width, "-");
-}
-
-void pms_phase_print_summary(const pms_phase_run *r, FILE *out)
-{
-    pms_phase_summary s;
-    pms_phase_engine_summary(r->engine, &s);
-    fprintf(out, "timeline: ");
-    for (size_t i = 0; i < r->n; i++) fputc(phase_char(r->rows[i].ev.phase), out);
-    fprintf(out, "\n          (one character per interval; '.' = transition phase)\n\n");
-    fprintf(out, "summary of %s\n", r->source);
-    fprintf(out, "  intervals           %zu\n", s.intervals);
-    fprintf(out, "  phases              %d\n", s.phases);
-    fprintf(out, "  seed                %llu (of the signatures' random projection)\n",
-            (unsigned long long)r->cfg->seed);
-    if (s.intervals) {
-        fprintf(out, "  transition share    %.1f%%\n", 100 * s.transition_share);
-        fprintf(out, "  mean run length     %.2f intervals\n", s.mean_run_length);
-    } else {
-        fprintf(out, "  transition share    - (" WHY_NO_INTERVALS ")\n");
-        fprintf(out, "  mean run length     - (" WHY_NO_INTERVALS ")\n");
-    }
-    if (r->metric_about) fprintf(out, "  metric              %s: %s\n", r->metric_name, r->metric_about);
-    if (!isfinite(s.intra_phase_cov) || !isfinite(s.whole_cov))
-        fprintf(out, "  intra-phase CoV     - (no per-interval %s)\n", r->metric_name);
-    else
-        fprintf(out, "  intra-phase CoV     %.2f%% of %s (whole run %.2f%%)\n", 100 * s.intra_phase_cov,
-                r->metric_name, 100 * s.whole_cov);
-    if (r->has_truth) {
-        size_t m;
-        double ari = truth_ari(r, &m);
-        if (isfinite(ari))
-            fprintf(out, "  adjusted Rand index %.3f against the known schedule (%zu intervals)\n", ari, m);
-        else
-            fprintf(out, "  adjusted Rand index - (" WHY_NO_LABELS ": %zu)\n", m);
-    }
-    fprintf(out, "\n  %-12s %9s %14s %13s\n", "predictor", "accuracy", "false changes", "metric error");
-    for (int k = 0; k < PMS_PREDICT_COUNT; k++) {
-        fprintf(out, "  %-12s", pms_predictor_name((pms_predictor_kind)k));
-        print_percent(out, 9, s.accuracy[k]);
-        print_percent(out, 14, s.false_change_rate[k]);
-        print_num(out, 13, "%*.4g", s.metric_error[k]);
-        fprintf(out, "%s\n", k == (int)r->cfg->predictor ? "  (reported in events)" : "");
-    }
-    if (isnan(s.accuracy[0])) fprintf(out, "  (accuracy and false changes: " WHY_NO_PREDICTION ")\n");
-    if (r->has_truth) {
-        double base = truth_last_value_accuracy(r);
-        fprintf(out, "  %-12s", "baseline");
-        print_percent(out, 9, base);
-        fprintf(out, "  (last value on the known schedule's labels: %s)\n",
-                isfinite(base) ? "what prediction must beat" : WHY_NO_PAIRS);
-    }
-    fprintf(out, "  (metric error: mean |%s of the predicted phase so far - the interval's|)\n", r->metric_name);
-}
-
 int pms_phase_write_csv(const pms_phase_run *r, FILE *out)
 {
     fprintf(out, "interval,start_ns,end_ns,size,samples,phase,distance,metric");
     for (int k = 0; k < PMS_PREDICT_COUNT; k++) fprintf(out, ",predicted_%s", pms_predictor_name((pms_predictor_kind)k));
-    fprintf(out, ",confidence,next_multiple%s\n", r->has_truth ? ",truth" : "");
+    fprintf(out, ",confidence,next_multiple%s,tid\n", r->has_truth ? ",truth" : "");
     for (size_t i = 0; i < r->n; i++) {
         const pms_phase_event *ev = &r->rows[i].ev;
         fprintf(out, "%llu,%llu,%llu,%llu,%zu,%d,%.6f,", (unsigned long long)ev->index,
                 (unsigned long long)ev->start_time, (unsigned long long)ev->end_time, (unsigned long long)ev->size,
                 ev->samples, ev->phase, ev->distance);
         if (isfinite(ev->metric)) fprintf(out, "%.6g", ev->metric); /* empty: no metric for this interval */
-        for (int k = 0; k < PMS_PREDICT_COUNT; k++) fprintf(out, ",%d", predictions(r, k)[i]);
+        for (int k = 0; k < PMS_PREDICT_COUNT; k++) fprintf(out, ",%d", pms__phase_row_prediction(r, i, k));
         fprintf(out, ",%.3f,%u", ev->prediction.confidence, ev->next_multiple);
         if (r->has_truth) fprintf(out, ",%s", truth_name(r, i));
-        fputc('\n', out);
+        fprintf(out, ",%d\n", (int)ev->tid);
     }
     return ferror(out) ? PMS_EIO : PMS_OK;
+}
+
+/* Each thread's own summary, where each classified its intervals itself. */
+static void write_threads_json(const pms_phase_run *r, pms_json *j)
+{
+    pms_json_key(j, "threads");
+    pms_json_array_begin(j);
+    for (size_t t = 0; r->threads && t < pms_phase_threads_count(r->threads); t++) {
+        pid_t tid;
+        pms_phase_summary s;
+        pms_phase_engine_summary(pms_phase_threads_engine(r->threads, t, &tid), &s);
+        pms_json_object_begin(j);
+        pms_json_kv_int(j, "tid", tid);
+        pms_json_kv_uint(j, "intervals", s.intervals);
+        pms_json_kv_int(j, "phases", s.phases);
+        pms_json_kv_number(j, "transition_share", s.transition_share, WHY_NO_INTERVALS);
+        pms_json_kv_number(j, "mean_run_length", s.mean_run_length, WHY_NO_INTERVALS);
+        if (r->has_truth) {
+            size_t m;
+            pms_json_kv_number(j, "adjusted_rand_index", pms__phase_truth_ari(r, tid, &m), WHY_NO_LABELS);
+        }
+        pms_json_key(j, "accuracy");
+        pms_json_object_begin(j);
+        for (int k = 0; k < PMS_PREDICT_COUNT; k++)
+            pms_json_kv_number(j, pms_predictor_name((pms_predictor_kind)k), s.accuracy[k], WHY_NO_PREDICTION);
+        pms_json_object_end(j);
+        pms_json_object_end(j);
+    }
+    pms_json_array_end(j);
 }
 
 void pms_phase_write_json(const pms_phase_run *r, FILE *out)
 {
     pms_phase_summary s;
-    pms_phase_engine_summary(r->engine, &s);
+    pms_phase_threads_summary(r->threads, &s);
     pms_json j;
     pms_json_init(&j, out, true);
     pms_json_object_begin(&j);
@@ -273,6 +244,7 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     pms_json_kv_string(&j, "predictor", pms_predictor_name(c->predictor));
     pms_json_kv_double(&j, "interval_multiplier", c->dynamic.multiplier);
     pms_json_kv_uint(&j, "interval_maximum", c->dynamic.maximum);
+    pms_json_kv_bool(&j, "shared_table", c->shared_table != 0);
     pms_json_object_end(&j);
     pms_json_key(&j, "summary");
     pms_json_object_begin(&j);
@@ -288,8 +260,8 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     pms_json_kv_number(&j, "whole_cov", s.whole_cov, why_no_metric);
     if (r->has_truth) {
         size_t m;
-        pms_json_kv_number(&j, "adjusted_rand_index", truth_ari(r, &m), WHY_NO_LABELS);
-        pms_json_kv_number(&j, "baseline_last_value_accuracy", truth_last_value_accuracy(r), WHY_NO_PAIRS);
+        pms_json_kv_number(&j, "adjusted_rand_index", pms__phase_truth_ari(r, 0, &m), WHY_NO_LABELS);
+        pms_json_kv_number(&j, "baseline_last_value_accuracy", pms__phase_truth_last_value(r), WHY_NO_PAIRS);
     }
     pms_json_key(&j, "predictors");
     pms_json_object_begin(&j);
@@ -302,13 +274,20 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
         pms_json_object_end(&j);
     }
     pms_json_object_end(&j);
+    pms_json_kv_number(&j, "metric_error_baseline", s.metric_error_baseline,
+                       "fewer than 2 intervals with a metric: no program mean to guess with");
+    char advice[512];
+    if (pms__phase_short_phases_advice(r, &s, advice, sizeof advice)) pms_json_kv_string(&j, "note", advice);
+    if (r->note) pms_json_kv_string(&j, "input_note", r->note);
     pms_json_object_end(&j);
+    write_threads_json(r, &j);
     pms_json_key(&j, "intervals");
     pms_json_array_begin(&j);
     for (size_t i = 0; i < r->n; i++) {
         const pms_phase_event *ev = &r->rows[i].ev;
         pms_json_object_begin(&j);
         pms_json_kv_uint(&j, "index", ev->index);
+        pms_json_kv_int(&j, "tid", ev->tid);
         pms_json_kv_uint(&j, "start_ns", ev->start_time);
         pms_json_kv_uint(&j, "end_ns", ev->end_time);
         pms_json_kv_uint(&j, "size", ev->size);
@@ -319,7 +298,7 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
         pms_json_key(&j, "predicted");
         pms_json_object_begin(&j);
         for (int k = 0; k < PMS_PREDICT_COUNT; k++)
-            pms_json_kv_int(&j, pms_predictor_name((pms_predictor_kind)k), predictions(r, k)[i]);
+            pms_json_kv_int(&j, pms_predictor_name((pms_predictor_kind)k), pms__phase_row_prediction(r, i, k));
         pms_json_object_end(&j);
         pms_json_kv_uint(&j, "next_multiple", ev->next_multiple);
         if (r->has_truth) pms_json_kv_string(&j, "truth", truth_name(r, i));
@@ -334,29 +313,53 @@ void pms_phase_write_json(const pms_phase_run *r, FILE *out)
     pms_json_finish(&j);
 }
 
-/* The thesis's figures in one chart: the phase of every interval in a band above a heat map
- * of the signatures (one row per signature entry, one column per interval), on one interval
- * axis. */
-int pms_phase_write_svg(const pms_phase_run *r, FILE *out)
+/* The chart of one thread's intervals (all of them for tid 0): its phase band above a heat
+ * map of its signatures (one row per signature entry, one column per interval). */
+static int thread_chart(const pms_phase_run *r, pid_t tid, int several, pms_chart **out)
 {
-    size_t rows = r->cfg->classifier.signature_size, cols = r->n;
+    size_t rows = r->cfg->classifier.signature_size, cols = 0;
+    for (size_t i = 0; i < r->n; i++) cols += !several || r->rows[i].ev.tid == tid;
     int *labels = malloc((cols ? cols : 1) * sizeof *labels);
     double *heat = malloc((rows * cols + 1) * sizeof *heat);
-    pms_chart *chart = pms_chart_new("Phase and signature of each interval", "interval", "signature entry");
+    char title[96];
+    if (several) snprintf(title, sizeof title, "Phase and signature of each interval of thread %d", (int)tid);
+    else snprintf(title, sizeof title, "Phase and signature of each interval");
+    pms_chart *chart = pms_chart_new(title, "interval", "signature entry");
     int rc = labels && heat && chart ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t i = 0, c = 0; !rc && i < r->n; i++) {
+        if (several && r->rows[i].ev.tid != tid) continue;
+        int p = r->rows[i].ev.phase;
+        labels[c] = p == PMS_PHASE_TRANSITION ? -1 : p;
+        for (size_t k = 0; k < rows; k++) heat[k * cols + c] = r->rows[i].sig[k];
+        c++;
+    }
     if (!rc) {
-        for (size_t i = 0; i < cols; i++) {
-            int p = r->rows[i].ev.phase;
-            labels[i] = p == PMS_PHASE_TRANSITION ? -1 : p;
-            for (size_t k = 0; k < rows; k++) heat[k * cols + i] = r->rows[i].sig[k];
-        }
         pms_chart_set_units(chart, "number, from 0", "number, from 0");
         rc = pms_chart_add_timeline(chart, "phase", "transition", labels, cols);
         if (!rc) rc = pms_chart_add_heatmap(chart, "weight (the entries sum to 1)", heat, rows, cols);
-        if (!rc) rc = pms_chart_write_svg(&chart, 1, 900, out);
     }
-    pms_chart_free(chart);
     free(labels);
     free(heat);
+    if (rc) pms_chart_free(chart);
+    else *out = chart;
+    return rc;
+}
+
+/* The thesis's figures: the phase of every interval above a heat map of the signatures,
+ * a chart per thread where there are several. */
+int pms_phase_write_svg(const pms_phase_run *r, FILE *out)
+{
+    size_t n = r->threads ? pms_phase_threads_count(r->threads) : 0, made = 0;
+    int several = n > 1;
+    pms_chart **charts = calloc(several ? n : 1, sizeof *charts);
+    int rc = charts ? PMS_OK : pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t t = 0; !rc && t < (several ? n : 1); t++, made++) {
+        pid_t tid = 0;
+        if (several) pms_phase_threads_engine(r->threads, t, &tid);
+        rc = thread_chart(r, tid, several, &charts[t]);
+    }
+    if (!rc) rc = pms_chart_write_svg(charts, made, 900, out);
+    for (size_t t = 0; charts && t < made; t++) pms_chart_free(charts[t]);
+    free(charts);
     return rc;
 }

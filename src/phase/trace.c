@@ -1,7 +1,8 @@
 /* The phase timeline as Chrome's trace event format (JSON object form), which Perfetto's
  * UI and chrome://tracing open: one complete ("X") slice per run of consecutive intervals
- * in one phase, a counter ("C") event per interval for the metric, metadata ("M") naming
- * the process and track (intervals without a metric get no counter event). Timestamps and durations are microseconds from the first
+ * of one thread in one phase, a counter ("C") event per interval for the metric, metadata
+ * ("M") naming the process and each thread's track (intervals without a metric get no
+ * counter event). Timestamps and durations are microseconds from the first
  * interval's start; where the input has no times (exact basic-block vectors) the
  * intervals' sizes stand in as the time axis, and otherData says so. */
 #include "pmuscope/error.h"
@@ -14,7 +15,9 @@
 #include <stdio.h>
 
 #define TRACE_PID 1
-#define TRACE_TID 1
+#define TRACE_TID 1 /* the track of intervals without a thread id */
+
+static int track_of(const pms_phase_event *ev) { return ev->tid > 0 ? (int)ev->tid : TRACE_TID; }
 
 static int has_times(const pms_phase_run *r)
 {
@@ -88,7 +91,7 @@ static void slice(pms_json *j, const pms_phase_run *r, size_t first, size_t last
     pms_json_kv_string(j, "cat", "phase");
     pms_json_kv_double(j, "ts", start);
     pms_json_kv_double(j, "dur", end > start ? end - start : 0);
-    pms_json_kv_int(j, "tid", TRACE_TID);
+    pms_json_kv_int(j, "tid", track_of(&r->rows[first].ev));
     args_begin(j);
     pms_json_kv_int(j, "phase", phase);
     pms_json_kv_uint(j, "first_interval", r->rows[first].ev.index);
@@ -124,11 +127,22 @@ int pms_phase_write_trace(const pms_phase_run *r, FILE *out)
     pms_json_key(&j, "traceEvents");
     pms_json_array_begin(&j);
     metadata(&j, "process_name", 0, "pmuscope phase");
-    metadata(&j, "thread_name", TRACE_TID, "phases");
-    for (size_t first = 0, i = 0; i < r->n; i++) {
-        if (i + 1 == r->n || r->rows[i + 1].ev.phase != r->rows[first].ev.phase) {
-            slice(&j, r, first, i, timed);
-            first = i + 1;
+    for (size_t i = 0; i < r->n; i++) {
+        int tid = track_of(&r->rows[i].ev);
+        size_t seen = 0; /* each thread's track: its intervals, run by run of one phase */
+        while (seen < i && track_of(&r->rows[seen].ev) != tid) seen++;
+        if (seen < i) continue;
+        char name[48];
+        snprintf(name, sizeof name, tid == TRACE_TID && !r->rows[i].ev.tid ? "phases" : "phases of thread %d", tid);
+        metadata(&j, "thread_name", tid, name);
+        size_t first = i, last = i;
+        for (size_t k = i + 1; k <= r->n; k++) {
+            if (k < r->n && track_of(&r->rows[k].ev) != tid) continue;
+            if (k == r->n || r->rows[k].ev.phase != r->rows[first].ev.phase) {
+                slice(&j, r, first, last, timed);
+                first = k;
+            }
+            last = k;
         }
     }
     for (size_t i = 0; i < r->n; i++) /* intervals without a metric (exact vectors) have no counter */

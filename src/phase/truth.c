@@ -12,6 +12,7 @@
 typedef struct span {
     uint64_t start, end;
     int label;
+    uint64_t tid; /* the thread that ran it; 0: not said (any thread) */
 } span;
 
 struct pms_phase_truth {
@@ -51,16 +52,18 @@ int pms_phase_truth_load(pms_phase_truth **out, const char *path)
         rc = PMS_OK;
         char *p = line + strspn(line, " \t\r");
         if (*p == '#' || *p == '\0') continue;
-        /* "start_ns end_ns label": two exact counts and a name, blank-separated. */
-        char *field[4], *save = NULL;
+        /* "start_ns end_ns label [tid]": two exact counts, a name and perhaps a thread id,
+         * blank-separated. */
+        char *field[5], *save = NULL;
         size_t nf = 0;
-        for (char *tok = strtok_r(p, " \t\r", &save); tok && nf < 4; tok = strtok_r(NULL, " \t\r", &save)) field[nf++] = tok;
-        uint64_t start = 0, end = 0;
-        if (nf != 3 || pms__parse_count(field[0], strlen(field[0]), &start) ||
-            pms__parse_count(field[1], strlen(field[1]), &end) || end < start || strlen(field[2]) >= 32) {
+        for (char *tok = strtok_r(p, " \t\r", &save); tok && nf < 5; tok = strtok_r(NULL, " \t\r", &save)) field[nf++] = tok;
+        uint64_t start = 0, end = 0, tid = 0;
+        if ((nf != 3 && nf != 4) || pms__parse_count(field[0], strlen(field[0]), &start) ||
+            pms__parse_count(field[1], strlen(field[1]), &end) || end < start || strlen(field[2]) >= 32 ||
+            (nf == 4 && (pms__parse_count(field[3], strlen(field[3]), &tid) || tid == 0 || tid > INT32_MAX))) {
             rc = pms__fail(PMS_EFORMAT,
-                          "%s: line %zu: expected \"start_ns end_ns label\": two counts with start <= end and a "
-                          "label of at most 31 characters",
+                          "%s: line %zu: expected \"start_ns end_ns label [tid]\": two counts with start <= end, a "
+                          "label of at most 31 characters and perhaps a thread id",
                           path, r.line);
             break;
         }
@@ -70,7 +73,7 @@ int pms_phase_truth_load(pms_phase_truth **out, const char *path)
             rc = pms__fail(PMS_ENOMEM, "out of memory");
             break;
         }
-        t->spans[t->n++] = (span){start, end, label};
+        t->spans[t->n++] = (span){start, end, label, tid};
     }
     pms__lines_close(&r);
     if (!rc && t->n == 0) rc = pms__fail(PMS_EFORMAT, "%s: no schedule lines", path);
@@ -84,13 +87,19 @@ int pms_phase_truth_load(pms_phase_truth **out, const char *path)
 
 int pms_phase_truth_label(const pms_phase_truth *t, uint64_t start, uint64_t end)
 {
+    return pms_phase_truth_thread_label(t, 0, start, end);
+}
+
+int pms_phase_truth_thread_label(const pms_phase_truth *t, pid_t tid, uint64_t start, uint64_t end)
+{
     /* Overlap of [start, end) with each label; the spans are few (one per phase instance). */
     uint64_t best = 0;
     int label = -1;
     for (size_t l = 0; l < t->nnames; l++) {
         uint64_t overlap = 0;
         for (size_t i = 0; i < t->n; i++) {
-            if (t->spans[i].label != (int)l) continue;
+            if (t->spans[i].label != (int)l || (tid > 0 && t->spans[i].tid && t->spans[i].tid != (uint64_t)tid))
+                continue;
             uint64_t a = start > t->spans[i].start ? start : t->spans[i].start;
             uint64_t b = end < t->spans[i].end ? end : t->spans[i].end;
             if (b > a) overlap += b - a;
@@ -99,6 +108,20 @@ int pms_phase_truth_label(const pms_phase_truth *t, uint64_t start, uint64_t end
     }
     return label;
 }
+
+int pms_phase_truth_label_at(const pms_phase_truth *t, pid_t tid, uint64_t time, size_t *at)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const span *s = &t->spans[i];
+        if ((tid <= 0 || !s->tid || s->tid == (uint64_t)tid) && time >= s->start && time < s->end) {
+            if (at) *at = i;
+            return s->label;
+        }
+    }
+    return -1;
+}
+
+size_t pms_phase_truth_nspans(const pms_phase_truth *t) { return t->n; }
 
 const char *pms_phase_truth_name(const pms_phase_truth *t, int label)
 {

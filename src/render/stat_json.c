@@ -13,13 +13,20 @@ static void json_values(pms_json *j, const pms_stat_value *v, size_t n, double e
         pms_json_object_begin(j);
         pms_json_kv_string(j, "event", v[i].name);
         if (v[i].per_cpu) pms_json_kv_int(j, "cpu", v[i].cpu);
+        if (v[i].cgroup[0]) pms_json_kv_string(j, "cgroup", v[i].cgroup);
         pms_json_key(j, "value");
         if (v[i].state == PMS_COUNT_COUNTED)
             pms_json_double(j, v[i].value);
         else
             pms_json_null(j);
         pms_json_kv_string(j, "unit", pms_stat_unit(&v[i]));
+        if (v[i].state == PMS_COUNT_COUNTED) {
+            /* in the value's unit: 0 for an event that was never off the counters */
+            pms_json_kv_double(j, "uncertainty", v[i].uncertainty);
+            pms_json_kv_bool(j, "multiplexed", pms_stat_multiplexed(&v[i]));
+        }
         pms_json_kv_string(j, "state", pms_count_state_name(v[i].state));
+        if (v[i].state == PMS_COUNT_IMPOSSIBLE) pms_json_kv_string(j, "flaw", pms_count_flaw_text(v[i].flaw));
         pms_json_kv_uint(j, "run_time_ns", v[i].running);
         pms_json_kv_double(j, "running_pct", pms_stat_running_pct(&v[i]));
         if (isfinite(v[i].rel_stddev)) pms_json_kv_double(j, "stddev_pct", v[i].rel_stddev);

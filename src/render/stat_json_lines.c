@@ -42,6 +42,10 @@ void pms_stat_print_json_lines(FILE *out, double t, double elapsed_s, unsigned r
         string_value(out, pms_stat_unit(e));
         key(out, "event", false);
         string_value(out, e->name);
+        if (e->cgroup[0]) { /* perf's -G */
+            key(out, "cgroup", false);
+            string_value(out, e->cgroup);
+        }
         if (runs > 1) {
             key(out, "variance", false);
             fprintf(out, "%.2f", isfinite(e->rel_stddev) ? e->rel_stddev : 0.0);
@@ -50,6 +54,10 @@ void pms_stat_print_json_lines(FILE *out, double t, double elapsed_s, unsigned r
         fprintf(out, "%llu", (unsigned long long)(counted ? e->running : 0));
         key(out, "pcnt-running", false);
         fprintf(out, "%.2f", pms_stat_running_pct(e));
+        if (pms_stat_multiplexed(e)) { /* pmuscope's: not in perf's lines */
+            key(out, "uncertainty", false);
+            fprintf(out, "%f", e->uncertainty);
+        }
         double metric = 0;
         const char *unit = "";
         if (!pms_stat_metric(v, n, i, elapsed_s, &metric, &unit)) metric = 0, unit = "";

@@ -20,6 +20,7 @@ static void print_line(FILE *out, const pms_stat_value *v, size_t n, size_t i, d
     if (v[i].per_cpu) fprintf(out, "CPU%-7d ", v[i].cpu); /* perf's -A column */
     print_value(out, &v[i]);
     fprintf(out, " %-4s %-32s", pms_stat_unit(&v[i]), v[i].name);
+    if (v[i].cgroup[0]) fprintf(out, " %s", v[i].cgroup); /* perf's -G column */
     double metric;
     const char *unit;
     if (pms_stat_metric(v, n, i, elapsed_s, &metric, &unit))
@@ -28,6 +29,12 @@ static void print_line(FILE *out, const pms_stat_value *v, size_t n, size_t i, d
         fprintf(out, "   %8s %-23s", "", "");
     if (runs > 1 && v[i].state == PMS_COUNT_COUNTED && v[i].value != 0 && isfinite(v[i].rel_stddev))
         fprintf(out, "  ( +- %5.2f%% )", v[i].rel_stddev);
+    if (pms_stat_multiplexed(&v[i])) { /* perf prints the share alone: pmuscope says how far to trust it */
+        if (v[i].value != 0)
+            fprintf(out, "  ( +- %.2f%% multiplexing )", 100.0 * v[i].uncertainty / fabs(v[i].value));
+        else
+            fprintf(out, "  ( +- %.0f multiplexing )", v[i].uncertainty);
+    }
     double pct = pms_stat_running_pct(&v[i]);
     if (pct < 100.0) fprintf(out, "  (%.2f%%)", pct);
     fputc('\n', out);
@@ -61,8 +68,12 @@ void pms_stat_print_plain(FILE *out, const pms_stat_summary *s, const pms_stat_v
     if (s->runs > 1) fprintf(out, " (%u runs)", s->runs);
     fputs(":\n\n", out);
     for (size_t i = 0; i < n; i++) print_line(out, v, n, i, s->elapsed_s, s->runs);
+    size_t flagged = 0;
     for (size_t k = 0; k < s->nnotes; k++) fprintf(out, "\n # %s", s->notes[k]);
-    if (s->nnotes) fputc('\n', out);
+    for (size_t i = 0; i < n; i++)
+        if (v[i].state == PMS_COUNT_IMPOSSIBLE && ++flagged)
+            fprintf(out, "\n # %s: <impossible>: %s", v[i].name, pms_count_flaw_text(v[i].flaw));
+    if (s->nnotes || flagged) fputc('\n', out);
     if (s->runs > 1 && s->elapsed_s > 0)
         fprintf(out, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n", s->elapsed_s, s->elapsed_stddev_s,
                 100.0 * s->elapsed_stddev_s / s->elapsed_s);

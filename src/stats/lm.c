@@ -6,6 +6,7 @@
 #include "util/error.h"
 
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
 #include <lapack.h>
 #include <math.h>
@@ -130,12 +131,16 @@ static int fit_ols(const double *x, size_t n, size_t p, const double *y, const d
         for (size_t c = 0; have_r && c < K; c++) /* [R; next rows]: R's column c, zeros below its diagonal */
             for (size_t a = 0; a < K; a++) blk[c * lda + a] = a <= c ? gsl_matrix_get(r, a, c) : 0.0;
         fill_block(blk, lda, top, x, p, y, w, m->has_intercept, first, count, colss, sw);
+        /* a saturated fit has fewer rows than [X y] has columns: rows of zeros complete the
+         * square (they change no column's projection, so not the factor) */
+        for (size_t a = top + count; a < K; a++)
+            for (size_t c = 0; c < K; c++) blk[c * lda + a] = 0.0;
         for (size_t j = 0; !checked && j < K; j++)
             if (!isfinite(colss[j])) {
                 if ((rc = pms__stats_check_finite(x, n, p, y, names)) < 0) goto done;
                 checked = true;
             }
-        nrow = (lapack_int)(top + count);
+        nrow = (lapack_int)(top + count > K ? top + count : K);
         LAPACK_dgeqrf(&nrow, &ncol, blk, &ld, tau, work, &lwork, &info);
         for (size_t a = 0; a < K; a++)
             for (size_t c = 0; c < K; c++) gsl_matrix_set(r, a, c, c >= a ? blk[c * lda + a] : 0.0);
@@ -220,8 +225,11 @@ static int summarise(const double *x, const double *y, const double *w, pms_lm *
     }
     /* one pass over the data: fitted values, residuals and the sums */
     double rss = 0, fmean = 0, ymean = 0, wsum = 0, fsum = 0;
+    /* a saturated fit interpolates: R's QR leaves no residual effects, so its residuals are
+     * exactly 0 and the fitted values the response */
+    bool saturated = n == k;
     for (size_t i = 0; i < n; i++) {
-        double wi = w ? w[i] : 1.0, f = predict_row(m, x + i * p, df_int, p), r = y[i] - f;
+        double wi = w ? w[i] : 1.0, f = saturated ? y[i] : predict_row(m, x + i * p, df_int, p), r = y[i] - f;
         double wr = w ? sqrt(wi) * r : r;
         m->fitted[i] = f;
         m->residuals[i] = r;
@@ -288,7 +296,8 @@ int pms_lm_fit(const double *x, size_t n, size_t p, const double *y, const char 
         return pms__fail(PMS_EINVAL, "ridge regression is fitted by pms_ridge_fit_runs, then summarised by pms_lm_from_coef");
     if (o.method != PMS_LM_OLS && o.method != PMS_LM_NNLS) return pms__fail(PMS_EINVAL, "unknown fitting method %d", (int)o.method);
     if (k == 0) return pms__fail(PMS_EINVAL, "a model needs at least one coefficient (no columns and no intercept)");
-    if (n <= k)
+    bool saturated_ok = o.allow_saturated && o.method == PMS_LM_OLS && n == k;
+    if (n <= k && !saturated_ok)
         return pms__fail(PMS_EINVAL,
                         "%zu rows for %zu coefficients: a fit needs more rows than coefficients "
                         "(residual degrees of freedom would be %s)",
@@ -349,5 +358,31 @@ int pms_lm_predict(const pms_lm *m, const double *x, size_t n, double *yhat)
     int rc = pms__stats_check_finite(x, n, p, NULL, (const char *const *)m->names + k0);
     if (rc < 0) return rc;
     predict_rows(m, x, n, yhat);
+    return PMS_OK;
+}
+
+int pms_lm_predict_interval(const pms_lm *m, const double *x, size_t n, double level, double *yhat, double *lower,
+                            double *upper)
+{
+    if (m->method != PMS_LM_OLS || !m->cov_unscaled)
+        return pms__fail(PMS_EINVAL, "prediction intervals are those of a least-squares fit");
+    if (!(level > 0 && level < 1)) return pms__fail(PMS_EINVAL, "level %g: expected a value in (0, 1)", level);
+    int rc = pms_lm_predict(m, x, n, yhat);
+    if (rc < 0 || (!lower && !upper)) return rc;
+    size_t k = m->ncoef, k0 = m->has_intercept ? 1 : 0, p = k - k0;
+    double s2 = m->sigma * m->sigma;
+    /* R's qt((1 + level) / 2, df); with no residual degrees of freedom sigma is NaN, and so are the bounds */
+    double q = m->df_residual > 0 ? gsl_cdf_tdist_Pinv((1 + level) / 2, (double)m->df_residual) : NAN;
+    double row[k];
+    for (size_t i = 0; i < n; i++) {
+        if (k0) row[0] = 1.0;
+        memcpy(row + k0, x + i * p, p * sizeof *row);
+        double quad = 0;
+        for (size_t a = 0; a < k; a++)
+            for (size_t c = 0; c < k; c++) quad += row[a] * m->cov_unscaled[a * k + c] * row[c];
+        double half = q * sqrt(s2 + s2 * quad);
+        if (lower) lower[i] = yhat[i] - half;
+        if (upper) upper[i] = yhat[i] + half;
+    }
     return PMS_OK;
 }

@@ -83,29 +83,30 @@ int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_it
     w.sub = gsl_matrix_alloc(m, n);
     w.rhs = gsl_vector_alloc(m);
     w.pidx = malloc(n * sizeof *w.pidx);
-    double *grad = malloc(n * sizeof *grad), *z = malloc(n * sizeof *z);
+    double *grad = malloc(n * sizeof *grad), *z = malloc(n * sizeof *z), *tol = malloc(n * sizeof *tol);
     bool *passive = calloc(n, sizeof *passive), *skip = calloc(n, sizeof *skip);
-    if (!w.sub || !w.rhs || !w.pidx || !grad || !z || !passive || !skip) {
+    if (!w.sub || !w.rhs || !w.pidx || !grad || !z || !tol || !passive || !skip) {
         rc = pms__fail(PMS_ENOMEM, "nnls: out of memory (%zu x %zu)", m, n);
         goto done;
     }
     memset(x, 0, n * sizeof *x);
-    double anorm = 0; /* the largest column 1-norm, to scale the optimality test */
+    double bnorm = 0;
+    for (size_t i = 0; i < m; i++) bnorm = fmax(bnorm, fabs(b[i]));
+    /* the optimality test of column j is scaled by that column's own 1-norm: counters of
+     * 1e10 beside an intercept column of ones would otherwise hide the intercept's gradient
+     * (1e5 on the ARM runs) below a threshold made of the largest column (4e6) */
     for (size_t j = 0; j < n; j++) {
         double s = 0;
         for (size_t i = 0; i < m; i++) s += fabs(a[i * n + j]);
-        if (s > anorm) anorm = s;
+        tol[j] = 10 * DBL_EPSILON * (double)(m > n ? m : n) * s * fmax(bnorm, 1.0);
     }
-    double bnorm = 0;
-    for (size_t i = 0; i < m; i++) bnorm = fmax(bnorm, fabs(b[i]));
-    const double tol = 10 * DBL_EPSILON * (double)(m > n ? m : n) * anorm * fmax(bnorm, 1.0);
     size_t np = 0, iter = 0, outer = 0;
     double res = gradient(&w, x, grad);
     for (;;) {
         /* the most promising variable held at zero */
         size_t t = n;
         for (size_t j = 0; j < n; j++)
-            if (!passive[j] && !skip[j] && grad[j] > tol && (t == n || grad[j] > grad[t])) t = j;
+            if (!passive[j] && !skip[j] && grad[j] > tol[j] && (t == n || grad[j] > grad[t])) t = j;
         if (t == n) break;
         w.pidx[np] = t;
         if (!solve_passive(&w, np + 1, z) || z[t] <= 0) {
@@ -163,6 +164,7 @@ int pms_nnls(const double *a, size_t m, size_t n, const double *b, size_t max_it
     }
     if (rnorm) *rnorm = res;
 done:
+    free(tol);
     gsl_matrix_free(w.sub);
     gsl_vector_free(w.rhs);
     free(w.pidx);

@@ -41,6 +41,18 @@ int pms_split(size_t n, double train_fraction, uint64_t seed, size_t *train, siz
     return PMS_OK;
 }
 
+int pms_folds(size_t n, size_t nfolds, uint64_t seed, size_t *foldid)
+{
+    if (nfolds < 1 || nfolds > n) return pms__fail(PMS_EINVAL, "%zu rows in %zu folds: expected 1 to %zu folds", n, nfolds, n);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng) return pms__fail(PMS_ENOMEM, "out of memory for the folds of %zu rows", n);
+    gsl_rng_set(rng, (unsigned long)seed);
+    for (size_t i = 0; i < n; i++) foldid[i] = i % nfolds + 1;
+    gsl_ran_shuffle(rng, foldid, n, sizeof *foldid);
+    gsl_rng_free(rng);
+    return PMS_OK;
+}
+
 void pms_rows_gather(const double *src, size_t p, const size_t *rows, size_t count, double *dst)
 {
     for (size_t r = 0; r < count; r++) memcpy(dst + r * p, src + rows[r] * p, p * sizeof *dst);

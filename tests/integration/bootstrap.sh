@@ -90,7 +90,7 @@ if Rscript "$ref" nnls "$fx/armpm/cbench-excerpt.tsv" "$tmp/cbad.csv" 2 "$ev" > 
     fail "a tampered NNLS refit passes"
 fi
 cpi --seed 5 --csv > "$tmp/cpi.csv"
-head -1 "$tmp/cpi.csv" | grep -q ',true_CPI,lower_coef_base,upper_coef_base,lower_coef_L1I_CACHE_REFILL,' ||
+head -1 "$tmp/cpi.csv" | grep -q ',true_CPI,multiplexed,lower_coef_base,upper_coef_base,lower_coef_L1I_CACHE_REFILL,' ||
     fail "cpistack CSV columns"
 cpi --seed 5 > "$tmp/cpi.txt"
 grep -q 'bootstrap 95% percentile intervals: 100 resamples of the 56 training intervals (moving blocks of 4, seed 5)' \

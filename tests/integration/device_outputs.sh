@@ -110,6 +110,9 @@ out_case json phase --json=@ "$bb"
 out_case xml phase --svg @ "$bb"
 out_case json phase --trace @ "$bb"
 out_case text phase --write-bb @ "$bb"
+out_case text phase --save-phases @ "$bb"
+out_case text phase --simpoints @ "$bb"
+out_case text phase --weights @ "$bb"
 
 tsv=$fx/armpm/cbench-excerpt.tsv
 cpi=(cpistack --group-by Benchmark --skip 2 "$tsv")
@@ -138,6 +141,18 @@ out_case json hotspot --truth "$tmp/truth" --json=@ "$tmp/h.data"
 sweep=(hotspot --truth "$tmp/truth" -e cpu-clock --sweep 100K,200K)
 out_case text "${sweep[@]}" --csv=@ -- "$tmp/hloop"
 out_case xml "${sweep[@]}" --svg @ -- "$tmp/hloop"
+
+# A program with the region markers writes its report at exit to PMS_REGION_OUT: a device
+# stays a device there too (before, a temporary file was renamed over it).
+regions=$PMS_BUILD_DIR/tests/example_regions
+PMS_REGION_EVENTS=page-faults PMS_REGION_OUT=$dev "$regions" -t 2 -p 10 >/dev/null 2>&1 || bad "regions into a device: exit $?"
+[ -c "$dev" ] || { bad "PMS_REGION_OUT turned the device node into $(stat -c %F "$dev")"; rm -f "$dev"; mknod -m 666 "$dev" c 1 3; }
+cat "$fifo" >"$tmp/came" &
+PMS_REGION_EVENTS=page-faults PMS_REGION_OUT=$fifo "$regions" -t 2 -p 10 >/dev/null 2>&1 || bad "regions into a FIFO: exit $?"
+wait $!
+[ -p "$fifo" ] || bad "PMS_REGION_OUT turned the FIFO into $(stat -c %F "$fifo")"
+why=$(validate json "$tmp/came" 2>&1) || bad "regions into a FIFO: the report is not whole: $why"
+echo "ok: PMS_REGION_OUT"
 
 out_case json list --json=@
 out_case json demo --steps record -o "$tmp/demo" --json=@

@@ -52,7 +52,7 @@ cmp "$tmp/plain.out" "$tmp/pipe.out"
   printf '# %0600d\n' 0
   printf '0 1000 A\n1000 2000 B\n2000 -5 C\n'
 } >"$tmp/truth.txt"
-expect_error 1 "truth.txt: line 4: expected \"start_ns end_ns label\"" $P phase --truth "$tmp/truth.txt" "$F/two.bb"
+expect_error 1 "truth.txt: line 4: expected \"start_ns end_ns label [tid]\"" $P phase --truth "$tmp/truth.txt" "$F/two.bb"
 
 # Fixed-shape files cut short: the last line lacks its newline.
 # (a file that stops inside its 3rd vector line would otherwise read as a shorter vector)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make install into a temporary prefix: the binary, a man page per subcommand made from
 # its --help and its reference page docs/<command>.md, and a pkg-config file that compiles
-# and links the phase monitor example.
+# and links the phase monitor example and the region markers' example (which writes its
+# per-region, per-thread report at exit).
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -55,6 +56,13 @@ cc "${sanitize[@]}" -o "$tmp/phase_monitor_static" "$PMS_SOURCE_DIR/docs/example
     $(pkg-config --static --libs pmuscope | sed 's/-lpmuscope /-l:libpmuscope.a /') || fail "the static link of docs/api.md fails"
 ! ldd "$tmp/phase_monitor_static" | grep -q libpmuscope || fail "the static link still needs libpmuscope.so"
 "$tmp/phase_monitor_static" --self | grep -q '^[0-9]* phase changes' || fail "the statically linked example does not run"
+# a program with the region markers and nothing else of pmuscope: its report at exit
+[ "$(grep -o '#include "pmuscope/[a-z_]*\.h"' "$PMS_SOURCE_DIR/docs/examples/regions.c")" = '#include "pmuscope/region.h"' ] ||
+    fail "docs/examples/regions.c includes more of pmuscope than region.h"
+build_installed "$tmp/regions" "$PMS_SOURCE_DIR/docs/examples/regions.c"
+PMS_REGION_EVENTS=page-faults PMS_REGION_OUT="$tmp/regions.json" "$tmp/regions" -t 2 -p 30 || fail "regions (installed) failed"
+[ "$(jq '[.regions[] | select(.region == "pages") | .events["page-faults"].value] | @csv' "$tmp/regions.json")" = '"30,30"' ] ||
+    fail "the installed regions program's report: $(cat "$tmp/regions.json")"
 # the installed demo finds the installed workloads (libexec/pmuscope) and runs on the installed data
 [ -x "$tmp/inst/libexec/pmuscope/phases" ] || fail "the workloads are not installed"
 fx=$tmp/inst/share/pmuscope/fixtures

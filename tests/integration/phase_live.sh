@@ -26,60 +26,52 @@ live() {
   $P phase "${opts[@]}" --truth "$tmp/trace" --csv="$tmp/live.csv" --json -o "$tmp/live.json" \
     -- "$PMS_WORKLOADS/phases" "$@" --trace "$tmp/trace" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
   jq -r '.intervals[].signature | map(tostring) | join(" ")' "$tmp/live.json" >"$tmp/signatures"
+  # the last interval, when it has fewer samples than half the first's, takes the nearest phase
+  local partial
+  partial=$(jq '.intervals | if (.[-1].samples * 2 < .[0].samples) then length else 0 end' "$tmp/live.json")
   "$PMS_BUILD_DIR/tests/phase_reclassify" "$(jq .settings.threshold_percent "$tmp/live.json")" \
     "$(jq .settings.signature_size "$tmp/live.json")" "$(jq .settings.cache_size "$tmp/live.json")" \
-    "$(jq .settings.transition_threshold "$tmp/live.json")" <"$tmp/signatures" >"$tmp/again"
+    "$(jq .settings.transition_threshold "$tmp/live.json")" "$partial" <"$tmp/signatures" >"$tmp/again"
   cut -d, -f6 "$tmp/live.csv" | tail -n +2 >"$tmp/labels"
   [ -s "$tmp/labels" ] && cmp "$tmp/labels" "$tmp/again" ||
     { echo "the live labels are not what the classifier gives their signatures again"; diff "$tmp/labels" "$tmp/again" | head; return 1; }
-  python3 - "$tmp/live.csv" "$tmp/live.json" "$*" <<'PY'
-import csv, json, sys
-from collections import Counter
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["truth"] != "-"]
-a, b = [r["phase"] for r in rows], [r["truth"] for r in rows]
-pairs = lambda c: sum(v * (v - 1) // 2 for v in c.values())
-index, ra, rb, total = pairs(Counter(zip(a, b))), pairs(Counter(a)), pairs(Counter(b)), len(a) * (len(a) - 1) // 2
-expected = ra * rb / total
-want = 1.0 if (ra + rb) / 2 == expected else (index - expected) / ((ra + rb) / 2 - expected)
-got = json.load(open(sys.argv[2]))["summary"]["adjusted_rand_index"]
-print("phases %s: %d intervals, labels as the classifier gives them again; adjusted Rand index %.3f against the "
-      "schedule over %d labelled ones (recomputed %.3f)" % (sys.argv[3], sum(1 for _ in open(sys.argv[1])) - 1, got,
-                                                            len(a), want))
-sys.exit(0 if len(a) >= 20 and abs(got - want) < 1e-9 else 1)
-PY
+  local out got rows
+  out=$(python3 "$PMS_SOURCE_DIR/tests/lib/phase_ari.py" "$tmp/live.csv" "$tmp/live.json") || return 1
+  read -r got rows <<<"$out"
+  echo "phases $*: $(($(wc -l <"$tmp/live.csv") - 1)) intervals, labels as the classifier gives them again; adjusted" \
+    "Rand index $got against the schedule over $rows labelled ones (recomputed from the CSV)"
+  [ "$rows" -ge 20 ]
 }
 
 # Fine sampling (cpu-clock every 50 us, 4 ms intervals of 80 samples, about +40% of CPU
-# time here) resolves the default sequence, whose shortest phase instances (B) last 25 ms.
+# time here) resolves the sequence of fixed work, whose shortest phase instances (B) last 25 ms.
 live -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 -- --units 1000 --repeat 2
 [ "$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$')" -gt 100 ]
 
 # The defaults for software events (what a machine without PMU gets: cpu-clock every 4 ms,
-# chosen for an overhead below 1%, intervals of 10 samples = 40 ms of task-clock, and with
-# 10 samples an interval the similarity threshold 50%) resolve phases of a few hundred ms:
-# A and D last about 300 ms and C 1.4 s at 4000 units; B (about 30 ms) is shorter than an
-# interval, so this run leaves it out (--sequence ACD): its instances only make mixed
-# intervals. The index is 0.9 or more in the median on an idle machine
-# (bench/bench-phase-ari.sh); the first interval of each phase is in the transition phase
-# until seen twice, and every phase boundary makes a mixed interval.
-live -e cpu-clock --interval-event task-clock -- --sequence ACD --units 4000 --repeat 2
-[ "$(jq .settings.threshold_percent "$tmp/live.json")" = 50 ]
+# chosen for an overhead below 1%, intervals of 7 samples = 28 ms of each thread's
+# task-clock, and with 7 samples an interval the similarity threshold 80%, no transition
+# wait, 256 signature entries) on the workload's defaults (200 ms phases): the index itself
+# is phase_defaults.sh's; here what holds on every run.
+live --
+[ "$(jq .settings.threshold_percent "$tmp/live.json")" = 80 ]
+[ "$(jq .settings.transition_threshold "$tmp/live.json")" = 1 ]
+[ "$(jq .settings.signature_size "$tmp/live.json")" = 256 ]
 
-# The CSV has a row per interval, every predictor, and truth labels from the trace.
-head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth"
-# Nearly every interval has a truth label (the count of intervals follows the workload's CPU
-# time, 36 to 50 here depending on the machine's load, so it is not asserted itself).
+# The CSV has a row per interval, every predictor, truth labels from the trace and the thread.
+head -1 "$tmp/live.csv" | grep -q "predicted_last,predicted_markov,predicted_ppm,predicted_run-length,confidence,next_multiple,truth,tid"
+# Nearly every interval has a truth label (the setup before the first phase has none).
 rows=$(($(wc -l <"$tmp/live.csv") - 1))
-labelled=$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ACD]$' || true)
-echo "$labelled of $rows intervals labelled A, C or D"
-[ "$rows" -ge 20 ] && [ "$labelled" -ge $((rows * 9 / 10)) ]
+labelled=$(cut -d, -f15 "$tmp/live.csv" | grep -c '^[ABCD]$' || true)
+echo "$labelled of $rows intervals labelled A to D"
+[ "$rows" -ge 60 ] && [ "$labelled" -ge $((rows * 9 / 10)) ]
 # The program is not pinned: it runs on either CPU, each with its own buffer and its own
-# task-clock count. The buffers are merged in time order and every 10 samples make an
-# interval: exactly 10 in every interval but the last, partial one, each sample one 4 ms
-# period of cpu-clock (size 40 ms).
-awk -F, 'NR > 2 && (last_n != 10 || last_size != 40000000) { bad++ } NR > 1 { last_n = $5; last_size = $4 }
-  END { printf "%d of %d intervals without exactly 10 samples (the last excepted)\n", bad, NR - 2; exit bad != 0 }' \
-  "$tmp/live.csv"
+# task-clock count. Its thread's own samples make its intervals: exactly 7 in every
+# interval but the last, partial one, each sample one 4 ms period of cpu-clock (size 28 ms),
+# and one thread id in every row (phases has one thread).
+awk -F, 'NR > 2 && (last_n != 7 || last_size != 28000000) { bad++ } NR > 1 { last_n = $5; last_size = $4; tid[$16] = 1 }
+  END { printf "%d of %d intervals without exactly 7 samples (the last excepted), %d threads\n", bad, NR - 2, length(tid)
+        exit bad != 0 || length(tid) != 1 }' "$tmp/live.csv"
 grep -Eq '"source": ".*/phases \(live: samples of cpu-clock, intervals of task-clock\)"' "$tmp/live.json"
 # The baseline beside the predictors: last value on the known labels, recounted here
 # from the CSV's truth column ("-" where an interval has no label).
@@ -89,8 +81,8 @@ got=$(jq '.summary.baseline_last_value_accuracy' "$tmp/live.json")
 awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; exit !(a >= 0 && d < 1e-6 && d > -1e-6) }' ||
   { echo "baseline $got, recounted $want"; exit 1; }
 
-# Dynamic intervals change the task-clock period: longer intervals on average, some of
-# them at the maximum of 8 base intervals.
+# Dynamic intervals merge base intervals (as many as the engine asks for): longer intervals
+# on average, some of them at the maximum of 8 base intervals.
 $P phase -e cpu-clock -c 50000 --interval-event task-clock --interval-size 4000000 --threshold 50 --grow 2 --max-interval 8 \
   --csv="$tmp/grow.csv" -q -- "$PMS_WORKLOADS/phases" --units 500 --repeat 2 >/dev/null
 mean() { awk -F, 'NR > 1 { s += $4; n++ } END { printf "%d", s / n }' "$1"; }
@@ -100,7 +92,7 @@ awk -F, 'NR > 1 && $4 >= 30000000 { big++ } END { exit !(big > 0) }' "$tmp/grow.
 
 # The defaults: branches and instructions with a PMU, cpu-clock and task-clock without;
 # randomised (exponential) sample periods.
-$P phase -q --randomize=exp -- "$PMS_WORKLOADS/phases" --units 100 --repeat 1 >"$tmp/default.txt"
+$P phase -q --randomize=exp -- "$PMS_WORKLOADS/phases" --ms 100 --repeat 1 >"$tmp/default.txt"
 grep -Eq "^summary of .*phases \(live: samples of (cpu-clock, intervals of task-clock|branches, intervals of instructions)\)" \
   "$tmp/default.txt"
 grep -Eq "^  intervals +[1-9]" "$tmp/default.txt"

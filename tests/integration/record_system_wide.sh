@@ -11,7 +11,7 @@ set -euo pipefail
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp # perf's build-id cache stays out of it
 fail() { echo "FAIL: $*"; exit 1; }
-work=("$PMS_WORKLOADS/phases" --repeat 2)
+work=("$PMS_WORKLOADS/phases" --units 250 --repeat 2)
 
 rc=0; "$PMUSCOPE" record -a -e cpu-clock:u -F 1000 -o "$tmp/all.data" -- "${work[@]}" > /dev/null 2> "$tmp/err" || rc=$?
 if [ "$rc" != 0 ] && grep -qi 'permission denied\|perf_event_paranoid' "$tmp/err"; then

@@ -5,8 +5,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # -I 100 -x, : time,value,unit,event,run time,running %,metric value,metric unit, times increasing, page-faults summing up
-"$PMUSCOPE" stat -I 100 -x, -o "$tmp/int.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --repeat 6
-"$PMUSCOPE" stat -x, -o "$tmp/tot.csv" -e page-faults -- "$PMS_WORKLOADS/phases" --repeat 6
+"$PMUSCOPE" stat -I 100 -x, -o "$tmp/int.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --units 250 --repeat 6
+"$PMUSCOPE" stat -x, -o "$tmp/tot.csv" -e page-faults -- "$PMS_WORKLOADS/phases" --units 250 --repeat 6
 awk -F, 'NF != 8 { print "bad line: " $0; bad = 1 }
          $4 == "page-faults" { if ($1 + 0 <= last) { print "time not increasing"; bad = 1 } last = $1 + 0; n++; sum += $2 }
          END { if (n < 5) { print "only " n " intervals"; bad = 1 } print n " intervals, page-faults " sum > "/dev/stderr"; exit bad }' \
@@ -17,13 +17,13 @@ awk -v a="$sum" -v b="$tot" 'BEGIN { d = (a > b ? a - b : b - a) / b; exit !(d <
     fail "intervals sum to $sum page-faults, a whole run counts $tot"
 
 # -I plain: perf's header, then "time value [unit] event # metric"
-"$PMUSCOPE" stat -I 100 -o "$tmp/int.txt" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --repeat 3
+"$PMUSCOPE" stat -I 100 -o "$tmp/int.txt" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --units 250 --repeat 3
 head -1 "$tmp/int.txt" | grep -q '^#           time             counts unit events$' || fail "plain -I header"
 grep -Eq '^ +[0-9]+\.[0-9]{9} +[0-9]+\.[0-9]{2} msec task-clock +# +[0-9.]+ CPUs utilized' "$tmp/int.txt" ||
     fail "plain -I task-clock line"
 
 # --wide: header time,<events as given>, one row per interval, numeric cells
-"$PMUSCOPE" stat -I 100 --wide -o "$tmp/wide.csv" -e 'task-clock,{page-faults,cs}' -- "$PMS_WORKLOADS/phases" --repeat 6
+"$PMUSCOPE" stat -I 100 --wide -o "$tmp/wide.csv" -e 'task-clock,{page-faults,cs}' -- "$PMS_WORKLOADS/phases" --units 250 --repeat 6
 [ "$(head -1 "$tmp/wide.csv")" = "time,task-clock,page-faults,cs" ] || fail "wide header: $(head -1 "$tmp/wide.csv")"
 rows=$(($(wc -l < "$tmp/wide.csv") - 1))
 [ "$rows" -ge 5 ] || fail "wide: only $rows rows"

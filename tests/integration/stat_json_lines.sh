@@ -6,7 +6,7 @@
 set -euo pipefail
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-cmd=("$PMS_WORKLOADS/phases" --repeat 3) # single-threaded, about 0.4 s of CPU
+cmd=("$PMS_WORKLOADS/phases" --units 250 --repeat 3) # single-threaded, about 0.4 s of CPU
 # cycles is <not supported> without a PMU (as here): then in both outputs.
 ev=task-clock,page-faults,cycles,duration_time
 

@@ -8,7 +8,7 @@
 set -euo pipefail
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-work=("$PMS_WORKLOADS/phases" --repeat 2)
+work=("$PMS_WORKLOADS/phases" --units 250 --repeat 2)
 ev=task-clock,page-faults
 
 rc=0; "$PMUSCOPE" stat -a -x, -o "$tmp/all.csv" -e "$ev" -- "${work[@]}" 2> "$tmp/err" || rc=$?

@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 . "$PMS_SOURCE_DIR/tests/lib/processes.sh"
 
 # -p: until the process ends
-"$PMS_WORKLOADS/phases" --repeat 8 > /dev/null &
+"$PMS_WORKLOADS/phases" --units 250 --repeat 8 > /dev/null &
 target=$!; pids+=("$target")
 wait_exec "$target" phases
 "$PMUSCOPE" stat -p "$target" -x, -o "$tmp/attach.csv" -e task-clock,page-faults
@@ -39,7 +39,7 @@ set +e; wait "$stat"; rc=$?; set -e
 grep -q "msec task-clock" "$tmp/intr.txt" || fail "no counts after Ctrl-C"
 
 # a target killed mid-run: counts printed, exit code 128+9
-"$PMUSCOPE" stat -x, -o "$tmp/killed.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --repeat 50 \
+"$PMUSCOPE" stat -x, -o "$tmp/killed.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --units 250 --repeat 50 \
     > /dev/null 2> "$tmp/killed.err" &
 stat=$!; pids+=("$stat")
 child=$(child_of "$stat" phases)

@@ -6,7 +6,7 @@ set -euo pipefail
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 ev=duration_time,user_time,system_time,task-clock
-cmd=("$PMS_WORKLOADS/phases" --repeat 3) # single-threaded, about 0.4 s of CPU
+cmd=("$PMS_WORKLOADS/phases" --units 250 --repeat 3) # single-threaded, about 0.4 s of CPU
 # unit,event,metric unit of -x, lines; system_time can be 0 (<not counted>, no metric) in one
 # run and not in the other, so its metric unit is left out.
 cols() { grep -v '^#' "$1" | grep . | awk -F, -v OFS=, '{ if ($3 == "system_time") $7 = ""; print $2, $3, $7 }'; }

@@ -5,8 +5,8 @@
 set -euo pipefail
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-perf stat -x, -o "$tmp/perf.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" >/dev/null
-"$PMUSCOPE" stat -x, -o "$tmp/pms.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" >/dev/null
+perf stat -x, -o "$tmp/perf.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --units 250 >/dev/null
+"$PMUSCOPE" stat -x, -o "$tmp/pms.csv" -e task-clock,page-faults -- "$PMS_WORKLOADS/phases" --units 250 >/dev/null
 
 field() { awk -F, -v ev="$2" -v col="$3" '$3 == ev { print $col }' "$1"; }
 perf_pf=$(field "$tmp/perf.csv" page-faults 1)

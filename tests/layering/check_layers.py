@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The layering of src/: util -> event, io, stats, symbol -> collect -> render -> the five
-methods (olr, cpistack, estimate, hotspot, phase) and diff (beside hotspot, whose profiles it
-reads) -> demo (which runs them all) -> cli. A file may include headers of its own layer
+methods (olr, cpistack, estimate, hotspot, phase), diff (beside hotspot, whose profiles it
+reads) and the region markers -> demo (which runs them all) -> cli. A file may include headers of its own layer
 or below, never above; no two modules include each other in a loop; and no .c files call
 each other's functions in a loop (a.c calls b.c, which calls a.c).
 
@@ -11,7 +11,8 @@ Usage: check_layers.py SOURCE_DIR"""
 import collections, os, re, sys
 
 LAYERS = {"util": 0, "event": 1, "io": 1, "stats": 1, "symbol": 1, "collect": 2, "render": 3,
-          "olr": 4, "cpistack": 4, "estimate": 4, "hotspot": 4, "phase": 4, "diff": 4, "demo": 5,
+          "olr": 4, "cpistack": 4, "estimate": 4, "hotspot": 4, "phase": 4, "diff": 4, "region": 4,
+          "demo": 5,
           "cli": 6}
 
 root = sys.argv[1]

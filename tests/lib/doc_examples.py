@@ -55,7 +55,9 @@ import tempfile
 
 FENCE = re.compile(r'^(\s*)(```+|~~~+)')
 DIRECTIVE = re.compile(r'^<!--\s*doc-example:\s*(.*?)\s*(-->)?\s*$')
-NUMBER = re.compile(r'0x[0-9a-fA-F]+|\b(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]+\b|'
+# Numbers: hex (0x.. or a word of hex digits holding a letter and a digit, but not the
+# mantissa of a number in e-notation such as 6e-29), decimals, e-notation.
+NUMBER = re.compile(r'0x[0-9a-fA-F]+|\b(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]+\b(?![-+]\d)|'
                     r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
 
 

@@ -1,7 +1,8 @@
-/* phase_reclassify THRESHOLD SIGNATURE_SIZE CACHE TRANSITION < SIGNATURES
+/* phase_reclassify THRESHOLD SIGNATURE_SIZE CACHE TRANSITION [PARTIAL_LINE] < SIGNATURES
  * Classifies normalised signatures again, one interval a line (SIGNATURE_SIZE numbers each,
  * as `pmuscope phase --json` prints them, exactly: %.17g), with the similarity classifier
- * of those settings, and prints each interval's phase, one a line. tests/integration/
+ * of those settings, and prints each interval's phase, one a line; line PARTIAL_LINE (a
+ * run's last interval cut short) takes the nearest known phase, as the engine does. tests/integration/
  * phase_live.sh checks that a live run's labels are what its own signatures give again:
  * the classifier is a function of its input, however the machine's load shaped that input. */
 #include "pmuscope/error.h"
@@ -12,8 +13,8 @@
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: phase_reclassify THRESHOLD SIGNATURE_SIZE CACHE TRANSITION < SIGNATURES\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: phase_reclassify THRESHOLD SIGNATURE_SIZE CACHE TRANSITION [PARTIAL_LINE] < SIGNATURES\n");
         return 2;
     }
     pms_classifier_config cfg;
@@ -22,6 +23,7 @@ int main(int argc, char **argv)
     cfg.signature_size = strtoul(argv[2], NULL, 10);
     cfg.cache_size = strtoul(argv[3], NULL, 10);
     cfg.transition_threshold = (unsigned)strtoul(argv[4], NULL, 10);
+    size_t partial = argc == 6 ? strtoul(argv[5], NULL, 10) : 0;
     pms_classifier *c;
     double *sig = calloc(cfg.signature_size ? cfg.signature_size : 1, sizeof *sig);
     if (!sig || pms_classifier_create(&c, &cfg)) {
@@ -39,7 +41,8 @@ int main(int argc, char **argv)
             break;
         }
         double distance;
-        int phase = pms_classifier_classify(c, sig, &distance);
+        int phase = line == partial ? pms_classifier_nearest(c, sig, &distance)
+                                    : pms_classifier_classify(c, sig, &distance);
         if (phase < 0) {
             fprintf(stderr, "phase_reclassify: line %zu: %s\n", line, pms_strerror());
             rc = 1;

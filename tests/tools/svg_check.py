@@ -22,7 +22,8 @@ Exit 0 when every check holds, 1 with one line per failure otherwise.
 
 Kinds (what the marks are compared with):
   sweep     --table hotspot --csv output
-  estimate  --json estimate --json output, --input the runs table it read
+  estimate  --json estimate --json output, --input the runs table it read (fit, test, held-out
+            and interval series)
   cpistack  --table cpistack --csv output [--input the interval table, --group-col, --skip]
   phase     --table phase --csv output, --json phase --json output
   olr       --table olr --csv output (segments), --input the samples as CSV (olr --samples),
@@ -559,9 +560,19 @@ class Estimate(Expect):
 
     def series(self, title, label, kind):
         name, part = label.rsplit(" ", 1)
+        if part == "interval":  # "LP 90% interval"
+            name = name.rsplit(" ", 1)[0]
         m = next((m for m in self.j["methods"] if m["method"].upper() == name.upper()), None)
         if m is None:
             return None
+        if part == "held-out":  # the fitting runs' held-out estimates (those the refits gave)
+            done = [(self.row[h["run"]][0] + 1, h["error_pct"]) for h in m["heldout"]["runs"] if h["error_pct"] is not None]
+            return dict(enumerate(done))
+        if part == "interval":  # each test run's interval as a box: its bounds as error % of its cycles
+            done = [(self.row[t["run"]][0] + 1 - 0.3, self.row[t["run"]][0] + 1 + 0.3,
+                     100 * (t["lower"] - t["measured"]) / t["measured"], 100 * (t["upper"] - t["measured"]) / t["measured"])
+                    for t in m["test"] if t["lower"] is not None and t["upper"] is not None]
+            return dict(enumerate(done))
         runs = self.j["train"] if part == "fit" else self.j["test"]
         out = {}
         for i, run in enumerate(runs):

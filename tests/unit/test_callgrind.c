@@ -27,6 +27,7 @@ static void test_two_parts_fixture(void **state)
     assert_int_equal(pms_callgrind_total(cg), 528);
     assert_int_equal(pms_callgrind_parts(cg), 2);
     assert_string_equal(pms_callgrind_command(cg), "./prog --x");
+    assert_int_equal(pms_callgrind_pid(cg), 42); /* "pid: 42" */
     pms_callgrind_free(cg);
 }
 
@@ -101,6 +102,7 @@ static void test_errors_name_line_and_expectation(void **state)
     expect_error("hello\n", "line 1", "expected a header");
     expect_error(HEAD "fn=(1) f\n0x10 1 5\njump=1 +4 *\nfn=(2) g\n", "line 7", "source position of the jump at line 6");
     expect_error("creator: x\n", "no \"events:\" header", NULL);
+    expect_error("pid: twelve\n" HEAD, "line 1", "expected a process id");
 }
 
 /* A truncated profile: the cost lines no longer add up to the summary. */

@@ -76,12 +76,23 @@ static void test_bad_runs_tables(void **state)
 {
     (void)state;
     expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,0,90\n", NULL, "line 3: run TEST2: cycles is 0");
-    expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,-5,90\n", NULL, "cycles is -5");
+    expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,-5,90\n", NULL,
+                      ":3:3: column 'cycles': expected a count (0 or more), found -5, a negative count");
+    expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,200,-1\n", NULL,
+                      ":3:4: column 'instructions': expected a count (0 or more), found -1, a negative count");
     expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,200,\n", NULL,
-                      ":3:4: column 'instructions': expected a number, found an empty or NaN cell");
+                      ":3:4: column 'instructions': expected a count (0 or more), found an empty or NaN cell");
     expect_read_error("run,size,cycles,instructions\nTEST1,1,100,50\nTEST2,2,,90\n", NULL,
-                      ":3:3: column 'cycles': expected a number, found an empty or NaN cell");
-    expect_read_error("run,cycles,instructions\nTEST1,100,50\nTEST2,200,<not counted>\n", NULL, "<not counted>");
+                      ":3:3: column 'cycles': expected a count (0 or more), found an empty or NaN cell");
+    expect_read_error("run,cycles,instructions\nTEST1,100,50\nTEST2,200,<not counted>\n", NULL,
+                      ":3:3: column 'instructions': expected a count (0 or more), found '<not counted>'");
+    /* one bad cell in a counter column: the counter is not left out unnoticed (it was: 12 counters became 11) */
+    expect_read_error("run,cycles,instructions,branches\nTEST1,100,50,7\nTEST2,200,90,abc\nTEST3,300,95,9\n", NULL,
+                      ":3:4: column 'branches': expected a count (0 or more), found 'abc'");
+    /* the ARM interval table read as runs: refused, naming the option that reads it */
+    expect_read_error("Timestamp\tBenchmark\tRun(#)\tCPU_CYCLES\tINST_RETIRED\n1481276182904018774\tbitcount\t1\t100\t50\n"
+                      "1481276183412774900\tbitcount\t1\t200\t90\n", NULL,
+                      "an interval table (the ARM cBench layout: first column 'Timestamp', 2 rows), not one row per run");
     expect_read_error("run,cycles,instructions\n", NULL, "no runs");
     expect_read_error("run,cycles,instructions\nTEST1,100,50\n", "cpu-cycles", "cpu-cycles");
     expect_read_error("run,cycles\nTEST1,100\n", NULL, "expected a run label, a cycles column and counter columns");

@@ -97,7 +97,10 @@ static void test_modifiers(void **state)
     assert_int_equal(ev.attr.precise_ip, 1);
     assert_false(ev.attr.exclude_kernel);
     expect_error("cycles:pppp", PMS_EINVAL, "too many 'p'");
-    expect_error("cycles:x", PMS_EINVAL, "unknown modifier 'x' in ':x' (expected u, k, h or p)");
+    ev = parse_ok("cycles:uD");
+    assert_true(ev.attr.pinned && ev.attr.exclude_kernel && !ev.attr.exclude_user);
+    assert_false(parse_ok("cycles:u").attr.pinned);
+    expect_error("cycles:x", PMS_EINVAL, "unknown modifier 'x' in ':x' (expected u, k, h, p or D)");
     expect_error("cycles:", PMS_EINVAL, "expected modifiers after ':'");
 }
 

@@ -5,13 +5,13 @@
  * states it deterministically: the expectation of OD at fixed sample counts NS, for an
  * ideal sampler that draws each sample at an executed instruction with probability
  * r_i / NI (what a period in instructions does on average), estimated as the mean over
- * R seeded draws: the same numbers on every run, whatever the machine's load.
+ * R seeded draws (pms_hotspot_ideal_sampler, the baseline hotspot --sweep prints beside
+ * every measure): the same numbers on every run, whatever the machine's load.
  * ctest-labels: no-sanitize
  * (valgrind cannot run the ASan-built workloads of the sanitizer build)
  */
 #include "pmuscope/error.h"
 #include "pmuscope/hotspot.h"
-#include "splitmix.h"
 #include "test_support.h"
 #include <limits.h>
 #include <math.h>
@@ -24,10 +24,6 @@
 typedef struct truth_run {
     char dir[PATH_MAX];
     pms_hotspot_truth *truth;
-    size_t n;            /* executed instructions */
-    uint64_t *cumulative; /* cumulative[i]: executions of instructions 0..i */
-    pms_hotspot_sample *at; /* each instruction as a sample site */
-    size_t *block_site;  /* the first instruction of instruction i's block */
 } truth_run;
 
 static void record(truth_run *tr, char *const argv[])
@@ -40,99 +36,36 @@ static void record(truth_run *tr, char *const argv[])
     if (rc)
         print_message("truth: %s\n", pms_strerror());
     assert_int_equal(rc, PMS_OK);
-    tr->n = pms_hotspot_truth_ninstructions(tr->truth);
-    tr->cumulative = malloc(tr->n * sizeof *tr->cumulative);
-    tr->at = malloc(tr->n * sizeof *tr->at);
-    tr->block_site = malloc(tr->n * sizeof *tr->block_site);
-    assert_non_null(tr->block_site);
-    assert_non_null(tr->cumulative);
-    assert_non_null(tr->at);
-    uint64_t sum = 0;
-    for (size_t i = 0; i < tr->n; i++) {
-        size_t o;
-        uint64_t off, count;
-        pms_hotspot_truth_instruction(tr->truth, i, &o, &off, &count);
-        sum += count;
-        tr->cumulative[i] = sum;
-        tr->at[i] = (pms_hotspot_sample){pms_hotspot_truth_object_path(tr->truth, o), NULL, off, 0};
-        pms_hotspot_fact f;
-        pms_hotspot_truth_lookup(tr->truth, o, off, &f);
-        size_t j = i; /* the block's first instruction: at or before i, in the same object */
-        while (j > 0 && tr->at[j].offset != f.block_offset)
-            j--;
-        tr->block_site[i] = j;
-    }
 }
 
 static void release(truth_run *tr)
 {
     pms_hotspot_truth_free(tr->truth);
-    free(tr->cumulative);
-    free(tr->at);
-    free(tr->block_site);
     pms_test_system("rm -rf '%s'", tr->dir);
 }
 
-/* The instruction of the x-th execution (0 <= x < NI). */
-static size_t instruction_at(const truth_run *tr, uint64_t x)
+/* The ideal sampler's mean measures over REPLICATES seeded draws of ns samples each (tau-b
+ * over the draws where it is defined); by_block: a sample lands on the first instruction
+ * of the block it drew. */
+static pms_hotspot_ideal ideal(const truth_run *tr, size_t ns, int by_block, uint64_t seed)
 {
-    size_t lo = 0, hi = tr->n - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (tr->cumulative[mid] > x)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
+    pms_hotspot_ideal_config cfg = {.draws = REPLICATES, .seed = seed, .at_block_start = by_block};
+    pms_hotspot_ideal out;
+    int rc = pms_hotspot_ideal_sampler(&out, tr->truth, ns, &cfg);
+    if (rc)
+        print_message("ideal sampler: %s\n", pms_strerror());
+    assert_int_equal(rc, PMS_OK);
+    assert_int_equal(out.draws, REPLICATES);
+    /* a range, its ends among the draws' values (a mean may lie outside it: a skewed spread) */
+    assert_true(out.od.low <= out.od.high && out.sc.low <= out.sc.high && out.nrmse_sr.low <= out.nrmse_sr.high);
+    assert_true(out.sc.low > 0 && out.sc.high <= 1);
+    return out;
 }
 
-/* The mean measures over REPLICATES draws of ns samples each (tau-b over the draws where it
- * is defined); by_block: a sample lands on the first instruction of the block it drew. */
-static pms_hotspot_measures mean_measures(const truth_run *tr, size_t ns, int by_block)
+static double mean_od(const truth_run *tr, size_t ns, int by_block, uint64_t seed)
 {
-    uint64_t ni = tr->cumulative[tr->n - 1];
-    uint64_t *hits = calloc(tr->n, sizeof *hits);
-    size_t *sampled = malloc(ns * sizeof *sampled);
-    pms_hotspot_sample *s = malloc(ns * sizeof *s);
-    assert_non_null(hits);
-    assert_non_null(sampled);
-    assert_non_null(s);
-    pms_hotspot_measures mean = {0};
-    size_t taus = 0;
-    for (int r = 0; r < REPLICATES; r++) {
-        size_t m = 0;
-        for (size_t k = 0; k < ns; k++) {
-            size_t i = instruction_at(tr, below(ni));
-            i = by_block ? tr->block_site[i] : i;
-            if (hits[i]++ == 0)
-                sampled[m++] = i;
-        }
-        for (size_t k = 0; k < m; k++) {
-            s[k] = tr->at[sampled[k]];
-            s[k].count = hits[sampled[k]];
-            hits[sampled[k]] = 0;
-        }
-        pms_hotspot_result res;
-        assert_int_equal(pms_hotspot_evaluate(tr->truth, s, m, 10, &res), 0);
-        assert_int_equal(res.unexecuted_samples, 0);
-        mean.od += res.measures.od / REPLICATES;
-        mean.nrmse_sr += res.measures.nrmse_sr / REPLICATES;
-        mean.sc += res.measures.sc / REPLICATES;
-        if (res.measures.kendall_tau == res.measures.kendall_tau) { /* not NaN */
-            mean.kendall_tau += res.measures.kendall_tau;
-            taus++;
-        }
-        pms_hotspot_result_free(&res);
-    }
-    mean.kendall_tau = taus ? mean.kendall_tau / (double)taus : NAN;
-    free(hits);
-    free(sampled);
-    free(s);
-    return mean;
+    return ideal(tr, ns, by_block, seed).od.mean;
 }
-
-static double mean_od(const truth_run *tr, size_t ns, int by_block) { return mean_measures(tr, ns, by_block).od; }
 
 #define NPOINTS 5
 static const size_t sample_counts[NPOINTS] = {4000, 1000, 250, 60, 15};
@@ -165,10 +98,9 @@ static int release_runs(void **state)
 /* Mean OD at each sample count, samples at instructions (instr) and at block starts (block). */
 static void od_by_samples(int run, double instr[NPOINTS], double block[NPOINTS])
 {
-    for (int k = 0; k < NPOINTS; k++) {
-        rng_state = 0x9e3779b97f4a7c15ULL + (uint64_t)k; /* each point its own seeded series */
-        instr[k] = mean_od(&runs[run], sample_counts[k], 0);
-        block[k] = mean_od(&runs[run], sample_counts[k], 1);
+    for (int k = 0; k < NPOINTS; k++) { /* each point its own seeded series */
+        instr[k] = mean_od(&runs[run], sample_counts[k], 0, 0x9e3779b97f4a7c15ULL + (uint64_t)k);
+        block[k] = mean_od(&runs[run], sample_counts[k], 1, 0x9e3779b97f4a7c15ULL + (uint64_t)k);
         print_message("%s: NS %4zu  mean OD %.5f (samples at instructions)  %.5f (at block starts)\n",
                       run_names[run], sample_counts[k], instr[k], block[k]);
     }
@@ -212,24 +144,55 @@ static const size_t sweep_counts[NSWEEP] = {2000, 500, 25};
 static void test_measures_expectation_sweep(void **state)
 {
     (void)state;
-    pms_hotspot_measures e[NSWEEP];
+    pms_hotspot_ideal e[NSWEEP];
     for (int k = 0; k < NSWEEP; k++) {
-        rng_state = 0x2545f4914f6cdd1dULL + (uint64_t)k;
-        e[k] = mean_measures(&runs[DEFAULT_RUN], sweep_counts[k], 0);
+        e[k] = ideal(&runs[DEFAULT_RUN], sweep_counts[k], 0, 0x2545f4914f6cdd1dULL + (uint64_t)k);
         print_message("hotspots: NS %4zu  NRMSE_SR %.4f  SC %.4f  OD %.4f  tau-b %.4f\n", sweep_counts[k],
-                      e[k].nrmse_sr, e[k].sc, e[k].od, e[k].kendall_tau);
+                      e[k].nrmse_sr.mean, e[k].sc.mean, e[k].od.mean, e[k].kendall_tau.mean);
     }
     for (int k = 0; k + 1 < NSWEEP; k++) {
-        assert_true(e[k].nrmse_sr < e[k + 1].nrmse_sr);
-        assert_true(e[k].sc > e[k + 1].sc);
-        assert_true(e[k].kendall_tau > e[k + 1].kendall_tau);
+        assert_true(e[k].nrmse_sr.mean < e[k + 1].nrmse_sr.mean);
+        assert_true(e[k].sc.mean > e[k + 1].sc.mean);
+        assert_true(e[k].kendall_tau.mean > e[k + 1].kendall_tau.mean);
     }
-    assert_true(e[1].od > e[2].od);
+    assert_true(e[1].od.mean > e[2].od.mean);
+}
+
+/* SC's expectation in closed form: instruction i is sampled at least once with probability
+ * 1 - (1 - p_i)^NS, p_i = r_i / sum r, and then adds r_i / NI. The draws' mean lies within
+ * four standard errors of it (the standard deviation read off the 95% range, 3.92 of them). */
+static void test_ideal_sc_expectation(void **state)
+{
+    (void)state;
+    const pms_hotspot_truth *t = runs[SPREAD_RUN].truth;
+    size_t n = pms_hotspot_truth_ninstructions(t);
+    double sum = 0, ni = (double)pms_hotspot_truth_instructions(t);
+    for (size_t i = 0; i < n; i++) {
+        size_t o;
+        uint64_t off, r;
+        pms_hotspot_truth_instruction(t, i, &o, &off, &r);
+        sum += (double)r;
+    }
+    for (int k = 0; k < NPOINTS; k++) {
+        double expect = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t o;
+            uint64_t off, r;
+            pms_hotspot_truth_instruction(t, i, &o, &off, &r);
+            expect += (double)r / ni * -expm1((double)sample_counts[k] * log1p(-(double)r / sum));
+        }
+        pms_hotspot_ideal id = ideal(&runs[SPREAD_RUN], sample_counts[k], 0, 7 + (uint64_t)k);
+        double se = (id.sc.high - id.sc.low) / 3.92 / sqrt(REPLICATES);
+        print_message("hotspots --spread: NS %4zu  SC %.5f over the draws, %.5f expected (standard error %.5f)\n",
+                      sample_counts[k], id.sc.mean, expect, se);
+        assert_true(fabs(id.sc.mean - expect) <= 4 * se + 1e-12);
+    }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ideal_sc_expectation),
         cmocka_unit_test(test_od_expectation_default),
         cmocka_unit_test(test_od_expectation_spread),
         cmocka_unit_test(test_measures_expectation_sweep),

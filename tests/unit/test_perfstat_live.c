@@ -24,7 +24,7 @@ static void run_perf(const char *out, const char *sep)
     char xopt[16] = "";
     if (sep) snprintf(xopt, sizeof xopt, "-x'%s'", sep);
     int rc = pms_test_system("perf stat -I 100 %s -o '%s' -e task-clock,page-faults,context-switches -- '%s' "
-                             "--repeat 4 >/dev/null 2>&1",
+                             "--units 250 --repeat 4 >/dev/null 2>&1",
                              xopt, out, workload());
     if (rc != 0) fail_msg("perf stat failed (exit %d): is linux-perf installed and perf_event_paranoid <= 2?", rc);
 }

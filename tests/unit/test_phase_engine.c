@@ -101,10 +101,12 @@ static void test_summary(void **state)
     /* metric 1 for A, 2 for B: phases are homogeneous */
     assert_close(s.intra_phase_cov, 0.0, 1e-12);
     assert_close(s.whole_cov, sqrt(1.5 / 8) / 1.25, 1e-12);
-    /* Run length has seen (B,1) -> A once: after the last B it predicts A. */
+    /* Run length has seen (B,1) -> A once: an entry seen once has confidence 1/3, below the
+     * default least confidence of 0.5, so after the last B it falls back to last value
+     * (with the old default of 0.3, which every entry passes, it used the entry). */
     assert_int_equal(ev.phase, 2);
-    assert_int_equal(ev.prediction.phase, 1);
-    assert_int_equal(ev.prediction.from_table, 1);
+    assert_int_equal(ev.prediction.phase, 2);
+    assert_int_equal(ev.prediction.from_table, 0);
     /* A ran 3 intervals last time: one interval into A again, 2 are expected to follow. */
     push(e, 'A', &ev);
     assert_close(ev.intervals_to_change, 2.0, 1e-12);
@@ -151,12 +153,38 @@ static void test_determinism(void **state)
     for (int k = 0; k < 2; k++) pms_phase_engine_destroy(e[k]);
 }
 
+/* A run's last interval, cut short: it takes the nearest known phase, however far, and
+ * founds none (its few samples cannot tell one); the classifier learns nothing from it. */
+static void test_partial_interval(void **state)
+{
+    (void)state;
+    pms_phase_engine *e = engine(1, 1);
+    pms_phase_event ev;
+    push(e, 'A', &ev);
+    push(e, 'B', &ev);
+    double sig[4] = {0, 0, 1, 3}; /* C and D: far from A and B (distance 2) */
+    pms_phase_interval iv = {.metric = NAN, .partial = 1};
+    assert_int_equal(pms_phase_engine_push_signature(e, sig, &iv, &ev), 0);
+    assert_true(ev.phase == 1 || ev.phase == 2);
+    assert_close(ev.distance, 2.0, 1e-12);
+    pms_phase_summary s;
+    pms_phase_engine_summary(e, &s);
+    assert_int_equal(s.phases, 2);
+    /* the same signature as a whole interval founds a phase of its own */
+    double again[4] = {0, 0, 1, 3};
+    iv.partial = 0;
+    assert_int_equal(pms_phase_engine_push_signature(e, again, &iv, &ev), 0);
+    assert_int_equal(ev.phase, 3);
+    pms_phase_engine_destroy(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_adjusted_rand_index), cmocka_unit_test(test_run_length_and_cov),
         cmocka_unit_test(test_dynamic_intervals),   cmocka_unit_test(test_summary),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_partial_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static volatile uint64_t sink;
@@ -72,6 +73,7 @@ static pms_phase_monitor_config config(counts *c, int own_thread)
     cfg.interval_event = "task-clock";
     cfg.interval_size = 5000000;   /* 5 ms */
     cfg.phase.classifier.threshold = 50;
+    cfg.phase.classifier.signature_size = 32;
     cfg.use_clockid = 1;
     cfg.clockid = CLOCK_MONOTONIC;
     cfg.own_thread = own_thread;
@@ -171,6 +173,101 @@ static void test_explicit_event_is_not_replaced(void **state)
     assert_non_null(strstr(pms_strerror(), "cycles"));
 }
 
+/* The monitor's reader thread runs the callbacks; here they burn CPU, so that a reader that
+ * was sampled would show up as a thread of its own. It is started before the events are
+ * opened: with inherit, threads created later inherit the events (before, the reader was
+ * one of them), and without, the process's threads are listed (the reader is left out). */
+typedef struct reader_seen {
+    pid_t reader;
+    size_t intervals;
+} reader_seen;
+
+static int burn_in_callback(const pms_phase_event *ev, void *user)
+{
+    (void)ev;
+    reader_seen *r = user;
+    if (!r->reader) r->reader = (pid_t)syscall(SYS_gettid); /* the last ones come at the stop, on ours */
+    r->intervals++;
+    for (double end = now_ms() + 3; now_ms() < end;) {}
+    return 0;
+}
+
+static void check_reader_not_sampled(int inherit)
+{
+    reader_seen r = {0};
+    pms_phase_monitor_config cfg;
+    pms_phase_monitor_config_default(&cfg);
+    cfg.sample_event = "cpu-clock";
+    cfg.sample_period = 250000; /* 0.25 ms: several samples in every 3 ms callback if it were sampled */
+    cfg.interval_event = "task-clock";
+    cfg.interval_size = 5000000;
+    cfg.inherit = inherit;
+    cfg.on_interval = burn_in_callback;
+    cfg.user = &r;
+    pms_phase_monitor *m;
+    if (pms_phase_monitor_open(&m, 0, &cfg)) fail_msg("open: %s", pms_strerror());
+    assert_int_equal(pms_phase_monitor_start(m), 0);
+    loop_hash(200);
+    assert_int_equal(pms_phase_monitor_stop(m), 0);
+    const pms_phase_threads *t = pms_phase_monitor_threads(m);
+    assert_true(r.intervals >= 10);
+    assert_int_not_equal(r.reader, 0);
+    assert_int_not_equal(r.reader, getpid());
+    for (size_t i = 0; i < pms_phase_threads_count(t); i++) {
+        pid_t tid;
+        pms_phase_threads_engine(t, i, &tid);
+        if (tid == r.reader) fail_msg("the reader thread %d was sampled (inherit %d)", (int)tid, inherit);
+    }
+    assert_non_null(pms_phase_threads_find(t, getpid())); /* the main thread was */
+    pms_phase_monitor_close(m);
+}
+
+static void test_reader_not_sampled(void **state)
+{
+    (void)state;
+    check_reader_not_sampled(1);
+    check_reader_not_sampled(0);
+}
+
+/* The first interval changes nothing: on_change comes from the second interval on (it
+ * came at interval 0, whose previous phase is -1). */
+typedef struct first_change {
+    int first_changed, changes_at_0;
+} first_change;
+
+static int note_first(const pms_phase_event *ev, void *user)
+{
+    first_change *f = user;
+    if (ev->index == 0) f->first_changed = ev->changed;
+    return 0;
+}
+
+static int note_change(const pms_phase_event *ev, void *user)
+{
+    first_change *f = user;
+    f->changes_at_0 += ev->index == 0;
+    return 0;
+}
+
+static void test_no_change_at_first_interval(void **state)
+{
+    (void)state;
+    first_change f = {.first_changed = -1};
+    counts unused = {0};
+    pms_phase_monitor_config cfg = config(&unused, 1);
+    cfg.on_interval = note_first;
+    cfg.on_change = note_change;
+    cfg.user = &f;
+    pms_phase_monitor *m;
+    if (pms_phase_monitor_open(&m, getpid(), &cfg)) fail_msg("open: %s", pms_strerror());
+    assert_int_equal(pms_phase_monitor_start(m), 0);
+    loop_hash(40);
+    assert_int_equal(pms_phase_monitor_stop(m), 0);
+    pms_phase_monitor_close(m);
+    assert_int_equal(f.first_changed, 0);
+    assert_int_equal(f.changes_at_0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +275,8 @@ int main(void)
         cmocka_unit_test(test_poll),
         cmocka_unit_test(test_callback_stops_the_monitor),
         cmocka_unit_test(test_explicit_event_is_not_replaced),
+        cmocka_unit_test(test_reader_not_sampled),
+        cmocka_unit_test(test_no_change_at_first_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,7 +95,35 @@ static void test_truth_schedule(void **state)
     const char bad[] = "100 200 A\n300 x B\n";
     path = pms_test_write_temp(".trace", bad, sizeof bad - 1);
     assert_int_equal(pms_phase_truth_load(&t, path), PMS_EFORMAT);
-    assert_non_null(strstr(pms_strerror(), "line 2: expected \"start_ns end_ns label\""));
+    assert_non_null(strstr(pms_strerror(), "line 2: expected \"start_ns end_ns label [tid]\""));
+    const char zero_tid[] = "100 200 A 0\n";
+    path = pms_test_write_temp(".trace", zero_tid, sizeof zero_tid - 1);
+    assert_int_equal(pms_phase_truth_load(&t, path), PMS_EFORMAT);
+}
+
+/* Two threads with opposite schedules (phases --threads 2 --trace): each interval is
+ * labelled by its own thread's spans; an instant by the span that holds it. */
+static void test_truth_per_thread(void **state)
+{
+    (void)state;
+    const char text[] = "100 200 A 7\n200 300 B 7\n100 200 B 8\n200 300 A 8\n400 500 C\n";
+    const char *path = pms_test_write_temp(".trace", text, sizeof text - 1);
+    pms_phase_truth *t;
+    assert_int_equal(pms_phase_truth_load(&t, path), 0);
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_thread_label(t, 7, 100, 190)), "A");
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_thread_label(t, 8, 100, 190)), "B");
+    /* without a thread: every span counts, A and B tie over [100, 200): the first label */
+    assert_int_equal(pms_phase_truth_thread_label(t, 0, 100, 200), pms_phase_truth_thread_label(t, 7, 100, 200));
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 8, 250, NULL)), "A");
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 7, 250, NULL)), "B");
+    assert_int_equal(pms_phase_truth_label_at(t, 7, 300, NULL), -1); /* spans are [start, end) */
+    size_t span = 99;
+    assert_int_equal(pms_phase_truth_label_at(t, 8, 150, &span), pms_phase_truth_label_at(t, 7, 250, NULL));
+    assert_int_equal(span, 2);
+    assert_int_equal(pms_phase_truth_nspans(t), 5);
+    /* a span without a thread id holds for every thread */
+    assert_string_equal(pms_phase_truth_name(t, pms_phase_truth_label_at(t, 9, 450, NULL)), "C");
+    pms_phase_truth_free(t);
 }
 
 int main(void)
@@ -104,6 +132,7 @@ int main(void)
         cmocka_unit_test(test_bbv_replay_finds_the_two_loops),
         cmocka_unit_test(test_bbv_replay_merges_for_dynamic_intervals),
         cmocka_unit_test(test_truth_schedule),
+        cmocka_unit_test(test_truth_per_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,7 +62,7 @@ static void test_interval_outputs_read_back(void **state)
     /* the phases workload: about 0.2 s, its page faults at the start */
     char prog[1024];
     snprintf(prog, sizeof prog, "%s/phases", getenv("PMS_WORKLOADS") ? getenv("PMS_WORKLOADS") : "workloads");
-    char *argv[] = {prog, "--repeat", "1", NULL};
+    char *argv[] = {prog, "--units", "250", "--repeat", "1", NULL};
     pms_count tot[2];
     pms_measure_result res;
     pms_measure_opts o = {.interval_ms = 50, .on_interval = on_interval, .ctx = &w};

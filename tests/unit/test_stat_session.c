@@ -106,12 +106,14 @@ static void test_json_of_sizes_and_totals(void **state)
     pms_json_array_end(&j);
     pms_json_finish(&j);
     fclose(f);
-    const char *pf = "{\"event\":\"page-faults\",\"value\":7,\"unit\":\"\",\"state\":\"counted\",\"run_time_ns\":1000,"
+    const char *pf = "{\"event\":\"page-faults\",\"value\":7,\"unit\":\"\",\"uncertainty\":0,\"multiplexed\":false,"
+                     "\"state\":\"counted\",\"run_time_ns\":1000,"
                      "\"running_pct\":100";
     char want[2048];
     snprintf(want, sizeof want,
              "[{\"run\":\"TEST5\",\"size\":5,\"counts\":[{\"event\":\"task-clock\",\"value\":2,\"unit\":\"msec\","
-             "\"state\":\"counted\",\"run_time_ns\":1000,\"running_pct\":100},%s,\"metric\":3.5,"
+             "\"uncertainty\":0,\"multiplexed\":false,\"state\":\"counted\",\"run_time_ns\":1000,\"running_pct\":100},%s,"
+             "\"metric\":3.5,"
              "\"metric_unit\":\"K/sec\"}],\"anchor_cv_pct\":{\"task-clock\":1.5}},{\"time\":0.25,\"counts\":[%s}]},"
              "{\"counts\":[%s}],\"elapsed_s\":0.5,\"runs\":3,\"notes\":[\"a note\"]}]\n",
              pf, pf, pf); /* 7 page faults in 2 ms of task-clock: 3.5 K/sec */

@@ -49,7 +49,8 @@ static void test_csv_matches_perf_columns(void **state)
 static void test_plain_layout(void **state)
 {
     (void)state;
-    /* multiplexed: raw 1000 running half the time -> 2000, "(50.00%)" */
+    /* multiplexed: raw 24 running half the time -> 48, "(50.00%)"; with no windows known, the
+     * uncertainty is the whole unseen part, 24: 50% */
     pms_stat_value v[2] = {value("task-clock", 960000, 960000, 960000), value("page-faults", 24, 1000, 500)};
     assert_close(v[1].value, 48.0, 0);
     pms_stat_summary s = {.target = "'true'", .runs = 1, .elapsed_s = 0.001791045, .has_rusage = true,
@@ -63,7 +64,8 @@ static void test_plain_layout(void **state)
     assert_string_equal(buf,
                         "\n Performance counter stats for 'true':\n\n"
                         "              0.96 msec task-clock                       #    0.536 CPUs utilized          \n"
-                        "                48      page-faults                      #   50.000 K/sec                    (50.00%)\n"
+                        "                48      page-faults                      #   50.000 K/sec                    "
+                        "( +- 50.00% multiplexing )  (50.00%)\n"
                         "\n       0.001791045 seconds time elapsed\n"
                         "\n       0.001738000 seconds user\n       0.000000000 seconds sys\n\n");
     free(buf);
@@ -107,6 +109,12 @@ static void test_average_runs(void **state)
     assert_close(avg.rel_stddev, 100.0 * 2.0 / sqrt(3.0) / 12.0, 1e-9);
     assert_close(pms_stat_cv(runs, 3, 1, 0), 100.0 * 2.0 / 12.0, 1e-9);
     assert_true(isnan(pms_stat_cv(runs, 1, 1, 0)));
+    /* a mean of 0 (a CPU that never faulted in -a -A -r 2): perf's rel_stddev_stats prints 0.00%, not nothing */
+    pms_stat_value zero[2] = {value("page-faults", 0, 5, 5), value("page-faults", 0, 5, 5)};
+    assert_int_equal(pms_stat_average_runs(zero, 2, 1, &avg), PMS_OK);
+    assert_true(avg.rel_stddev == 0.0);
+    assert_int_equal(pms_stat_average_runs(zero, 1, 1, &avg), PMS_OK);
+    assert_true(isnan(avg.rel_stddev));
 }
 
 static void test_wide_and_runs_tables(void **state)

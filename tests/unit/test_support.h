@@ -24,4 +24,7 @@ pms_stat_value pms_test_stat_value(const char *spec, uint64_t raw, uint64_t enab
 /* Drains sampler s into fn until the child pid exits, then what is left; asserts that it
  * exited with status 0. */
 void pms_test_sample_until_exit(pms_sampler *s, pid_t pid, pms_record_fn fn, void *ctx);
+/* Stores a byte in each of the n pages from p, unchecked by AddressSanitizer (whose shadow
+ * memory would fault pages of its own): n page faults where the pages are fresh. */
+void pms_test_touch_pages(char *p, size_t n);
 #endif

@@ -272,9 +272,9 @@ static void check_command(const char *program, const char *args, const char *hot
         snprintf(dir, sizeof dir, "%s/truth%d", r.dir, branches);
         pms__truth_job job;
         pms_hotspot_truth *t = NULL;
-        int rc = pms__truth_record_start(&job, dir, argv, branches);
+        int rc = pms__truth_record_start(&job, dir, argv, branches, NULL);
         if (rc == PMS_OK)
-            rc = pms__truth_record_finish(&job);
+            rc = pms__truth_record_finish(&job, NULL);
         if (rc == PMS_OK)
             rc = pms_hotspot_truth_load(&t, dir);
         if (rc)

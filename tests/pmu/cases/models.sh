@@ -10,7 +10,9 @@ need_pmu
 pmuscope stat --schedule=runs --anchor cycles:u,instructions:u --sizes 1-8 -e page-faults -o out/runs.csv \
     -- sizes 2> out/runs.err || fail "stat --schedule=runs: $(cat out/runs.err)"
 cat out/runs.csv
-[ "$(head -1 out/runs.csv)" = "run,size,cycles:u,instructions:u,page-faults" ] || fail "runs table header: $(head -1 out/runs.csv)"
+# each hardware event has its multiplexing uncertainty beside it (0: --schedule=runs fits the counters)
+[ "$(head -1 out/runs.csv)" = "run,size,cycles:u,uncertainty(cycles:u),instructions:u,uncertainty(instructions:u),page-faults" ] ||
+    fail "runs table header: $(head -1 out/runs.csv)"
 [ "$(grep -c '^TEST' out/runs.csv)" = 8 ] || fail "not 8 runs"
 pmuscope estimate out/runs.csv --test 7-8 --cycles cycles:u --ignore size > out/estimate.txt 2>&1 ||
     fail "estimate: $(cat out/estimate.txt)"
@@ -20,11 +22,12 @@ pmuscope stat -I 20 -x, -e cycles:u,instructions:u,page-faults -o out/intervals.
 pmuscope cpistack -e page-faults out/intervals.csv > out/cpistack.txt 2>&1 || fail "cpistack: $(cat out/cpistack.txt)"
 sed -n '/^intervals:/p; /^Test RMSE/p; /^CPI stack/,$p' out/cpistack.txt
 if [ "$guest" = 1 ]; then
-    awk -F, 'NR > 1 && ($3 != $4 || $4 <= prev) { print "FAIL: " $0 " (cycles:u != instructions:u, or not growing)"; bad = 1 }
-             NR > 1 { prev = $4 } END { exit bad }' out/runs.csv || exit 1
-    # The error % of the two held-out runs (columns 4 and 5 of the LP and MRA rows): none
-    # beyond rounding, and LP's model is instructions:u x 1.
-    awk '($1 == "LP" || $1 == "MRA") && NF == 5 { n++; for (i = 4; i <= 5; i++) if ($i > 1e-9 || $i < -1e-9) { print "FAIL: " $0; bad = 1 } }
+    awk -F, 'NR > 1 && ($3 != $5 || $5 <= prev || $4 != 0 || $6 != 0) {
+                 print "FAIL: " $0 " (cycles:u != instructions:u, not growing, or multiplexed)"; bad = 1 }
+             NR > 1 { prev = $5 } END { exit bad }' out/runs.csv || exit 1
+    # The errors of the LP and MRA rows (held-out, test and fit |err| %, then the error % of
+    # each test run: columns 3 to 7): none beyond rounding, and LP's model is instructions:u x 1.
+    awk '($1 == "LP" || $1 == "MRA") && NF == 7 { n++; for (i = 3; i <= 7; i++) if ($i > 1e-9 || $i < -1e-9) { print "FAIL: " $0; bad = 1 } }
          END { if (n != 2) { print "FAIL: no LP and MRA rows"; bad = 1 } exit bad }' out/estimate.txt || exit 1
     grep -Eq '^  instructions:u +1$' out/estimate.txt || fail "LP's coefficient of instructions:u is not 1"
     awk '/^intervals:/ && $2 < 20 { print "FAIL: " $0; bad = 1 }

@@ -18,9 +18,10 @@ awk -F, -v exact="$exact" '
     END { if (NR != 10) { print "FAIL: " NR " rows"; bad = 1 }
           if (!shared) { print "FAIL: no event was multiplexed"; bad = 1 }
           exit bad }' out/mux.csv || exit 1
-# The share as perf prints it in its table: "(NN.NN%)" at the end of a multiplexed row.
+# The share as perf prints it in its table: "(NN.NN%)" at the end of a multiplexed row, after
+# pmuscope's "( +- x% multiplexing )".
 like_perf pmuscope stat -e "$ten" -- loop 1000000 2> out/mux.txt
-grep -Eq '^ +[0-9]+ +r8:u +\([0-9]+\.[0-9]{2}%\)$|^ +[0-9]+ +instructions:u +\([0-9]+\.[0-9]{2}%\)$' out/mux.txt ||
+grep -Eq '^ +[0-9]+ +(r8|instructions):u +\( \+- [0-9]+\.[0-9]{2}% multiplexing \)  \([0-9]+\.[0-9]{2}%\)$' out/mux.txt ||
     fail "no (NN.NN%) share: $(cat out/mux.txt)"
 
 # The counters' capacity, probed by --schedule=runs beside its anchors cycles and instructions:

@@ -20,4 +20,4 @@ rec() {
     echo "$name: $n samples of cycles and instructions:u"
 }
 rec sizes sizes 8
-rec phases phases --repeat 2
+rec phases phases --units 250 --repeat 2

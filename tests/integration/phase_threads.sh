@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Per-thread phases: two threads of one process with opposite schedules (phases --threads 2
+# --sequence AD: one runs A while the other runs D). Merged into one stream every interval
+# would hold both and be one phase; each thread has its own intervals, its own engine and
+# its id in every row, and each finds its own phases (adjusted Rand index at least 0.9
+# against its own schedule, labels from the trace's tid column). --tid TID follows that thread
+# alone (perf_event_open on the thread, not inherited), a thread id given to -p too. A
+# recording of the same workload by perf replays per thread as well; with --shared-phases
+# the threads share one phase table, so that A has one id in both.
+# ctest-labels: serial
+set -euo pipefail
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+P=$PMUSCOPE
+W=("$PMS_WORKLOADS/phases" --threads 2 --sequence AD --ms 400 --repeat 2)
+
+# Each thread's index from the JSON, checked against the one recomputed from the CSV over
+# that thread's rows; prints "tid index labelled" per thread.
+per_thread() { python3 "$PMS_SOURCE_DIR/tests/lib/phase_ari.py" "$1.csv" "$1.json" --per-thread; }
+
+at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+# Live, launched: two threads, each its own phases.
+$P phase --truth "$tmp/trace" --csv="$tmp/live.csv" --json -o "$tmp/live.json" -- "${W[@]}" --trace "$tmp/trace" \
+  2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+per_thread "$tmp/live" >"$tmp/aris"
+sed 's/^/live: thread /' "$tmp/aris"
+[ "$(wc -l <"$tmp/aris")" -eq 2 ] || { echo "FAIL: $(wc -l <"$tmp/aris") threads, expected 2"; exit 1; }
+while read -r tid a n; do
+  at_least "$a" 0.9 || { echo "FAIL: thread $tid: adjusted Rand index $a over $n intervals"; exit 1; }
+  # each thread's own rows: A and D each its own phase
+  [ "$(awk -F, -v t="$tid" 'NR > 1 && $16 == t && $15 ~ /^[AD]$/ { print $15, $6 }' "$tmp/live.csv" | sort -u |
+      awk '{ p[$1] = p[$1] " " $2 } END { print (p["A"] != p["D"]) }')" = 1 ]
+done <"$tmp/aris"
+# the main thread's id is the process's; every row one of the two threads
+[ "$(awk -F, 'NR > 1 { t[$16] = 1 } END { print length(t) }' "$tmp/live.csv")" = 2 ]
+grep -q "^  threads             2, each with a phase table of its own" <($P phase -q --truth "$tmp/trace" \
+  -- "${W[@]}" --ms 50 --repeat 1 --trace "$tmp/trace")
+
+# --tid: one thread of a running process, alone; a thread id given to -p likewise.
+for opt in --tid -p; do
+  "${W[@]}" --ms 100 >/dev/null &
+  pid=$!
+  pids+=("$pid")
+  for _ in $(seq 100); do [ "$(ls "/proc/$pid/task" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.05; done
+  other=$(ls "/proc/$pid/task" | grep -vx "$pid" | head -1)
+  [ -n "$other" ] || { echo "FAIL: no second thread in $pid"; exit 1; }
+  $P phase "$opt" "$other" --csv="$tmp/one.csv" --json -o "$tmp/one.json" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+  wait "$pid"
+  grep -q '"source": "thread '"$other"' (live' "$tmp/one.json"
+  tids=$(awk -F, 'NR > 1 { print $NF }' "$tmp/one.csv" | sort -u | tr '\n' ' ')
+  [ "$tids" = "$other " ] || { echo "FAIL: $opt $other: rows of threads $tids"; exit 1; }
+  echo "$opt $other: $(($(wc -l <"$tmp/one.csv") - 1)) intervals, all of that thread (of process $pid)"
+done
+rc=0
+$P phase --tid "$other" -q >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] && grep -q "no thread with id $other" "$tmp/err" || { echo "FAIL: a thread that is gone: $rc $(cat "$tmp/err")"; exit 1; }
+
+# perf's recording of the same workload, replayed: each thread its own intervals; shared
+# table: one id per phase in both.
+perf record -q -k mono -e cpu-clock/period=4000000/ -o "$tmp/perf.data" -- "${W[@]}" --trace "$tmp/p.trace" \
+  >/dev/null 2>"$tmp/perf.err" || { cat "$tmp/perf.err"; exit 1; }
+$P phase --truth "$tmp/p.trace" --csv="$tmp/replay.csv" --json -o "$tmp/replay.json" "$tmp/perf.data"
+per_thread "$tmp/replay" | sed 's/^/perf.data: thread /' | tee "$tmp/aris"
+while read -r _ tid a _; do at_least "$a" 0.9 || { echo "FAIL: replay, thread $tid: $a"; exit 1; }; done <"$tmp/aris"
+$P phase --shared-phases --truth "$tmp/p.trace" --csv="$tmp/shared.csv" --json -o "$tmp/shared.json" "$tmp/perf.data"
+jq -e '.settings.shared_table' "$tmp/shared.json" >/dev/null
+# the most frequent phase of A's intervals is the same in both threads, and D's too, and differs from A's
+awk -F, 'NR > 1 && $15 ~ /^[AD]$/ { n[$16 " " $15 " " $6]++ }
+  END { for (k in n) { split(k, f, " "); key = f[1] " " f[2]; if (n[k] > best[key]) { best[key] = n[k]; top[key] = f[3] } }
+        for (key in top) { split(key, f, " "); ids[f[2]] = ids[f[2]] " " top[key] }
+        printf "shared table: phase of A per thread:%s; of D:%s\n", ids["A"], ids["D"]
+        split(ids["A"], a, " "); split(ids["D"], d, " ")
+        exit !(length(a) == 2 && a[1] == a[2] && d[1] == d[2] && a[1] != d[1]) }' "$tmp/shared.csv"
+jq -e '.summary.adjusted_rand_index >= 0.9' "$tmp/shared.json" >/dev/null ||
+  { echo "FAIL: shared table: adjusted Rand index $(jq .summary.adjusted_rand_index "$tmp/shared.json")"; exit 1; }
+echo "phase_threads: ok"

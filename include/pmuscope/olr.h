@@ -44,6 +44,9 @@ extern "C" {
 
 typedef enum pms_olr_method { PMS_OLR_WM = 0, PMS_OLR_OPT = 1 } pms_olr_method;
 
+/* The most counters one fit takes (and a segment file holds). */
+#define PMS_OLR_MAX_COUNTERS 4096
+
 /* How a counter's eps is given (opt). RANGE and STEP need the stream's extent:
  * convert them with pms_olr_eps_resolve() before pms_olr_create(). */
 typedef enum pms_olr_eps_unit {
@@ -62,7 +65,7 @@ typedef struct pms_olr_counter_options {
 
 typedef struct pms_olr_options {
     pms_olr_method method;
-    size_t ncounters;       /* k >= 1 */
+    size_t ncounters;       /* k: 1 to PMS_OLR_MAX_COUNTERS */
     int per_counter;        /* 0: all counters break together when any breaks (the paper's
                              * extension); 1: each counter has its own segments */
     double alpha;           /* wm: relative test while a line has 2 points (0.01) */

@@ -33,13 +33,22 @@ typedef struct pms_olr_live pms_olr_live;
 
 /* segments: where the segments go, opened by the caller: the segment file (written as
  * segments close, finished by pms_olr_live_finish), or with opt->csv the CSV (header now,
- * then one row per closed segment). */
+ * then one row per closed segment). At each checkpoint of the recording the segment file
+ * gets its checkpoint (pms_olr_writer_checkpoint) and the stream is flushed. */
 int pms_olr_live_create(pms_olr_live **out, const pms_olr_live_options *opt, FILE *segments);
+/* The same into the file at path, which the fit writes itself as the recording writes its
+ * perf.data: beside path until the first checkpoint that holds a sample, then in place
+ * (a file that was there kept as path.old), its checkpoints flushed every second, so that
+ * a recording killed leaves path readable up to its last checkpoint (pmuscope olr --decode
+ * says where it stopped); pms_olr_live_finish completes it. A fit that fails before its
+ * first checkpoint leaves path as it was. A device or FIFO is written in place. */
+int pms_olr_live_open(pms_olr_live **out, const pms_olr_live_options *opt, const char *path);
 /* The tap to put in pms_record_config (its ctx is l). */
 int pms_olr_live_tap(pms_record_tap *out, pms_olr_live *l);
-/* After the recording: fits the samples still waiting and closes the last segments.
- * PMS_OK, or the status the fit stopped with (the message says why: the regression
- * stopped, or there were no samples to fit). */
+/* After the recording: fits the samples still waiting, closes the last segments and (with
+ * pms_olr_live_open) puts the file in place. PMS_OK, or the status the fit stopped with
+ * (the message says why: "cannot write PATH: reason", the regression stopped, or there
+ * were no samples to fit). */
 int pms_olr_live_finish(pms_olr_live *l);
 
 typedef struct pms_olr_live_stats {

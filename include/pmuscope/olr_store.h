@@ -21,7 +21,8 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default) /* the public API: exported from libpmuscope.so */
 
-#define PMS_OLR_STORE_VERSION 4u /* the version written; the reader reads 1 to 4 */
+#define PMS_OLR_STORE_VERSION 4u /* the version written (5 with checkpoints); the reader reads 1 to 5 */
+#define PMS_OLR_STORE_VERSION_CHECKPOINTS 5u /* a file with checkpoints (C chunks): a live recording's */
 
 typedef struct pms_olr_store_options {
     int keep_x;     /* 1 (default): x stored (byte planes of its steps or of their changes);
@@ -38,6 +39,7 @@ typedef struct pms_olr_store_options {
                      * in mixed_cut */
     int encoding;   /* how opt's counters are stored: PMS_OLR_ENCODING_AUTO (default: each
                      * counter the smaller of the two), _SEGMENTS or _PREDICTIVE */
+    int checkpoints; /* 1: pms_olr_writer_checkpoint will be called (a version 5 file; x kept) */
 } pms_olr_store_options;
 
 /* A counter is stored as line segments (with residuals in a lossless file) or by
@@ -83,6 +85,13 @@ int pms_olr_writer_add_sample(pms_olr_writer *w, uint64_t x, const uint64_t *y);
 int pms_olr_writer_add_segment(pms_olr_writer *w, const pms_olr_segment *s);
 /* Writes what is left and the end chunk; a write error names WHERE. */
 int pms_olr_writer_finish(pms_olr_writer *w);
+/* With so->checkpoints: writes every chunk of what is stored so far (the x of every sample,
+ * each counter's closed segments or codes) and a checkpoint chunk, and flushes OUT: should
+ * the writer be killed from here on, a reader decodes the file up to this checkpoint (the
+ * samples every counter's chunks cover) and says that it stopped there. A counter of opt
+ * whose encoding is not chosen yet and none of whose segments has closed waits for a later
+ * checkpoint. A recording calls it at each of its perf.data's syncs (pmuscope/olr_live.h). */
+int pms_olr_writer_checkpoint(pms_olr_writer *w);
 void pms_olr_writer_get_stats(const pms_olr_writer *w, pms_olr_store_stats *out);
 void pms_olr_writer_destroy(pms_olr_writer *w);
 
@@ -111,6 +120,10 @@ typedef struct pms_olr_stored {
                                 * predictive counter */
     uint64_t **value;          /* k: a predictive counter's n decoded values (its nseg is 0), or
                                 * NULL for a counter of segments */
+    int stopped;               /* 1: the file has no end chunk, its writer stopped (was killed)
+                                * after a checkpoint (version 5): n is the samples up to the last
+                                * one, and the file's bytes from stopped_at on were not read */
+    uint64_t stopped_at;
 } pms_olr_stored;
 
 /* Reads and checks a whole file (or SIZE bytes at DATA, named WHERE). Errors name the file,

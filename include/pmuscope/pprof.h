@@ -42,9 +42,21 @@ typedef struct pms_pprof_options {
  * failure leaves a file that was at `out` as it was). options may be NULL. */
 int pms_pprof_write_perfdata(const char *out, const char *perfdata, const pms_pprof_options *options);
 
-/* Whether the file at path starts as a pprof profile (gzip's magic, or a raw
- * profile.proto message). Fails only when it cannot be read. */
+/* Whether the file at path starts as a pprof profile (gzip's header and data, or a raw
+ * profile.proto message: Profile's fields, each with its wire type). Fails only when it
+ * cannot be read. */
 int pms_pprof_sniff(bool *out, const char *path);
+
+/* What a profile input holds, for the commands that take either. */
+typedef enum pms_profile_kind { PMS_PROFILE_PERFDATA, PMS_PROFILE_PPROF } pms_profile_kind;
+/* Tells a perf.data from a pprof profile by the file's first bytes: a perf.data magic of
+ * any version, or fewer than 8 bytes that start one (a perf.data cut short, which the
+ * perf.data reader names), is a perf.data; gzip's or Profile's first fields a pprof
+ * profile. Anything else fails with PMS_EFORMAT: "PATH: neither a perf.data file (no
+ * PERFILE2 magic at offset 0) nor a pprof profile (offset N: expected ...)". A path that is
+ * not a regular file (a pipe, a device) is taken for a perf.data unlooked at: looking would
+ * take its first bytes, and the perf.data reader checks them before anything else. */
+int pms_profile_sniff(pms_profile_kind *out, const char *path);
 
 /* One row of a pprof hotspot table: a function (name and file) and its flat value. */
 typedef struct pms_pprof_row {

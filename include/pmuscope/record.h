@@ -10,12 +10,15 @@
  * while recording, so a crash of the caller loses at most the last second).
  *
  * No recording loses a file that was there: the file is written beside the output as
- * OUTPUT.tmp-XXXXXX and renamed to OUTPUT at the first sync that finds it holding a
- * sample (from then on a crash of the caller leaves OUTPUT readable) or at the end. A
+ * OUTPUT.tmp-XXXXXX and renamed to OUTPUT at the first sync that finds it the record of a
+ * sample (one a tap left out of the file counts) (from then on a crash of the caller leaves OUTPUT readable) or at the end. A
  * non-empty OUTPUT that was there is kept as OUTPUT.old, as perf record does; a
- * recording that fails before its first sample leaves OUTPUT untouched and no temporary
- * file (one killed before its first sync leaves the temporary file). An OUTPUT that
- * exists and is not a regular file (a device) is written in place.
+ * recording that fails, or is stopped (*stop), before its first sample leaves OUTPUT
+ * untouched and no temporary file (one killed before its first sync leaves the temporary
+ * file). A launched command dies with the caller (pmuscope/target.h). An OUTPUT that
+ * exists and is not a regular file (a device, a FIFO) is written in place, never replaced;
+ * one that cannot seek (a FIFO) gets perf's pipe format, as "-" does. A symbolic link is
+ * followed to the file it names.
  *
  * A tap sees every record as it is drained, before it is written, and may leave it out
  * of the file: the online line-segment fitter (pmuscope/olr_live.h) is one. */
@@ -48,6 +51,11 @@ typedef struct pms_record_tap {
      * the previous round's newest can arrive any more. */
     int (*round)(void *ctx);
     void *ctx;
+    /* At each checkpoint of the recording (about every second, when the perf.data is made
+     * valid): the tap makes what it has written whole, so that a crash from here on leaves
+     * it readable too (the live fit's segment file writes its checkpoint). Last, so that
+     * a tap written as {start, record, round, ctx} goes on compiling. */
+    int (*sync)(void *ctx);
 } pms_record_tap;
 
 typedef struct pms_record_config {
@@ -82,6 +90,8 @@ typedef struct pms_record_result {
                                         * ended it (the SIGTERM of a stop included), as perf record
                                         * returns it; 0 when attached to a pid */
     double seconds;                    /* from the start of the target to the end (CLOCK_MONOTONIC) */
+    bool target_ended;                 /* attached (pid): every thread of the process ended, which
+                                        * ended the recording (its exit status is its parent's) */
 } pms_record_result;
 
 /* Records until the launched command exits, every attached thread has exited, *stop is

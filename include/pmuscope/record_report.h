@@ -18,6 +18,10 @@ extern "C" {
  * ("mask:BITS", "exp" or null) with its "seed", and "read" (the counters read at every
  * sample of the first). PMS_EIO if the stream fails. */
 int pms_record_write_json(FILE *out, const pms_record_config *cfg, const pms_record_result *r);
+/* The same for a recording that failed, with "error": the message (pms_strerror() then),
+ * r as far as the recording filled it (zeroed where it did not start). */
+int pms_record_write_json_error(FILE *out, const pms_record_config *cfg, const pms_record_result *r,
+                                const char *error);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -27,7 +27,10 @@ typedef struct pms_child_setup {
                                 (replacing a variable of that name) */
 } pms_child_setup;
 
-/* Forks a child that will exec argv[0] (searched in PATH) once released. */
+/* Forks a child that will exec argv[0] (searched in PATH) once released. The child gets
+ * SIGKILL when the calling thread ends (PR_SET_PDEATHSIG, set before exec and checked
+ * against its parent having died first): a process killed leaves no command running on.
+ * Call it from a thread that outlives the child (the main thread). */
 int pms_child_spawn(pms_child *c, char *const argv[]);
 /* The same, the child set up as `setup` says (NULL: as pms_child_spawn). The files are
  * opened here, before the fork: a file that cannot be opened fails the call (naming it). */

@@ -49,18 +49,18 @@ char **cli_split_list(const char *s, size_t *n);
 
 /* Makes stdout a checked output (call first in main): its first failed write keeps its reason. */
 void cli_outputs_begin(void);
-/* Opens FILE for writing ("-" means stdout). Prints the error and returns NULL on failure. */
+/* Opens FILE for writing ("-" means stdout) through util/output.h: a device or FIFO is
+ * written in place, any other file is written beside it and replaces it only when
+ * cli_close_output finds every write done (a symbolic link is followed). Prints "cannot
+ * write FILE: reason" and returns NULL on failure. */
 FILE *cli_open_output(const char *path);
-/* Same, for a file that must stay as it was until the new one is complete: the stream
- * writes a temporary file beside path that cli_close_output renames over it when every
- * write succeeded (a device is written in place). */
-FILE *cli_open_replacing(const char *path);
-/* Closes an output without keeping it: a replacing output's temporary file is removed,
- * so path stays as it was (an output written in place is closed as it is). */
+/* Closes an output without keeping it: the temporary file is removed, so path stays as
+ * it was (what was written to a device or stdout stays). */
 void cli_discard_output(FILE *f);
-/* Flushes and closes an output of cli_open_output (stdout is flushed, not closed). A failed
- * write prints "cannot write FILE: reason", returns CLI_FAIL and marks the run failed, so
- * that cli_exit_status turns a success into 1 even where the caller ignores the result. */
+/* Flushes and closes an output of cli_open_output (stdout is flushed, not closed), putting
+ * the new file in place. A failed write prints "cannot write FILE: reason", returns
+ * CLI_FAIL and marks the run failed, so that cli_exit_status turns a success into 1 even
+ * where the caller ignores the result; the file then stays as it was. */
 int cli_close_output(FILE *f);
 /* The message for a library writer into the output f that failed: f's own write error
  * ("cannot write FILE: reason", said once) where f failed, else the library's message. */
@@ -68,8 +68,8 @@ int cli_output_error(FILE *f);
 /* Finishes a whole output in one call: f from cli_open_output (NULL: it failed, said
  * already), written is what the library's writer returned into it (non-zero: failed). A
  * failed writer is said once, naming the file ("cannot write FILE: reason" for its own
- * write error, else "FILE: <message>"); f is closed in every case, keeping what was
- * written. CLI_OK or CLI_FAIL:
+ * write error, else "FILE: <message>"), and the file stays as it was; else f is closed
+ * into place. CLI_OK or CLI_FAIL:
  *     FILE *f = cli_open_output(path);
  *     return f ? cli_finish_output(f, pms_X_write(f, ...)) : CLI_FAIL; */
 int cli_finish_output(FILE *f, int written);
@@ -94,6 +94,17 @@ const char *cli_bad_option(void);
 extern const char CLI_MAIN_OUTPUT[];
 const char *cli_format_target(const char *arg);
 bool cli_is_main(const char *target);
+
+/* --input-limit SIZE, of every command that reads files (pmuscope/input.h): how much of a
+ * pipe or device a reader copies before it refuses it. The long option entry, its case
+ * value and help line; cli_set_input_limit parses SIZE (K/M/G, 0 for none) and sets it:
+ * CLI_OK or the usage error of command cmd. */
+enum { CLI_OPT_INPUT_LIMIT = 0x1000 };
+#define CLI_INPUT_LIMIT_OPTION {"input-limit", required_argument, NULL, CLI_OPT_INPUT_LIMIT}
+#define CLI_INPUT_LIMIT_HELP                                                                                     \
+    "      --input-limit SIZE  how much of a pipe or device a reader copies before it refuses\n"                \
+    "                         it (K, M, G; default 1G; 0: none); a file is read whatever its size\n"
+int cli_set_input_limit(const char *cmd, const char *arg);
 
 /* True if stderr is a terminal and progress lines should be drawn. */
 bool cli_show_progress(void);

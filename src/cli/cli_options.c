@@ -2,6 +2,7 @@
  * option table, for shell completion and the test that no flag has two meanings), and
  * the --json[=FILE] / --csv[=FILE] convention. */
 #include "cli/cli.h"
+#include "pmuscope/input.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -71,3 +72,12 @@ const char CLI_MAIN_OUTPUT[] = "-";
 const char *cli_format_target(const char *arg) { return arg ? arg : CLI_MAIN_OUTPUT; }
 
 bool cli_is_main(const char *target) { return target == CLI_MAIN_OUTPUT; }
+
+int cli_set_input_limit(const char *cmd, const char *arg)
+{
+    uint64_t bytes;
+    if (!cli_parse_count(arg, &bytes))
+        return cli_usage_error(cmd, "--input-limit %s: expected a size in bytes (K, M, G accepted; 0: none)", arg);
+    pms_input_limit_set(bytes);
+    return CLI_OK;
+}

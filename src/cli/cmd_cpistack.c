@@ -78,6 +78,7 @@ static void usage(FILE *out)
           "                         of the text\n"
           "  --json[=FILE]          JSON, to FILE or instead of the text\n"
           "  -o, --output FILE      the text (or what --json/--csv put in its place) to FILE\n"
+          CLI_INPUT_LIMIT_HELP
           "  -h, --help             this help\n",
           out);
     cli_print_method(out, "cpistack");
@@ -132,7 +133,7 @@ static int parse_options(int argc, char **argv, struct opts *o)
         {"bootstrap", required_argument, 0, O_BOOT}, {"bootstrap-block", required_argument, 0, O_BOOT_BLOCK},
         {"bootstrap-replicates", required_argument, 0, O_BOOT_FILE},
         {"multiplexed", required_argument, 0, O_MUX}, {"compare-models", no_argument, 0, O_COMPARE},
-        {"output", required_argument, 0, 'o'},      {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+        {"output", required_argument, 0, 'o'},      CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     int c;
     uint64_t v;
     optind = 1;
@@ -227,6 +228,9 @@ static int parse_options(int argc, char **argv, struct opts *o)
             if (o->nprograms == sizeof o->programs / sizeof o->programs[0])
                 return cli_usage_error("cpistack", "--windows: at most 16 files");
             o->programs[o->nprograms++] = optarg;
+            break;
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("cpistack", optarg)) return CLI_USAGE;
             break;
         case 'h': usage(stdout); return HELP_SHOWN;
         case CLI_OPT_LISTED: return HELP_SHOWN;

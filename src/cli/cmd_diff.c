@@ -65,6 +65,7 @@ static void usage(FILE *out)
           "      --pprof FILE       also a gzipped pprof profile of NEW minus BASE, as go tool pprof\n"
           "                         -diff_base BASE NEW combines them (go tool pprof -top FILE)\n"
           "      --symfs DIR        read the binaries of perf.data files under DIR\n"
+          CLI_INPUT_LIMIT_HELP
           "  -h, --help             this help\n"
           "\n"
           "Exit status: 0, or 3 with --fail-on-change when a row changed; 1 on an error, 2 on a usage error.\n",
@@ -120,7 +121,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"json", optional_argument, NULL, OPT_JSON},       {"csv", optional_argument, NULL, OPT_CSV},
         {"output", required_argument, NULL, 'o'},          {"html", required_argument, NULL, OPT_HTML},
         {"pprof", required_argument, NULL, OPT_PPROF},     {"symfs", required_argument, NULL, OPT_SYMFS},
-        {"help", no_argument, NULL, 'h'},                  {NULL, 0, NULL, 0},
+        CLI_INPUT_LIMIT_OPTION, {"help", no_argument, NULL, 'h'},                  {NULL, 0, NULL, 0},
     };
     *o = (struct options){.output = "-", .limit = 25};
     optind = 1;
@@ -150,6 +151,9 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_HTML: o->html = optarg; break;
         case OPT_PPROF: o->pprof = optarg; break;
         case OPT_SYMFS: o->diff.symfs = optarg; break;
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("diff", optarg)) return CLI_USAGE;
+            break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("diff", "%s", cli_bad_option());

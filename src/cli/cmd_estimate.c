@@ -108,6 +108,7 @@ static void usage(FILE *out)
             "                      interval,note), to FILE or instead of the text\n"
             "  --json[=FILE]       JSON, to FILE or instead of the text\n"
             "  -o, --output FILE   the text (or what --json/--csv put in its place) to FILE\n"
+            CLI_INPUT_LIMIT_HELP
             "  -h, --help          show this help\n");
     cli_print_method(out, "estimate");
 }
@@ -159,7 +160,7 @@ static int parse_options(int argc, char **argv, est_options *o)
         {"bootstrap-replicates", required_argument, 0, O_BOOT_FILE},
         {"folds", required_argument, 0, O_FOLDS},       {"level", required_argument, 0, O_LEVEL},
         {"lasso-lambda", required_argument, 0, O_LASSO_LAMBDA}, {"drop-missing", no_argument, 0, O_DROP_MISSING},
-        {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
+        CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
     };
     for (size_t m = 0; m < PMS_EST_METHODS; m++) o->fit.method[m] = m <= PMS_EST_MRACM; /* the paper's three */
     o->fit.select_name = "all";
@@ -170,6 +171,9 @@ static int parse_options(int argc, char **argv, est_options *o)
     optind = 1;
     while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
         switch (c) {
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("estimate", optarg)) return CLI_USAGE;
+            break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         case 'o': o->output = optarg; break;

@@ -84,6 +84,7 @@ static void usage(FILE *out)
             "                     tau_b,top_precision,top_recall)\n"
             "  --json[=FILE]      JSON, to FILE or instead of the text\n"
             "  -o, --output FILE  write the output to FILE\n"
+            CLI_INPUT_LIMIT_HELP
             "  -h, --help         this help\n");
     cli_print_method(out, "hotspot");
 }
@@ -311,7 +312,7 @@ int cmd_hotspot(int argc, char **argv)
         {"rows", required_argument, NULL, OPT_ROWS},           {"svg", required_argument, NULL, OPT_SVG},
         {"json", optional_argument, NULL, OPT_JSON},                 {"fallback", no_argument, NULL, OPT_FALLBACK},
         {"csv", optional_argument, NULL, OPT_CSV},             {"seed", required_argument, NULL, OPT_SEED},
-        {"output", required_argument, NULL, 'o'},              {"help", no_argument, NULL, 'h'},
+        {"output", required_argument, NULL, 'o'},              CLI_INPUT_LIMIT_OPTION, {"help", no_argument, NULL, 'h'},
         {"allow-other-run", no_argument, NULL, OPT_ALLOW},     {"od", required_argument, NULL, OPT_OD},
         {"stdin", required_argument, NULL, OPT_STDIN},         {"no-cpu-mask", no_argument, NULL, OPT_NOMASK},
         {"ideal-draws", required_argument, NULL, OPT_IDEAL},   {"quiet", no_argument, NULL, 'q'},
@@ -359,6 +360,9 @@ int cmd_hotspot(int argc, char **argv)
         case OPT_JSON: o.json = cli_format_target(optarg); break;
         case CLI_OPT_LISTED: return CLI_OK;
         case 'o': o.output = optarg; break;
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("hotspot", optarg)) return CLI_USAGE;
+            break;
         case 'h': usage(stdout); return CLI_OK;
         default: return cli_usage_error("hotspot", "%s", cli_bad_option());
         }

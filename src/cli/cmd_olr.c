@@ -60,6 +60,7 @@ static void usage(FILE *out)
           "      --svg FILE        per counter: samples and lines, then each sample's error\n"
           "                        against its line (with opt's eps band or wm's 3 sigma band)\n"
           "      --json[=FILE]     the summary as JSON, to FILE or instead of the text\n"
+          CLI_INPUT_LIMIT_HELP
           "  -h, --help            this help\n",
           out);
     cli_print_method(out, "olr");
@@ -169,6 +170,10 @@ static int decode_file(const char *path, const char *x_from, const pms_olr_input
 {
     pms_olr_stored st;
     if (pms_olr_stored_read(&st, path)) return cli_lib_error();
+    if (st.stopped)
+        cli_warn("%s: no end chunk: its writer stopped (a recording killed?) after the checkpoint that ends at offset "
+                 "%llu; the %llu samples up to it are decoded, what follows it is not read",
+                 path, (unsigned long long)st.stopped_at, (unsigned long long)st.n);
     pms_olr_series xs = {0};
     const uint64_t *x = NULL;
     int rc = CLI_OK;
@@ -204,7 +209,7 @@ int cmd_olr(int argc, char **argv)
         {"no-x", no_argument, NULL, OPT_NO_X},      {"lossless", no_argument, NULL, OPT_LOSSLESS},
         {"level", required_argument, NULL, OPT_LEVEL}, {"x-from", required_argument, NULL, OPT_X_FROM},
         {"joints", required_argument, NULL, OPT_JOINTS}, {"encoding", required_argument, NULL, OPT_ENCODING},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        CLI_INPUT_LIMIT_OPTION, {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     pms_olr_options opt;
     pms_olr_options_init(&opt);
@@ -280,6 +285,9 @@ int cmd_olr(int argc, char **argv)
             else if (!strcmp(optarg, "segments")) so.encoding = PMS_OLR_ENCODING_SEGMENTS;
             else if (!strcmp(optarg, "predictive")) so.encoding = PMS_OLR_ENCODING_PREDICTIVE;
             else return cli_usage_error("olr", "--encoding %s: expected 'auto', 'segments' or 'predictive'", optarg);
+            break;
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("olr", optarg)) return CLI_USAGE;
             break;
         case 'h': usage(stdout); return CLI_OK;
         case CLI_OPT_LISTED: return CLI_OK;

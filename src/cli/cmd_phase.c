@@ -89,6 +89,7 @@ static void usage(FILE *out)
             "      --weights FILE       SimPoint's weights: per phase, its share of the run\n"
             "                           (\"WEIGHT PHASE\" lines)\n"
             "  -o, --output FILE        the text (or what --json/--csv put in its place) to FILE\n"
+            CLI_INPUT_LIMIT_HELP
             "  -h, --help\n");
     cli_print_method(out, "phase");
 }
@@ -235,7 +236,7 @@ int cmd_phase(int argc, char **argv)
         {"shared-phases", no_argument, 0, OPT_SHARED},         {"save-phases", required_argument, 0, OPT_SAVE},
         {"load-phases", required_argument, 0, OPT_LOAD},       {"simpoints", required_argument, 0, OPT_SIMPOINTS},
         {"weights", required_argument, 0, OPT_WEIGHTS},        {"fallback", no_argument, 0, OPT_FALLBACK},
-        {"help", no_argument, 0, 'h'},
+        CLI_INPUT_LIMIT_OPTION, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     pms_phase_input in;
     pms_phase_input_defaults(&in);
@@ -357,6 +358,9 @@ int cmd_phase(int argc, char **argv)
             in.live.thread_only = c == OPT_TID;
             break;
         }
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("phase", optarg)) return CLI_USAGE;
+            break;
         case OPT_SHARED: cfg->shared_table = 1; break;
         case OPT_SAVE: save_path = optarg; break;
         case OPT_LOAD: load_path = optarg; break;

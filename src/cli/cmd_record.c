@@ -45,7 +45,8 @@ static void usage(FILE *out)
           "      --seed N           seed of the randomised periods (default 1, as in every\n"
           "                         command: the same seed gives the same sequence)\n"
           "  -o, --output FILE      output file (default perf.data); - writes perf's pipe format to\n"
-          "                         the standard output (| perf script -i -, | pmuscope report -i -)\n"
+          "                         the standard output (| perf script -i -, | pmuscope report -i -),\n"
+          "                         as it does to a FIFO; a device is written in place\n"
           "      --pprof FILE       also write the recording as a gzipped pprof profile (as\n"
           "                         pmuscope report --pprof does), its comment naming the seed\n"
           "  -z, --compression-level[=N]  compress the records with zstd at level N (1-22, default 1),\n"
@@ -68,7 +69,8 @@ static void usage(FILE *out)
           "                         line segments while recording (pmuscope olr): wm (default),\n"
           "                         opt or opt:EPS (error bound in counts); segments go to\n"
           "                         FILE.olr as they close (the segment file of pmuscope olr\n"
-          "                         --store; pmuscope olr --decode reads it)\n"
+          "                         --store; pmuscope olr --decode reads it), whole at each\n"
+          "                         second's checkpoint, as perf.data is (FILE.olr.old kept)\n"
           "      --olr-output FILE  the segments to FILE instead of FILE.olr\n"
           "      --olr-csv          the segments as CSV rows (FILE.olr.csv) instead\n"
           "      --olr-only         keep the segments instead of the samples\n"
@@ -76,13 +78,15 @@ static void usage(FILE *out)
           "                         command ended, events and periods) to FILE, or to stdout\n"
           "                         after the command's own output\n"
           "  -h, --help             this help\n\n"
-          "Ctrl-C, SIGTERM or the end of the target still leave a complete file (it is made valid\n"
-          "every second while recording). The file is written beside FILE as FILE.tmp-XXXXXX and\n"
-          "renamed to FILE at the first second that it holds a sample, or at the end; a FILE that\n"
-          "was there is kept as FILE.old, as perf record does, and a recording that fails before\n"
-          "its first sample leaves FILE as it was.\n\n"
+          "Ctrl-C, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM or the end of the\n"
+          "target leave a complete file, the summary and the command ended (it is made valid\n"
+          "every second while recording, so even SIGKILL loses at most a second; the command\n"
+          "dies with pmuscope). The file is written beside FILE as FILE.tmp-XXXXXX and renamed\n"
+          "to FILE at the first second that it holds a sample, or at the end; a FILE that was\n"
+          "there is kept as FILE.old, as perf record does, and a recording that fails or is\n"
+          "stopped before its first sample leaves FILE as it was.\n\n"
           "Exit status, as perf record: the command's (128+N if signal N ended it, so 143 when\n"
-          "pmuscope stopped by Ctrl-C or SIGTERM ends it with SIGTERM); 0 with -p; 1 if an event\n"
+          "pmuscope, stopped by a signal, ends it with SIGTERM); 0 with -p; 1 if an event\n"
           "cannot be opened or the command cannot be run (the message says why), 2 for a usage error.\n",
           out);
 }
@@ -290,9 +294,6 @@ static int parse_options(int argc, char **argv, record_opts *o)
     if (strcmp(o->output, "-") == 0 && ((o->json && cli_is_main(o->json)) || o->olr.enabled || o->pprof))
         return cli_usage_error("record", "-o - writes the recording to the standard output: give --json=FILE; "
                                          "--olr and --pprof need a file");
-    if (strcmp(o->output, "-") == 0 && o->compression_level)
-        return cli_usage_error("record", "-z compresses a file: perf report reads compressed records only from a "
-                                         "file, not from -o -");
     if (o->system_wide && o->pid)
         return cli_usage_error("record", "-a and -C record every task of the CPUs: they do not go with -p");
     if (!o->system_wide && !o->pid == !o->argv[0])
@@ -318,6 +319,8 @@ static void print_summary(const record_opts *o, const pms_record_result *r)
     if (strcmp(o->output, "-") == 0)
         fprintf(stderr, "[ pmuscope record: Captured and wrote %llu samples to the standard output (pipe format) ]\n",
                 (unsigned long long)r->samples);
+    else if (r->stopped && !r->stats.samples)
+        fprintf(stderr, "[ pmuscope record: stopped before the first sample: %s left as it was ]\n", o->output);
     else
         fprintf(stderr, "[ pmuscope record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, o->output,
                 (unsigned long long)r->samples);
@@ -376,25 +379,30 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
                              .cmdline_argc = argc, .cmdline_argv = argv, .stop = &stat_stop, .callchain = o->callchain,
                              .dwarf_stack_size = o->dwarf_stack_size,
                              .compression_level = o->compression_level};
-    char *csv_path = NULL;
-    FILE *csv = NULL;
+    char *olr_file = NULL;
     pms_olr_live *olr = NULL;
     pms_record_tap tap;
     int ret = CLI_OK;
+    /* from here on HUP, QUIT, USR1, USR2, PIPE and ALRM stop the recording as TERM does:
+     * the file is finished, the summary said, the command ended, nothing temporary left */
+    stat_install_signals();
     FILE *json = o->json ? cli_open_output(cli_is_main(o->json) ? "-" : o->json) : NULL;
     if (o->json && !json) ret = CLI_FAIL;
-    if (!ret && o->olr.enabled) {
-        if (!(csv_path = olr_path(o))) ret = cli_error("out of memory");
-        else if (!(csv = cli_open_replacing(csv_path))) ret = CLI_FAIL; /* FILE.olr kept until complete */
-        else if (pms_olr_live_create(&olr, &o->olr.fit, csv)) ret = cli_lib_error();
+    if (!ret && o->olr.enabled) { /* the segments written as perf.data is: FILE.olr kept until a checkpoint */
+        if (!(olr_file = olr_path(o))) ret = cli_error("out of memory");
+        else if (pms_olr_live_open(&olr, &o->olr.fit, olr_file)) ret = cli_lib_error();
         else pms_olr_live_tap(&tap, olr), cfg.tap = &tap;
     }
-    pms_record_result r;
+    pms_record_result r = {0};
     bool recorded = false;
+    char failure[1024] = ""; /* the first message of a failure, for the JSON summary */
     if (!ret) {
-        stat_install_signals();
-        if (pms_record_run(&r, &cfg)) ret = cli_lib_error();
-        else recorded = true;
+        if (pms_record_run(&r, &cfg)) {
+            snprintf(failure, sizeof failure, "%s", cli_lib_message());
+            ret = cli_lib_error();
+        } else {
+            recorded = true;
+        }
     }
     if (!ret && r.exited && WIFSIGNALED(r.wait_status)) {
         char how[96];
@@ -403,21 +411,25 @@ static int run(const record_opts *o, pms_event *ev, size_t nev, pms_event *reads
     }
     if (!ret) print_summary(o, &r);
     if (olr && recorded) {
-        if (pms_olr_live_finish(olr))
-            /* a write that failed is said once, by closing the file, with its path */
-            ret = csv && ferror(csv) ? CLI_FAIL : cli_error("record --olr: %s", pms_strerror());
-        else print_olr_summary(o, olr, csv_path, r.seconds);
+        if (pms_olr_live_finish(olr)) { /* "cannot write FILE.olr: reason", or why the fit stopped */
+            snprintf(failure, sizeof failure, "%s", cli_lib_message());
+            ret = cli_lib_error();
+        } else {
+            print_olr_summary(o, olr, olr_file, r.seconds);
+        }
     }
-    if (!ret && json && pms_record_write_json(json, &cfg, &r)) ret = cli_output_error(json);
+    if (json && ret != CLI_OK && !failure[0]) { /* failed before it recorded: no summary, the file as it was */
+        cli_discard_output(json);
+        json = NULL;
+    }
+    /* a recording that failed has its summary too, saying why (never an empty file) */
+    if (json && (failure[0] ? pms_record_write_json_error(json, &cfg, &r, failure) : pms_record_write_json(json, &cfg, &r)))
+        ret = cli_output_error(json);
     if (json && cli_close_output(json) != CLI_OK) ret = CLI_FAIL;
     if (!ret && o->pprof) ret = write_pprof(o);
     if (!ret) ret = r.exit_code; /* the command's status, as perf record and pmuscope stat return it */
-    pms_olr_live_destroy(olr);
-    if (csv && csv != stdout && !recorded) /* the recording failed: no segments either */
-        cli_discard_output(csv);
-    else if (csv && cli_close_output(csv) != CLI_OK)
-        ret = CLI_FAIL;
-    free(csv_path);
+    pms_olr_live_destroy(olr); /* a recording that failed leaves FILE.olr as it was, or at its last checkpoint */
+    free(olr_file);
     free(sev);
     return ret;
 }

@@ -84,6 +84,7 @@ static void usage(FILE *out)
             "      --symfs DIR       read the binaries under DIR, as perf report --symfs: a binary\n"
             "                        recorded at /usr/bin/x is read from DIR/usr/bin/x (a recording\n"
             "                        from another machine or architecture); rows keep the recorded path\n"
+            CLI_INPUT_LIMIT_HELP
             "  -h, --help            this help\n"
             "\n"
             "With a fixed period (-c) both weights give perf report's overhead. Period shares get\n"
@@ -106,7 +107,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"children", no_argument, NULL, OPT_CHILDREN}, {"no-children", no_argument, NULL, OPT_NO_CHILDREN},
         {"call-graph", optional_argument, NULL, 'g'},
         {"symfs", required_argument, NULL, OPT_SYMFS},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+        CLI_INPUT_LIMIT_OPTION, {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     *o = (struct options){.output = "-",
                           .rep = {.input = "perf.data", .sort = "sym", .key = PMS_PROFILE_BY_SYMBOL,
@@ -151,6 +152,9 @@ static int parse_options(int argc, char **argv, struct options *o)
             rep->call_paths = 1;
             break;
         case OPT_SYMFS: o->symfs = optarg; break;
+        case CLI_OPT_INPUT_LIMIT:
+            if (cli_set_input_limit("report", optarg)) return CLI_USAGE;
+            break;
         case 'h': usage(stdout); return -1;
         case CLI_OPT_LISTED: return -1;
         default: return cli_usage_error("report", "%s", cli_bad_option());
@@ -275,11 +279,12 @@ int cmd_report(int argc, char **argv)
     if (rc) return rc < 0 ? CLI_OK : rc;
     if (o.nfiles > 1) return report_merge(&o);
     const char *input = o.rep.input;
-    bool pprof = o.pprof_input, perfdata = false;
+    bool pprof = o.pprof_input;
     /* -i -: perf.data on the standard input (as perf's -i -); sniffing would eat its start */
     if (!pprof && strcmp(input, "-") != 0) { /* by content: a perf.data of any kind, else a pprof profile */
-        if (pms_perfdata_sniff(&perfdata, input)) return cli_lib_error();
-        if (!perfdata && pms_pprof_sniff(&pprof, input)) return cli_lib_error();
+        pms_profile_kind kind;
+        if (pms_profile_sniff(&kind, input)) return cli_lib_error(); /* neither: says so */
+        pprof = kind == PMS_PROFILE_PPROF;
     }
     return pprof ? report_pprof(&o) : report_perfdata(&o);
 }

@@ -49,7 +49,10 @@ extern volatile sig_atomic_t stat_stop;
 int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,
                        size_t *n, stat_notes *notes);
 
-/* Handlers that set stat_stop on SIGINT and SIGTERM. */
+/* Handlers that set stat_stop on SIGINT, SIGTERM and every other signal that would end the
+ * process with its outputs half written: SIGHUP (the terminal went), SIGQUIT, SIGUSR1,
+ * SIGUSR2, SIGPIPE (an output went) and SIGALRM. stat and record stop on each as on
+ * SIGTERM: the files finished, the results said, the command ended. */
 void stat_install_signals(void);
 /* The exit code for a command's wait status: its code, or 128 + signal (with a message). */
 int stat_exit_code(int wait_status);

@@ -1,11 +1,11 @@
 /* Recording into perf.data as a library call (see pmuscope/record.h). */
 #include "pmuscope/record.h"
 #include "collect/record_build_ids.h"
-#include "collect/record_output.h"
 #include "io/perfdata_writer.h"
 #include "pmuscope/error.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
+#include "util/output.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -15,9 +15,10 @@
 typedef struct session {
     const pms_record_config *cfg;
     pms_perfdata_writer *w;
-    record_output file;
+    pms__output file; /* OUTPUT.tmp-XXXXXX until published, or a device written in place */
     pms_record_result *out;
     bool round_open; /* records were written since the last FINISHED_ROUND */
+    uint64_t drained; /* samples drained, those a tap left out of the file (--olr-only) too */
 } session;
 
 static double now_s(void)
@@ -33,6 +34,7 @@ static int write_record(const struct perf_event_header *h, void *ctx)
     session *s = ctx;
     const pms_record_tap *tap = s->cfg->tap;
     bool keep = true;
+    s->drained += h->type == PERF_RECORD_SAMPLE;
     if (tap && tap->record) {
         int rc = tap->record(tap->ctx, h, &keep);
         if (rc) return rc;
@@ -72,8 +74,9 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
         if (tap && tap->round && (rc = tap->round(tap->ctx))) return rc;
         if (now_s() - last_sync >= 1.0) {
             rc = pms_perfdata_writer_sync(s->w);
-            /* valid and holding a sample: in place, so that a crash of the caller leaves it there */
-            if (!rc && s->out->samples) rc = pms__record_output_publish(&s->file);
+            /* valid and the record of a sample: in place, so that a crash of the caller leaves it there */
+            if (!rc && s->drained) rc = pms__output_publish(&s->file);
+            if (!rc && tap && tap->sync) rc = tap->sync(tap->ctx);
             if (rc) return rc;
             last_sync = now_s();
         }
@@ -87,6 +90,7 @@ static int drain_loop(session *s, pms_sampler *sm, const pms_child *child)
                 return PMS_OK;
             }
         } else if (pms_sampler_target_gone(sm)) {
+            s->out->target_ended = true;
             return PMS_OK;
         }
     }
@@ -140,24 +144,32 @@ static int abandon(int rc, pms_child *child, session *s, pms_sampler *sm)
     if (child) pms_child_abort(child);
     if (s) {
         pms_perfdata_writer_close(s->w);
-        pms__record_output_end(&s->file);
+        pms__output_abort(&s->file);
     }
     if (sm) pms_sampler_close(sm);
     return rc;
 }
 
-/* Closes the file; it replaces the output unless the recording failed before its first
- * sample. */
+/* Closes the file; it replaces the output unless the recording failed, or was stopped,
+ * before its first sample (then the temporary file goes and the output stays as it was).
+ * A sample the tap kept out of the file (record --olr-only) counts: the file is the
+ * record of its recording still. */
 static int finish_file(session *s, int rc)
 {
     int closed = pms_perfdata_writer_close(s->w);
     if (!rc) rc = closed;
-    if (!rc || s->out->samples) {
-        int published = pms__record_output_publish(&s->file);
-        if (!rc) rc = published;
+    if (s->drained || (!rc && !s->out->stopped)) {
+        int committed = pms__output_commit(&s->file);
+        if (!rc) rc = committed;
     }
-    pms__record_output_end(&s->file);
+    pms__output_abort(&s->file);
     return rc;
+}
+
+/* The file as it is on disk now, for reading it back; NULL for a device or a pipe. */
+static const char *written_file(const session *s)
+{
+    return s->file.in_place ? NULL : s->file.published ? s->file.target : s->file.tmp;
 }
 
 int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
@@ -179,10 +191,11 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     size_t nattrs = 0;
     const pms_perfdata_attr *attrs = pms_sampler_attrs(sm, &nattrs);
     session s = {.cfg = cfg, .out = out};
-    if ((rc = pms__record_output_begin(&s.file, cfg->output))) return abandon(rc, c, NULL, sm);
+    /* perf.data.old kept, 0600 as perf record makes it */
+    if ((rc = pms__output_open(&s.file, cfg->output, PMS_OUTPUT_KEEP_OLD | PMS_OUTPUT_PRIVATE)))
+        return abandon(rc, c, NULL, sm);
     /* a full disk names FILE, not the FILE.tmp-* being written */
-    rc = pms__perfdata_writer_open_as(&s.w, pms__record_output_file(&s.file), cfg->output, attrs, nattrs,
-                                      cfg->cmdline_argc, (char **)cfg->cmdline_argv);
+    rc = pms__perfdata_writer_open_output(&s.w, &s.file, attrs, nattrs, cfg->cmdline_argc, (char **)cfg->cmdline_argv);
     if (!rc && cfg->compression_level) rc = pms_perfdata_writer_compress(s.w, cfg->compression_level);
     if (rc) return abandon(rc, c, &s, sm);
     if (cfg->tap && cfg->tap->start && (rc = cfg->tap->start(cfg->tap->ctx, attrs, nattrs)))
@@ -200,7 +213,7 @@ int pms_record_run(pms_record_result *out, const pms_record_config *cfg)
     rc = record(&s, sm, c, started);
     if (!rc) rc = pms_perfdata_writer_sync(s.w);
     /* The file is published under its name once it holds a sample. */
-    if (!rc) rc = pms__record_build_ids(s.file.published ? s.file.path : pms__record_output_file(&s.file), s.w);
+    if (!rc && written_file(&s)) rc = pms__record_build_ids(written_file(&s), s.w);
     pms_sampler_get_stats(sm, &out->stats);
     rc = finish_file(&s, rc);
     pms_sampler_close(sm);

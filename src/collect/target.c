@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -92,6 +93,7 @@ int pms_child_spawn_with(pms_child *c, char *const argv[], const pms_child_setup
         child_io_close(&io);
         return pms__fail_errno(PMS_EIO, e, "pipe");
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -100,7 +102,12 @@ int pms_child_spawn_with(pms_child *c, char *const argv[], const pms_child_setup
         return pms__fail_errno(PMS_EIO, e, "fork");
     }
     if (pid == 0) {
-        /* Child: wait for the go byte (or EOF when the parent gives up), then exec. */
+        /* Child: dies with the parent (a pmuscope killed leaves no command running on: it
+         * could not be stopped any more). Set here, before exec; a parent that died before
+         * it was set has made this process another's child already, whatever pid it now
+         * has: then it ends at once. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
+        /* Wait for the go byte (or EOF when the parent gives up), then exec. */
         close(release[1]);
         close(error[0]);
         char go;

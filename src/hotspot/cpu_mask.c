@@ -139,7 +139,7 @@ static int glibc_view_read(glibc_view *v, const char *dir, const char *loader, i
     int status, rc = run_to_file(valgrind ? under : native, file, env, &status);
     char *text = NULL;
     size_t len;
-    if (rc == PMS_OK && WIFEXITED(status) && WEXITSTATUS(status) == 0 && pms__read_file(file, &text, &len) == PMS_OK) {
+    if (rc == PMS_OK && WIFEXITED(status) && WEXITSTATUS(status) == 0 && pms__read_file(file, NULL, NULL, &text, &len) == PMS_OK) {
         parse_text(v, text);
         free(text);
     } else if (rc != PMS_OK) {

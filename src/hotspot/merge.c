@@ -158,9 +158,9 @@ static int add_pprof(pms_merge *m, const char *path)
 
 int pms_merge_add_file(pms_merge *m, const char *path)
 {
-    bool perfdata = false;
-    int rc = pms_perfdata_sniff(&perfdata, path);
-    if (!rc) rc = perfdata ? add_perfdata(m, path) : add_pprof(m, path);
+    pms_profile_kind kind;
+    int rc = pms_profile_sniff(&kind, path);
+    if (!rc) rc = kind == PMS_PROFILE_PERFDATA ? add_perfdata(m, path) : add_pprof(m, path);
     if (!rc) m->nfiles++;
     return rc;
 }

@@ -6,6 +6,8 @@
 
 #include "hotspot/pprof_sites.h"
 #include "io/pprof_file.h"
+#include "io/pprof_head.h"
+#include "io/perfdata_head.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -16,8 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#define SNIFF_BYTES 16
+#define SNIFF_BYTES 4096 /* fields enough to tell a profile from text or noise */
 
 struct pms_pprof {
     Pms__Profile *msg;
@@ -101,8 +104,34 @@ int pms_pprof_sniff(bool *out, const char *path)
     int bad = ferror(f);
     fclose(f);
     if (bad) return pms__fail(PMS_EIO, "%s: cannot read", path);
-    *out = pms__pprof_looks_like(head, n);
+    *out = pms__pprof_check_start(head, n, n < sizeof head, path) == PMS_OK;
     return PMS_OK;
+}
+
+int pms_profile_sniff(pms_profile_kind *out, const char *path)
+{
+    *out = PMS_PROFILE_PERFDATA;
+    FILE *f = fopen(path, "rb");
+    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return PMS_OK;
+    }
+    unsigned char head[SNIFF_BYTES];
+    size_t n = fread(head, 1, sizeof head, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) return pms__fail_errno(PMS_EIO, errno, "cannot read %s", path);
+    static const char magic[] = "PERFILE2";
+    if (pms__perfdata_magic(head, n) || (n < 8 && memcmp(head, magic, n) == 0)) return PMS_OK;
+    char why[160];
+    if (pms__pprof_starts(head, n, n < sizeof head, why, sizeof why)) {
+        *out = PMS_PROFILE_PPROF;
+        return PMS_OK;
+    }
+    return pms__fail(PMS_EFORMAT, "%s: neither a perf.data file (no PERFILE2 magic at offset 0) nor a pprof profile (%s)",
+                     path, why);
 }
 
 static const char *str(const pms_pprof *p, int64_t i) { return p->msg->string_table[i]; }

@@ -7,10 +7,12 @@
 
 static pms_profile_key base_key(const pms_profile_report *rep) { return (pms_profile_key)(rep->key & 0xff); }
 
+int pms__profile_tid(uint32_t tid) { return (int)(int32_t)tid; }
+
 const char *pms__profile_thread_name(const char *comm, uint32_t tid, char *buf, size_t size)
 {
     if (comm) return comm;
-    snprintf(buf, size, ":%u", (unsigned)tid);
+    snprintf(buf, size, ":%d", pms__profile_tid(tid));
     return buf;
 }
 
@@ -71,7 +73,7 @@ static void text_value(FILE *out, pms_profile_sort_key col, bool own_dso, bool l
     switch (col) {
     case PMS_SORT_COMM: text_cell(out, pms__profile_thread_name(r->comm, r->tid, tid, sizeof tid), COMM_WIDTH, last); break;
     case PMS_SORT_PID:
-        snprintf(text, sizeof text, "%u:%s", (unsigned)r->tid, pms__profile_thread_name(r->thread_comm, r->tid, tid, sizeof tid));
+        snprintf(text, sizeof text, "%d:%s", pms__profile_tid(r->tid), pms__profile_thread_name(r->thread_comm, r->tid, tid, sizeof tid));
         text_cell(out, text, PID_WIDTH, last);
         break;
     case PMS_SORT_DSO: text_cell(out, binary, BINARY_WIDTH, last); break;
@@ -124,7 +126,7 @@ void pms__profile_json_keys(pms_json *j, const pms_profile_report *rep, const pm
 {
     if (rep->key & PMS_PROFILE_WITH_COMM) json_string_or_null(j, "comm", r->comm);
     if (rep->key & PMS_PROFILE_WITH_PID) {
-        pms_json_kv_uint(j, "pid", r->tid);
+        pms_json_kv_int(j, "pid", pms__profile_tid(r->tid));
         json_string_or_null(j, "thread_comm", r->thread_comm);
     }
     pms_json_kv_string(j, "binary", r->binary);

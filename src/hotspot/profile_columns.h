@@ -11,6 +11,9 @@
 
 /* The thread's command name, or perf's name for one unknown: ":TID" (in buf). */
 const char *pms__profile_thread_name(const char *comm, uint32_t tid, char *buf, size_t size);
+/* A thread's id as perf prints it: signed, so that the -1 of a sample tied to no task reads
+ * -1, not 4294967295. */
+int pms__profile_tid(uint32_t tid);
 /* The header cells of rep's key columns, in the order of its sort keys; the last one is not
  * padded (the line ends after it). */
 void pms__profile_key_heads(FILE *out, const pms_profile_report *rep);

@@ -96,7 +96,7 @@ static void csv_table(FILE *out, const pms_profile_report *rep, const pms_profil
             fputc(',', out);
             pms_csv_cell(out, (rep->key & PMS_PROFILE_WITH_COMM) ? pms__profile_thread_name(r->comm, r->tid, buf, sizeof buf) : "",
                          ",");
-            fprintf(out, ",%u,", (unsigned)r->tid);
+            fprintf(out, ",%d,", pms__profile_tid(r->tid));
             pms_csv_cell(out,
                          (rep->key & PMS_PROFILE_WITH_PID) ? pms__profile_thread_name(r->thread_comm, r->tid, buf, sizeof buf) : "",
                          ",");

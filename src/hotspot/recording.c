@@ -172,9 +172,10 @@ int pms__hotspot_recordings_read(pms_hotspot_recording *out, size_t n, const cha
 int pms_hotspot_recording_read(pms_hotspot_recording *out, const char *perfdata)
 {
     memset(out, 0, sizeof *out);
-    bool is_perfdata = true, is_pprof = false;
-    if (pms_perfdata_sniff(&is_perfdata, perfdata) == PMS_OK && !is_perfdata &&
-        pms_pprof_sniff(&is_pprof, perfdata) == PMS_OK && is_pprof) {
+    pms_profile_kind kind;
+    int sniffed = pms_profile_sniff(&kind, perfdata);
+    if (sniffed) return sniffed; /* neither a perf.data nor a pprof profile: says so */
+    if (kind == PMS_PROFILE_PPROF) {
         int rc = read_pprof(out, perfdata);
         if (rc < 0) pms_hotspot_recording_free(out);
         return rc;

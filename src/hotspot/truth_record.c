@@ -8,6 +8,7 @@
 #include "pmuscope/hotspot.h"
 #include "pmuscope/target.h"
 #include "util/error.h"
+#include "util/output.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -61,18 +62,20 @@ static int write_objects(const char *dir, char **paths, size_t n)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/objects", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
+    pms__output o;
+    int rc;
+    FILE *f = (rc = pms__output_open(&o, path, 0)) ? NULL : pms__output_stream(&o);
+    if (!f) {
+        if (!rc) pms__output_abort(&o);
+        return rc ? rc : PMS_ENOMEM;
+    }
     fprintf(f, "# pmuscope hotspot truth: build-id and path of each object that ran\n");
     for (size_t i = 0; i < n; i++) {
         char id[PMS_BUILD_ID_HEX];
         if (pms__elf_build_id(paths[i], id) == PMS_OK)
             fprintf(f, "%s %s\n", id[0] ? id : "-", paths[i]);
     }
-    if (fclose(f) != 0)
-        return pms__fail_errno(PMS_EIO, errno, "cannot write %s", path);
-    return PMS_OK;
+    return pms__output_commit(&o); /* "cannot write DIR/objects: reason" */
 }
 
 /* Writes DIR/objects and DIR/run (the command and the instructions of all its processes). */

@@ -3,6 +3,7 @@
 #include "io/text_lines.h"
 #include "pmuscope/hotspot.h"
 #include "util/error.h"
+#include "util/output.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,6 +45,25 @@ static void unescape(char *s)
     *w = '\0';
 }
 
+typedef struct run_file {
+    const char *id, *binary;
+    char *const *argv;
+    uint64_t instructions;
+} run_file;
+
+static int write_run(FILE *f, void *ctx)
+{
+    const run_file *r = ctx;
+    fprintf(f, "# pmuscope hotspot truth: the command valgrind ran\n");
+    fprintf(f, "binary %s %s\ninstructions %" PRIu64 "\n", r->id[0] ? r->id : "-", r->binary, r->instructions);
+    for (size_t i = 0; r->argv[i]; i++) {
+        fputs("arg ", f);
+        write_escaped(f, r->argv[i]);
+        fputc('\n', f);
+    }
+    return PMS_OK; /* a failed write is said at the commit, naming the file */
+}
+
 int pms__truth_run_write(const char *dir, char *const argv[], uint64_t instructions)
 {
     char binary[PATH_MAX], id[PMS_BUILD_ID_HEX] = "";
@@ -53,17 +73,8 @@ int pms__truth_run_write(const char *dir, char *const argv[], uint64_t instructi
     if (rc < 0) return rc;
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/run", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
-    fprintf(f, "# pmuscope hotspot truth: the command valgrind ran\n");
-    fprintf(f, "binary %s %s\ninstructions %" PRIu64 "\n", id[0] ? id : "-", binary, instructions);
-    for (size_t i = 0; argv[i]; i++) {
-        fputs("arg ", f);
-        write_escaped(f, argv[i]);
-        fputc('\n', f);
-    }
-    if (fclose(f) != 0) return pms__fail_errno(PMS_EIO, errno, "cannot write %s", path);
-    return PMS_OK;
+    run_file r = {id, binary, argv, instructions};
+    return pms__output_save(path, 0, write_run, &r);
 }
 
 static int add_arg(pms_truth_run *r, const char *s)

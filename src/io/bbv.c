@@ -156,11 +156,31 @@ int pms_bbv_parse(pms_bbv **out, const char *name, const char *text, size_t len)
     return PMS_OK;
 }
 
+int pms__bbv_head(const char *text, size_t len, const char *name, void *ctx)
+{
+    (void)ctx;
+    pms_bbv *b = NULL;
+    int rc = pms_bbv_parse(&b, name, text, len);
+    pms_bbv_free(b);
+    return rc;
+}
+
+/* A PC file's head: its lines parsed into a scratch set of vectors. */
+static int pc_head(const char *text, size_t len, const char *name, void *ctx)
+{
+    (void)ctx;
+    pms_bbv *b = NULL;
+    int rc = pms_bbv_create(&b);
+    if (!rc) rc = pms_bbv_parse_pc(b, name, text, len);
+    pms_bbv_free(b);
+    return rc;
+}
+
 int pms__bbv_read_file(pms_bbv **out, const char *path)
 {
     char *text;
     size_t len;
-    int rc = pms__read_text(path, PMS_LINES_COMPLETE, &text, &len); /* fixed-shape lines */
+    int rc = pms__read_text(path, PMS_LINES_COMPLETE, pms__bbv_head, NULL, &text, &len); /* fixed-shape lines */
     if (rc) return rc;
     rc = pms_bbv_parse(out, path, text, len);
     free(text);
@@ -235,7 +255,7 @@ int pms_bbv_load(pms_bbv **out, const char *bb_path, const char *pc_path)
     if (pc_path) {
         char *text;
         size_t len;
-        rc = pms__read_text(pc_path, PMS_LINES_COMPLETE, &text, &len);
+        rc = pms__read_text(pc_path, PMS_LINES_COMPLETE, pc_head, NULL, &text, &len);
         if (!rc) {
             rc = pms_bbv_parse_pc(b, pc_path, text, len);
             free(text);

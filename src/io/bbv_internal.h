@@ -24,5 +24,7 @@ struct pms_bbv {
 
 /* Reads a file of T: lines and # comments (exp-bbv's BB file, SimPoint's .bb). */
 int pms__bbv_read_file(pms_bbv **out, const char *path);
+/* pms_bbv_parse on the head of a pipe, the vectors not kept: a pms__text_parser. */
+int pms__bbv_head(const char *text, size_t len, const char *name, void *ctx);
 
 #endif

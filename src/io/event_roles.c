@@ -86,6 +86,14 @@ int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by
     /* the option that names the column by hand (pms_error_option) */
     const char *opt = role == PMS_EVENT_CYCLES ? "cycles" : role == PMS_EVENT_INSTRUCTIONS ? "instructions" : "events";
     if (found == 0) {
+        /* a column of that name that holds text: its first cell that is not a number */
+        for (size_t j = 0; j < pms_table_cols(t); j++) {
+            const double *values;
+            if (pms_table_col_type(t, j) == PMS_COLUMN_NUMERIC || pms_event_role_of(pms_table_col_name(t, j)) != role)
+                continue;
+            int rc = pms_table_numeric(t, j, false, &values);
+            if (rc) return rc; /* "FILE:LINE:FIELD: column 'cycles': expected a number, found '...'" */
+        }
         char cols[512] = "";
         used = 0;
         for (size_t j = 0; j < pms_table_cols(t); j++) {

@@ -5,7 +5,8 @@
 #include "io/perfdata_decompress.h"
 #include "io/perfdata_format.h"
 #include "io/perfdata_order.h"
-#include "io/perfdata_spool.h"
+#include "io/input_spool.h"
+#include "io/perfdata_head.h"
 #include "io/perf_event_names.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -89,22 +90,13 @@ static int check_magic(pms_perfdata_reader *r)
                         (unsigned long long)r->file_size);
     uint64_t head[2];
     int rc = read_at(r, head, sizeof head, 0, "file header");
+    if (!rc) rc = pms__perfdata_check_magic(head, r->name, &r->pipe);
     if (rc) return rc;
-    if (head[0] == bswap_64(PMS_PERFDATA_MAGIC))
-        return pms__fail(PMS_ENOTSUP, "%s: big-endian perf.data (recorded on another architecture) is not supported",
-                        r->name);
-    if (head[0] == PMS_PERFDATA_MAGIC_V1)
-        return pms__fail(PMS_ENOTSUP, "%s: perf.data version 1 (perf before Linux 2.6.36) is not supported", r->name);
-    if (head[0] != PMS_PERFDATA_MAGIC) return fail_at(r, 0, "not a perf.data file: expected the magic \"PERFILE2\"");
-    if (head[1] == PMS_PERFDATA_PIPE_HEADER_SIZE) { /* perf record -o -: records to the end */
-        r->pipe = true;
+    if (r->pipe) { /* perf record -o -: records to the end */
         memset(&r->hdr, 0, sizeof r->hdr);
         r->hdr.data = (struct pms_file_section){PMS_PERFDATA_PIPE_HEADER_SIZE, r->file_size - PMS_PERFDATA_PIPE_HEADER_SIZE};
         return PMS_OK;
     }
-    /* 72 bytes: the header before feature bits existed. */
-    if (head[1] != PMS_PERFDATA_HEADER_SIZE && head[1] != offsetof(struct pms_file_header, features))
-        return fail_at(r, 8, "header size is neither 104 nor 72 bytes");
     memset(&r->hdr, 0, sizeof r->hdr);
     return read_at(r, &r->hdr, (size_t)head[1], 0, "file header");
 }
@@ -468,9 +460,9 @@ int pms_perfdata_open(pms_perfdata_reader **out, const char *path)
         rc = pms__fail(PMS_ENOTSUP, "%s: is a directory (perf record --threads format), not supported", path);
     else if (S_ISREG(st.st_mode))
         r->file_size = (uint64_t)st.st_size;
-    else { /* a pipe or a FIFO: perf record -o - | pmuscope report -i - */
-        int spooled;
-        rc = pms__spool(r->fd, r->name, &spooled, &r->file_size);
+    else { /* a pipe, a FIFO, a device: perf record -o - | pmuscope report -i - */
+        int spooled; /* its magic and header looked at before the rest is copied */
+        rc = pms__spool(r->fd, r->name, pms__perfdata_check_head, NULL, &spooled, &r->file_size);
         close(r->fd);
         r->fd = rc ? -1 : spooled;
     }

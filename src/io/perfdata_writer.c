@@ -10,6 +10,7 @@
 #include "io/perfdata_format.h"
 #include "io/perfdata_writer.h"
 #include "util/error.h"
+#include "util/output.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -22,7 +23,9 @@
 #define WRITER_BUFFER_SIZE (256u * 1024u)
 
 struct pms_perfdata_writer {
-    int fd;
+    int fd;        /* the output's: the writer never closes it */
+    pms__output *own; /* the file, where the writer opened it itself (pms_perfdata_writer_open) */
+    bool publish_at_sync; /* own: put in place at the first sync the caller asks for */
     char *path;    /* for messages */
     int regular;   /* a regular file (a device such as /dev/null is written, never truncated) */
     pms_perfdata_attr *attrs; /* deep copies: names and ids owned here */
@@ -67,6 +70,21 @@ static int write_out(pms_perfdata_writer *w, const void *p, size_t n)
     return rc;
 }
 
+/* One feature section as a HEADER_FEATURE record of the pipe format. */
+static int write_feature_record(pms_perfdata_writer *w, const pms_feature *f)
+{
+    unsigned char rec[UINT16_MAX];
+    size_t size = sizeof(struct perf_event_header) + 8 + ((f->len + 7) & ~(size_t)7);
+    if (size > sizeof rec) return PMS_OK; /* a record holds 64 KiB: perf's pipe mode loses such a feature too */
+    memset(rec, 0, size);
+    struct perf_event_header h = {PMS_RECORD_HEADER_FEATURE, 0, (uint16_t)size};
+    uint64_t bit = f->bit;
+    memcpy(rec, &h, sizeof h);
+    memcpy(rec + sizeof h, &bit, sizeof bit);
+    memcpy(rec + sizeof h + 8, f->data, f->len);
+    return write_out(w, rec, size);
+}
+
 /* The pipe format (perf record -o -): a 16-byte header, then the events and the features
  * as records (HEADER_ATTR with its ids, HEADER_FEATURE) before the data; perf script -i -
  * and perf report -i - read it, as does pms_perfdata_open(). */
@@ -87,17 +105,7 @@ static int write_pipe_header(pms_perfdata_writer *w)
         memcpy(rec + sizeof h + sizeof a, w->attrs[i].ids, w->attrs[i].nids * sizeof(uint64_t));
         rc = write_out(w, rec, size);
     }
-    for (size_t i = 0; !rc && i < w->nfeatures; i++) {
-        size_t size = sizeof(struct perf_event_header) + 8 + ((w->features[i].len + 7) & ~(size_t)7);
-        if (size > sizeof rec) continue; /* a record holds 64 KiB: perf's pipe mode loses such a feature too */
-        memset(rec, 0, size);
-        struct perf_event_header h = {PMS_RECORD_HEADER_FEATURE, 0, (uint16_t)size};
-        uint64_t bit = w->features[i].bit;
-        memcpy(rec, &h, sizeof h);
-        memcpy(rec + sizeof h, &bit, sizeof bit);
-        memcpy(rec + sizeof h + 8, w->features[i].data, w->features[i].len);
-        rc = write_out(w, rec, size);
-    }
+    for (size_t i = 0; !rc && i < w->nfeatures; i++) rc = write_feature_record(w, &w->features[i]);
     return rc;
 }
 
@@ -242,7 +250,8 @@ static int copy_attrs(pms_perfdata_writer *w, const pms_perfdata_attr *attrs, si
 static void writer_free(pms_perfdata_writer *w)
 {
     if (!w) return;
-    if (w->fd >= 0) close(w->fd);
+    if (w->own) pms__output_abort(w->own); /* nothing left behind unless published */
+    free(w->own);
     for (size_t i = 0; w->attrs && i < w->nattrs; i++) {
         free((char *)w->attrs[i].name);
         free((uint64_t *)w->attrs[i].ids);
@@ -259,44 +268,47 @@ static void writer_free(pms_perfdata_writer *w)
 int pms_perfdata_writer_open(pms_perfdata_writer **out, const char *path, const pms_perfdata_attr *attrs,
                              size_t nattrs, int argc, char *const argv[])
 {
-    return pms__perfdata_writer_open_as(out, path, path, attrs, nattrs, argc, argv);
+    *out = NULL;
+    if (!path) return pms__fail(PMS_EINVAL, "perf.data writer: no file or no events");
+    pms__output *own = calloc(1, sizeof *own);
+    if (!own) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
+    int rc = pms__output_open(own, path, 0);
+    if (rc) {
+        free(own);
+        return rc;
+    }
+    if ((rc = pms__perfdata_writer_open_output(out, own, attrs, nattrs, argc, argv))) {
+        pms__output_abort(own);
+        free(own);
+        return rc;
+    }
+    (*out)->own = own;
+    (*out)->publish_at_sync = true;
+    return PMS_OK;
 }
 
-int pms__perfdata_writer_open_as(pms_perfdata_writer **out, const char *path, const char *name,
-                                 const pms_perfdata_attr *attrs, size_t nattrs, int argc, char *const argv[])
+int pms__perfdata_writer_open_output(pms_perfdata_writer **out, pms__output *o, const pms_perfdata_attr *attrs,
+                                     size_t nattrs, int argc, char *const argv[])
 {
     *out = NULL;
-    if (!path || !attrs || nattrs == 0) return pms__fail(PMS_EINVAL, "perf.data writer: no file or no events");
+    if (!attrs || nattrs == 0) return pms__fail(PMS_EINVAL, "perf.data writer: no file or no events");
     pms_perfdata_writer *w = calloc(1, sizeof *w);
     if (!w) return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
-    w->fd = -1;
-    w->path = strdup(strcmp(path, "-") == 0 ? "stdout" : name);
+    w->fd = o->fd;
+    /* "-" (perf record -o -) and anything that cannot seek (a FIFO) get the pipe format */
+    w->pipe = strcmp(o->name, "-") == 0 || !o->seekable;
+    w->path = strdup(strcmp(o->name, "-") == 0 ? "stdout" : o->name);
     w->buf = malloc(WRITER_BUFFER_SIZE);
+    struct stat st;
+    w->regular = !w->pipe && fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode);
     if (!w->path || !w->buf) {
         writer_free(w);
         return pms__fail(PMS_ENOMEM, "perf.data writer: out of memory");
     }
     int rc = copy_attrs(w, attrs, nattrs);
     if (!rc) rc = pms__features_build(&w->features, &w->nfeatures, w->attrs, nattrs, argc, argv);
-    w->pipe = strcmp(path, "-") == 0;
-    if (!rc && w->pipe) {
-        w->fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
-        if (w->fd < 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write to the standard output");
-        if (!rc) rc = write_pipe_header(w);
-        if (!rc) {
-            *out = w;
-            return PMS_OK;
-        }
-    }
-    if (!rc && !w->pipe) {
-        w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        struct stat st;
-        if (w->fd < 0) rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create %s", path);
-        else if (fstat(w->fd, &st) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot stat %s", path);
-        else w->regular = S_ISREG(st.st_mode);
-    }
-    if (!rc) rc = write_attrs(w);
-    if (!rc) rc = pms_perfdata_writer_sync(w);
+    if (!rc) rc = w->pipe ? write_pipe_header(w) : write_attrs(w);
+    if (!rc && !w->pipe) rc = pms_perfdata_writer_sync(w);
     if (rc) {
         writer_free(w);
         return rc;
@@ -304,6 +316,8 @@ int pms__perfdata_writer_open_as(pms_perfdata_writer **out, const char *path, co
     *out = w;
     return PMS_OK;
 }
+
+bool pms__perfdata_writer_is_pipe(const pms_perfdata_writer *w) { return w->pipe; }
 
 int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_header *h)
 {
@@ -319,7 +333,8 @@ int pms_perfdata_writer_add(pms_perfdata_writer *w, const struct perf_event_head
     return PMS_OK;
 }
 
-int pms_perfdata_writer_sync(pms_perfdata_writer *w)
+/* The file made valid: what was added written, then the features and the header. */
+static int sync_file(pms_perfdata_writer *w)
 {
     int rc = flush(w);
     if (!rc && !w->pipe && (!w->features_on_disk || w->features_changed)) {
@@ -330,12 +345,21 @@ int pms_perfdata_writer_sync(pms_perfdata_writer *w)
     return rc;
 }
 
+int pms_perfdata_writer_sync(pms_perfdata_writer *w)
+{
+    int rc = sync_file(w);
+    if (!rc && w->publish_at_sync) { /* valid now: from here on a crash leaves it in place */
+        rc = pms__output_publish(w->own);
+        w->publish_at_sync = false;
+    }
+    return rc;
+}
+
 int pms_perfdata_writer_close(pms_perfdata_writer *w)
 {
     if (!w) return PMS_OK;
-    int rc = pms_perfdata_writer_sync(w);
-    if (!rc && close(w->fd) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write %s (closing it)", w->path);
-    w->fd = -1;
+    int rc = sync_file(w);
+    if (!rc && w->own) rc = pms__output_commit(w->own); /* fsync, close, in place */
     writer_free(w);
     return rc;
 }
@@ -353,9 +377,6 @@ int pms_perfdata_writer_compress(pms_perfdata_writer *w, int level)
 {
     if (level < 1 || level > ZSTD_maxCLevel())
         return pms__fail(PMS_EINVAL, "%s: compression level %d: expected 1 to %d", w->path, level, ZSTD_maxCLevel());
-    if (w->pipe)
-        return pms__fail(PMS_EINVAL, "%s: compressed records go to a file, not a pipe (perf report reads them only "
-                                     "with the HEADER_COMPRESSED feature of a file)", w->path);
     if (w->zstream || pms_perfdata_writer_data_size(w))
         return pms__fail(PMS_EINVAL, "%s: compression is chosen before the first record", w->path);
     w->zcap = ZSTD_compressBound(WRITER_BUFFER_SIZE) + (ZSTD_compressBound(WRITER_BUFFER_SIZE) / COMPRESSED_PAYLOAD_MAX + 2) *
@@ -368,7 +389,14 @@ int pms_perfdata_writer_compress(pms_perfdata_writer *w, int level)
     w->zlevel = level;
     pms_feature f;
     int rc = pms__feature_compressed(&f, (uint32_t)level, 1, WRITER_BUFFER_SIZE);
-    return rc ? rc : set_feature(w, f);
+    if (rc) return rc;
+    /* a pipe's features went out at its start: this one goes now, before the first
+     * compressed record, as perf record -z -o - sends it */
+    if (w->pipe && (rc = write_feature_record(w, &f))) {
+        free(f.data);
+        return rc;
+    }
+    return set_feature(w, f);
 }
 
 /* Puts a feature section in the table (sorted by bit), replacing an earlier one of its bit. */

@@ -240,9 +240,19 @@ int pms_perfstat_parse(const char *data, size_t len, const char *name, pms_table
         rc = add_count(&p, &pl, line);
     }
     if (rc == PMS_OK && p.nint == 0)
-        rc = pms__fail(PMS_EFORMAT, "%s: no intervals found, expected perf stat -I output", name);
+        rc = pms__fail_at_end(PMS_EFORMAT, "%s: no intervals found, expected perf stat -I output", name);
     if (rc == PMS_OK) rc = pivot_to_table(&p, out);
     pivot_free(&p);
+    return rc;
+}
+
+/* The parser on a head, for pms__read_text: the table is not kept. */
+static int perfstat_head(const char *text, size_t len, const char *name, void *ctx)
+{
+    (void)ctx;
+    pms_table *t = NULL;
+    int rc = pms_perfstat_parse(text, len, name, &t);
+    pms_table_free(t);
     return rc;
 }
 
@@ -250,7 +260,7 @@ int pms_perfstat_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms__read_text(path, 0, &data, &len);
+    int rc = pms__read_text(path, 0, perfstat_head, NULL, &data, &len);
     if (rc < 0) return rc;
     rc = pms_perfstat_parse(data, len, path, out);
     free(data);
@@ -276,11 +286,17 @@ static bool looks_like_perfstat(const char *data, size_t len)
     return false;
 }
 
+/* Either kind, told by the first lines as pms_interval_table_read tells it. */
+static int interval_table_head(const char *text, size_t len, const char *name, void *ctx)
+{
+    return looks_like_perfstat(text, len) ? perfstat_head(text, len, name, ctx) : pms__table_head(text, len, name, NULL);
+}
+
 int pms_interval_table_read(const char *path, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms__read_text(path, 0, &data, &len);
+    int rc = pms__read_text(path, 0, interval_table_head, NULL, &data, &len);
     if (rc < 0) return rc;
     if (looks_like_perfstat(data, len))
         rc = pms_perfstat_parse(data, len, path, out);

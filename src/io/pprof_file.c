@@ -1,7 +1,9 @@
 /* pprof files: protobuf-c packs and unpacks the message, zlib does the gzip framing. */
 #include "io/pprof_file.h"
+#include "io/pprof_head.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/output.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -14,19 +16,6 @@
 
 /* Inflated profiles above this are refused (a small gzip can expand without bound). */
 #define MAX_INFLATED ((size_t)1 << 30)
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
 
 /* gzip of len bytes into *out (malloc'd). */
 static int gzip_bytes(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen)
@@ -66,23 +55,12 @@ int pms__pprof_save(const Pms__Profile *p, const char *path)
     int rc = gzip_bytes(raw, len, &gz, &gzlen);
     free(raw);
     if (rc) return rc;
-    char *tmp = NULL;
-    if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0) {
-        free(gz);
-        return pms__fail(PMS_ENOMEM, "out of memory");
+    pms__output o;
+    if (!(rc = pms__output_open(&o, path, 0))) { /* a device in place, a file replaced when complete */
+        rc = pms__output_write(&o, gz, gzlen);
+        if (rc) pms__output_abort(&o);
+        else rc = pms__output_commit(&o);
     }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = pms__fail_errno(pms__status_from_errno(errno), errno, "%s: cannot create", tmp);
-    } else {
-        int bad = write_all(fd, gz, gzlen) || fsync(fd);
-        int err = errno;
-        if (close(fd) && !bad) bad = 1, err = errno;
-        if (bad) rc = pms__fail_errno(PMS_EIO, err, "%s: cannot write", path);
-        else if (rename(tmp, path)) rc = pms__fail_errno(pms__status_from_errno(errno), errno, "%s: cannot rename %s to it", path, tmp);
-        if (rc) unlink(tmp);
-    }
-    free(tmp);
     free(gz);
     return rc;
 }
@@ -259,7 +237,7 @@ int pms__pprof_load(Pms__Profile **out, const char *path)
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = pms__read_file(path, &data, &len);
+    int rc = pms__read_file(path, pms__pprof_check_head, NULL, &data, &len); /* /dev/zero: refused at once */
     if (!rc) rc = pms__pprof_decode(out, data, len, path);
     free(data);
     return rc;
@@ -268,14 +246,4 @@ int pms__pprof_load(Pms__Profile **out, const char *path)
 void pms__pprof_free(Pms__Profile *p)
 {
     if (p) pms__profile__free_unpacked(p, NULL);
-}
-
-bool pms__pprof_looks_like(const unsigned char *data, size_t len)
-{
-    if (len >= 2 && data[0] == 0x1f && data[1] == 0x8b) return true;
-    if (len < 2) return false;
-    /* A raw Profile starts with a key: field 1..14, wire type 2 (messages, strings,
-     * packed) or 0 (the int64 fields 7..14 written before the rest). */
-    unsigned field = data[0] >> 3, wire = data[0] & 7;
-    return field >= 1 && field <= 14 && (wire == 2 ? field <= 6 || field == 11 || field == 13 : wire == 0 && field >= 7);
 }

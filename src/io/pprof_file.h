@@ -7,8 +7,8 @@
 
 #include "profile.pb-c.h"
 
-/* Packs p and writes it gzipped to path: through path.tmp-XXXXXX renamed at the end, so
- * a failed write leaves a file that was at path as it was. */
+/* Packs p and writes it gzipped to path (util/output.h: a device in place, a file
+ * replaced only when complete, so a failed write leaves what was at path as it was). */
 int pms__pprof_save(const Pms__Profile *p, const char *path);
 /* Decodes a profile from bytes, gzipped or not (told by the gzip magic); checks that
  * every index into the string table and every id a sample or location uses exists.
@@ -17,7 +17,4 @@ int pms__pprof_decode(Pms__Profile **out, const void *data, size_t len, const ch
 /* Reads and decodes the file at path. */
 int pms__pprof_load(Pms__Profile **out, const char *path);
 void pms__pprof_free(Pms__Profile *p);
-/* Whether the bytes start as a pprof file: gzip's magic, or a protobuf message whose
- * first field is one of Profile's (a raw profile). */
-bool pms__pprof_looks_like(const unsigned char *data, size_t len);
 #endif

@@ -35,4 +35,8 @@ void pms__table_cell_place(const pms_table *t, size_t row, size_t col, char *buf
  * when the text is not a number. */
 bool pms__parse_cell_number(const char *s, size_t len, double *out, bool *missing);
 
+/* pms_table_parse on the head of a pipe (opt: a const pms_table_options *, or NULL), the
+ * table not kept: a pms__text_parser (io/text_lines.h) for pms__read_text. */
+int pms__table_head(const char *text, size_t len, const char *name, void *opt);
+
 #endif

@@ -69,7 +69,7 @@ static int next_record(struct lexer *lx, size_t *line)
             size_t q = ++i, open_line = lx->line;
             for (;; i++) {
                 if (i >= lx->len)
-                    return pms__fail(PMS_EFORMAT, "%s:%zu:%zu: quoted field not closed, expected '\"' before the end",
+                    return pms__fail_at_end(PMS_EFORMAT, "%s:%zu:%zu: quoted field not closed, expected '\"' before the end",
                                     lx->name, open_line, lx->nf + 1);
                 if (d[i] == '\n') lx->line++;
                 if (d[i] == '"') {
@@ -201,7 +201,7 @@ static int read_header(struct lexer *lx, const pms_table_options *opt, char ***n
     size_t first = pos, first_line = line;
     /* the separator: given, else TAB when the header candidate has one */
     size_t probe = first < lx->len ? first : last_hash;
-    if (probe == (size_t)-1) return pms__fail(PMS_EFORMAT, "%s: empty file, expected a header line", lx->name);
+    if (probe == (size_t)-1) return pms__fail_at_end(PMS_EFORMAT, "%s: empty file, expected a header line", lx->name);
     char sep = opt && opt->sep ? opt->sep : ',';
     if (!(opt && opt->sep)) {
         const char *nl = memchr(d + probe, '\n', lx->len - probe);
@@ -225,7 +225,7 @@ static int read_header(struct lexer *lx, const pms_table_options *opt, char ***n
         hash_header = lx->nf >= 2 && (first >= lx->len || lx->nf == data_fields);
     }
     if (!hash_header) {
-        if (first >= lx->len) return pms__fail(PMS_EFORMAT, "%s: no header line (only comments)", lx->name);
+        if (first >= lx->len) return pms__fail_at_end(PMS_EFORMAT, "%s: no header line (only comments)", lx->name);
         lx->pos = first, lx->line = first_line;
         int rc = next_record(lx, &rec_line);
         if (rc < 0) return rc;
@@ -420,11 +420,19 @@ done:
     return rc;
 }
 
+int pms__table_head(const char *text, size_t len, const char *name, void *opt)
+{
+    pms_table *t = NULL;
+    int rc = pms_table_parse(text, len, name, opt, &t);
+    pms_table_free(t);
+    return rc;
+}
+
 int pms_table_read(const char *path, const pms_table_options *opt, pms_table **out)
 {
     char *data;
     size_t len;
-    int rc = pms__read_text(path, 0, &data, &len);
+    int rc = pms__read_text(path, 0, pms__table_head, (void *)opt, &data, &len);
     if (rc < 0) return rc;
     rc = pms_table_parse(data, len, path, opt, out);
     free(data);

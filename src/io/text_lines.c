@@ -2,6 +2,7 @@
 #include "io/text_lines.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/input_limit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ int pms__lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned fla
     r->flags = flags;
     r->max_len = PMS_LINES_MAX_LEN;
     r->newline = true;
+    struct stat st;
+    r->regular = fileno(f) < 0 || (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)); /* fmemopen: in memory */
     return check_kind(f, name);
 }
 
@@ -52,6 +55,12 @@ void pms__lines_close(pms_lines *r)
     memset(r, 0, sizeof *r);
 }
 
+static int fail_nul(const char *name, size_t line, uint64_t offset)
+{
+    return pms__fail(PMS_EFORMAT, "%s: line %zu: byte offset %llu: NUL byte, expected text", name, line,
+                     (unsigned long long)offset);
+}
+
 int pms__lines_next(pms_lines *r, char **line, size_t *len)
 {
     if (!r->newline) return 0; /* the last line had no newline: that was the end */
@@ -59,9 +68,7 @@ int pms__lines_next(pms_lines *r, char **line, size_t *len)
     int c;
     uint64_t start = r->offset;
     while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
-        if (c == '\0')
-            return pms__fail(PMS_EFORMAT, "%s: line %zu: byte offset %llu: NUL byte, expected text", r->name,
-                            r->line + 1, (unsigned long long)(start + n));
+        if (c == '\0') return fail_nul(r->name, r->line + 1, start + n);
         if (n >= r->max_len)
             return pms__fail(PMS_EFORMAT, "%s: line %zu: longer than %zu bytes, expected lines of text", r->name,
                             r->line + 1, r->max_len);
@@ -91,14 +98,39 @@ int pms__lines_next(pms_lines *r, char **line, size_t *len)
     return 1;
 }
 
-int pms__read_text(const char *path, unsigned flags, char **data, size_t *len)
+int pms__text_head_check(const unsigned char *head, size_t len, const char *name, pms__text_parser parse,
+                         void *ctx)
+{
+    const unsigned char *nul = memchr(head, 0, len); /* no text reader takes one, even past the last newline */
+    if (nul) {
+        size_t line = 1;
+        for (const unsigned char *p = head; p < nul; p++) line += *p == '\n';
+        return fail_nul(name, line, (uint64_t)(nul - head));
+    }
+    size_t n = len;
+    while (n && head[n - 1] != '\n') n--;
+    char *text = malloc(n + 1);
+    if (!text) return pms__fail(PMS_ENOMEM, "out of memory");
+    memcpy(text, head, n);
+    text[n] = '\0';
+    int rc = parse(text, n, name, ctx);
+    free(text);
+    return rc && !pms__failed_at_end() ? rc : PMS_OK;
+}
+
+int pms__read_text(const char *path, unsigned flags, pms__text_parser head, void *ctx, char **data, size_t *len)
 {
     pms_lines r;
     int rc = pms__lines_open(&r, path, flags);
     if (rc) return rc;
     char *text = NULL, *line;
     size_t cap = 0, n = 0, linelen;
+    bool looked = !head;
     while ((rc = pms__lines_next(&r, &line, &linelen)) == 1) {
+        if (!r.regular && pms__over_input_limit(r.offset)) {
+            rc = pms__fail_input_limit(path);
+            break;
+        }
         if (pms__grow(&text, &cap, n + linelen + 2, 1)) {
             rc = pms__fail(PMS_ENOMEM, "%s: out of memory reading the file", path);
             break;
@@ -106,6 +138,12 @@ int pms__read_text(const char *path, unsigned flags, char **data, size_t *len)
         memcpy(text + n, line, linelen);
         n += linelen;
         if (r.newline) text[n++] = '\n';
+        if (!looked && n >= PMS_INPUT_HEAD) { /* more may follow: do the first lines parse? */
+            looked = true;
+            text[n] = '\0';
+            if ((rc = head(text, n, path, ctx)) && !pms__failed_at_end()) break;
+            rc = 1;
+        }
     }
     pms__lines_close(&r);
     if (rc == 0 && !text && pms__grow(&text, &cap, 1, 1)) rc = pms__fail(PMS_ENOMEM, "%s: out of memory", path);

@@ -29,6 +29,7 @@ typedef struct pms_lines {
     size_t line;     /* number of the line last returned, from 1 */
     uint64_t offset; /* bytes of the file consumed (the BOM included) */
     bool newline;    /* the line last returned ended with '\n' */
+    bool regular;    /* a regular file (else a pipe: pms__read_text stops at the input limit) */
 } pms_lines;
 
 /* Opens PATH ("-": stdin). NAME for messages is PATH. */
@@ -41,8 +42,20 @@ int pms__lines_from_stream(pms_lines *r, FILE *f, const char *name, unsigned fla
 int pms__lines_next(pms_lines *r, char **line, size_t *len);
 void pms__lines_close(pms_lines *r);
 
+/* A parser of a whole text (len bytes, NUL-terminated), name for messages: 0 or a status. */
+typedef int (*pms__text_parser)(const char *text, size_t len, const char *name, void *ctx);
+
 /* The whole text of PATH through the line reader, for the parsers that work on a buffer:
- * malloc'ed, NUL-terminated (not counted in *len), lines as in the file less any BOM. */
-int pms__read_text(const char *path, unsigned flags, char **data, size_t *len);
+ * malloc'ed, NUL-terminated (not counted in *len), lines as in the file less any BOM.
+ * head (may be NULL) is the parser itself, run on the first complete lines once they pass
+ * PMS_INPUT_HEAD bytes and more follow: a failure there is the input's (unless only its
+ * end could cause it: pms__fail_at_end), so `yes` through a pipe is refused at its first
+ * lines. A pipe stops at the input limit (pmuscope/input.h). */
+int pms__read_text(const char *path, unsigned flags, pms__text_parser head, void *ctx, char **data, size_t *len);
+
+/* A pms__head_check (util/input_limit.h) made of a parser: parse runs on the complete lines
+ * of the head (up to its last newline); its failure is final unless pms__failed_at_end. */
+int pms__text_head_check(const unsigned char *head, size_t len, const char *name, pms__text_parser parse,
+                         void *ctx);
 
 #endif

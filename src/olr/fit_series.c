@@ -2,6 +2,7 @@
  * segments kept in the order they close (see pmuscope/olr_series.h). */
 #include "pmuscope/olr_series.h"
 #include "io/input_spool.h"
+#include "olr/series_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -162,7 +163,7 @@ static int fit_row(uint64_t x, const uint64_t *y, void *ctx)
                 F->f->counters[j].unit = PMS_OLR_EPS_ABS;
                 F->f->counters[j].eps = 0;
             }
-        if (rc == 0) rc = pms_olr_create(&F->o, &F->f->opt, F->seg_fn, F->ctx);
+        if (rc == 0 && (rc = pms_olr_create(&F->o, &F->f->opt, F->seg_fn, F->ctx))) pms__fail_context(rc, "%s", F->path);
         if (rc) return rc;
     }
     rc = pms_olr_push(F->o, x, y);
@@ -213,7 +214,7 @@ int pms_olr_fit_stream(pms_olr_fit *out, pms_olr_series *meta, const char *path,
     extents e = {0};
     bool needed = false;
     pms__input input; /* a pipe is copied once, so that it can be read twice */
-    int rc = pms__input_open(&input, path);
+    int rc = pms__input_open(&input, path, pms__olr_head_check, (void *)in);
     if (rc) return rc;
     const char *source = input.path;
     if (opt->method == PMS_OLR_OPT) rc = first_pass(&e, meta, source, in, specs, nspecs, &needed);

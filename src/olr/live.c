@@ -7,6 +7,9 @@
 #include "pmuscope/olr_series.h"
 #include "pmuscope/olr_store.h"
 #include "util/error.h"
+#include "util/output.h"
+
+#include <errno.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,9 @@ struct pms_olr_live {
     pms_olr_live_options opt;
     const pms_perfdata_attr *attrs;
     size_t nattrs;
-    FILE *csv;
+    FILE *csv;                       /* where the segments go (the CSV or the segment file) */
+    pms__output out;                 /* pms_olr_live_open: the file csv writes */
+    bool owned;
     pms_olr_writer *store;           /* the segment file, unless opt.csv */
     olr_columns cols;
     olr_pending pending;             /* samples of the last two rounds, put in time order */
@@ -24,6 +29,7 @@ struct pms_olr_live {
     int chosen, failed;
     int failure_status;
     char *failure;
+    bool write_failed;               /* the failure is the output's: said as it is */
     uint32_t tid;
     uint64_t *vals, *row;
     pms_read_value vbuf[64];
@@ -53,10 +59,36 @@ int pms_olr_live_create(pms_olr_live **out, const pms_olr_live_options *opt, FIL
     if (!l) return pms__fail(PMS_ENOMEM, "out of memory");
     l->opt = *opt;
     l->csv = segments;
+    l->out.fd = -1;
+    if (opt->csv && segments) pms_olr_write_segment_header(segments);
+    *out = l;
+    return PMS_OK;
+}
+
+int pms_olr_live_open(pms_olr_live **out, const pms_olr_live_options *opt, const char *path)
+{
+    *out = NULL;
+    pms__output o;
+    int rc = pms__output_open(&o, path, PMS_OUTPUT_KEEP_OLD); /* as perf.data: in place at a checkpoint */
+    if (rc) return rc;
+    pms_olr_live *l = NULL;
+    if ((rc = pms_olr_live_create(&l, opt, NULL))) {
+        pms__output_abort(&o);
+        return rc;
+    }
+    l->out = o;
+    l->owned = true;
+    if (!(l->csv = pms__output_stream(&l->out))) {
+        pms_olr_live_destroy(l);
+        return PMS_ENOMEM;
+    }
     if (opt->csv) pms_olr_write_segment_header(l->csv);
     *out = l;
     return PMS_OK;
 }
+
+/* The name of the segments in messages. */
+static const char *where(const pms_olr_live *l) { return l->owned ? l->out.name : "the olr segment file"; }
 
 static const pms_perfdata_attr *attr_of_id(uint64_t id, void *ctx)
 {
@@ -86,18 +118,24 @@ static int start(pms_olr_live *l, const pms_sample *smp)
     }
     opt.counters = c;
     rc = pms_olr_create(&l->olr, &opt, write_segment, l);
+    pms_olr_store_options so;
+    pms_olr_store_options_init(&so);
+    so.checkpoints = 1; /* one at each of the recording's syncs */
     if (rc == 0 && !l->opt.csv)
-        rc = pms_olr_writer_create(&l->store, l->csv, "the olr segment file", NULL, &opt, l->cols.xname,
+        rc = pms_olr_writer_create(&l->store, l->csv, where(l), &so, &opt, l->cols.xname,
                                    (const char *const *)l->cols.names);
     free(c);
     return rc;
 }
 
-/* The fit stops; the recording goes on. */
+/* The fit stops; the recording goes on. A write to the file that failed is said as its
+ * own error ("cannot write PATH: reason"), whichever call found it. */
 static void stop(pms_olr_live *l, int status)
 {
     l->failed = 1;
     l->failure_status = status;
+    l->write_failed = l->owned && l->out.err;
+    if (l->write_failed) pms__output_failed(&l->out, l->out.err);
     l->failure = strdup(pms_strerror());
 }
 
@@ -159,9 +197,33 @@ static int tap_round(void *ctx)
     return PMS_OK;
 }
 
+/* A failed write of the segments: their file's own message ("cannot write PATH: reason"). */
+static int write_error(pms_olr_live *l, int err)
+{
+    if (l->owned) return pms__output_failed(&l->out, l->out.err ? l->out.err : err);
+    return pms__fail_errno(PMS_EIO, err, "cannot write %s", where(l));
+}
+
+/* At each checkpoint of the recording: what is fitted so far, whole in the file (the
+ * segment file's checkpoint, or the CSV's rows flushed), and the file in place once it
+ * holds a sample. */
+static int tap_sync(void *ctx)
+{
+    pms_olr_live *l = ctx;
+    if (l->failed) return PMS_OK;
+    double t0 = now();
+    int rc = PMS_OK;
+    if (l->store) rc = pms_olr_writer_checkpoint(l->store);
+    else if (fflush(l->csv) != 0) rc = write_error(l, errno);
+    if (!rc && l->owned && l->samples) rc = pms__output_publish(&l->out);
+    if (rc) stop(l, rc);
+    l->seconds += now() - t0;
+    return PMS_OK;
+}
+
 int pms_olr_live_tap(pms_record_tap *out, pms_olr_live *l)
 {
-    *out = (pms_record_tap){.start = tap_start, .record = tap_record, .round = tap_round, .ctx = l};
+    *out = (pms_record_tap){.start = tap_start, .record = tap_record, .round = tap_round, .sync = tap_sync, .ctx = l};
     return PMS_OK;
 }
 
@@ -175,10 +237,21 @@ int pms_olr_live_finish(pms_olr_live *l)
         if (rc) stop(l, rc);
     }
     l->seconds += now() - t0;
-    fflush(l->csv);
+    if (l->owned && !l->failed && l->olr) { /* complete: in place */
+        int rc = pms__output_commit(&l->out); /* its failure names the file */
+        l->owned = false; /* closed */
+        if (rc) {
+            stop(l, rc);
+            l->write_failed = true;
+        }
+    } else if (!l->owned && fflush(l->csv) != 0 && !l->failed) {
+        stop(l, write_error(l, errno));
+        l->write_failed = true;
+    }
+    if (l->failed && l->write_failed) return pms__fail(l->failure_status, "%s", l->failure ? l->failure : "out of memory");
     if (l->failed)
-        return pms__fail(l->failure_status, "the regression stopped: %s", l->failure ? l->failure : "out of memory");
-    if (!l->olr) return pms__fail(PMS_EINVAL, "no samples to fit");
+        return pms__fail(l->failure_status, "the live olr fit stopped: %s", l->failure ? l->failure : "out of memory");
+    if (!l->olr) return pms__fail(PMS_EINVAL, "%s: no samples to fit", where(l));
     return PMS_OK;
 }
 
@@ -199,6 +272,7 @@ int pms_olr_live_get_summary(pms_olr_summary *out, const char **name, const pms_
 void pms_olr_live_destroy(pms_olr_live *l)
 {
     if (!l) return;
+    if (l->owned) pms__output_abort(&l->out); /* not finished: as it was, unless published */
     pms_olr_destroy(l->olr);
     pms_olr_writer_destroy(l->store);
     pms__olr_columns_free(&l->cols);

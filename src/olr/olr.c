@@ -74,8 +74,8 @@ int pms_olr_method_parse(const char *name, pms_olr_method *out)
 
 static int check_options(const pms_olr_options *o)
 {
-    if (o->ncounters == 0 || o->ncounters > 4096)
-        return pms__fail(PMS_EINVAL, "olr: %zu counters: expected 1 to 4096", o->ncounters);
+    if (o->ncounters == 0 || o->ncounters > PMS_OLR_MAX_COUNTERS)
+        return pms__fail(PMS_EINVAL, "olr: %zu counters: expected 1 to %d", o->ncounters, PMS_OLR_MAX_COUNTERS);
     if (o->method != PMS_OLR_WM && o->method != PMS_OLR_OPT)
         return pms__fail(PMS_EINVAL, "olr: unknown method %d", (int)o->method);
     if (!(o->alpha >= 0 && o->alpha < 1))

@@ -1,6 +1,8 @@
 /* olr series: the common series and the choice of reader. */
 #include "olr/series_internal.h"
 #include "io/input_spool.h"
+#include "io/perfdata_head.h"
+#include "io/text_lines.h"
 #include "pmuscope/perfdata.h"
 #include "pmuscope/table.h"
 #include "util/error.h"
@@ -47,13 +49,19 @@ static int count_row(uint64_t x, const uint64_t *y, void *ctx)
     return rc;
 }
 
+int pms__olr_head_check(const unsigned char *head, size_t len, const char *name, void *opt)
+{
+    if (pms__perfdata_magic(head, len)) return pms__perfdata_check_head(head, len, name, NULL);
+    return pms__text_head_check(head, len, name, pms__olr_table_head, opt);
+}
+
 int pms_olr_series_stream(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
                           pms_olr_row_fn fn, void *ctx)
 {
     memset(s, 0, sizeof *s);
     bool perfdata;
     pms__input in; /* a pipe is copied once, so that its first bytes can be looked at */
-    int rc = pms__input_open(&in, path);
+    int rc = pms__input_open(&in, path, pms__olr_head_check, (void *)opt);
     if (rc) return rc;
     rc = pms_perfdata_sniff(&perfdata, in.path);
     if (rc == 0 && !(s->source = strdup(path))) rc = pms__fail(PMS_ENOMEM, "out of memory");

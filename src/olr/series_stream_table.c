@@ -76,6 +76,7 @@ typedef struct table_stream {
     splitter sp;
     char sep;
     char *header;        /* the header line's text (names point into it) */
+    size_t header_line;
     size_t ncols, xcol;
     size_t *ycol;
     uint64_t *row;       /* 1 + k */
@@ -101,7 +102,7 @@ static int read_header(table_stream *t, const char *path, char **pending, size_t
     if (rc < 0) goto out;
     bool plain = rc > 0;
     if (!plain && !hash) {
-        rc = pms__fail(PMS_EFORMAT, "%s: empty file, expected a header line", path);
+        rc = pms__fail_at_end(PMS_EFORMAT, "%s: empty file, expected a header line", path);
         goto out;
     }
     t->sep = strchr(plain ? line : hash, '\t') ? '\t' : ',';
@@ -117,11 +118,12 @@ static int read_header(table_stream *t, const char *path, char **pending, size_t
     bool hash_header = hash && t->sp.n >= 2 && (!plain || t->sp.n == plain_fields);
     if (hash_header) {
         t->header = hash; /* t->sp holds its fields */
+        t->header_line = hash_line;
         hash = NULL;
         if (plain) *pending = line, *pending_len = len, *pending_line = plain_line;
     } else if (!plain) {
-        rc = pms__fail(PMS_EFORMAT, "%s: no header line (only comments)", path);
-    } else if (!(t->header = strdup(line))) { /* copy was split in place: take the line afresh */
+        rc = pms__fail_at_end(PMS_EFORMAT, "%s: no header line (only comments)", path);
+    } else if (t->header_line = plain_line, !(t->header = strdup(line))) { /* copy was split in place: anew */
         rc = pms__fail(PMS_ENOMEM, "out of memory");
     } else {
         rc = split(&t->sp, t->header, len, t->sep, path, plain_line);
@@ -183,18 +185,13 @@ static int parse_row(table_stream *t, const char *path, size_t k, const char *co
     return PMS_OK;
 }
 
-int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
-                                 pms_olr_row_fn fn, void *ctx)
+/* The rows of the table read from f, which name stands for in messages. */
+static int stream_table(pms_olr_series *s, FILE *f, const char *path, const pms_olr_input_options *opt,
+                        pms_olr_row_fn fn, void *ctx)
 {
     table_stream t = {0};
-    FILE *f = fopen(path, "r"); /* path may be the copy of a pipe: messages name the source */
-    if (!f) return pms__fail(PMS_EIO, "cannot open %s: %s", s->source, strerror(errno));
-    path = s->source;
     int rc = pms__lines_from_stream(&t.r, f, path, 0);
-    if (rc) {
-        fclose(f);
-        return rc;
-    }
+    if (rc) return rc;
     char *line;
     size_t len, lineno = 0;
     rc = read_header(&t, path, &line, &len, &lineno);
@@ -226,6 +223,13 @@ int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_
         if (opt->counters) pms__with_option(rc, "counters");
         goto out;
     }
+    if (s->k > PMS_OLR_MAX_COUNTERS) { /* said at the header, not at the first row's fit */
+        rc = pms__with_option(pms__fail(PMS_EINVAL, "%s:%zu: %zu counter columns besides x: olr fits 1 to %d at "
+                                                   "once; choose them",
+                                        path, t.header_line, s->k, PMS_OLR_MAX_COUNTERS),
+                              "counters");
+        goto out;
+    }
     t.names = malloc((1 + s->k) * sizeof *t.names);
     if (t.names) {
         t.names[0] = s->xname;
@@ -251,11 +255,39 @@ int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_
     }
 out:
     pms__lines_close(&t.r);
-    fclose(f);
     free(t.sp.f);
     free(t.header);
     free(t.ycol);
     free(t.row);
     free(t.names);
+    return rc;
+}
+
+int pms__olr_series_stream_table(pms_olr_series *s, const char *path, const pms_olr_input_options *opt,
+                                 pms_olr_row_fn fn, void *ctx)
+{
+    FILE *f = fopen(path, "r"); /* path may be the copy of a pipe: messages name the source */
+    if (!f) return pms__fail(PMS_EIO, "cannot open %s: %s", s->source, strerror(errno));
+    int rc = stream_table(s, f, s->source, opt, fn, ctx);
+    fclose(f);
+    return rc;
+}
+
+static int skip_row(uint64_t x, const uint64_t *y, void *ctx)
+{
+    (void)x, (void)y, (void)ctx;
+    return PMS_OK;
+}
+
+int pms__olr_table_head(const char *text, size_t len, const char *name, void *opt)
+{
+    FILE *f = fmemopen((void *)text, len, "r");
+    if (!f) return pms__fail(PMS_ENOMEM, "out of memory");
+    pms_olr_series s = {0};
+    int rc = stream_table(&s, f, name, opt, skip_row, NULL);
+    fclose(f);
+    for (size_t j = 0; s.names && j < s.k; j++) free(s.names[j]); /* all the header gave it */
+    free(s.names);
+    free(s.xname);
     return rc;
 }

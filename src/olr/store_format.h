@@ -18,6 +18,7 @@ enum {
     PMS_OLR_CHUNK_RESIDUALS = 'R',/* one counter's residuals */
     PMS_OLR_CHUNK_END = 'E',      /* totals; the last chunk */
     PMS_OLR_CHUNK_PREDICTIVE = 'P', /* one counter's samples, predictive coding (version 2) */
+    PMS_OLR_CHUNK_CHECKPOINT = 'C', /* what the chunks so far cover (version 5) */
 };
 
 /* The most bytes a chunk may decompress to (the writer makes chunks of about 1 MiB). */

@@ -28,6 +28,12 @@ typedef struct reader {
     uint64_t *nres;      /* k */
     pms__olr_history *hist; /* k: a predictive counter's last decoded values */
     int ended;
+    /* the last checkpoint (version 5): where it ends, the samples every counter covers
+     * there, and each counter's segments then */
+    size_t cp_end;
+    uint64_t cp_n;
+    size_t *cp_nseg;     /* k, NULL before the first checkpoint */
+    pms_olr_stored_segment *cp_open; /* k: each counter's samples after its chunks, as a chord */
 } reader;
 
 static int bad_at(reader *r, const pms__cursor *c, const char *what)
@@ -70,7 +76,8 @@ static int string(reader *r, char **out, const char *what)
     return PMS_OK;
 }
 
-static int header(reader *r)
+/* The magic, the version and the flags: what a pipe's head shows before the rest is read. */
+static int leader(reader *r)
 {
     pms_olr_stored *s = r->s;
     pms__cursor *f = &r->file;
@@ -78,10 +85,10 @@ static int header(reader *r)
         return bad_at(r, f, "the magic \"PMSOLR\" of an olr segment file");
     f->pos = PMS_OLR_STORE_MAGIC_LEN;
     s->version = f->p[f->pos];
-    if (s->version < 1 || s->version > PMS_OLR_STORE_VERSION) {
+    if (s->version < 1 || s->version > PMS_OLR_STORE_VERSION_CHECKPOINTS) {
         char msg[96];
-        snprintf(msg, sizeof msg, "version 1 to %u (the versions this reader knows), found %u", PMS_OLR_STORE_VERSION,
-                 s->version);
+        snprintf(msg, sizeof msg, "version 1 to %u (the versions this reader knows), found %u",
+                 PMS_OLR_STORE_VERSION_CHECKPOINTS, s->version);
         return bad_at(r, f, msg);
     }
     f->pos++;
@@ -91,8 +98,17 @@ static int header(reader *r)
     s->has_x = !!(flags & PMS_OLR_FLAG_X);
     s->lossless = !!(flags & PMS_OLR_FLAG_LOSSLESS);
     s->per_counter = !!(flags & PMS_OLR_FLAG_PER_COUNTER);
+    return PMS_OK;
+}
+
+static int header(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    pms__cursor *f = &r->file;
+    int rc = leader(r);
+    if (rc) return rc;
     uint64_t method, k;
-    int rc = varint(r, f, &method, "the method");
+    rc = varint(r, f, &method, "the method");
     if (rc) return rc;
     if (method > 1) return bad_at(r, f, "method 0 (wm) or 1 (opt)") /* position after it: close enough */;
     s->method = (pms_olr_method)method;
@@ -336,15 +352,81 @@ static int chunk_end(reader *r)
     return PMS_OK;
 }
 
+/* A C chunk (version 5): the samples the writer had taken, then what each counter's
+ * chunks cover; they must match what was read, which becomes the last checkpoint. */
+static int chunk_checkpoint(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    uint64_t n, cover, open;
+    int rc = varint(r, &r->in, &n, "the number of samples taken");
+    if (rc) return rc;
+    if (s->has_x && r->nx != n) return bad_at(r, &r->in, "as many samples taken as x values before it");
+    if (!r->cp_nseg && (!(r->cp_nseg = calloc(s->k, sizeof *r->cp_nseg)) || !(r->cp_open = calloc(s->k, sizeof *r->cp_open))))
+        return pms__fail(PMS_ENOMEM, "out of memory");
+    for (size_t j = 0; j < s->k; j++) {
+        if ((rc = varint(r, &r->in, &cover, "the samples a counter's chunks cover"))) return rc;
+        if (cover != r->covered[j] || cover > n)
+            return bad_at(r, &r->in, "the samples a counter's chunks before it cover, at most those taken");
+        if ((rc = varint(r, &r->in, &open, "the samples of a counter's open segment"))) return rc;
+        if (open != n - cover) return bad_at(r, &r->in, "the samples taken that a counter's chunks do not cover");
+        pms_olr_stored_segment *g = &r->cp_open[j];
+        *g = (pms_olr_stored_segment){.first = cover, .count = open};
+        if (open && ((rc = varint(r, &r->in, &g->y_start, "the first open sample")) ||
+                     (rc = varint(r, &r->in, &g->y_end, "the last open sample"))))
+            return rc;
+        r->cp_nseg[j] = s->nseg[j];
+    }
+    r->cp_n = n;
+    r->cp_end = r->file.pos;
+    return PMS_OK;
+}
+
+/* Whether the chunk at the reader's position ends inside the file: a killed writer leaves
+ * one cut short after its last checkpoint. */
+static bool chunk_whole(const reader *r)
+{
+    pms__cursor c = r->file;
+    uint64_t raw, stored;
+    c.pos++;
+    if (c.pos > c.n || pms__cursor_varint(&c, &raw) || pms__cursor_varint(&c, &stored)) return false;
+    uint64_t span = stored == 0 && r->s->version >= 3 ? raw : stored;
+    return span <= c.n - c.pos;
+}
+
+/* No end chunk after a checkpoint: the samples up to it (each counter's segments then, and
+ * its open segment's samples on their chord), what came after left unread. */
+static int stop_at_checkpoint(reader *r)
+{
+    pms_olr_stored *s = r->s;
+    if (r->cp_n == 0)
+        return pms__fail(PMS_EFORMAT, "%s: offset %zu: the file has no end chunk and its last checkpoint (at offset "
+                                      "%zu) holds no sample: its writer stopped before it took one",
+                         r->where, r->file.pos, r->cp_end);
+    s->n = r->cp_n;
+    for (size_t j = 0; j < s->k; j++) {
+        s->nseg[j] = r->cp_nseg[j];
+        if (!r->cp_open[j].count) continue;
+        if (pms__grow(&s->seg[j], &r->cap[j], s->nseg[j] + 1, sizeof **s->seg)) return pms__fail(PMS_ENOMEM, "out of memory");
+        s->seg[j][s->nseg[j]++] = r->cp_open[j];
+    }
+    s->stopped = 1;
+    s->stopped_at = r->cp_end;
+    r->ended = 1;
+    return PMS_OK;
+}
+
 static int chunk(reader *r)
 {
     pms__cursor *f = &r->file;
     r->chunk_at = f->pos;
     int type = f->p[f->pos++];
     if (type != PMS_OLR_CHUNK_X && type != PMS_OLR_CHUNK_SEGMENTS && type != PMS_OLR_CHUNK_RESIDUALS &&
-        type != PMS_OLR_CHUNK_END && (type != PMS_OLR_CHUNK_PREDICTIVE || r->s->version < 2)) {
+        type != PMS_OLR_CHUNK_END && (type != PMS_OLR_CHUNK_PREDICTIVE || r->s->version < 2) &&
+        (type != PMS_OLR_CHUNK_CHECKPOINT || r->s->version < PMS_OLR_STORE_VERSION_CHECKPOINTS)) {
         f->pos--;
-        return bad_at(r, f, r->s->version < 2 ? "a chunk type of version 1: X, S, R or E" : "a chunk type: X, S, R, P or E");
+        return bad_at(r, f, r->s->version < 2 ? "a chunk type of version 1: X, S, R or E"
+                            : r->s->version < PMS_OLR_STORE_VERSION_CHECKPOINTS ? "a chunk type: X, S, R, P or E"
+                                                                                 : "a chunk type: X, S, R, P, C or E");
     }
     uint64_t raw, stored;
     int rc = varint(r, f, &raw, "the chunk's decompressed length");
@@ -372,7 +454,7 @@ static int chunk(reader *r)
     r->in = (pms__cursor){.p = buf, .n = (size_t)raw};
     rc = type == PMS_OLR_CHUNK_X ? chunk_x(r) : type == PMS_OLR_CHUNK_SEGMENTS ? chunk_segments(r)
          : type == PMS_OLR_CHUNK_RESIDUALS ? chunk_residuals(r) : type == PMS_OLR_CHUNK_PREDICTIVE ? chunk_predictive(r)
-         : chunk_end(r);
+         : type == PMS_OLR_CHUNK_CHECKPOINT ? chunk_checkpoint(r) : chunk_end(r);
     if (rc == 0 && r->in.pos != r->in.n) rc = bad_at(r, &r->in, "the end of the chunk");
     free(buf);
     return rc;
@@ -384,10 +466,14 @@ int pms_olr_stored_read_mem(pms_olr_stored *out, const void *data, size_t size, 
     reader r = {.where = where, .file = {.p = data, .n = size}, .s = out};
     int rc = header(&r);
     while (rc == 0 && !r.ended) {
-        if (r.file.pos >= r.file.n) rc = bad_at(&r, &r.file, "a chunk (the file is truncated: no end chunk)");
+        if (r.cp_nseg && (r.file.pos >= r.file.n || !chunk_whole(&r))) rc = stop_at_checkpoint(&r);
+        else if (r.file.pos >= r.file.n) rc = bad_at(&r, &r.file, "a chunk (the file is truncated: no end chunk)");
         else rc = chunk(&r);
     }
-    if (rc == 0 && r.file.pos != r.file.n) rc = bad_at(&r, &r.file, "the end of the file after the end chunk");
+    if (rc == 0 && !out->stopped && r.file.pos != r.file.n)
+        rc = bad_at(&r, &r.file, "the end of the file after the end chunk");
+    free(r.cp_nseg);
+    free(r.cp_open);
     free(r.cap);
     free(r.covered);
     free(r.nres);
@@ -396,12 +482,24 @@ int pms_olr_stored_read_mem(pms_olr_stored *out, const void *data, size_t size, 
     return rc;
 }
 
+/* The head of a segment file that comes through a pipe, before the rest is read: its
+ * magic, version and flags (a pms__head_check). */
+/* The head of a segment file that comes through a pipe, before the rest is read (a
+ * pms__head_check). */
+static int store_head(const unsigned char *head, size_t len, const char *name, void *ctx)
+{
+    (void)ctx;
+    pms_olr_stored s = {0};
+    reader r = {.where = name, .file = {.p = head, .n = len}, .s = &s};
+    return leader(&r);
+}
+
 int pms_olr_stored_read(pms_olr_stored *out, const char *path)
 {
     memset(out, 0, sizeof *out);
     char *data;
     size_t n;
-    int rc = pms__read_file(path, &data, &n); /* "-": standard input */
+    int rc = pms__read_file(path, store_head, NULL, &data, &n); /* "-": standard input */
     if (rc) return rc;
     rc = pms_olr_stored_read_mem(out, data, n, path);
     free(data);

@@ -302,13 +302,17 @@ int pms_olr_writer_create(pms_olr_writer **out, FILE *f, const char *where, cons
         return pms__fail(PMS_EINVAL, "%s: predictive coding is for opt's counters (encoding %d)", where,
                          so ? so->encoding : 0);
     }
+    if (w->so.checkpoints && (!w->so.keep_x || w->so.lossless)) { /* a stopped file decodes from its own x */
+        pms_olr_writer_destroy(w);
+        return pms__fail(PMS_EINVAL, "%s: checkpoints go with x stored and without residuals", where);
+    }
     if (!w->where || !w->eps || !w->c || !w->zc) {
         pms_olr_writer_destroy(w);
         return pms__fail(PMS_ENOMEM, "out of memory");
     }
     pms__obuf h = {0};
     pms__obuf_bytes(&h, PMS_OLR_STORE_MAGIC, PMS_OLR_STORE_MAGIC_LEN);
-    uint8_t vf[2] = {PMS_OLR_STORE_VERSION, (uint8_t)((w->so.keep_x ? PMS_OLR_FLAG_X : 0) |
+    uint8_t vf[2] = {w->so.checkpoints ? PMS_OLR_STORE_VERSION_CHECKPOINTS : PMS_OLR_STORE_VERSION, (uint8_t)((w->so.keep_x ? PMS_OLR_FLAG_X : 0) |
                                                        (w->so.lossless ? PMS_OLR_FLAG_LOSSLESS : 0) |
                                                        (fit->per_counter ? PMS_OLR_FLAG_PER_COUNTER : 0))};
     pms__obuf_bytes(&h, vf, 2);
@@ -688,6 +692,43 @@ int pms_olr_writer_finish(pms_olr_writer *w)
     }
     if (rc == 0 && w->out && fflush(w->out) != 0) rc = pms__fail_errno(PMS_EIO, errno, "cannot write %s", w->where);
     w->finished = 1;
+    return rc;
+}
+
+/* Samples counter j's chunks cover once written: its closed segments, or its codes. */
+static uint64_t covered(const wcounter *c) { return c->enc == PMS_OLR_ENCODING_PREDICTIVE ? c->pdone : c->next; }
+
+int pms_olr_writer_checkpoint(pms_olr_writer *w)
+{
+    if (w->failed || w->finished || !w->so.checkpoints)
+        return pms__fail(PMS_EINVAL, "%s: no checkpoint: the writer %s", w->where,
+                         w->so.checkpoints ? "has stopped" : "was made without checkpoints");
+    int rc = flush_x(w);
+    for (size_t j = 0; rc == 0 && j < w->k; j++) /* an undecided counter chooses once a segment closed */
+        if (w->c[j].enc != PMS_OLR_ENCODING_AUTO || w->c[j].next) rc = flush_counter(w, j);
+    if (rc == 0) {
+        /* the samples taken; then per counter those its chunks cover, and the rest (its open
+         * segment's, kept here) as the chord between the first and the last of them */
+        pms__obuf cp = {0}, none = {0};
+        pms__obuf_varint(&cp, w->n);
+        for (size_t j = 0; j < w->k; j++) {
+            const wcounter *c = &w->c[j];
+            uint64_t done = c->enc == PMS_OLR_ENCODING_AUTO ? 0 : covered(c);
+            pms__obuf_varint(&cp, done);
+            pms__obuf_varint(&cp, w->n - done);
+            if (done == w->n) continue;
+            pms__obuf_varint(&cp, c->y[done - w->base]);
+            pms__obuf_varint(&cp, c->y[w->n - 1 - w->base]);
+        }
+        uint64_t bytes = 0;
+        rc = cp.oom ? pms__fail(PMS_ENOMEM, "out of memory") : write_chunk(w, PMS_OLR_CHUNK_CHECKPOINT, &cp, &none, &bytes);
+        w->st.bytes_header += bytes;
+        pms__obuf_free(&cp);
+    }
+    if (rc == 0 && w->out && fflush(w->out) != 0) {
+        w->failed = 1;
+        rc = pms__fail_errno(PMS_EIO, errno, "cannot write %s", w->where);
+    }
     return rc;
 }
 

@@ -1,6 +1,9 @@
 /* Where a phase analysis gets its intervals: a file replayed, or a live program (live.c). */
 #include "pmuscope/phase_input.h"
+#include "io/bbv_internal.h"
 #include "io/input_spool.h"
+#include "io/perfdata_head.h"
+#include "io/text_lines.h"
 #include "phase/live.h"
 #include "pmuscope/perfdata.h"
 #include "util/error.h"
@@ -92,10 +95,21 @@ static int replay_from(pms_phase_input *in, const char *path, pms_phase_run *run
     return PMS_OK;
 }
 
+/* A pipe's head, before it is copied: a perf.data's magic and header, or the first lines of
+ * exp-bbv or SimPoint vectors (both read by the vector reader), as --format says or as
+ * the head looks. */
+static int head_check(const unsigned char *head, size_t len, const char *name, void *ctx)
+{
+    const pms_phase_input *in = ctx;
+    bool perf = in->format == PMS_PHASE_FORMAT_AUTO ? pms__perfdata_magic(head, len) : in->format == PMS_PHASE_FORMAT_PERF;
+    if (perf) return pms__perfdata_check_head(head, len, name, NULL);
+    return pms__text_head_check(head, len, name, pms__bbv_head, NULL);
+}
+
 static int replay(pms_phase_input *in, pms_phase_run *run)
 {
     pms__input file; /* a pipe is copied once, so that its first bytes can be looked at */
-    int rc = pms__input_open(&file, in->path);
+    int rc = pms__input_open(&file, in->path, head_check, in);
     if (rc) return rc;
     rc = pms__input_status(&file, replay_from(in, file.path, run));
     pms__input_close(&file);

@@ -7,6 +7,7 @@
 #include "region/markers_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/output.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -304,21 +305,15 @@ int pms_region_report(FILE *out)
     return r;
 }
 
-/* The exit's report: to PMS_REGION_OUT (its .PID in a child made by fork()), through a
- * temporary file renamed into place. */
-static int write_report_file(const char *path)
+static int write_report(FILE *f, void *ctx)
 {
-    char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= sizeof tmp)
-        return pms__fail(PMS_EINVAL, "PMS_REGION_OUT: the path is too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f) return pms__fail_errno(PMS_EIO, errno, "%s: cannot write the region report", tmp);
-    int r = pms_region_report(f);
-    if (fclose(f) != 0 && r == PMS_OK) r = pms__fail_errno(PMS_EIO, errno, "%s: cannot write the region report", tmp);
-    if (r == PMS_OK && rename(tmp, path) != 0) r = pms__fail_errno(PMS_EIO, errno, "%s: cannot rename to %s", tmp, path);
-    if (r) unlink(tmp);
-    return r;
+    (void)ctx;
+    return pms_region_report(f);
 }
+
+/* The exit's report: to PMS_REGION_OUT (its .PID in a child made by fork()), through the
+ * output primitive (a regular file replaced atomically, a device or FIFO written in place). */
+static int write_report_file(const char *path) { return pms__output_save(path, 0, write_report, NULL); }
 
 static void write_at_exit(void)
 {

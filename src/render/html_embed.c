@@ -42,7 +42,7 @@ int pms_html_svg_file(pms_html *h, const char *path, const char *caption)
 {
     char *data;
     size_t len;
-    int rc = pms__read_file(path, &data, &len);
+    int rc = pms__read_file(path, NULL, NULL, &data, &len);
     if (rc < 0) return rc;
     const char *start = skip_prolog(data);
     size_t off = (size_t)(start - data);

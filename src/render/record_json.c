@@ -32,20 +32,23 @@ static void event_json(pms_json *j, const pms_sampling_event *e)
 }
 
 /* How the target ended, in words ("exited with status 3", "was killed by signal 15"). */
-static void status_words(const pms_record_result *r, char *buf, size_t n)
+static void status_words(const pms_record_result *r, const pms_record_config *cfg, char *buf, size_t n)
 {
-    if (!r->exited) snprintf(buf, n, "still running (attached)");
+    bool attached = !(cfg->argv && cfg->argv[0]);
+    if (attached && r->target_ended) snprintf(buf, n, "ended (attached: its exit status is its parent's)");
+    else if (attached) snprintf(buf, n, cfg->system_wide ? "system-wide, stopped" : "still running (attached)");
     else if (WIFSIGNALED(r->wait_status)) snprintf(buf, n, "was killed by signal %d", WTERMSIG(r->wait_status));
     else snprintf(buf, n, "exited with status %d", WEXITSTATUS(r->wait_status));
 }
 
-int pms_record_write_json(FILE *out, const pms_record_config *cfg, const pms_record_result *r)
+static int write_json(FILE *out, const pms_record_config *cfg, const pms_record_result *r, const char *error)
 {
     struct stat st;
     char how[64];
     pms_json j;
     pms_json_init(&j, out, true);
     pms_json_object_begin(&j);
+    if (error) pms_json_kv_string(&j, "error", error);
     pms_json_kv_string(&j, "output", cfg->output);
     pms_json_kv_uint(&j, "bytes", stat(cfg->output, &st) == 0 ? (uint64_t)st.st_size : 0);
     pms_json_kv_uint(&j, "samples", r->samples);
@@ -62,10 +65,10 @@ int pms_record_write_json(FILE *out, const pms_record_config *cfg, const pms_rec
     } else {
         pms_json_kv_int(&j, "pid", cfg->pid);
     }
-    pms_json_kv_bool(&j, "exited", r->exited);
+    pms_json_kv_bool(&j, "exited", r->exited || r->target_ended);
     pms_json_kv_bool(&j, "stopped", r->stopped);
     pms_json_kv_int(&j, "exit_code", r->exit_code);
-    status_words(r, how, sizeof how);
+    status_words(r, cfg, how, sizeof how);
     pms_json_kv_string(&j, "status", how);
     pms_json_key(&j, "events");
     pms_json_array_begin(&j);
@@ -75,4 +78,15 @@ int pms_record_write_json(FILE *out, const pms_record_config *cfg, const pms_rec
     pms_json_finish(&j);
     if (fflush(out) || ferror(out)) return pms__fail_errno(PMS_EIO, errno, "cannot write the recording's JSON");
     return PMS_OK;
+}
+
+int pms_record_write_json(FILE *out, const pms_record_config *cfg, const pms_record_result *r)
+{
+    return write_json(out, cfg, r, NULL);
+}
+
+int pms_record_write_json_error(FILE *out, const pms_record_config *cfg, const pms_record_result *r,
+                                const char *error)
+{
+    return write_json(out, cfg, r, error ? error : "failed");
 }

@@ -1,6 +1,7 @@
 #include "util/error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 /* One message per thread: the phase monitor runs its own thread. */
 static _Thread_local char last_message[1024];
 static _Thread_local const char *last_option; /* pms_error_option: a string literal, or NULL */
+static _Thread_local bool last_at_end;        /* pms__fail_at_end made the message */
 
 const char *pms_strerror(void) { return last_message; }
 
@@ -36,15 +38,33 @@ const char *pms_status_name(int status)
     }
 }
 
+static int vfail(int status, bool at_end, const char *fmt, va_list ap)
+{
+    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    last_option = NULL;
+    last_at_end = at_end;
+    return status;
+}
+
 int pms__fail(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    vfail(status, false, fmt, ap);
     va_end(ap);
-    last_option = NULL;
     return status;
 }
+
+int pms__fail_at_end(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(status, true, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+bool pms__failed_at_end(void) { return last_at_end; }
 
 int pms__fail_errno(int status, int errnum, const char *fmt, ...)
 {
@@ -53,6 +73,7 @@ int pms__fail_errno(int status, int errnum, const char *fmt, ...)
     int n = vsnprintf(last_message, sizeof last_message, fmt, ap);
     va_end(ap);
     last_option = NULL;
+    last_at_end = false;
     if (n >= 0 && (size_t)n < sizeof last_message)
         snprintf(last_message + n, sizeof last_message - (size_t)n, ": %s", strerror(errnum));
     return status;

@@ -1,6 +1,7 @@
 #include "util/file.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/input_limit.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,13 +11,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int pms__read_file(const char *path, char **data, size_t *len)
+int pms__read_file(const char *path, pms__head_check check, void *ctx, char **data, size_t *len)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot open %s", path);
+    struct stat st;
+    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode); /* else it may never end */
     char *buf = NULL;
     size_t cap = 0, n = 0;
+    bool looked = !check;
     int rc = PMS_OK;
     for (;;) {
         if (pms__grow(&buf, &cap, n + (1 << 16), 1)) {
@@ -27,6 +31,14 @@ int pms__read_file(const char *path, char **data, size_t *len)
         n += got;
         if (got == 0) {
             if (ferror(f)) rc = pms__fail_errno(PMS_EIO, errno, "cannot read %s", path);
+            break;
+        }
+        if (!looked && n >= PMS_INPUT_HEAD) { /* more may follow: can these bytes start one? */
+            looked = true;
+            if ((rc = check((const unsigned char *)buf, n, path, ctx))) break;
+        }
+        if (!regular && pms__over_input_limit(n)) {
+            rc = pms__fail_input_limit(path);
             break;
         }
     }

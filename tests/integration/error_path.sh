@@ -75,13 +75,15 @@ names "--help: takes no argument" record --help=x -h
 [ $rc -eq 2 ] && [ "$(errors)" -eq 1 ] || bad "help no-such-command: exit $rc"
 
 printf 'garbage\n' >garbage.data
+printf 'PERFIL' >short.data
 
 runtime "cannot write nodir/x.json" list --json=nodir/x.json
 runtime "unknown event 'nosuch'" stat -e nosuch -- true
 runtime "cannot run '/nonexistent'" stat -e task-clock -- /nonexistent
 runtime "cannot run '/nonexistent'" record -e cpu-clock -o p.data -- /nonexistent
 runtime "unknown event 'nosuch'" record -e nosuch -o p.data -- true
-runtime "garbage.data: 8 bytes is too short" report -i garbage.data
+runtime "garbage.data: neither a perf.data file (no PERFILE2 magic at offset 0) nor a pprof profile" report -i garbage.data
+runtime "short.data: 6 bytes is too short" report -i short.data  # a perf.data cut short
 runtime "cannot open none.csv" cpistack none.csv
 runtime "cannot open none.csv" estimate none.csv
 runtime "not a truth directory" hotspot --truth none p.data

@@ -26,7 +26,7 @@ done
 head -c $((size - 1)) s.olr > trunc.olr
 expect trunc.olr "trunc.olr: offset [0-9]*: expected the chunk's stored bytes (the file is truncated)"
 { head -c 6 s.olr; printf '\x07'; tail -c +8 s.olr; } > version.olr
-expect version.olr "version.olr: offset 6: expected version 1 to 4 (the versions this reader knows), found 7"
+expect version.olr "version.olr: offset 6: expected version 1 to 5 (the versions this reader knows), found 7"
 { head -c 8 s.olr; printf '\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00'; } > varint.olr
 expect varint.olr "varint.olr: offset 8: expected the method (a bad varint: more than 64 bits)"
 expect s.csv "s.csv: offset 0: expected the magic \"PMSOLR\" of an olr segment file"

@@ -49,9 +49,13 @@ jq -e '.events[0].read == ["task-clock", "page-faults"]' "$tmp/f.json" >/dev/nul
 [ "$(jq .samples "$tmp/f.json")" -eq "$(perf script -i "$tmp/f.data" -F event 2>/dev/null | grep -c ' cpu-clock:')" ] ||
     fail "samples $(jq .samples "$tmp/f.json") against perf script"
 
-# A failed recording writes no JSON summary and says why once.
+# A failed recording says why once, and its JSON summary says it too (never an empty file:
+# a script that reads it learns what happened).
 set +e
 "$PMUSCOPE" record -e cpu-clock --json="$tmp/none.json" -o "$tmp/n.data" -- /nonexistent 2>"$tmp/err"; rc=$?
 set -e
-[ $rc -eq 1 ] && [ ! -s "$tmp/none.json" ] || fail "failed recording: exit $rc, JSON $(cat "$tmp/none.json" 2>&1)"
+[ $rc -eq 1 ] && [ "$(grep -c '^pmuscope:' "$tmp/err")" -eq 1 ] || fail "failed recording: exit $rc: $(cat "$tmp/err")"
+jq -e '.error == "cannot run '"'"'/nonexistent'"'"': No such file or directory" and .samples == 0' "$tmp/none.json" >/dev/null ||
+    fail "failed recording: JSON $(cat "$tmp/none.json" 2>&1)"
+[ ! -e "$tmp/n.data" ] || fail "a failed recording left n.data"
 echo "record_json: ok"

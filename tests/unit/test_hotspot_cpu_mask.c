@@ -28,8 +28,8 @@ static compared compare(const char *name)
     snprintf(vg, sizeof vg, "glibc-diagnostics/%s.valgrind.txt", name);
     char *a, *b;
     size_t len;
-    assert_int_equal(pms__read_file(pms_test_fixture(native), &a, &len), 0);
-    assert_int_equal(pms__read_file(pms_test_fixture(vg), &b, &len), 0);
+    assert_int_equal(pms__read_file(pms_test_fixture(native), NULL, NULL, &a, &len), 0);
+    assert_int_equal(pms__read_file(pms_test_fixture(vg), NULL, NULL, &b, &len), 0);
     compared c;
     c.x86 = pms__cpu_mask_compare(a, b, c.tunables, sizeof c.tunables, c.differing, sizeof c.differing);
     free(a);

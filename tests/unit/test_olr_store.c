@@ -231,10 +231,10 @@ static void test_hostile(void **state)
     expect_error(buf, 8, "offset 8: expected the method");
     char *bad = malloc(size + 16);
     memcpy(bad, buf, size);
-    bad[6] = PMS_OLR_STORE_VERSION + 1;
+    bad[6] = PMS_OLR_STORE_VERSION_CHECKPOINTS + 1;
     char want[96];
     snprintf(want, sizeof want, "offset 6: expected version 1 to %u (the versions this reader knows), found %u",
-             PMS_OLR_STORE_VERSION, PMS_OLR_STORE_VERSION + 1);
+             PMS_OLR_STORE_VERSION_CHECKPOINTS, PMS_OLR_STORE_VERSION_CHECKPOINTS + 1);
     expect_error(bad, size, want);
     memcpy(bad, buf, size);
     bad[0] = 'Q';

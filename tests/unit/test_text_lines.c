@@ -35,7 +35,7 @@ static void test_lines_and_bom(void **state)
     pms__lines_close(&r);
 
     char *text;
-    assert_int_equal(pms__read_text(path, 0, &text, &len), PMS_OK);
+    assert_int_equal(pms__read_text(path, 0, NULL, NULL, &text, &len), PMS_OK);
     assert_int_equal(len, 10);
     assert_memory_equal(text, "a,b\r\n\nlast", 10);
     free(text);
@@ -47,19 +47,19 @@ static void test_hostile_input_is_named(void **state)
     char *text;
     size_t len;
     const char *path = pms_test_write_temp(".txt", "ok\nab\0cd\n", 9);
-    assert_int_equal(pms__read_text(path, 0, &text, &len), PMS_EFORMAT);
+    assert_int_equal(pms__read_text(path, 0, NULL, NULL, &text, &len), PMS_EFORMAT);
     expect_message(": line 2: byte offset 5: NUL byte, expected text");
     assert_non_null(strstr(pms_strerror(), path));
 
-    assert_int_equal(pms__read_text("/dev/zero", 0, &text, &len), PMS_EINVAL);
+    assert_int_equal(pms__read_text("/dev/zero", 0, NULL, NULL, &text, &len), PMS_EINVAL);
     assert_string_equal(pms_strerror(), "/dev/zero: a character device, not a regular file or a pipe: expected a text file");
-    assert_int_equal(pms__read_text("/tmp", 0, &text, &len), PMS_EINVAL);
+    assert_int_equal(pms__read_text("/tmp", 0, NULL, NULL, &text, &len), PMS_EINVAL);
     expect_message("/tmp: a directory, not a regular file or a pipe");
 
     path = pms_test_write_temp(".bb", "T:1:5 \nT:2:", 11);
-    assert_int_equal(pms__read_text(path, PMS_LINES_COMPLETE, &text, &len), PMS_EFORMAT);
+    assert_int_equal(pms__read_text(path, PMS_LINES_COMPLETE, NULL, NULL, &text, &len), PMS_EFORMAT);
     expect_message(": line 2: ends without a newline: the file was cut short");
-    assert_int_equal(pms__read_text(path, 0, &text, &len), PMS_OK); /* free-form formats take it */
+    assert_int_equal(pms__read_text(path, 0, NULL, NULL, &text, &len), PMS_OK); /* free-form formats take it */
     free(text);
 
     size_t big = 100;

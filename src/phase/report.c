@@ -182,7 +182,7 @@ int pms_phase_write_csv(const pms_phase_run *r, FILE *out)
         fprintf(out, "%llu,%llu,%llu,%llu,%zu,%d,%.6f,", (unsigned long long)ev->index,
                 (unsigned long long)ev->start_time, (unsigned long long)ev->end_time, (unsigned long long)ev->size,
                 ev->samples, ev->phase, ev->distance);
-        if (isfinite(ev->metric)) fprintf(out, "%.6g", ev->metric); /* empty: no metric for this interval */
+        if (isfinite(ev->metric)) fprintf(out, "%.10g", ev->metric); /* 10 digits: the summary's means recompute from it; empty: no metric */
         for (int k = 0; k < PMS_PREDICT_COUNT; k++) fprintf(out, ",%d", pms__phase_row_prediction(r, i, k));
         fprintf(out, ",%.3f,%u", ev->prediction.confidence, ev->next_multiple);
         if (r->has_truth) fprintf(out, ",%s", truth_name(r, i));

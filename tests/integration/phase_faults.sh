@@ -70,7 +70,7 @@ for r in rows:
     s[1] += 1
 d = json.load(open(sys.argv[2]))["summary"]
 want, got = err / n, d["metric_error_baseline"]
-# the CSV rounds the metric to 6 digits
+# the CSV gives the metric to 10 digits
 if abs(want - got) > 1e-5 * got:
     sys.exit("metric error baseline %r, recomputed %r" % (got, want))
 print("metric error baseline %.4g (recomputed %.4g); predictors: %s" % (got, want,

@@ -45,15 +45,40 @@ void pms__assembler_set_interval_event(pms_assembler *a, const pms_perfdata_attr
     }
 }
 
-/* Adds to the interval's cycles and instructions what a PERF_SAMPLE_READ group says ran
- * since the same counters were read last. */
-static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
+static int is_hw(const pms_perfdata_attr *at, uint64_t config)
 {
+    return at && at->attr.type == PERF_TYPE_HARDWARE && at->attr.config == config;
+}
+
+/* Picks the counters of the CPI from the first group read that holds a cycles and an
+ * instructions counter; the members over the leader, whose count the kernel puts first
+ * (the last value of each kind wins). A sample can read counts of the same kinds that are
+ * not the CPI's: the live monitor's interval event (instructions:u, or cycles:u) leads the
+ * counters cycles and instructions, and its IP samples of cycles:u read their own count (a
+ * group of one). Those were summed with the counters' once: the CPI came out ~3 where
+ * every instruction is one cycle. */
+static void choose_counters(pms_assembler *a, const pms_read_value *values, size_t n)
+{
+    const pms_perfdata_attr *cycles = NULL, *instructions = NULL;
     for (size_t i = 0; i < n; i++) {
         const pms_perfdata_attr *at = pms_attr_by_id(a->attrs, a->nattrs, values[i].id);
-        if (!at || at->attr.type != PERF_TYPE_HARDWARE ||
-            (at->attr.config != PERF_COUNT_HW_CPU_CYCLES && at->attr.config != PERF_COUNT_HW_INSTRUCTIONS))
-            continue;
+        if (is_hw(at, PERF_COUNT_HW_CPU_CYCLES)) cycles = at;
+        if (is_hw(at, PERF_COUNT_HW_INSTRUCTIONS)) instructions = at;
+    }
+    if (cycles && instructions) {
+        a->cycles_counter = cycles;
+        a->instructions_counter = instructions;
+    }
+}
+
+/* Adds to the interval's cycles and instructions what the CPI's counters say ran since
+ * they were read last (each copy of them, per thread or CPU, by its id). */
+static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
+{
+    if (!a->cycles_counter) choose_counters(a, values, n);
+    for (size_t i = 0; a->cycles_counter && i < n; i++) {
+        const pms_perfdata_attr *at = pms_attr_by_id(a->attrs, a->nattrs, values[i].id);
+        if (at != a->cycles_counter && at != a->instructions_counter) continue;
         size_t k = 0;
         while (k < a->nseen && a->seen[k].id != values[i].id) k++;
         if (k == a->nseen) {
@@ -62,7 +87,7 @@ static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
         }
         uint64_t delta = values[i].value >= a->seen[k].value ? values[i].value - a->seen[k].value : 0;
         a->seen[k].value = values[i].value;
-        if (at->attr.config == PERF_COUNT_HW_CPU_CYCLES) a->cycles += delta;
+        if (at == a->cycles_counter) a->cycles += delta;
         else a->instructions += delta;
         a->have_counts = 1;
     }

@@ -32,7 +32,10 @@ typedef struct pms_assembler {
     size_t n, cap, times_cap;
     unsigned marks;
     uint64_t size, start_time, last_time;
-    pms_counter_seen seen[8];          /* cycles and instructions, per CPU where they are */
+    const pms_perfdata_attr *cycles_counter, *instructions_counter; /* the CPI's (NULL: none
+                                          read yet), of one group: other events' counts of the
+                                          same kinds in samples are left out */
+    pms_counter_seen seen[8];          /* their ids (per CPU where they are) and last values */
     size_t nseen;
     uint64_t cycles, instructions;     /* counted in the interval so far */
     int have_counts;

@@ -73,7 +73,7 @@ static void choose_counters(pms_assembler *a, const pms_read_value *values, size
 
 /* Adds to the interval's cycles and instructions what the CPI's counters say ran since
  * they were read last (each copy of them, per thread or CPU, by its id). */
-static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
+static int add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
 {
     if (!a->cycles_counter) choose_counters(a, values, n);
     for (size_t i = 0; a->cycles_counter && i < n; i++) {
@@ -81,8 +81,9 @@ static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
         if (at != a->cycles_counter && at != a->instructions_counter) continue;
         size_t k = 0;
         while (k < a->nseen && a->seen[k].id != values[i].id) k++;
-        if (k == a->nseen) {
-            if (k == sizeof a->seen / sizeof a->seen[0]) continue; /* more CPUs than room: not counted */
+        if (k == a->nseen) { /* a counter not read before: inherited ones have a copy per CPU */
+            if (pms__grow(&a->seen, &a->seen_cap, a->nseen + 1, sizeof *a->seen))
+                return pms__fail(PMS_ENOMEM, "out of memory for the counters of the CPI");
             a->seen[a->nseen++] = (pms_counter_seen){values[i].id, 0};
         }
         uint64_t delta = values[i].value >= a->seen[k].value ? values[i].value - a->seen[k].value : 0;
@@ -91,6 +92,7 @@ static void add_counts(pms_assembler *a, const pms_read_value *values, size_t n)
         else a->instructions += delta;
         a->have_counts = 1;
     }
+    return PMS_OK;
 }
 
 static int end_interval(pms_assembler *a, const pms_sample *mark, int partial)
@@ -131,7 +133,8 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
 {
     if (!a->n && !a->marks && !a->start_time) a->start_time = s->time;
     a->last_time = s->time;
-    if (s->nvalues) add_counts(a, s->values, s->nvalues);
+    int rc = s->nvalues ? add_counts(a, s->values, s->nvalues) : PMS_OK;
+    if (rc) return rc;
     unsigned want = pms_phase_engine_next_multiple(a->engine);
     if (a->interval && s->attr == a->interval) {
         if (a->cut_by_samples) return PMS_OK;
@@ -156,7 +159,8 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
 
 void pms__assembler_final_counts(pms_assembler *a, const pms_read_value *values, size_t n)
 {
-    if (a->have_counts) add_counts(a, values, n); /* only where samples read them too */
+    /* only where samples read them too; out of memory, the last counts are left out */
+    if (a->have_counts) (void)add_counts(a, values, n);
 }
 
 int pms__assembler_finish(pms_assembler *a)
@@ -174,4 +178,5 @@ void pms__assembler_free(pms_assembler *a)
 {
     free(a->ips);
     free(a->times);
+    free(a->seen);
 }

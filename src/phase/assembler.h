@@ -35,8 +35,8 @@ typedef struct pms_assembler {
     const pms_perfdata_attr *cycles_counter, *instructions_counter; /* the CPI's (NULL: none
                                           read yet), of one group: other events' counts of the
                                           same kinds in samples are left out */
-    pms_counter_seen seen[8];          /* their ids (per CPU where they are) and last values */
-    size_t nseen;
+    pms_counter_seen *seen;            /* their ids (one per CPU where they are) and last values */
+    size_t nseen, seen_cap;
     uint64_t cycles, instructions;     /* counted in the interval so far */
     int have_counts;
     uint64_t dropped_empty;            /* intervals without samples, not classified */

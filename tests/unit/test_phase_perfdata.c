@@ -110,6 +110,40 @@ static const char *write_live_layout(void)
     return path;
 }
 
+/* Counters inherited per CPU (the live monitor on Linux 6.12 and later): each CPU's copy
+ * of cycles and instructions has its own id, and intervals are cut by the IP samples (10 of
+ * 100 to an interval of 1000). Six intervals, the k-th begun by a read on CPU k, whose copies
+ * are read there for the first time: cycles 1000 (k + 1), instructions 1000, so CPI k + 1. (The assembler once kept the ids of 4 CPUs: CPUs 4 and 5 had no CPI.) */
+enum { CPUS = 6 };
+static const uint64_t cpu_instr_ids[CPUS] = {31, 32, 33, 34, 35, 36}, cpu_cycles_ids[CPUS] = {41, 42, 43, 44, 45, 46},
+                      cpu_count_ids[CPUS] = {51, 52, 53, 54, 55, 56};
+
+static const char *write_per_cpu_layout(void)
+{
+    pms_perfdata_attr attrs[NATTRS];
+    set_attr(&attrs[BRANCHES], "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 100, &ids[BRANCHES]);
+    set_attr(&attrs[INSTRUCTIONS], "instructions", PERF_COUNT_HW_INSTRUCTIONS, 1000, cpu_instr_ids);
+    set_attr(&attrs[CYCLES], "cycles", PERF_COUNT_HW_CPU_CYCLES, 0, cpu_cycles_ids);
+    set_attr(&attrs[INSTR_COUNT], "instructions:count", PERF_COUNT_HW_INSTRUCTIONS, 0, cpu_count_ids);
+    for (int i = INSTRUCTIONS; i <= INSTR_COUNT; i++) attrs[i].nids = CPUS;
+    const char *path = pms_test_write_temp(".data", "", 0);
+    pms_perfdata_writer *w;
+    assert_int_equal(pms_perfdata_writer_open(&w, path, attrs, NATTRS, 0, NULL), 0);
+    uint64_t t = 1000000;
+    for (int k = 0; k < CPUS; k++) {
+        pms_read_value v[3] = {{1000, cpu_instr_ids[k]}, {1000 * (uint64_t)(k + 1), cpu_cycles_ids[k]},
+                               {1000, cpu_count_ids[k]}};
+        add_sample(w, &attrs[INSTRUCTIONS], &(pms_sample){.ip = 0x401000, .pid = 7, .tid = 7, .time = t += 1000,
+                                                          .id = cpu_instr_ids[k], .cpu = (uint32_t)k, .period = 1000,
+                                                          .nvalues = 3, .values = v});
+        for (int j = 0; j < 10; j++)
+            add_sample(w, &attrs[BRANCHES], &(pms_sample){.ip = loop_ip(k % 3, j), .pid = 7, .tid = 7, .time = t += 1000,
+                                                          .id = ids[BRANCHES], .period = 100});
+    }
+    assert_int_equal(pms_perfdata_writer_close(w), 0);
+    return path;
+}
+
 typedef struct seen {
     pms_phase_event ev[8];
     size_t n;
@@ -175,6 +209,20 @@ static void test_cpi_from_the_read_counters_alone(void **state)
     assert_three_intervals(&s, (const double[3]){2, 3, 2});
 }
 
+static void test_cpi_of_every_cpu(void **state)
+{
+    (void)state;
+    const char *path = write_per_cpu_layout();
+    pms_phase_source src = {.interval_event = "instructions"};
+    seen s;
+    replay(path, &src, &s);
+    assert_int_equal(s.n, CPUS);
+    for (int k = 0; k < CPUS; k++) {
+        assert_int_equal(s.ev[k].metric_is_cpi, 1);
+        assert_close(s.ev[k].metric, k + 1, 1e-12);
+    }
+}
+
 static void test_fixed_sample_count(void **state)
 {
     (void)state;
@@ -213,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_interval_event_and_cpi),
         cmocka_unit_test(test_fixed_sample_count),
         cmocka_unit_test(test_cpi_from_the_read_counters_alone),
+        cmocka_unit_test(test_cpi_of_every_cpu),
         cmocka_unit_test(test_missing_event_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -146,7 +146,11 @@ static void fill_attr(const pms_sampler *s, const pms_sampler_config *cfg, struc
 {
     *a = ev->attr;
     a->size = sizeof *a;
-    a->sample_type = PMS_SAMPLE_BASE | (s->nreads ? PERF_SAMPLE_READ : 0) | (s->system_wide ? PERF_SAMPLE_CPU : 0) |
+    /* A group read in the samples of the events that lead counters (and in the attrs of the
+     * counters, whose ids the reads name), not in those of an event that reads none: it
+     * would carry its own count, 40 bytes a sample that nobody reads. */
+    int reads = s->nreads && (!sev || sev->nread);
+    a->sample_type = PMS_SAMPLE_BASE | (reads ? PERF_SAMPLE_READ : 0) | (s->system_wide ? PERF_SAMPLE_CPU : 0) |
                      (cfg->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
     if (cfg->dwarf_stack_size) { /* as perf record --call-graph dwarf sets them */
         a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;

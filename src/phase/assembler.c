@@ -54,7 +54,8 @@ static int is_hw(const pms_perfdata_attr *at, uint64_t config)
  * instructions counter; the members over the leader, whose count the kernel puts first
  * (the last value of each kind wins). A sample can read counts of the same kinds that are
  * not the CPI's: the live monitor's interval event (instructions:u, or cycles:u) leads the
- * counters cycles and instructions, and its IP samples of cycles:u read their own count (a
+ * counters cycles and instructions, and in perf's files (and pmuscope's before it gave reads
+ * only to the events that lead counters) IP samples of cycles:u read their own count (a
  * group of one). Those were summed with the counters' once: the CPI came out ~3 where
  * every instruction is one cycle. */
 static void choose_counters(pms_assembler *a, const pms_read_value *values, size_t n)

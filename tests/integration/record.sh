@@ -127,6 +127,16 @@ grep -q " page-faults:" "$dir/r.script" || fail "no page-faults values"
 awk '/task-clock:/ {s += $1; k++} END {m = s / k; if (m < 300000 || m > 800000) exit 1; print "mean task-clock delta", m}' \
     "$dir/r.script" || fail "task-clock deltas are not near the period"
 
+echo "== --read: only the event that leads counters reads them in its samples"
+# perf's own files give every event PERF_SAMPLE_READ once one reads; a second sampling event
+# that reads nothing would carry a group read of itself (40 bytes a sample) and is given none.
+$PMUSCOPE record -e cpu-clock,page-faults -c 100000 --read task-clock -o "$dir/r2.data" -- "$PMS_WORKLOADS/sizes" 1 \
+    >/dev/null 2>&1
+perf evlist -v -i "$dir/r2.data" 2>/dev/null > "$dir/r2.evlist"
+grep -q '^cpu-clock: .*sample_type: [A-Z|]*|READ|' "$dir/r2.evlist" || fail "the leader reads no group: $(cat "$dir/r2.evlist")"
+grep '^page-faults: ' "$dir/r2.evlist" | grep -q 'sample_type: [A-Z|]*READ' && fail "page-faults samples carry a read: $(cat "$dir/r2.evlist")"
+[ "$(perf script -i "$dir/r2.data" -F event 2>/dev/null | grep -c page-faults)" -gt 0 ] || fail "no page-faults samples in perf script"
+
 echo "== --randomize=mask:16: periods in [base, base + 2^16)"
 $PMUSCOPE record -e cpu-clock -c 100000 --randomize=mask:16 -o "$dir/m.data" -- "$hot" >/dev/null 2>"$dir/m.err"
 cat "$dir/m.err"

@@ -128,8 +128,8 @@ awk '/task-clock:/ {s += $1; k++} END {m = s / k; if (m < 300000 || m > 800000) 
     "$dir/r.script" || fail "task-clock deltas are not near the period"
 
 echo "== --read: only the event that leads counters reads them in its samples"
-# perf's own files give every event PERF_SAMPLE_READ once one reads; a second sampling event
-# that reads nothing would carry a group read of itself (40 bytes a sample) and is given none.
+# A second sampling event that reads nothing would carry a group read of itself (40 bytes a
+# sample that nothing uses): it is given none.
 $PMUSCOPE record -e cpu-clock,page-faults -c 100000 --read task-clock -o "$dir/r2.data" -- "$PMS_WORKLOADS/sizes" 1 \
     >/dev/null 2>&1
 perf evlist -v -i "$dir/r2.data" 2>/dev/null > "$dir/r2.evlist"

@@ -146,7 +146,7 @@ int pms__assembler_sample(pms_assembler *a, const pms_sample *s)
         pms__grow(&a->times, &a->times_cap, a->n + 1, sizeof *a->times))
         return pms__fail(PMS_ENOMEM, "out of memory for the interval's samples");
     a->times[a->n] = s->time;
-    a->ips[a->n++] = a->maps ? pms__maps_relocate(a->maps, s->pid, s->ip) : s->ip;
+    a->ips[a->n++] = a->maps ? pms__maps_relocate(a->maps, s->pid, s->ip, &a->maps_hint) : s->ip;
     if (a->cut_by_samples) {
         a->size += period_of(s);
         return a->n >= a->samples_per_interval * want ? end_interval(a, s, 0) : PMS_OK;

@@ -19,6 +19,7 @@ typedef struct pms_assembler {
     void *ctx;
     pid_t tid;                         /* the thread whose samples these are (0: any) */
     const pms_maps *maps;              /* run-independent addresses (NULL: raw ones) */
+    size_t maps_hint;                  /* the mapping the last sample fell in */
     const pms_perfdata_attr *attrs;    /* to name the counters of PERF_SAMPLE_READ values */
     size_t nattrs;
     const pms_perfdata_attr *interval; /* the interval event, or NULL: fixed sample counts */

@@ -102,14 +102,24 @@ int pms__maps_record(pms_maps *m, const struct perf_event_header *h, uint64_t sa
     return pms__maps_add(m, &ev);
 }
 
-uint64_t pms__maps_relocate(const pms_maps *m, uint32_t pid, uint64_t ip)
+static uint64_t relocated(const mapping *map, uint64_t ip)
 {
-    for (size_t i = m->n; i-- > 0;) {
-        const mapping *map = &m->v[i];
-        if (map->pid == pid && ip >= map->start && ip < map->end) {
-            uint64_t offset = map->pgoff + (ip - map->start);
-            return (map->tag << OFFSET_BITS) | (offset & ((1ull << OFFSET_BITS) - 1));
+    uint64_t offset = map->pgoff + (ip - map->start);
+    return (map->tag << OFFSET_BITS) | (offset & ((1ull << OFFSET_BITS) - 1));
+}
+
+static int holds(const mapping *map, uint32_t pid, uint64_t ip) { return map->pid == pid && ip >= map->start && ip < map->end; }
+
+uint64_t pms__maps_relocate(const pms_maps *m, uint32_t pid, uint64_t ip, size_t *hint)
+{
+    /* Samples in a row mostly fall in one mapping: the caller's last hit is tried first. A
+     * mapping added or removed since may have moved it; then the match is only less likely,
+     * since mappings of one process never overlap (remove_overlaps) and it is checked. */
+    if (*hint < m->n && holds(&m->v[*hint], pid, ip)) return relocated(&m->v[*hint], ip);
+    for (size_t i = m->n; i-- > 0;)
+        if (holds(&m->v[i], pid, ip)) {
+            *hint = i;
+            return relocated(&m->v[i], ip);
         }
-    }
     return ip;
 }

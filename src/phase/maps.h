@@ -23,7 +23,8 @@ int pms__maps_fork(pms_maps *m, uint32_t parent, uint32_t child);
 /* The same from a record as the kernel writes it (MMAP, MMAP2, FORK; others are left
  * alone), laid out with sample_id_all for sample_type. */
 int pms__maps_record(pms_maps *m, const struct perf_event_header *h, uint64_t sample_type);
-/* The run-independent number of address ip of process pid. */
-uint64_t pms__maps_relocate(const pms_maps *m, uint32_t pid, uint64_t ip);
+/* The run-independent number of address ip of process pid. *hint: the caller's own
+ * memory of the mapping it hit last (start it at 0), tried first. */
+uint64_t pms__maps_relocate(const pms_maps *m, uint32_t pid, uint64_t ip, size_t *hint);
 
 #endif

@@ -83,11 +83,20 @@ diff "$tmp/perf.txt" "$tmp/pms.txt" >/dev/null || bad "pid -1: perf: $(cat "$tmp
 grep -q '^40.00% -1::-1 :-1$' "$tmp/pms.txt" || bad "no -1 row: $(cat "$tmp/pms.txt")"
 echo "ok: pid -1 as perf prints it: $(grep -- '-1' "$tmp/pms.txt")"
 
-# record -p: the process ends while recorded.
-"$PMS_WORKLOADS/loop" 200000000 &
+# record -p: the process ends while recorded. It runs for 0.2 s: under load it once ended
+# before record started ("no process with pid"), so it waits on a FIFO until the recorder
+# holds its events (a perf_event fd among the recorder's).
+mkfifo "$tmp/go"
+sh -c 'read x < "$1"; exec "$2" 200000000' sh "$tmp/go" "$PMS_WORKLOADS/loop" &
 target=$!
-"$P" record -e cpu-clock -p "$target" -o "$tmp/att.data" --json="$tmp/att.json" >/dev/null 2>"$tmp/err" ||
-    bad "record -p: $(cat "$tmp/err")"
+"$P" record -e cpu-clock -p "$target" -o "$tmp/att.data" --json="$tmp/att.json" >/dev/null 2>"$tmp/err" &
+recorder=$!
+until ls -l "/proc/$recorder/fd" 2>/dev/null | grep -q 'anon_inode:\[perf_event\]'; do
+    kill -0 "$recorder" 2>/dev/null || break
+    sleep 0.05
+done
+echo go > "$tmp/go"
+wait "$recorder" || bad "record -p: $(cat "$tmp/err")"
 wait "$target"
 python3 - "$tmp/att.json" <<'PY' || bad "record -p JSON: $(cat "$tmp/att.json")"
 import json, sys

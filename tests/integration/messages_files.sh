@@ -91,10 +91,9 @@ sh -c 'read x < "$1"; exec "$2" 200000000' sh "$tmp/go" "$PMS_WORKLOADS/loop" &
 target=$!
 "$P" record -e cpu-clock -p "$target" -o "$tmp/att.data" --json="$tmp/att.json" >/dev/null 2>"$tmp/err" &
 recorder=$!
-until ls -l "/proc/$recorder/fd" 2>/dev/null | grep -q 'anon_inode:\[perf_event\]'; do
-    kill -0 "$recorder" 2>/dev/null || break
-    sleep 0.05
-done
+fail() { bad "$@"; }
+. "$PMS_SOURCE_DIR/tests/lib/processes.sh"
+wait_perf_open "$recorder"
 echo go > "$tmp/go"
 wait "$recorder" || bad "record -p: $(cat "$tmp/err")"
 wait "$target"

@@ -97,11 +97,20 @@ grep -Eq "^summary of .*phases \(live: samples of (cpu-clock, intervals of task-
   "$tmp/default.txt"
 grep -Eq "^  intervals +[1-9]" "$tmp/default.txt"
 
-# Attached to a running process (-p): read in poll calls until it exits.
-"$PMS_WORKLOADS/phases" --units 300 --repeat 2 >/dev/null &
+# Attached to a running process (-p): read in poll calls until it exits. The process (0.4 s
+# of CPU) waits on a FIFO until phase holds its events, so that it cannot end, or run half
+# its course, before phase attaches however busy the machine is.
+fail() { echo "FAIL: $*"; exit 1; }
+. "$PMS_SOURCE_DIR/tests/lib/processes.sh"
+mkfifo "$tmp/go"
+sh -c 'read x < "$1"; shift; exec "$@"' sh "$tmp/go" "$PMS_WORKLOADS/phases" --units 300 --repeat 2 >/dev/null &
 pid=$!
 $P phase -e cpu-clock -c 100000 --interval-event task-clock --interval-size 4000000 -q -p "$pid" --csv="$tmp/attach.csv" \
-  >"$tmp/attach.txt"
+  >"$tmp/attach.txt" &
+monitor=$!
+wait_perf_open "$monitor"
+echo go > "$tmp/go"
+wait "$monitor"
 wait "$pid"
 grep -q "^summary of process $pid (live: samples of cpu-clock, intervals of task-clock)" "$tmp/attach.txt"
 [ "$(($(wc -l <"$tmp/attach.csv") - 1))" -gt 20 ]

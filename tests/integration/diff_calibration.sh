@@ -69,8 +69,12 @@ at_least "$p" 0.9 || fail "5 runs a side: a 5-point change found in $p of the pa
 echo "runs that differ: one run a side flags $one of the pairs, 5 runs a side $five"
 
 # live: 8 recordings of the same run at each of three periods; 4 pairs one run a side and
-# one diff of 4 runs against 4 at each: no more than 3 of the 15 diffs may flag a row
-# (P <= 0.005 at a rate of 5%); user mode only: the workload's own code
+# one diff of 4 runs against 4 at each: no more than 5 of the 15 diffs may flag a row. At
+# the rate BH allows (5%), 4 or more of 15 come one run in 185 (P = 0.0055), 6 or more one
+# in 19,000 (P = 5.3e-5); recordings that differ for real, as the kernel's rows do (a row
+# flagged in 9 of 10 pairs, docs/diff.md), flag 6 or more of 15 nearly always (P = 0.97 at
+# a rate of 60%). User mode only: the workload's own code (20 of 20 pairs under two busy
+# loops flagged nothing).
 flagged=0
 for period in 100000 40000 20000; do
     for i in 1 2 3 4 5 6 7 8; do
@@ -88,5 +92,5 @@ for period in 100000 40000 20000; do
     [ "$rc" -eq 3 ] && { flagged=$((flagged + 1)); sed -n 6p runs.txt; }
 done
 echo "live A against A: $flagged of 15 diffs flagged a row"
-[ "$flagged" -le 3 ] || fail "$flagged of 15 diffs of the same run flagged a row"
+[ "$flagged" -le 5 ] || fail "$flagged of 15 diffs of the same run flagged a row"
 echo ok

@@ -3,7 +3,7 @@
 # --sequence AD: one runs A while the other runs D). Merged into one stream every interval
 # would hold both and be one phase; each thread has its own intervals, its own engine and
 # its id in every row, and each finds its own phases (the median adjusted Rand index of
-# three runs at least 0.85 against its own schedule, labels from the trace's tid column). --tid TID follows that thread
+# three runs at least 0.6 against its own schedule, labels from the trace's tid column). --tid TID follows that thread
 # alone (perf_event_open on the thread, not inherited), a thread id given to -p too. A
 # recording of the same workload by perf replays per thread as well; with --shared-phases
 # the threads share one phase table, so that A has one id in both.
@@ -23,10 +23,20 @@ per_thread() { python3 "$PMS_SOURCE_DIR/tests/lib/phase_ari.py" "$1.csv" "$1.jso
 at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
 median() { sort -g | sed -n 2p; }
+# What the indexes must tell apart: threads merged into one stream put A and D in one phase
+# (index about 0), threads that each find their A and D (1 less the intervals astride a
+# boundary: 0.93 to 0.97 idle). Between them, at the defaults' 7 samples an interval: D's
+# signatures lie far apart (distance 0.4 to 1 between its intervals), and a thread's D run
+# now and then takes two phase ids, both of D alone: 0.68 to 0.84 (the main thread in 4 of
+# 35 recordings, two of them in a row, and 1 of 22 live runs, under two busy loops). At
+# 0.85, with 11% of the main thread's replays under it, their median of three fails about
+# 3 times in 100 (3 x 0.11^2), more when the low runs come together; 0.6 tells a split from
+# a merge.
+min_ari=0.6
 
 # Live, launched: two threads, each its own phases. Three runs, judged by their medians: a
-# run's index varies (0.93 to 0.97 idle, 0.84 seen once in a full ctest run), each interval
-# 7 samples, those astride a boundary labelled by their majority.
+# run's index varies (0.93 to 0.97 idle, 0.84 seen once in a full ctest run, 0.71 under
+# load), each interval 7 samples, those astride a boundary labelled by their majority.
 : >"$tmp/live_aris"
 distinct=0
 for k in 1 2 3; do
@@ -46,7 +56,7 @@ for k in 1 2 3; do
 done
 for col in 1 2; do
   m=$(awk -v c=$col '{ print $c }' "$tmp/live_aris" | median)
-  at_least "$m" 0.85 || { echo "FAIL: live, thread $col: median adjusted Rand index $m"; exit 1; }
+  at_least "$m" "$min_ari" || { echo "FAIL: live, thread $col: median adjusted Rand index $m"; exit 1; }
 done
 [ "$distinct" -ge 2 ] || { echo "FAIL: A and D one phase in a thread in $((3 - distinct)) of 3 runs"; exit 1; }
 # the main thread's id is the process's; every row one of the two threads
@@ -75,9 +85,8 @@ $P phase --tid "$other" -q >/dev/null 2>"$tmp/err" || rc=$?
 
 # perf's recording of the same workload, replayed: each thread its own intervals; shared
 # table: one id per phase in both. Three recordings, judged by their medians: a recording's
-# index varies more than a live run's (0.78 to 1 seen per thread under load, each interval
-# 7 samples, those astride a boundary labelled by their majority); one alone at 0.85 would
-# fail now and then on a busy machine.
+# index varies more than a live run's (0.68 to 1 seen per thread under load, each interval
+# 7 samples, those astride a boundary labelled by their majority).
 : >"$tmp/replay_aris"
 : >"$tmp/shared_aris"
 for k in 1 2 3; do
@@ -103,9 +112,9 @@ for k in 1 2 3; do
 done
 for col in 1 2; do
   m=$(awk -v c=$col '{ print $c }' "$tmp/replay_aris" | median)
-  at_least "$m" 0.85 || { echo "FAIL: replay, thread $col: median adjusted Rand index $m"; exit 1; }
+  at_least "$m" "$min_ari" || { echo "FAIL: replay, thread $col: median adjusted Rand index $m"; exit 1; }
 done
 m=$(median <"$tmp/shared_aris")
-at_least "$m" 0.85 || { echo "FAIL: shared table: median adjusted Rand index $m"; exit 1; }
+at_least "$m" "$min_ari" || { echo "FAIL: shared table: median adjusted Rand index $m"; exit 1; }
 [ "$(grep -c 'one id each' "$tmp/shared_ids")" -ge 2 ] || { echo "FAIL: shared table: A or D without one id in most recordings"; exit 1; }
 echo "phase_threads: ok"

@@ -3,8 +3,12 @@
 # record of a workload of four 500 ms phases (cpu-clock every 4 ms, task-clock every 28 ms:
 # the live defaults), replayed by `phase --interval-event task-clock` at the defaults, each
 # against the schedule the workload wrote; the median adjusted Rand index over all
-# labelled intervals at least 0.9 (phase_defaults.sh checks the live monitor on the same
-# workload). perf record counts task-clock per CPU: each thread's intervals are 7 of its own
+# labelled intervals at least 0.85 (phase_defaults.sh checks the live monitor on the same
+# workload). The index moves in steps of about 0.037, an interval of the 74 labelled
+# otherwise each: under two busy loops 1, 0.982, 0.945 and 0.908 (7 of 32 recordings), and
+# 0.873, the step below 0.9, in 1 of 32 (and in 2 of 32 live runs: phase_defaults.sh): a
+# median of three at 0.9 fails about 1 run in 100 (3 x 0.05^2), more when the low runs
+# come together; at 0.85 it takes two intervals more than 0.908 in two of the three. perf record counts task-clock per CPU: each thread's intervals are 7 of its own
 # samples. perf's -c sets every event's period, so `-e cpu-clock -c 4000000 -e task-clock -c
 # 28000000` samples both every 28 ms: one sample an interval, which the summary says, with
 # the per-event form to use instead.
@@ -27,7 +31,7 @@ for i in 1 2 3; do
 done
 median=$(sort -g "$tmp/aris" | sed -n 2p)
 echo "median adjusted Rand index of the replays: $median"
-awk -v a="$median" 'BEGIN { exit !(a >= 0.9) }' || { echo "FAIL: median $median below 0.9"; exit 1; }
+awk -v a="$median" 'BEGIN { exit !(a >= 0.85) }' || { echo "FAIL: median $median below 0.85"; exit 1; }
 
 # Without an interval event, a recording of cpu-clock at a fixed period is cut as live:
 # 28 ms of samples an interval (7 here).

@@ -6,31 +6,12 @@
 # user's stat counts on Debian's gzip: every software event list calls countable is counted
 # there under the name list gives (and perf stat gives the same names), and the clocks are
 # listed by `list --available clock`, as the README shows it.
-# Run as root, the test sets paranoid 2 for its run (restored on exit) and runs the commands as
-# `nobody` from a world-readable copy of the binary; run by a user, it is that user.
+# Run as root, it runs the commands as `nobody` at paranoid 2 (tests/lib/unprivileged.sh).
 set -euo pipefail
 command -v gzip > /dev/null || { echo "SKIP: gzip is not installed"; exit 77; }
-tmp=$(mktemp -d); chmod 755 "$tmp"
-restore=""
-cleanup() {
-    [ -z "$restore" ] || echo "$restore" > /proc/sys/kernel/perf_event_paranoid
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-
-if [ "$(id -u)" = 0 ]; then
-    restore=$(cat /proc/sys/kernel/perf_event_paranoid)
-    echo 2 > /proc/sys/kernel/perf_event_paranoid
-    as_user() { (cd "$tmp/home" && runuser -u nobody -- env HOME="$PWD" "$@"); }
-else
-    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" = 2 ] || {
-        echo "SKIP: perf_event_paranoid is not 2 and this user cannot set it (run the test as root)"; exit 77; }
-    as_user() { (cd "$tmp/home" && HOME="$PWD" "$@"); }
-fi
-mkdir -m 777 "$tmp/home"
-install -m 755 "$PMUSCOPE" "$tmp/pmuscope"
-pms="$tmp/pmuscope"
+. "$PMS_SOURCE_DIR/tests/lib/unprivileged.sh"
+[ "$(cat /proc/sys/kernel/perf_event_paranoid)" = 2 ] || { echo "SKIP: perf_event_paranoid is above 2 (run the test as root)"; exit 77; }
 out="$tmp/home"
 seq 1 200000 > "$out/in.txt"; chmod 644 "$out/in.txt"
 

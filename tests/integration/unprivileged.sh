@@ -11,28 +11,9 @@
 # binaries (unit/test_event_parse covers the fallback's names there).
 # ctest-labels: no-sanitize
 set -euo pipefail
-tmp=$(mktemp -d); chmod 755 "$tmp"
-restore=""
-cleanup() {
-    [ -z "$restore" ] || echo "$restore" > /proc/sys/kernel/perf_event_paranoid
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-
-if [ "$(id -u)" = 0 ]; then
-    restore=$(cat /proc/sys/kernel/perf_event_paranoid)
-    echo 2 > /proc/sys/kernel/perf_event_paranoid
-    as_user() { (cd "$tmp/home" && runuser -u nobody -- env HOME="$PWD" "$@"); }
-else
-    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] || {
-        echo "SKIP: perf_event_paranoid is below 2 and this user cannot raise it (run the test as root)"; exit 77; }
-    as_user() { (cd "$tmp/home" && HOME="$PWD" "$@"); }
-fi
-mkdir -m 777 "$tmp/home"
-install -m 755 "$PMUSCOPE" "$tmp/pmuscope"
+. "$PMS_SOURCE_DIR/tests/lib/unprivileged.sh"
 install -m 755 "$PMS_WORKLOADS/sizes" "$PMS_WORKLOADS/phases" "$tmp/"
-pms="$tmp/pmuscope"
 out="$tmp/home"
 
 # stat: the default events, counted in user space only, named as perf names them.

@@ -175,8 +175,10 @@ int stat_schedule(const stat_opts *o)
     pms_event *anchors = NULL, *events = NULL;
     size_t na = 0, ne = 0;
     const char *anchor_spec = o->anchor_spec ? o->anchor_spec : pms_schedule_default_anchors();
+    cli_user_only_hold();
     int rc = cli_prepare_events(anchor_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &anchors, &na, &notes);
     if (rc == CLI_OK) rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &events, &ne, &notes);
+    cli_user_only_release();
     if (rc) goto out;
     struct plan p = {.o = o, .anchors = anchors, .na = na};
     int st = pms_schedule_create(anchors, na, events, ne, o->max_counters, &p.s);

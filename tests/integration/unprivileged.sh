@@ -48,6 +48,20 @@ grep -q 'event cpu-clock:u' "$out/report.txt" || fail "report: $(head -3 "$out/r
 # perf's samples of the same file: none in the kernel.
 if perf script -f -i "$out/x.data" -F ip 2>/dev/null | grep -qi '^ *ffff'; then fail "kernel samples in a user-only recording"; fi
 
+# Two event lists in one command, said in one warning: record's -e and --read (on Debian's
+# gzip), stat --schedule=runs's anchors and events (on python3, the size its argument).
+seq 1 100000 > "$out/in.txt"
+as_user "$pms" record -e cpu-clock --read page-faults,context-switches -o "$out/r.data" -- gzip -c in.txt \
+    > /dev/null 2> "$out/read.err" || fail "record --read: $(cat "$out/read.err")"
+[ "$(grep -c 'counting user space only' "$out/read.err")" = 1 ] &&
+    grep -q 'as perf does (cpu-clock:u, page-faults:u, context-switches:u)' "$out/read.err" ||
+    fail "record --read: not said once: $(cat "$out/read.err")"
+as_user "$pms" stat --schedule=runs --sizes 1,2 -e page-faults -o "$out/runs.csv" -- python3 -c 'import sys; print(sys.argv[1])' \
+    > /dev/null 2> "$out/runs.err" || fail "stat --schedule=runs: $(cat "$out/runs.err")"
+[ "$(grep -c 'counting user space only' "$out/runs.err")" = 1 ] && grep -q 'as perf does (task-clock:u, page-faults:u)' "$out/runs.err" ||
+    fail "stat --schedule=runs: not said once: $(cat "$out/runs.err")"
+head -1 "$out/runs.csv" | grep -q '^run,size,task-clock:u,page-faults:u$' || fail "runs table: $(cat "$out/runs.csv")"
+
 # phase: its events with ":u" in the summary, said once on stderr.
 as_user "$pms" phase -q --json -o "$out/phase.json" -- "$tmp/phases" 2> "$out/phase.err" || fail "phase: $(cat "$out/phase.err")"
 [ "$(grep -c 'counting user space only' "$out/phase.err")" = 1 ] || fail "phase: $(cat "$out/phase.err")"

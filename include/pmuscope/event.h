@@ -140,6 +140,9 @@ typedef struct pms_event_listing {
     const char *kind;   /* "hardware", "cache", "software", "raw", "sysfs", "libpfm4" or "tool" */
     int available;      /* non-zero: this machine counts it */
     const char *reason; /* why not: the probe's message without the leading "NAME: " ("" if available) */
+    int user_only;      /* available in user space only (what stat and record count where
+                           perf_event_paranoid allows no more): the paranoid level; 0 otherwise */
+    const char *counted_as; /* the name stat and record give it: NAME:u where user_only, else NAME */
 } pms_event_listing;
 typedef int (*pms_event_listing_fn)(const pms_event_listing *e, void *ctx);
 /* Calls fn for every event of pms_event_foreach whose name contains pattern (ignoring case;

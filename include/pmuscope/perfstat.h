@@ -84,7 +84,9 @@ typedef enum pms_event_role {
 pms_event_role pms_event_role_of(const char *name);
 
 /* Finds the numeric column of a role: the column named by_hand when it is not
- * NULL (--cycles NAME), otherwise the single column of that role. Fails with
+ * NULL (--cycles NAME), or where there is none, the one column named by_hand with
+ * perf's modifiers after it ("task-clock" finds "task-clock:u", as stat names the
+ * events of a user at perf_event_paranoid 2); otherwise the single column of that role. Fails with
  * PMS_ENOENT (listing the columns) when there is none, and with PMS_EINVAL
  * (naming them) when several match and by_hand does not choose. */
 int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by_hand, size_t *col);

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,11 +46,13 @@ static void usage(FILE *out)
             "                     --truth is given) with the command recorded beside\n"
             "                     it: one run for all periods of cpu-clock (randomised\n"
             "                     or not), one run per period of a hardware event;\n"
-            "                     every run reads --stdin FILE (or /dev/null), its\n"
-            "                     standard output is compared with the other runs' and\n"
-            "                     discarded; valgrind follows children (fork, exec)\n"
+            "                     every run reads --stdin FILE (or < FILE; else\n"
+            "                     /dev/null), its standard output is compared with\n"
+            "                     the other runs' and discarded; valgrind follows\n"
+            "                     children (fork, exec)\n"
             "  --stdin FILE       what the command reads as its standard input, opened\n"
-            "                     for each run (with --sweep and --record-truth)\n"
+            "                     for each run (with --sweep and --record-truth); without\n"
+            "                     it, a file given as pmuscope's standard input (< FILE)\n"
             "  --no-cpu-mask      run natively as is: by default the native runs get\n"
             "                     GLIBC_TUNABLES masking the CPU features that valgrind's\n"
             "                     virtual CPU lacks (worked out from ld.so\n"
@@ -300,6 +303,31 @@ static int one_recording(const options *o, const char *perfdata, FILE *out)
     return rc;
 }
 
+/* Without --stdin, what the shell gave pmuscope as its standard input: a file (`< FILE`) is
+ * what the command was meant to read, so every run opens it afresh as --stdin FILE (runs that
+ * shared the open file, one offset, would each read part of it); a pipe cannot be read once
+ * per run, and the runs read /dev/null, which is said. NULL: /dev/null. */
+static const char *stdin_redirected(void)
+{
+    static char path[PATH_MAX];
+    struct stat st, named;
+    if (fstat(STDIN_FILENO, &st) < 0) return NULL;
+    if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+        cli_warn("the standard input is a pipe, which the runs cannot each read whole: every run reads "
+                 "/dev/null (give the command's input with --stdin FILE)");
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) return NULL; /* a terminal, /dev/null */
+    ssize_t n = readlink("/proc/self/fd/0", path, sizeof path - 1);
+    if (n > 0) path[n] = '\0';
+    if (n <= 0 || stat(path, &named) < 0 || named.st_dev != st.st_dev || named.st_ino != st.st_ino) {
+        cli_warn("the standard input is a file that cannot be opened again by its name: every run reads "
+                 "/dev/null (give the command's input with --stdin FILE)");
+        return NULL;
+    }
+    return path;
+}
+
 int cmd_hotspot(int argc, char **argv)
 {
     enum { OPT_TRUTH = 256, OPT_SWEEP, OPT_SAVE, OPT_RECORD, OPT_NORAND, OPT_TOP, OPT_ROWS, OPT_SVG,
@@ -368,6 +396,7 @@ int cmd_hotspot(int argc, char **argv)
         }
     }
     int rest = argc - optind;
+    if ((record_dir || o.sweep) && !o.stdin_path) o.stdin_path = stdin_redirected();
     if (record_dir) {
         if (rest < 1)
             return cli_usage_error("hotspot", "--record-truth: give the command after --");

@@ -14,11 +14,13 @@ static void usage(FILE *out)
     fputs("usage: pmuscope list [--json[=FILE]] [--available] [PATTERN]\n\n"
           "List perf's generic hardware, cache and software events, the sysfs events of each PMU\n"
           "and the libpfm4 events of the PMUs libpfm4 detects, each with whether this machine can\n"
-          "count it (by opening it on pmuscope itself) and why not.\n\n"
+          "count it (by opening it on pmuscope itself) and why not. Where perf_event_paranoid\n"
+          "lets this user count user space only, an event is countable as stat and record count\n"
+          "it, as NAME:u (\"yes, in user space only\").\n\n"
           "  PATTERN        show only names containing PATTERN (case-insensitive)\n"
           "  --available    show only events this machine can count\n"
           "  --json[=FILE]  JSON, to FILE or instead of the text: [{\"name\", \"kind\", \"description\",\n"
-          "                 \"available\", \"reason\"}]\n"
+          "                 \"available\", \"user_only\" and \"counted_as\" (NAME:u) or \"reason\"}]\n"
           "  -h, --help     this help\n",
           out);
 }
@@ -42,11 +44,16 @@ static int visit(const pms_event_listing *e, void *ctx)
         pms_json_kv_string(l->json, "kind", e->kind);
         pms_json_kv_string(l->json, "description", e->description);
         pms_json_kv_bool(l->json, "available", e->available);
+        if (e->available) pms_json_kv_bool(l->json, "user_only", e->user_only != 0);
+        if (e->user_only) pms_json_kv_string(l->json, "counted_as", e->counted_as);
         if (!e->available) pms_json_kv_string(l->json, "reason", e->reason);
         pms_json_object_end(l->json);
     }
     if (!l->text) return 0;
-    if (e->available) {
+    if (e->available && e->user_only) {
+        fprintf(l->text, "  %-40s %-9s yes, in user space only (%s): perf_event_paranoid is %d\n", e->name, e->kind,
+                e->counted_as, e->user_only);
+    } else if (e->available) {
         fprintf(l->text, "  %-40s %-9s yes\n", e->name, e->kind);
     } else {
         /* The first clause is the reason; the rest (advice) is in --json and in the error of stat. */

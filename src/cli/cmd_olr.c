@@ -132,6 +132,16 @@ static void close_output(FILE *f, int *rc)
     if (f && cli_close_output(f) != CLI_OK) *rc = CLI_FAIL;
 }
 
+/* Why the streamed fit failed: one of its files that could not be written (said once, so
+ * that closing it says nothing more), or the library's reason. */
+static int stream_failure(const pms_olr_stream_outputs *S)
+{
+    FILE *files[] = {S->segments, S->samples, S->store, S->decoded};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i] && ferror(files[i])) return cli_output_error(files[i]);
+    return cli_lib_error();
+}
+
 /* The run, a row at a time: segments, samples, the segment file and the decoded samples
  * written as they come, the charts thinned as they grow, the summary at the end. */
 static int olr_streaming(const char *path, const pms_olr_input_options *in, const pms_olr_options *opt,
@@ -148,7 +158,7 @@ static int olr_streaming(const char *path, const pms_olr_input_options *in, cons
     if (rc == CLI_OK && o->store && !(S.store = cli_open_output(o->store))) rc = CLI_FAIL;
     if (rc == CLI_OK && o->decode && !(S.decoded = cli_open_output(o->decode))) rc = CLI_FAIL;
     if (rc == CLI_OK && pms_olr_fit_stream_outputs(&fit, &meta, &res, path, in, opt, specs, nspecs, monotone, &S))
-        rc = cli_lib_error();
+        rc = stream_failure(&S);
     summary_result = &res;
     summary_store_path = o->store;
     close_output(S.segments, &rc);

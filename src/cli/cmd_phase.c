@@ -135,12 +135,16 @@ static int write_json(const pms_phase_run *run, FILE *out)
 
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+/* Caught, not ignored: an ignored SIGINT is inherited across exec, and the launched command
+ * would then ignore Ctrl-C too (xz, python3 ran on to their end). */
+static void on_sigint_launched(int sig) { (void)sig; }
 
 /* Ctrl-C stops a launched command (it gets the signal too), not the report of what ran;
  * an attached process is left alone and its analysis ends. */
 static int run_analysis(pms_phase_input *in, pms_phase_run *run)
 {
-    struct sigaction sa = {.sa_handler = in->argv ? SIG_IGN : on_sigint}, old;
+    struct sigaction sa = {.sa_handler = in->argv ? on_sigint_launched : on_sigint,
+                           .sa_flags = in->argv ? SA_RESTART : 0}, old;
     int live = !in->path;
     if (live) sigaction(SIGINT, &sa, &old);
     in->stop = &interrupted;

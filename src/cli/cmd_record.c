@@ -442,8 +442,10 @@ int cmd_record(int argc, char **argv)
     pms_event *ev = NULL, *reads = NULL;
     size_t nev = 0, nreads = 0;
     pms_unsupported_policy policy = o.fallback ? PMS_UNSUPPORTED_FALLBACK : PMS_UNSUPPORTED_FAIL;
+    cli_user_only_hold();
     rc = cli_prepare_events(o.events ? o.events : default_event(), PMS_FALLBACK_SAMPLING, policy, &ev, &nev, NULL);
     if (!rc && o.reads) rc = cli_prepare_events(o.reads, PMS_FALLBACK_COUNTING, policy, &reads, &nreads, NULL);
+    cli_user_only_release();
     if (!rc) rc = run(&o, ev, nev, reads, nreads, argc, argv);
     free(ev);
     free(reads);

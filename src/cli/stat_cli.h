@@ -48,6 +48,10 @@ extern volatile sig_atomic_t stat_stop;
  * (record), a warning; a substitute is also said in a warning. Errors are printed: CLI_FAIL. */
 int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,
                        size_t *n, stat_notes *notes);
+/* Around several cli_prepare_events (record's -e and --read, stat's anchors and events): the
+ * events counted in user space only are said in one warning, at cli_user_only_release. */
+void cli_user_only_hold(void);
+void cli_user_only_release(void);
 
 /* Handlers that set stat_stop on SIGINT, SIGTERM and every other signal that would end the
  * process with its outputs half written: SIGHUP (the terminal went), SIGQUIT, SIGUSR1,

@@ -29,20 +29,32 @@ void stat_notes_free(stat_notes *notes)
     notes->n = 0;
 }
 
+/* The events counted in user space only that are still to be said (cli_user_only_hold). */
+static struct {
+    bool held;
+    char names[1024];
+} user_only;
+
+void cli_user_only_hold(void) { user_only.held = true; }
+
+void cli_user_only_release(void)
+{
+    user_only.held = false;
+    if (user_only.names[0]) cli_warn_user_only(user_only.names);
+    user_only.names[0] = '\0';
+}
+
 /* One line on stderr for every event counted in user space only (perf_event_paranoid), as
  * perf's table marks them "task-clock:u"; each event's name carries the ":u" from then on. */
 static void warn_user_only(const pms_event_set *set)
 {
-    char *names = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&names, &len);
-    if (!f) return;
-    int n = 0;
-    for (size_t k = 0; k < set->nnotes; k++)
-        if (set->notes[k].user_only) fprintf(f, "%s%s", n++ ? ", " : "", set->notes[k].substitute);
-    fclose(f);
-    if (n) cli_warn_user_only(names);
-    free(names);
+    for (size_t k = 0; k < set->nnotes; k++) {
+        size_t used = strlen(user_only.names);
+        if (set->notes[k].user_only)
+            snprintf(user_only.names + used, sizeof user_only.names - used, "%s%s", used ? ", " : "",
+                     set->notes[k].substitute);
+    }
+    if (!user_only.held) cli_user_only_release();
 }
 
 int cli_prepare_events(const char *spec, pms_fallback_use use, pms_unsupported_policy policy, pms_event **events,

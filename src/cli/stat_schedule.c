@@ -75,9 +75,14 @@ static int on_size(void *ctx, size_t k, const pms_stat_value *merged, const doub
         pms_stat_runs_row(p->out, p->sizes[k], merged, p->na + p->ne);
     }
     fflush(p->out); /* a row written is a row kept, whatever happens next */
-    for (size_t a = 0; a < p->na; a++)
-        fprintf(stderr, "pmuscope stat: TEST%ld: anchor %s CV %.2f%% between %zu runs\n", p->sizes[k], merged[a].name,
-                cv[a], pms_schedule_runs(p->s));
+    for (size_t a = 0; a < p->na; a++) {
+        if (isfinite(cv[a]))
+            fprintf(stderr, "pmuscope stat: TEST%ld: anchor %s CV %.2f%% between %zu runs\n", p->sizes[k],
+                    merged[a].name, cv[a], pms_schedule_runs(p->s));
+        else /* every event fitted in one run beside the anchors */
+            fprintf(stderr, "pmuscope stat: TEST%ld: anchor %s: a single run, no variation to report\n", p->sizes[k],
+                    merged[a].name);
+    }
     return PMS_OK;
 }
 
@@ -101,7 +106,7 @@ static int run_sizes(struct plan *p)
     int rc = !worst ? cli_error("out of memory")
            : st == PMS_ECHILD ? cli_error("%s, so this size has no row", pms_strerror())
            : st ? cli_lib_error() : CLI_OK;
-    for (size_t a = 0; rc == CLI_OK && a < p->na; a++)
+    for (size_t a = 0; rc == CLI_OK && pms_schedule_runs(p->s) > 1 && a < p->na; a++)
         fprintf(stderr, "pmuscope stat: anchor %s: largest coefficient of variation between runs %.2f%%\n",
                 p->anchors[a].name, worst[a]);
     if (p->json) {
@@ -170,8 +175,10 @@ int stat_schedule(const stat_opts *o)
     pms_event *anchors = NULL, *events = NULL;
     size_t na = 0, ne = 0;
     const char *anchor_spec = o->anchor_spec ? o->anchor_spec : pms_schedule_default_anchors();
+    cli_user_only_hold();
     int rc = cli_prepare_events(anchor_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &anchors, &na, &notes);
     if (rc == CLI_OK) rc = cli_prepare_events(o->events_spec, PMS_FALLBACK_COUNTING, schedule_policy(o), &events, &ne, &notes);
+    cli_user_only_release();
     if (rc) goto out;
     struct plan p = {.o = o, .anchors = anchors, .na = na};
     int st = pms_schedule_create(anchors, na, events, ne, o->max_counters, &p.s);

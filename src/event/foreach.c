@@ -42,17 +42,22 @@ static int probe_one(const char *name, const char *description, pms_event_source
     const struct probing *p = ctx;
     if (p->pattern && !strcasestr(name, p->pattern)) return 0;
     pms_event ev = {0};
+    int user_only = 0;
     int r = pms_event_parse(name, &ev);
-    if (r == PMS_OK) r = pms_event_probe(&ev);
+    /* as stat and record count it: in user space only where perf_event_paranoid allows no more */
+    if (r == PMS_OK) r = pms_event_probe_user_fallback(&ev, &user_only);
     char reason[512] = "";
-    if (r != PMS_OK) { /* the message without the leading "name: " */
+    if (r != PMS_OK) { /* the message without the leading "name: " (or "name:u: ") */
         const char *msg = pms_strerror();
-        size_t n = strlen(name);
-        if (strncmp(msg, name, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ') msg += n + 2;
+        const char *probed = user_only ? ev.name : name;
+        size_t n = strlen(probed);
+        if (strncmp(msg, probed, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ') msg += n + 2;
         snprintf(reason, sizeof reason, "%s", msg);
     }
     pms_event_listing e = {.name = name, .description = description, .kind = kind_of(&ev, src),
-                           .available = r == PMS_OK, .reason = reason};
+                           .available = r == PMS_OK, .reason = reason,
+                           .user_only = user_only && r == PMS_OK ? pms_event_paranoid() : 0,
+                           .counted_as = user_only && r == PMS_OK ? ev.name : name};
     return p->fn(&e, p->ctx);
 }
 

@@ -63,10 +63,28 @@ static const char *role_name(pms_event_role role)
     }
 }
 
+/* The one column named by_hand with perf's modifiers after it ("task-clock" -> "task-clock:u",
+ * as stat names its events for a user at perf_event_paranoid 2); -1 if none or several. */
+static long find_with_modifiers(const pms_table *t, const char *by_hand)
+{
+    size_t n = strlen(by_hand);
+    long found = -1;
+    for (size_t j = 0; j < pms_table_cols(t); j++) {
+        const char *name = pms_table_col_name(t, j);
+        if (strncmp(name, by_hand, n) != 0 || name[n] != ':' || !name[n + 1] ||
+            strspn(name + n + 1, "ukhpGHISD") != strlen(name + n + 1))
+            continue;
+        if (found >= 0) return -1;
+        found = (long)j;
+    }
+    return found;
+}
+
 int pms_table_find_event(const pms_table *t, pms_event_role role, const char *by_hand, size_t *col)
 {
     if (by_hand) {
-        int rc = pms_table_require(t, by_hand, col);
+        long modified = pms_table_find(t, by_hand) < 0 ? find_with_modifiers(t, by_hand) : -1;
+        int rc = modified >= 0 ? (*col = (size_t)modified, PMS_OK) : pms_table_require(t, by_hand, col);
         if (rc < 0) return rc;
         if (pms_table_col_type(t, *col) != PMS_COLUMN_NUMERIC)
             return pms__fail(PMS_EFORMAT, "%s: column '%s' holds text, expected %s counts", pms_table_name(t), by_hand,

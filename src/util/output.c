@@ -63,12 +63,29 @@ static int create_temporary(pms__output *o, mode_t mode)
     return -1;
 }
 
+/* Whether target, which exists as st, can be renamed over (or to target.old) by this process:
+ * in a sticky directory (/tmp) only by its owner, the directory's owner or root. Found out
+ * here, before anything is written: the rename would fail (EPERM) only once the whole output
+ * was, and a recording's command had run for nothing. */
+static bool replaceable(const char *target, const struct stat *st)
+{
+    uid_t me = geteuid();
+    if (me == 0 || st->st_uid == me) return true;
+    const char *slash = strrchr(target, '/');
+    char *dir = slash ? strndup(target, slash == target ? 1 : (size_t)(slash - target)) : strdup(".");
+    struct stat ds;
+    bool ok = !dir || stat(dir, &ds) != 0 || !(ds.st_mode & S_ISVTX) || ds.st_uid == me;
+    free(dir);
+    return ok;
+}
+
 int pms__output_open(pms__output *o, const char *path, unsigned flags)
 {
     *o = (pms__output){.fd = -1, .flags = flags};
     if (!(o->name = strdup(path))) return pms__fail(PMS_ENOMEM, "out of memory");
     struct stat st;
     int err = 0;
+    bool foreign = false; /* another user's file in a sticky directory */
     if (strcmp(path, "-") == 0) {
         o->in_place = true;
         if ((o->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) < 0) err = errno;
@@ -80,7 +97,8 @@ int pms__output_open(pms__output *o, const char *path, unsigned flags)
     } else {
         bool exists = stat(o->target, &st) == 0;
         mode_t mode = flags & PMS_OUTPUT_PRIVATE ? 0600 : exists ? (st.st_mode & 07777) : 0666;
-        o->fd = create_temporary(o, mode);
+        foreign = exists && !replaceable(o->target, &st);
+        o->fd = foreign ? (errno = EPERM, -1) : create_temporary(o, mode);
         /* the mode of the file replaced, exactly (open applied the umask to it); a failure
          * leaves the umask's mode, which is what a new file would get */
         if (o->fd >= 0 && exists && !(flags & PMS_OUTPUT_PRIVATE) && fchmod(o->fd, mode) != 0) errno = 0;
@@ -95,7 +113,10 @@ int pms__output_open(pms__output *o, const char *path, unsigned flags)
         }
     }
     if (err) {
-        int rc = fail_output(o, err);
+        int rc = foreign && err == EPERM
+                     ? pms__fail_errno(PMS_EPERM, err, "cannot write %s: it belongs to another user, and its directory "
+                                                      "is sticky (as /tmp): only the file's owner may replace it", o->name)
+                     : fail_output(o, err);
         pms__output_abort(o);
         return rc;
     }

@@ -11,28 +11,9 @@
 # binaries (unit/test_event_parse covers the fallback's names there).
 # ctest-labels: no-sanitize
 set -euo pipefail
-tmp=$(mktemp -d); chmod 755 "$tmp"
-restore=""
-cleanup() {
-    [ -z "$restore" ] || echo "$restore" > /proc/sys/kernel/perf_event_paranoid
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-
-if [ "$(id -u)" = 0 ]; then
-    restore=$(cat /proc/sys/kernel/perf_event_paranoid)
-    echo 2 > /proc/sys/kernel/perf_event_paranoid
-    as_user() { (cd "$tmp/home" && runuser -u nobody -- env HOME="$PWD" "$@"); }
-else
-    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] || {
-        echo "SKIP: perf_event_paranoid is below 2 and this user cannot raise it (run the test as root)"; exit 77; }
-    as_user() { (cd "$tmp/home" && HOME="$PWD" "$@"); }
-fi
-mkdir -m 777 "$tmp/home"
-install -m 755 "$PMUSCOPE" "$tmp/pmuscope"
+. "$PMS_SOURCE_DIR/tests/lib/unprivileged.sh"
 install -m 755 "$PMS_WORKLOADS/sizes" "$PMS_WORKLOADS/phases" "$tmp/"
-pms="$tmp/pmuscope"
 out="$tmp/home"
 
 # stat: the default events, counted in user space only, named as perf names them.
@@ -66,6 +47,20 @@ as_user "$pms" report -i "$out/x.data" > "$out/report.txt" || fail "report"
 grep -q 'event cpu-clock:u' "$out/report.txt" || fail "report: $(head -3 "$out/report.txt")"
 # perf's samples of the same file: none in the kernel.
 if perf script -f -i "$out/x.data" -F ip 2>/dev/null | grep -qi '^ *ffff'; then fail "kernel samples in a user-only recording"; fi
+
+# Two event lists in one command, said in one warning: record's -e and --read (on Debian's
+# gzip), stat --schedule=runs's anchors and events (on python3, the size its argument).
+seq 1 100000 > "$out/in.txt"
+as_user "$pms" record -e cpu-clock --read page-faults,context-switches -o "$out/r.data" -- gzip -c in.txt \
+    > /dev/null 2> "$out/read.err" || fail "record --read: $(cat "$out/read.err")"
+[ "$(grep -c 'counting user space only' "$out/read.err")" = 1 ] &&
+    grep -q 'as perf does (cpu-clock:u, page-faults:u, context-switches:u)' "$out/read.err" ||
+    fail "record --read: not said once: $(cat "$out/read.err")"
+as_user "$pms" stat --schedule=runs --sizes 1,2 -e page-faults -o "$out/runs.csv" -- python3 -c 'import sys; print(sys.argv[1])' \
+    > /dev/null 2> "$out/runs.err" || fail "stat --schedule=runs: $(cat "$out/runs.err")"
+[ "$(grep -c 'counting user space only' "$out/runs.err")" = 1 ] && grep -q 'as perf does (task-clock:u, page-faults:u)' "$out/runs.err" ||
+    fail "stat --schedule=runs: not said once: $(cat "$out/runs.err")"
+head -1 "$out/runs.csv" | grep -q '^run,size,task-clock:u,page-faults:u$' || fail "runs table: $(cat "$out/runs.csv")"
 
 # phase: its events with ":u" in the summary, said once on stderr.
 as_user "$pms" phase -q --json -o "$out/phase.json" -- "$tmp/phases" 2> "$out/phase.err" || fail "phase: $(cat "$out/phase.err")"

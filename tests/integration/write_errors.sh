@@ -108,6 +108,14 @@ to_file olr --csv=/dev/full "$olr"
 to_file olr --decode /dev/full "$olr"
 to_file olr --samples /dev/full "$olr"
 to_file olr --svg /dev/full "$olr"
+# the segment file, written while the fit streams (said once: the failed write, not again at
+# its close), on a recording of Debian's xz
+seq 1 20000 > "$tmp/xz.in"
+"$PMS" record -e cpu-clock -c 100000 --read page-faults -o "$tmp/xz.data" -- xz -c -T1 "$tmp/xz.in" >/dev/null 2>&1 ||
+    { echo "FAIL: record xz"; exit 1; }
+to_file olr --store /dev/full "$tmp/xz.data"
+to_file olr --method opt --eps 1 --store /dev/full "$tmp/xz.data"
+to_stdout olr --store - "$tmp/xz.data"
 
 tsv=$fx/armpm/cbench-excerpt.tsv
 cpi=(cpistack --group-by Benchmark --skip 2 "$tsv")

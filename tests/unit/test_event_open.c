@@ -86,6 +86,15 @@ static int note_listing(const pms_event_listing *e, void *ctx)
         assert_string_equal(e->kind, "software");
         assert_true(e->available); /* software events work on any machine */
         assert_string_equal(e->reason, "");
+        /* counted as stat counts it: in user space only where perf_event_paranoid allows no more
+         * (integration/list_unprivileged runs that case as nobody) */
+        if (geteuid() == 0 || pms_event_paranoid() < 2) {
+            assert_int_equal(e->user_only, 0);
+            assert_string_equal(e->counted_as, "task-clock");
+        } else {
+            assert_int_equal(e->user_only, pms_event_paranoid());
+            assert_string_equal(e->counted_as, "task-clock:u");
+        }
     } else if (strcmp(e->name, "cycles") == 0) {
         l->cycles++;
         assert_string_equal(e->kind, "hardware");

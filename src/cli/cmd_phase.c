@@ -90,7 +90,9 @@ static void usage(FILE *out)
             "                           (\"WEIGHT PHASE\" lines)\n"
             "  -o, --output FILE        the text (or what --json/--csv put in its place) to FILE\n"
             CLI_INPUT_LIMIT_HELP
-            "  -h, --help\n");
+            "  -h, --help\n\n"
+            "Exit status: a launched command's (128+N if signal N ended it), as stat and record;\n"
+            "1 if pmuscope cannot classify (the message says why), 2 for a usage error.\n");
     cli_print_method(out, "phase");
 }
 
@@ -162,6 +164,14 @@ static int run_analysis(pms_phase_input *in, pms_phase_run *run)
     if (in->argv && WIFSIGNALED(status)) cli_warn("%s was killed by signal %d", in->argv[0], WTERMSIG(status));
     else if (in->argv && WEXITSTATUS(status)) cli_warn("%s exited with status %d", in->argv[0], WEXITSTATUS(status));
     return CLI_OK;
+}
+
+/* A launched command's own exit status, 128 + N where signal N ended it, as stat and record
+ * (and perf) return it: a script sees a command that failed under phase fail. */
+static int command_exit_code(const pms_phase_input *in)
+{
+    if (!in->argv || in->path) return CLI_OK;
+    return WIFSIGNALED(in->exit_status) ? 128 + WTERMSIG(in->exit_status) : WEXITSTATUS(in->exit_status);
 }
 
 /* --fallback: cpu-clock samples and task-clock intervals where the events asked for cannot
@@ -439,6 +449,7 @@ int cmd_phase(int argc, char **argv)
             rc = f ? cli_finish_output(f, files[i].write(&run, f)) : CLI_FAIL;
         }
     }
+    if (rc == CLI_OK) rc = command_exit_code(&in);
     pms_phase_input_close(&in);
     pms_phase_run_free(&run);
     pms_phase_truth_free(truth);

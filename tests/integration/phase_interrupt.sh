@@ -14,25 +14,29 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # The command's ignored signals (SigIgn, a hex mask: SIGINT is bit 2).
-"$PMUSCOPE" phase -q -o /dev/null -- bash -c 'grep ^SigIgn: /proc/self/status > "$0"; x=0; while [ $x -lt 300000 ]; do x=$((x + 1)); done' \
-    "$tmp/sigign" 2> /dev/null || true
+# The command exits 3: so does phase, as stat and record return the command's status.
+rc=0
+"$PMUSCOPE" phase -q -o /dev/null -- bash -c 'grep ^SigIgn: /proc/self/status > "$0"; x=0; while [ $x -lt 300000 ]; do x=$((x + 1)); done; exit 3' \
+    "$tmp/sigign" 2> "$tmp/err" || rc=$?
 ign=$(awk '{ print $2 }' "$tmp/sigign")
 [ -n "$ign" ] || fail "the command under phase did not run"
 (( (16#$ign & 2) == 0 )) || fail "the command under phase ignores SIGINT: SigIgn $ign"
+[ "$rc" = 3 ] && grep -q '^pmuscope: warning: bash exited with status 3$' "$tmp/err" ||
+    fail "a command that exits 3: phase exited $rc: $(cat "$tmp/err")"
 
-# Ctrl-C: SIGINT to the process group of phase and xz, once xz has been sampled a while.
+# Ctrl-C: SIGINT to the process group of phase and xz, once xz has run 300 ms of CPU time.
 setsid timeout 120 "$PMUSCOPE" phase -q -o "$tmp/phase.txt" -- xz -c /dev/zero > /dev/null 2> "$tmp/err" &
 leader=$!
-for _ in $(seq 1 100); do
-    pgrep -s "$leader" -x xz > /dev/null && break
-    sleep 0.1
+. "$PMS_SOURCE_DIR/tests/lib/processes.sh"
+until xz=$(pgrep -s "$leader" -x xz); do
+    kill -0 "$leader" 2> /dev/null || fail "xz did not start under phase: $(cat "$tmp/err")"
+    sleep 0.05
 done
-pgrep -s "$leader" -x xz > /dev/null || fail "xz did not start under phase: $(cat "$tmp/err")"
-sleep 1
+wait_cpu_ms "$xz" 300 # intervals of 28 ms of its CPU time: about ten
 kill -INT -- -"$leader"
 set +e; wait "$leader"; rc=$?; set -e
 [ "$rc" != 124 ] || fail "xz ran on after Ctrl-C (stopped by timeout): $(cat "$tmp/err")"
-[ "$rc" = 0 ] || fail "phase exited $rc: $(cat "$tmp/err")"
+[ "$rc" = 130 ] || fail "phase exited $rc, not xz's 128 + SIGINT: $(cat "$tmp/err")"
 grep -q '^pmuscope: warning: xz was killed by signal 2$' "$tmp/err" || fail "no word of the SIGINT: $(cat "$tmp/err")"
 grep -q '^timeline: [0-9a-z.]' "$tmp/phase.txt" && grep -q '^  intervals ' "$tmp/phase.txt" ||
     fail "no report of what ran: $(head -5 "$tmp/phase.txt")"

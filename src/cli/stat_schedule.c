@@ -187,8 +187,9 @@ int stat_schedule(const stat_opts *o)
         goto out;
     }
     p.ne = pms_schedule_event_count(p.s);
-    fprintf(stderr, "pmuscope stat: %zu events in %zu runs of at most %u beside the anchors", p.ne,
-            pms_schedule_runs(p.s), pms_schedule_per_run(p.s));
+    size_t runs = pms_schedule_runs(p.s);
+    fprintf(stderr, "pmuscope stat: %zu event%s in %zu run%s of at most %u beside the anchors", p.ne,
+            p.ne == 1 ? "" : "s", runs, runs == 1 ? "" : "s", pms_schedule_per_run(p.s));
     for (size_t a = 0; a < na; a++) fprintf(stderr, "%s%s", a ? "," : " (", anchors[a].name);
     fputs(na ? ")\n" : "\n", stderr);
     stat_install_signals();

@@ -18,7 +18,7 @@ print(s)'
 
 "$PMUSCOPE" stat --schedule=runs --sizes 1-3 -e page-faults,context-switches -o "$tmp/one.csv" \
     -- python3 -c "$loop" > /dev/null 2> "$tmp/one.err" || fail "one run: $(cat "$tmp/one.err")"
-grep -q 'in 1 runs' "$tmp/one.err" || fail "not one run: $(cat "$tmp/one.err")"
+grep -q '^pmuscope stat: 2 events in 1 run of at most' "$tmp/one.err" || fail "not one run: $(cat "$tmp/one.err")"
 ! grep -Eqi 'nan|inf' "$tmp/one.err" || fail "nan on stderr: $(cat "$tmp/one.err")"
 for k in 1 2 3; do
     grep -q "^pmuscope stat: TEST$k: anchor task-clock: a single run, no variation to report\$" "$tmp/one.err" ||

@@ -153,6 +153,24 @@ static int read_events(pms_hotspot_recording *out, size_t n, pms_perfdata_reader
     return rc;
 }
 
+/* A recording of more events than asked for: the measures compare one event's samples
+ * with the truth, and taking the first event's would silently drop the others. */
+static int more_events(pms_perfdata_reader *r, size_t n, const char *perfdata)
+{
+    char names[256] = "";
+    size_t len = 0, nattrs = pms_perfdata_nattrs(r);
+    for (size_t i = 0; i < nattrs && len < sizeof names; i++) {
+        const pms_perfdata_attr *a = pms_perfdata_get_attr(r, i);
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                                a->name && a->name[0] ? a->name : "?");
+        if (len < sizeof names && !a->attr.freq)
+            len += (size_t)snprintf(names + len, sizeof names - len, " period %llu",
+                                    (unsigned long long)a->attr.sample_period);
+    }
+    return pms__fail(PMS_EINVAL, "%s records %zu events (%s), not %zu: the measures score the samples of one event "
+                     "(record one, e.g. perf record -e cpu-clock:u)", perfdata, nattrs, names, n);
+}
+
 int pms__hotspot_recordings_read(pms_hotspot_recording *out, size_t n, const char *perfdata)
 {
     memset(out, 0, n * sizeof *out);
@@ -160,6 +178,8 @@ int pms__hotspot_recordings_read(pms_hotspot_recording *out, size_t n, const cha
     int rc = pms_perfdata_open(&r, perfdata);
     if (rc == PMS_OK && pms_perfdata_nattrs(r) == 0)
         rc = pms__fail(PMS_EFORMAT, "%s: the file describes no event", perfdata);
+    if (rc == PMS_OK && pms_perfdata_nattrs(r) > n)
+        rc = more_events(r, n, perfdata);
     if (rc == PMS_OK)
         rc = read_events(out, n, r, perfdata);
     pms_perfdata_close(r);

@@ -86,11 +86,16 @@ int pms_hotspot_write_one(FILE *out, const pms_hotspot_truth *t, const pms_hotsp
         return pms__hotspot_stream_status(out);
     }
     pms__hotspot_text_truth(out, t);
-    fprintf(out, "recording    %llu samples of %s, period %llu%s%s; %llu not in a file (kernel, vdso), %llu in files "
-                 "valgrind never ran\n",
-            (unsigned long long)rec->total, rec->event, (unsigned long long)rec->period,
-            rec->time_based ? " ns" : "", rec->time_based ? " (a time-based event: the period counts nanoseconds)" : "",
-            (unsigned long long)rec->unplaced, (unsigned long long)r->outside_samples);
+    char period[96]; /* period 0: perf record -F, pmuscope record's default */
+    if (rec->period == 0)
+        snprintf(period, sizeof period, "sampled by frequency (no fixed period)");
+    else
+        snprintf(period, sizeof period, "period %llu%s%s", (unsigned long long)rec->period, rec->time_based ? " ns" : "",
+                 rec->time_based ? " (a time-based event: the period counts nanoseconds)" : "");
+    fprintf(out, "recording    %llu samples of %s, %s; %llu not in a file (kernel, vdso), %llu in files valgrind never "
+                 "ran\n",
+            (unsigned long long)rec->total, rec->event, period, (unsigned long long)rec->unplaced,
+            (unsigned long long)r->outside_samples);
     fprintf(out, "sampled IPs  m = %zu\n", r->measures.m);
     unexecuted_note(out, r);
     fputc('\n', out);

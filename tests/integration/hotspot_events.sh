@@ -3,7 +3,7 @@
 # or a sweep's sweep.data): the measures score one event's samples, and taking the first
 # event's left the other's out without a word (the report said "170 samples" of a file of
 # 340). Refused, naming the events; a recording of one of them is scored with every sample
-# perf script lists for it.
+# perf script lists for it. One sampled by frequency is said to be, not "period 0".
 # ctest-labels: no-sanitize
 set -euo pipefail
 tmp=$(mktemp -d)
@@ -33,4 +33,12 @@ want=$(perf script -i "$tmp/one.data" -F ip 2>/dev/null | wc -l)
 "$P" hotspot --truth "$tmp/truth" --json "$tmp/one.data" >"$tmp/one.json" 2>"$tmp/err" || fail "one event: $(cat "$tmp/err")"
 got=$(jq -r '.recording.samples // .samples // empty' "$tmp/one.json")
 [ "$got" = "$want" ] || fail "one event: $got samples in the JSON, perf script lists $want"
-echo "ok: two events refused; one event: $got samples as perf script"
+
+# Sampled by frequency (perf record -F, as pmuscope record by default): no fixed period; the
+# report said "period 0 ns".
+perf record -q -e cpu-clock:u -F 997 -o "$tmp/freq.data" -- gzip -9 -c <"$tmp/in.txt" >/dev/null 2>&1
+perf evlist -v -i "$tmp/freq.data" 2>/dev/null | grep -q 'freq: 1' || fail "freq.data: $(perf evlist -v -i "$tmp/freq.data")"
+"$P" hotspot --truth "$tmp/truth" "$tmp/freq.data" >"$tmp/freq.txt" 2>"$tmp/err" || fail "by frequency: $(cat "$tmp/err")"
+grep -q '^recording .* samples of cpu-clock:u, sampled by frequency (no fixed period);' "$tmp/freq.txt" ||
+    fail "by frequency: $(grep ^recording "$tmp/freq.txt")"
+echo "ok: two events refused; one event: $got samples as perf script; by frequency said"

@@ -64,6 +64,41 @@ void pms__truth_profiles_free(char **names, size_t n)
     free(names);
 }
 
+/* What valgrind and the manifest of a truth write: profiles, logs, objects, run. */
+static int is_valgrind_output(const char *name)
+{
+    return is_profile(name) || !strncmp(name, PMS_TRUTH_LOG, strlen(PMS_TRUTH_LOG)) || !strcmp(name, "objects") ||
+           !strcmp(name, "run");
+}
+
+int pms__truth_dir_prepare(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot list the truth directory %s", dir);
+    char path[PATH_MAX], profile[256] = "";
+    int manifest = 0, rc = PMS_OK;
+    for (struct dirent *e; (e = readdir(d));) {
+        manifest |= !strcmp(e->d_name, "objects") || !strcmp(e->d_name, "run");
+        if (!profile[0] && is_profile(e->d_name))
+            snprintf(profile, sizeof profile, "%s", e->d_name);
+    }
+    if (profile[0] && !manifest)
+        rc = pms__fail(PMS_EINVAL, "%s/%s is a callgrind profile that no pmuscope truth wrote: give a new or empty "
+                       "directory for the truth (nothing was removed)", dir, profile);
+    rewinddir(d);
+    for (struct dirent *e; rc == PMS_OK && (e = readdir(d));) {
+        if (!is_valgrind_output(e->d_name))
+            continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+            rc = pms__fail(PMS_EINVAL, "%s/%s: path too long", dir, e->d_name);
+        else if (unlink(path) < 0 && errno != ENOENT)
+            rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot remove %s of the earlier truth", path);
+    }
+    closedir(d);
+    return rc;
+}
+
 /* The files a truth directory and a sweep beside it write. */
 static int is_truth_file(const char *name)
 {

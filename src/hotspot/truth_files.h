@@ -14,4 +14,9 @@
 int pms__truth_profiles(const char *dir, char ***names, size_t *n);
 void pms__truth_profiles_free(char **names, size_t n);
 
+/* Before valgrind writes a truth into dir: the profiles, logs and manifest of an earlier
+ * truth there are removed (they would join the new one as processes of its command);
+ * profiles there that no truth wrote (no manifest) are refused, and nothing is removed. */
+int pms__truth_dir_prepare(const char *dir);
+
 #endif

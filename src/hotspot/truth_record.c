@@ -115,6 +115,9 @@ int pms__truth_record_start(pms__truth_job *job, const char *dir, char *const ar
         return pms__fail(PMS_EINVAL, "no command to run under valgrind");
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot create truth directory %s", dir);
+    int rc = pms__truth_dir_prepare(dir);
+    if (rc < 0)
+        return rc;
     job->dir = dir;
     job->argv = argv;
     char out[PATH_MAX + 32], log[PATH_MAX + 32];

@@ -125,9 +125,11 @@ static int top_n(const pms_hotspot_truth *t, pms_hotspot_result *r)
     }
     for (size_t i = 0; i < ni; i++, k++) {
         pms_hotspot_row key = {0};
-        pms_hotspot_truth_instruction(t, i, &key.object, &key.offset, &executed[k]);
+        uint64_t count;
+        pms_hotspot_truth_instruction(t, i, &key.object, &key.offset, &count);
         while (j < r->nrows && cmp_location(&r->rows[j], &key) < 0)
-            sampled[k++] = r->rows[j++].sampled; /* sampled but never executed under valgrind */
+            sampled[k++] = r->rows[j++].sampled; /* sampled but never executed under valgrind: executed 0 */
+        executed[k] = count; /* after those: it was written at the slot of the first of them */
         if (j < r->nrows && cmp_location(&r->rows[j], &key) == 0)
             sampled[k] = r->rows[j++].sampled;
     }

@@ -398,6 +398,9 @@ int cmd_hotspot(int argc, char **argv)
     int rest = argc - optind;
     if ((record_dir || o.sweep) && !o.stdin_path) o.stdin_path = stdin_redirected();
     if (record_dir) {
+        if (o.sweep || o.truth || o.save_truth) /* each runs valgrind or reads a truth: which did the user mean? */
+            return cli_usage_error("hotspot", "--record-truth runs the command under valgrind and stops: not with --%s",
+                                   o.sweep ? "sweep" : o.truth ? "truth" : "save-truth");
         if (rest < 1)
             return cli_usage_error("hotspot", "--record-truth: give the command after --");
         pms_child_setup setup = {.stdin_path = o.stdin_path};

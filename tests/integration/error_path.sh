@@ -55,6 +55,7 @@ usage record --help=yes
 usage cpistack --split 2 x.csv
 usage estimate --method nosuch x.csv
 usage hotspot --rows x --truth t x.data
+usage hotspot --record-truth d --sweep 1M -- true     # --sweep was ignored
 usage olr --eps x in.csv
 usage demo --steps nosuch
 usage phase --threshold 200 x.data

@@ -170,25 +170,37 @@ FILE *pms__output_stream(pms__output *o)
 
 /* Moves a non-empty regular file at target to target.old: a hard link first, so that
  * target never goes missing; a rename where the file system has no hard links. */
-static int keep_old(const pms__output *o)
+static int keep_old(pms__output *o)
 {
     struct stat st;
     if (lstat(o->target, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return 0;
     char *old = NULL;
     if (asprintf(&old, "%s.old", o->target) < 0) return pms__fail(PMS_ENOMEM, "out of memory");
     int rc = 0;
-    if ((unlink(old) != 0 && errno != ENOENT) || (link(o->target, old) != 0 && rename(o->target, old) != 0))
-        rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot keep %s as %s", o->name, old);
+    if ((unlink(old) != 0 && errno != ENOENT) || (link(o->target, old) != 0 && rename(o->target, old) != 0)) {
+        int err = errno;
+        o->kept = true;
+        rc = pms__fail(pms__status_from_errno(err), "cannot keep %s as %s: %s; the new output is kept in %s",
+                             o->name, old, strerror(err), o->tmp);
+    }
     free(old);
     return rc;
 }
 
+/* A failed rename keeps the temporary file, which holds the whole output, and names it:
+ * deleting it would lose what a recording's command ran for. */
 int pms__output_publish(pms__output *o)
 {
     if (o->in_place || o->published || !o->tmp) return 0;
     int rc = o->flags & PMS_OUTPUT_KEEP_OLD ? keep_old(o) : 0;
     if (rc) return rc;
-    if (rename(o->tmp, o->target) != 0) return fail_output(o, errno);
+    if (rename(o->tmp, o->target) != 0) {
+        int err = errno;
+        o->kept = true;
+        return pms__fail(pms__status_from_errno(err), "cannot write %s: %s; the output is kept in %s",
+                               o->name, strerror(err), o->tmp);
+    }
+    o->kept = false;
     o->published = true;
     return 0;
 }
@@ -218,7 +230,7 @@ void pms__output_abort(pms__output *o)
 {
     if (o->stream) fclose(o->stream);
     if (o->fd >= 0) close(o->fd);
-    if (o->tmp && !o->published) unlink(o->tmp);
+    if (o->tmp && !o->published && !o->kept) unlink(o->tmp);
     free(o->tmp);
     free(o->target);
     free(o->name);

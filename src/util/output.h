@@ -11,7 +11,8 @@
  *     to a temporary file beside it (PATH.tmp-XXXXXX, in the same directory, so the same
  *     file system), which pms__output_commit flushes, fsyncs and renames over PATH. Until
  *     then PATH is as it was; an output aborted or failed leaves PATH as it was and no
- *     temporary file. The new file gets the mode of the file it replaces (a new one
+ *     temporary file, except where the rename itself fails: then the temporary file, which
+ *     holds the whole output, stays and the message names it. The new file gets the mode of the file it replaces (a new one
  *     0666 less the umask, or 0600 with PMS_OUTPUT_PRIVATE).
  *   - A symbolic link is followed: its target is replaced, the link stays a link.
  *   - PMS_OUTPUT_KEEP_OLD: a non-empty regular file that was there is kept as PATH.old
@@ -59,6 +60,7 @@ typedef struct pms__output {
     bool in_place;   /* a device, FIFO, socket or "-": no temporary file, no rename */
     bool seekable;   /* pwrite and lseek work on fd (a regular file, /dev/null; not a FIFO) */
     bool published;  /* pms__output_publish renamed the temporary file already */
+    bool kept;       /* a publish failed: the temporary file stays (named in the message) */
 } pms__output;
 
 /* Opens PATH for writing as above; 0, or a status with "cannot write PATH: reason". */
@@ -77,7 +79,8 @@ int pms__output_failed(pms__output *o, int err);
 int pms__output_publish(pms__output *o);
 /* Flushes, fsyncs (a regular file), closes and puts the new file in place. Any failure
  * (a write that failed earlier included) returns a status naming the file, and PATH
- * stays as it was unless it was published. The output is closed in every case. */
+ * stays as it was unless it was published. The output is closed in every case; where the
+ * rename (or PATH.old) fails, the temporary file stays and the message names it. */
 int pms__output_commit(pms__output *o);
 /* Closes without keeping: the temporary file is removed and PATH stays as it was (what
  * was written in place, or published, stays). Safe on a closed output. */

@@ -216,6 +216,42 @@ static void test_failures_name_the_file(void **state)
     assert_string_equal(pms_strerror(), "cannot write /nonexistent-dir/x: No such file or directory");
 }
 
+/* A rename that fails at the commit (PATH became a directory; PATH.old cannot be made) keeps
+ * the temporary file, the whole output, and names it: nothing written is lost. */
+static void test_failed_rename_keeps_the_output(void **state)
+{
+    (void)state;
+    const char *path = in_dir("became-dir");
+    pms__output o;
+    assert_int_equal(pms__output_open(&o, path, 0), 0);
+    assert_int_equal(pms__output_write(&o, "whole", 5), 0);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(pms_test_system("touch '%s/inside'", path), 0); /* rename(2) fails: EISDIR */
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", o.tmp);
+    assert_int_not_equal(pms__output_commit(&o), 0);
+    assert_holds(tmp, "whole");
+    char want[2 * PATH_MAX];
+    snprintf(want, sizeof want, "cannot write %s: Is a directory; the output is kept in %s", path, tmp);
+    assert_string_equal(pms_strerror(), want);
+    assert_int_equal(unlink(tmp), 0);
+
+    /* KEEP_OLD where PATH.old is a non-empty directory */
+    const char *kept = in_dir("k.data"), *old = in_dir("k.data.old");
+    put(kept, "first");
+    assert_int_equal(mkdir(old, 0700), 0);
+    assert_int_equal(pms_test_system("touch '%s/inside'", old), 0);
+    assert_int_equal(pms__output_open(&o, kept, PMS_OUTPUT_KEEP_OLD), 0);
+    assert_int_equal(pms__output_write(&o, "second", 6), 0);
+    snprintf(tmp, sizeof tmp, "%s", o.tmp);
+    assert_int_not_equal(pms__output_commit(&o), 0);
+    assert_holds(kept, "first");
+    assert_holds(tmp, "second");
+    snprintf(want, sizeof want, "cannot keep %s as %s: Is a directory; the new output is kept in %s", kept, old, tmp);
+    assert_string_equal(pms_strerror(), want);
+    assert_int_equal(unlink(tmp), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_publish_then_write_on),
         cmocka_unit_test(test_device_and_fifo_in_place),
         cmocka_unit_test(test_failures_name_the_file),
+        cmocka_unit_test(test_failed_rename_keeps_the_output),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -244,7 +244,12 @@ int pms__output_save(const char *path, unsigned flags, int (*write)(FILE *f, voi
     if (rc) return rc;
     FILE *f = pms__output_stream(&o);
     rc = f ? write(f, ctx) : PMS_ENOMEM;
-    if (rc && f && fflush(f) != 0 && o.err) rc = pms__output_failed(&o, o.err); /* the file's reason */
+    /* The file's reason, where its stream failed: the writer may have flushed already, and a
+     * second fflush then succeeds, yet the writer's message does not name the file. */
+    if (rc && f) {
+        fflush(f);
+        if (o.err) rc = pms__output_failed(&o, o.err);
+    }
     if (rc) {
         pms__output_abort(&o);
         return rc;

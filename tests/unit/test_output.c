@@ -4,6 +4,7 @@
  * every failure named. */
 #include "test_support.h"
 #include "pmuscope/error.h"
+#include "util/error.h"
 #include "util/output.h"
 
 #include <errno.h>
@@ -252,6 +253,24 @@ static void test_failed_rename_keeps_the_output(void **state)
     assert_int_equal(unlink(tmp), 0);
 }
 
+/* A writer that flushes itself and fails with its own message, as the region report's does. */
+static int write_and_flush(FILE *f, void *ctx)
+{
+    fputs(ctx, f);
+    if (fflush(f) != 0 || ferror(f)) return pms__fail(PMS_EIO, "cannot write the thing");
+    return 0;
+}
+
+/* pms__output_save: where the file failed, its message names the file, whatever the writer said. */
+static void test_save_names_the_file_that_failed(void **state)
+{
+    (void)state;
+    assert_int_not_equal(pms__output_save("/dev/full", 0, write_and_flush, "x"), 0);
+    assert_string_equal(pms_strerror(), "cannot write /dev/full: No space left on device");
+    assert_int_not_equal(pms__output_save("/dev/full", 0, write_text, "x"), 0);
+    assert_string_equal(pms_strerror(), "cannot write /dev/full: No space left on device");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_device_and_fifo_in_place),
         cmocka_unit_test(test_failures_name_the_file),
         cmocka_unit_test(test_failed_rename_keeps_the_output),
+        cmocka_unit_test(test_save_names_the_file_that_failed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -64,11 +64,43 @@ void pms__truth_profiles_free(char **names, size_t n)
     free(names);
 }
 
-/* What valgrind and the manifest of a truth write: profiles, logs, objects, run. */
-static int is_valgrind_output(const char *name)
+/* The manifest pmuscope writes beside a truth's profiles. */
+static int is_manifest(const char *name) { return !strcmp(name, "objects") || !strcmp(name, "run"); }
+
+/* What valgrind and the manifest of a truth write: profiles, logs, the manifest. */
+static int is_truth_output(const char *name)
 {
-    return is_profile(name) || !strncmp(name, PMS_TRUTH_LOG, strlen(PMS_TRUTH_LOG)) || !strcmp(name, "objects") ||
-           !strcmp(name, "run");
+    return is_profile(name) || !strncmp(name, PMS_TRUTH_LOG, strlen(PMS_TRUTH_LOG)) || is_manifest(name);
+}
+
+/* The files a truth directory and a sweep beside it write. */
+static int is_truth_file(const char *name)
+{
+    static const char *const prefixes[] = {PMS_TRUTH_PROFILE, "sweep.data", "stdout.", "glibc-"};
+    if (is_truth_output(name)) return 1;
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
+    return 0;
+}
+
+/* Removes the files of dir (open as d) that which() picks. 0, or the errno of the first
+ * that could not be removed (ENAMETOOLONG: its path), whose path is left in failed; no
+ * message is set, so that a cleanup after a failure keeps that failure's. */
+static int remove_files(DIR *d, const char *dir, int (*which)(const char *), char failed[PATH_MAX])
+{
+    char path[PATH_MAX];
+    int err = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!which(e->d_name)) continue;
+        int this_err = 0;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) this_err = ENAMETOOLONG;
+        else if (unlink(path) < 0 && errno != ENOENT) this_err = errno;
+        if (this_err && !err) {
+            err = this_err;
+            snprintf(failed, PATH_MAX, "%s/%s", dir, e->d_name);
+        }
+    }
+    return err;
 }
 
 int pms__truth_dir_prepare(const char *dir)
@@ -76,50 +108,33 @@ int pms__truth_dir_prepare(const char *dir)
     DIR *d = opendir(dir);
     if (!d)
         return pms__fail_errno(pms__status_from_errno(errno), errno, "cannot list the truth directory %s", dir);
-    char path[PATH_MAX], profile[256] = "";
+    char profile[256] = "";
     int manifest = 0, rc = PMS_OK;
     for (struct dirent *e; (e = readdir(d));) {
-        manifest |= !strcmp(e->d_name, "objects") || !strcmp(e->d_name, "run");
+        manifest |= is_manifest(e->d_name);
         if (!profile[0] && is_profile(e->d_name))
             snprintf(profile, sizeof profile, "%s", e->d_name);
     }
     if (profile[0] && !manifest)
         rc = pms__fail(PMS_EINVAL, "%s/%s is a callgrind profile that no pmuscope truth wrote: give a new or empty "
                        "directory for the truth (nothing was removed)", dir, profile);
-    rewinddir(d);
-    for (struct dirent *e; rc == PMS_OK && (e = readdir(d));) {
-        if (!is_valgrind_output(e->d_name))
-            continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
-            rc = pms__fail(PMS_EINVAL, "%s/%s: path too long", dir, e->d_name);
-        else if (unlink(path) < 0 && errno != ENOENT)
-            rc = pms__fail_errno(pms__status_from_errno(errno), errno, "cannot remove %s of the earlier truth", path);
+    char failed[PATH_MAX];
+    int err = 0;
+    if (rc == PMS_OK) {
+        rewinddir(d);
+        err = remove_files(d, dir, is_truth_output, failed);
     }
+    if (err) rc = pms__fail_errno(pms__status_from_errno(err), err, "cannot remove %s of the earlier truth", failed);
     closedir(d);
     return rc;
-}
-
-/* The files a truth directory and a sweep beside it write. */
-static int is_truth_file(const char *name)
-{
-    static const char *const exact[] = {"objects", "run"};
-    static const char *const prefixes[] = {PMS_TRUTH_PROFILE, PMS_TRUTH_LOG, "sweep.data", "stdout.", "glibc-"};
-    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
-        if (!strcmp(name, exact[i])) return 1;
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
-    return 0;
 }
 
 void pms_hotspot_truth_remove(const char *dir)
 {
     DIR *d = opendir(dir);
     if (d) {
-        struct dirent *e;
-        char path[PATH_MAX];
-        while ((e = readdir(d)))
-            if (is_truth_file(e->d_name) && snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
-                unlink(path);
+        char failed[PATH_MAX];
+        (void)remove_files(d, dir, is_truth_file, failed); /* best effort: what stays keeps the folder */
         closedir(d);
     }
     rmdir(dir);
